@@ -1,0 +1,59 @@
+"""Which loader validates which kind of document, by the file's ``format`` field.
+
+``ironcross validate FILE...`` reads each file's ``format`` and calls the loader registered here;
+each loader raises :class:`maps.document_file.DocumentError` for an invalid file and returns a
+one-line summary for a valid one. New document kinds (scenarios, counters, replays) register
+here as they land.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from maps.document_file import DocumentError, Problem, read_json
+
+__all__ = ["DOCUMENT_KINDS", "validate_file"]
+
+
+def _map(path: str, data) -> str:
+    from maps.mapfile import map_from_data
+
+    m = map_from_data(data, path)
+    s = m.summary()
+    return (f"map {m.name!r}: {s['hexes']} hexes, {s['sections']} sections, {s['buildings']} buildings "
+            f"({s['building_hexes']} building hexes), {s['woods_hexes']} woods hexes, {s['hill_hexes']} hill hexes, "
+            f"{s['road_hexes']} road hexes, {s['gully_hexes']} gully hexes, {s['bridges']} bridges, "
+            f"{s['marsh_hexes']} marsh hexes")
+
+
+def _terrain_chart(path: str, data) -> str:
+    from maps.terrain_chart import load_terrain_chart
+
+    chart = load_terrain_chart(path)
+    rows = list(chart.rows)
+    return f"terrain chart: {len(rows)} rows"
+
+
+#: format name -> loader(path, parsed JSON) -> one-line summary; raises DocumentError.
+DOCUMENT_KINDS: dict[str, Callable[[str, object], str]] = {
+    "ironcross-map": _map,
+    "ironcross-terrain-chart": _terrain_chart,
+}
+
+
+def validate_file(path: str | os.PathLike[str]) -> str:
+    """Validate one document of any known kind; returns its summary or raises DocumentError."""
+    path = str(path)
+    data = read_json(path)
+    fmt = data.get("format") if isinstance(data, dict) else None
+    loader = DOCUMENT_KINDS.get(fmt) if isinstance(fmt, str) else None
+    if loader is None:
+        known = ", ".join(sorted(DOCUMENT_KINDS))
+        raise DocumentError(path, [Problem("$.format", f"unknown format {fmt!r}; known formats: {known}")])
+    try:
+        return loader(path, data)
+    except DocumentError:
+        raise
+    except ValueError as e:  # loaders of other kinds raise ValueError subclasses with a full message
+        raise DocumentError(path, [Problem("$", str(e))]) from None

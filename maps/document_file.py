@@ -1,0 +1,149 @@
+"""Reading and writing the toolkit's JSON documents: clear errors and atomic saves.
+
+Every document (map, errata, terrain chart, counters, scenario, replay header) is JSON with a
+``format`` name and an integer ``version``. Loading reports every problem as one line naming the
+file, the JSON path (``$.hexes[3].trees``) and the problem; it never lets a traceback reach the
+user. Saving writes a temporary file in the same folder and renames it over the target, so a
+crash mid-save never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+__all__ = ["Problem", "DocumentError", "json_path", "read_json", "load_document", "atomic_write_text", "save_document"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem in a document: ``path`` is a JSON path like ``$.hexes[3].trees``."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class DocumentError(ValueError):
+    """A document could not be read or is invalid; ``problems`` lists every problem found.
+
+    ``str(err)`` is one line per problem: ``FILE: $.path: message``.
+    """
+
+    def __init__(self, file: str | os.PathLike[str], problems: Iterable[Problem]):
+        self.file = str(file)
+        self.problems = list(problems)
+        super().__init__("\n".join(f"{self.file}: {p}" for p in self.problems))
+
+
+def json_path(loc: Iterable[Any]) -> str:
+    """Render a location tuple (``("hexes", 3, "trees")``) as a JSON path (``$.hexes[3].trees``)."""
+    out = "$"
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}"
+    return out
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read a JSON file; raises :class:`DocumentError` for a missing, unreadable or malformed file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DocumentError(p, [Problem("$", "file not found")]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise DocumentError(p, [Problem("$", f"cannot read file: {e}")]) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DocumentError(p, [Problem("$", f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}")]) from None
+
+
+def _validation_problems(err: ValidationError) -> list[Problem]:
+    out = []
+    for e in err.errors(include_url=False):
+        loc = tuple(x for x in e.get("loc", ()) if not (isinstance(x, str) and x.startswith("function-")))
+        msg = e.get("msg", "invalid")
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        out.append(Problem(json_path(loc), msg))
+    return out
+
+
+def load_document(
+    path: str | os.PathLike[str],
+    model: type[M],
+    *,
+    format_name: str,
+    version: int,
+    data: Any = None,
+    checks: Callable[[M], list[Problem]] | None = None,
+) -> M:
+    """Load and validate one document.
+
+    Reads ``path`` (unless ``data`` is given), checks ``format`` and ``version`` (a newer version
+    than ``version`` is refused with a message to upgrade), validates against ``model`` and runs
+    ``checks`` (whole-document semantic checks). Raises :class:`DocumentError` listing problems.
+    """
+    if data is None:
+        data = read_json(path)
+    if not isinstance(data, dict):
+        raise DocumentError(path, [Problem("$", f"expected a JSON object, got {type(data).__name__}")])
+    fmt = data.get("format")
+    if fmt != format_name:
+        raise DocumentError(path, [Problem("$.format", f"unknown format {fmt!r}; expected {format_name!r}")])
+    ver = data.get("version")
+    if not isinstance(ver, int) or isinstance(ver, bool):
+        raise DocumentError(path, [Problem("$.version", f"version must be an integer, got {ver!r}")])
+    if ver > version:
+        raise DocumentError(path, [Problem(
+            "$.version", f"version {ver} is newer than this toolkit reads (up to {version}); upgrade ironcross")])
+    if ver < 1:
+        raise DocumentError(path, [Problem("$.version", f"version must be >= 1, got {ver}")])
+    try:
+        doc = model.model_validate(data)
+    except ValidationError as e:
+        raise DocumentError(path, _validation_problems(e)) from None
+    if checks is not None:
+        problems = checks(doc)
+        if problems:
+            raise DocumentError(path, problems)
+    return doc
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then rename."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_document(path: str | os.PathLike[str], doc: BaseModel) -> None:
+    """Save a pydantic document as indented JSON, atomically (write, then rename)."""
+    data = doc.model_dump(mode="json", exclude_none=True)
+    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")

@@ -1,0 +1,156 @@
+"""Loading, checking and saving map files (format ``ironcross-map``).
+
+:func:`load_map` returns a validated :class:`maps.hexmap.HexMap`; every problem in the file is
+reported by :class:`maps.document_file.DocumentError`, one line each, naming the file, the JSON
+path and the problem. :func:`save_map` writes atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from shapely.geometry import Polygon
+from shapely.validation import explain_validity
+
+from maps import hexgrid
+from maps.document_file import DocumentError, Problem, load_document, read_json, save_document
+from maps.model import MAP_FORMAT, MAP_VERSION, MapFile
+
+__all__ = ["check_map", "load_map", "load_map_file", "map_from_data", "save_map", "MAP_SCHEMA_PATH", "export_schema"]
+
+MAP_SCHEMA_PATH = Path("docs/schema/map.schema.json")
+
+
+def _hex_in_extent(doc: MapFile, text: Any, where: str, problems: list[Problem]) -> hexgrid.Hex | None:
+    try:
+        h = hexgrid.parse_hex_id(text)
+    except hexgrid.HexIdError as e:
+        problems.append(Problem(where, str(e)))
+        return None
+    ex = doc.extent
+    if not (ex.first_column <= h.col <= ex.last_column and ex.first_row <= h.row <= ex.last_row):
+        problems.append(Problem(where, (
+            f"hex {text} is outside the map (columns {ex.first_column:02d}-{ex.last_column:02d}, "
+            f"rows {ex.first_row:02d}-{ex.last_row:02d})")))
+        return None
+    return h
+
+
+def check_map(doc: MapFile) -> list[Problem]:
+    """Whole-file semantic checks of a parsed map; returns the problems found (empty when valid).
+
+    Checks: extent and sections ordered and inside the extent; every hex id four digits and
+    inside the extent; no hex listed twice; ``upper_level`` above ``level``; building polygons
+    valid geometry, overlapping the map, ids unique; road and gully paths step between adjacent
+    hexes only; named features name hexes of the map and names are unique.
+    """
+    problems: list[Problem] = []
+    ex = doc.extent
+    if ex.first_column > ex.last_column:
+        problems.append(Problem("$.extent", "first_column is after last_column"))
+    if ex.first_row > ex.last_row:
+        problems.append(Problem("$.extent", "first_row is after last_row"))
+    if problems:
+        return problems
+    names: set[str] = set()
+    for i, s in enumerate(doc.sections):
+        where = f"$.sections[{i}]"
+        if s.name in names:
+            problems.append(Problem(where + ".name", f"section {s.name!r} is defined twice"))
+        names.add(s.name)
+        if s.first_column > s.last_column:
+            problems.append(Problem(where, "first_column is after last_column"))
+        if s.first_column < ex.first_column or s.last_column > ex.last_column:
+            problems.append(Problem(where, f"section {s.name!r} columns {s.first_column}-{s.last_column} lie outside the map"))
+    seen: dict[str, int] = {}
+    for i, rec in enumerate(doc.hexes):
+        where = f"$.hexes[{i}]"
+        h = _hex_in_extent(doc, rec.id, where + ".id", problems)
+        if h is None:
+            continue
+        if rec.id in seen:
+            problems.append(Problem(where + ".id", f"hex {rec.id} is listed twice (first at $.hexes[{seen[rec.id]}])"))
+        else:
+            seen[rec.id] = i
+        if rec.upper_level is not None and rec.upper_level <= rec.level:
+            problems.append(Problem(where + ".upper_level", (
+                f"upper_level {rec.upper_level} must be above level {rec.level} (10.34: level is the lower elevation)")))
+    bids: set[str] = set()
+    extent_poly = Polygon([
+        (3 * ex.first_column - 2, 2 * ex.first_row - 1), (3 * ex.last_column + 2, 2 * ex.first_row - 1),
+        (3 * ex.last_column + 2, 2 * ex.last_row + 2), (3 * ex.first_column - 2, 2 * ex.last_row + 2)])
+    for i, b in enumerate(doc.buildings):
+        where = f"$.buildings[{i}]"
+        if b.id in bids:
+            problems.append(Problem(where + ".id", f"building id {b.id!r} is used twice"))
+        bids.add(b.id)
+        poly = Polygon(b.polygon)
+        if not poly.is_valid:
+            problems.append(Problem(where + ".polygon", f"not a valid polygon: {explain_validity(poly)}"))
+        elif poly.area <= 0:
+            problems.append(Problem(where + ".polygon", "polygon has no area"))
+        elif not poly.intersects(extent_poly):
+            problems.append(Problem(where + ".polygon", "polygon lies entirely outside the map"))
+    for kind in ("roads", "gullies"):
+        for i, path in enumerate(getattr(doc, kind)):
+            where = f"$.{kind}[{i}]"
+            if not path:
+                problems.append(Problem(where, "a path needs at least one hex"))
+                continue
+            prev: hexgrid.Hex | None = None
+            for j, text in enumerate(path):
+                h = _hex_in_extent(doc, text, f"{where}[{j}]", problems)
+                if h is not None and prev is not None and hexgrid.distance(prev, h) != 1:
+                    problems.append(Problem(f"{where}[{j}]", (
+                        f"{kind[:-1] if kind == 'roads' else 'gully'} connects {prev.id} to {h.id}, which are not adjacent")))
+                prev = h
+    fnames: set[str] = set()
+    for i, f in enumerate(doc.features):
+        where = f"$.features[{i}]"
+        if f.name in fnames:
+            problems.append(Problem(where + ".name", f"feature name {f.name!r} is used twice"))
+        fnames.add(f.name)
+        for j, text in enumerate(f.hexes):
+            _hex_in_extent(doc, text, f"{where}.hexes[{j}]", problems)
+    return problems
+
+
+def map_from_data(data: Any, file: str | os.PathLike[str] = "<map>"):
+    """Validate already-parsed JSON ``data`` as a map; returns a :class:`maps.hexmap.HexMap`.
+
+    Raises :class:`DocumentError` naming ``file``.
+    """
+    from maps.hexmap import HexMap
+
+    doc = load_document(file, MapFile, format_name=MAP_FORMAT, version=MAP_VERSION, data=data, checks=check_map)
+    return HexMap(doc)
+
+
+def load_map_file(path: str | os.PathLike[str]) -> MapFile:
+    """Load and check a map file; returns the pydantic :class:`MapFile` (raises DocumentError)."""
+    return load_document(path, MapFile, format_name=MAP_FORMAT, version=MAP_VERSION, checks=check_map)
+
+
+def load_map(path: str | os.PathLike[str]):
+    """Load and check a map file; returns a :class:`maps.hexmap.HexMap` (raises DocumentError)."""
+    return map_from_data(read_json(path), path)
+
+
+def save_map(path: str | os.PathLike[str], doc: MapFile) -> None:
+    """Save a map file atomically (write a temporary file, then rename)."""
+    problems = check_map(doc)
+    if problems:
+        raise DocumentError(path, problems)
+    save_document(path, doc)
+
+
+def export_schema(path: str | os.PathLike[str] = MAP_SCHEMA_PATH) -> str:
+    """Write the JSON Schema of the map format to ``path``; returns the text."""
+    from maps.document_file import atomic_write_text
+
+    text = json.dumps(MapFile.model_json_schema(), indent=2) + "\n"
+    atomic_write_text(path, text)
+    return text

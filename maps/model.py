@@ -1,0 +1,137 @@
+"""The map file model (pydantic): what a map JSON file holds.
+
+A map file is JSON with ``"format": "ironcross-map"`` and an integer ``"version"``. Geometry is in
+integer lattice map units (see :mod:`maps.hexgrid`): hex centre of (col, row) at
+``(3*col, 2*row + col % 2)``; one unit is 5/sqrt(3) m across and 5 m down.
+
+Per-hex attributes live on :class:`HexRecord` (hexes not listed are clear, no trees, level 0);
+vector features are building polygons (:class:`Building`), road and gully paths (consecutive
+hexes adjacent; a road hex on a gully is a bridge), and named features (:class:`NamedFeature`,
+e.g. "Hill K" = a set of hexes). Semantic checks that need the whole file (ids inside the extent,
+hexes listed twice, non-adjacent path steps, invalid polygons) are in :mod:`maps.mapfile`.
+
+The JSON Schema of this model is exported to ``docs/schema/map.schema.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from maps.provenance import Provenance
+
+__all__ = [
+    "MAP_FORMAT",
+    "MAP_VERSION",
+    "TERRAINS",
+    "Extent",
+    "Section",
+    "HexRecord",
+    "Building",
+    "NamedFeature",
+    "MapFile",
+]
+
+MAP_FORMAT = "ironcross-map"
+MAP_VERSION = 1
+
+#: Base terrain of a hex. Roads, gullies (paths), buildings (polygons), trees (a count) and hill
+#: levels are separate attributes that combine with it.
+TERRAINS: tuple[str, ...] = ("clear", "marsh")
+Terrain = Literal["clear", "marsh"]
+
+HexIdStr = str
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Extent(_Strict):
+    """Columns and rows the map spans, inclusive (the mapsheet: columns 10-70, rows 01-27)."""
+
+    first_column: int = Field(ge=0, le=99)
+    last_column: int = Field(ge=0, le=99)
+    first_row: int = Field(ge=0, le=99)
+    last_row: int = Field(ge=0, le=99)
+
+
+class Section(_Strict):
+    """A named map section by column range, inclusive (rule 2.1: "Map 2" = columns 30-50).
+
+    Boundary columns belong to both neighbouring sections.
+    """
+
+    name: str = Field(min_length=1)
+    first_column: int = Field(ge=0, le=99)
+    last_column: int = Field(ge=0, le=99)
+
+
+class HexRecord(_Strict):
+    """Attributes of one hex.
+
+    ``level`` is the hill level that counts (10.34: a hex with two elevations is at the lower);
+    ``upper_level`` records the higher elevation drawn in part of such a hex (None when the hex
+    has one elevation). ``trees`` is the number of tree symbols (2 or more make a Woods hex, 8.54).
+    ``provenance`` overrides the map's default provenance for this hex's values.
+    """
+
+    id: HexIdStr
+    terrain: Terrain = "clear"
+    trees: int = Field(default=0, ge=0, le=9)
+    level: int = Field(default=0, ge=0, le=9)
+    upper_level: int | None = Field(default=None, ge=0, le=9)
+    provenance: Provenance | None = None
+    note: str | None = None
+
+
+class Building(_Strict):
+    """A building symbol: one polygon in lattice map units, spanning one or several hexes.
+
+    ``number`` is the printed building number where the map prints one ("Building 1");
+    ``name`` defaults to ``"Building <number>"``. The hexes it occupies are computed from the
+    polygon (a hex whose interior the polygon overlaps is a building hex).
+    """
+
+    id: str = Field(min_length=1)
+    number: int | None = Field(default=None, ge=1)
+    name: str | None = None
+    polygon: list[tuple[float, float]] = Field(min_length=3)
+    provenance: Provenance | None = None
+    note: str | None = None
+
+    def display_name(self) -> str:
+        """``name``, else ``"Building <number>"``, else the id."""
+        if self.name:
+            return self.name
+        if self.number is not None:
+            return f"Building {self.number}"
+        return self.id
+
+
+class NamedFeature(_Strict):
+    """A named set of hexes: ``{"name": "Hill K", "kind": "hill", "hexes": [...]}``."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["hill", "area", "other"] = "area"
+    hexes: list[HexIdStr] = Field(min_length=1)
+    provenance: Provenance | None = None
+
+
+class MapFile(_Strict):
+    """A whole map file (format ``ironcross-map``)."""
+
+    format: Literal["ironcross-map"] = MAP_FORMAT
+    version: int = MAP_VERSION
+    name: str = Field(min_length=1)
+    description: str = ""
+    extent: Extent
+    sections: list[Section] = Field(default_factory=list)
+    provenance: Provenance | None = None
+    hexes: list[HexRecord] = Field(default_factory=list)
+    buildings: list[Building] = Field(default_factory=list)
+    roads: list[list[HexIdStr]] = Field(default_factory=list)
+    gullies: list[list[HexIdStr]] = Field(default_factory=list)
+    features: list[NamedFeature] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
