@@ -1,0 +1,197 @@
+"""Actions of Iron Cross: typed, serialisable values a player chooses (see ``Game.legal_actions``).
+
+Each action is a frozen dataclass with a ``kind`` tag; :func:`action_to_json` and
+:func:`action_from_json` round-trip them for replay files. Movement is hex by hex
+(:class:`StartMove`, then :class:`Step` or :class:`Enter` per hex) so that opportunity fire
+(13.0), mines (19.2) and overruns (9.0) can interrupt it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Union
+
+__all__ = [
+    "Place", "EndSetup", "EndPhase", "Pass", "StartMove", "Step", "Enter", "Face", "ToggleState",
+    "StopMove", "Fire", "Grenade", "Flame", "MortarFire", "DesignateAssault", "SetState", "Action",
+    "action_to_json", "action_from_json", "IllegalAction",
+]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``rule`` names the rule that forbids it."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        super().__init__(f"illegal ({rule}): {message}")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Set-up: place ``unit`` in ``hex`` (3.12: UP or DOWN as desired; facing for ATG/MG/AFV)."""
+
+    unit: str
+    hex: str
+    down: bool = False
+    facing: int | None = None
+    kind: str = "place"
+
+
+@dataclass(frozen=True)
+class EndSetup:
+    """Set-up: this side has placed what it wants to place now."""
+
+    kind: str = "end_setup"
+
+
+@dataclass(frozen=True)
+class EndPhase:
+    """The deciding side is done with the current phase (or step of it)."""
+
+    kind: str = "end_phase"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Decline an opportunity (e.g. opportunity fire at the hex just entered, 13.0)."""
+
+    kind: str = "pass"
+
+
+@dataclass(frozen=True)
+class StartMove:
+    """Begin moving ``units`` (one unit, a stack with its ``leader`` (8.3 B) or an AFV with
+    infantry (8.4)); ``directed_by`` names a leader who stays behind and lends his PR for a
+    modified PC (8.3 C). The PCs (8.22) are rolled when this is applied."""
+
+    units: tuple[str, ...]
+    leader: str | None = None
+    directed_by: str | None = None
+    kind: str = "start_move"
+
+
+@dataclass(frozen=True)
+class Step:
+    """Move the moving group into the adjacent hex ``hex`` (8.0)."""
+
+    hex: str
+    kind: str = "step"
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Bring the moving group (off map, entering this turn) onto the map at ``hex`` (24.1)."""
+
+    hex: str
+    kind: str = "enter"
+
+
+@dataclass(frozen=True)
+class Face:
+    """Change the facing of the moving AFV/MG/ATG to hexside ``hexside`` (8.7)."""
+
+    hexside: int
+    kind: str = "face"
+
+
+@dataclass(frozen=True)
+class ToggleState:
+    """Change the moving group's UP/DOWN state during movement (3.13: 2 MP infantry/CW, 5 AFV)."""
+
+    kind: str = "toggle_state"
+
+
+@dataclass(frozen=True)
+class StopMove:
+    """End the current group's movement."""
+
+    kind: str = "stop_move"
+
+
+@dataclass(frozen=True)
+class Fire:
+    """Fire combat (10.0) by ``firers`` at ``target`` hex: ``mode`` "AP" or "AT" (AT needs
+    ``target_unit``, an AFV); ``intensive`` lists MGs using Intensive Fire (11.15)."""
+
+    firers: tuple[str, ...]
+    target: str
+    mode: str = "AP"
+    target_unit: str | None = None
+    intensive: tuple[str, ...] = ()
+    kind: str = "fire"
+
+
+@dataclass(frozen=True)
+class Grenade:
+    """A grenade attack (15.0) by ``thrower`` at ``target`` hex."""
+
+    thrower: str
+    target: str
+    kind: str = "grenade"
+
+
+@dataclass(frozen=True)
+class Flame:
+    """A flamethrower attack (16.0) by ``unit`` at ``target`` hex (range 1-2)."""
+
+    unit: str
+    target: str
+    kind: str = "flame"
+
+
+@dataclass(frozen=True)
+class MortarFire:
+    """Mortar fire (14.0): ``rounds`` (1-5) at ``target``; ``spotter`` a commander for indirect
+    fire (14.22)."""
+
+    unit: str
+    target: str
+    rounds: int = 1
+    spotter: str | None = None
+    kind: str = "mortar"
+
+
+@dataclass(frozen=True)
+class DesignateAssault:
+    """Place an Assault marker on ``units`` (one hex's infantry) pointing at adjacent ``target`` (17.0)."""
+
+    units: tuple[str, ...]
+    target: str
+    kind: str = "designate_assault"
+
+
+@dataclass(frozen=True)
+class SetState:
+    """Free UP/DOWN change (6.0 H, 3.13): put ``units`` ``down`` (True) or UP (False)."""
+
+    units: tuple[str, ...]
+    down: bool
+    kind: str = "set_state"
+
+
+Action = Union[Place, EndSetup, EndPhase, Pass, StartMove, Step, Enter, Face, ToggleState, StopMove, Fire,
+               Grenade, Flame, MortarFire, DesignateAssault, SetState]
+
+_KINDS: dict[str, type] = {}
+for _c in (Place, EndSetup, EndPhase, Pass, StartMove, Step, Enter, Face, ToggleState, StopMove, Fire, Grenade,
+           Flame, MortarFire, DesignateAssault, SetState):
+    _KINDS[_c.__dataclass_fields__["kind"].default] = _c
+
+
+def action_to_json(a: Action) -> dict:
+    """A JSON-ready dict with the ``kind`` tag."""
+    d = asdict(a)
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+
+
+def action_from_json(d: dict) -> Action:
+    """Rebuild an action from :func:`action_to_json` output; raises ValueError on unknown kinds."""
+    cls = _KINDS.get(d.get("kind"))
+    if cls is None:
+        raise ValueError(f"unknown action kind {d.get('kind')!r}")
+    kw = {}
+    for f in fields(cls):
+        if f.name in d:
+            v = d[f.name]
+            kw[f.name] = tuple(v) if isinstance(v, list) else v
+    return cls(**kw)

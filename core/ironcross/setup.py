@@ -1,0 +1,78 @@
+"""What a game starts from: units, where they may set up or enter, allotments, victory.
+
+A :class:`GameSetup` is rule-system data built from a scenario (see
+:mod:`core.ironcross.scenario_setup`) or by hand in tests. Zones and entry hexes are already
+resolved to hex ids; the engine never reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from core.ironcross.state import GameState, Phase, Unit
+from maps.hexmap import HexMap
+
+__all__ = ["Deployment", "Entry", "Allotment", "GameSetup"]
+
+
+@dataclass
+class Deployment:
+    """``units`` of ``side`` set up anywhere in ``zone`` (hex ids) before play (24.1)."""
+
+    side: str
+    units: list[str]
+    zone: frozenset[str]
+    group: str = ""
+
+
+@dataclass
+class Entry:
+    """``units`` of ``side`` enter the map on Game Turn ``turn`` through ``hexes`` (an edge or
+    listed hexes) in ``phase`` (Movement Phase unless the scenario says otherwise, 24.1)."""
+
+    side: str
+    units: list[str]
+    hexes: frozenset[str]
+    turn: int
+    phase: Phase = Phase.MOVEMENT
+    group: str = ""
+
+
+@dataclass
+class Allotment:
+    """IPs (18.1) and mines (19.1) a side places in ``zone`` at set-up: ``ips`` lists IP points of
+    each IP marker; ``ap_mines``/``at_mines`` are factors to deploy."""
+
+    side: str
+    zone: frozenset[str]
+    ips: list[int] = field(default_factory=list)
+    ap_mines: int = 0
+    at_mines: int = 0
+
+
+@dataclass
+class GameSetup:
+    """Everything a game starts from.
+
+    ``units`` are the counters in play (off the map until placed or entered); ``setup_order``
+    the sides in the order they set up; ``first_side`` moves first (has the first Player Turn of
+    each Game Turn); ``victory(state, game)`` returns the outcome at the end ("german",
+    "russian" or "draw"); ``no_move_before`` maps unit ids to the first Player Turn number of
+    their side in which they may move (e.g. Scenario 5's BT7ms, "not until Russian Player
+    Turn 2").
+    """
+
+    hexmap: HexMap
+    chart: object
+    units: dict[str, Unit]
+    game_length: int
+    first_side: str
+    setup_order: tuple[str, ...]
+    deployments: list[Deployment] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    allotments: list[Allotment] = field(default_factory=list)
+    grenades: dict[str, int] = field(default_factory=lambda: {"german": 0, "russian": 0})
+    victory: Callable[[GameState, object], str] | None = None
+    no_move_before: dict[str, int] = field(default_factory=dict)
+    title: str = ""

@@ -1,0 +1,282 @@
+"""Game state of Iron Cross as plain data: units, markers, turn, phase (rules 3.0, 6.0).
+
+Everything that changes during a game lives here and nothing else: the engine
+(:mod:`core.ironcross.game`) reads the map, the terrain chart and the scenario but only ever
+changes a :class:`GameState`. ``GameState.snapshot()`` gives a JSON-ready dict used to compare
+games (replays) and to build players' views.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+__all__ = ["SIDES", "other_side", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState"]
+
+SIDES: tuple[str, str] = ("german", "russian")
+
+
+def other_side(side: str) -> str:
+    """The opponent of ``side`` ("german" <-> "russian")."""
+    return "russian" if side == "german" else "german"
+
+
+class Morale(str, Enum):
+    """Morale status (3.2)."""
+
+    NORMAL = "NORMAL"
+    PINNED = "PINNED"
+    SUPPRESSED = "SUPPRESSED"
+
+
+class Phase(str, Enum):
+    """The phases of a Player Turn (6.0 A-H), plus set-up and the end of the game."""
+
+    SETUP = "setup"
+    MORALE = "morale"                          # A
+    SUPPORT_FIRE = "support_fire"              # B
+    MOVEMENT = "movement"                      # C
+    REACTION_MOVEMENT = "reaction_movement"    # D
+    DEFENSIVE_FIRE = "defensive_fire"          # E
+    MOVING_FIRE = "moving_fire"                # F
+    ASSAULT = "assault"                        # G
+    FREE_STATE_CHANGE = "free_state_change"    # H
+    GAME_OVER = "game_over"
+
+
+#: 6.0: the phases of each Player Turn in order.
+PHASE_ORDER: tuple[Phase, ...] = (
+    Phase.MORALE, Phase.SUPPORT_FIRE, Phase.MOVEMENT, Phase.REACTION_MOVEMENT,
+    Phase.DEFENSIVE_FIRE, Phase.MOVING_FIRE, Phase.ASSAULT, Phase.FREE_STATE_CHANGE,
+)
+
+
+class UnitKind(str, Enum):
+    """Combat unit types (2.2): infantry (incl. commanders), crew weapons, AFVs."""
+
+    INFANTRY = "infantry"
+    COMMANDER = "commander"
+    CW = "cw"
+    AFV = "afv"
+
+
+@dataclass
+class Unit:
+    """One combat unit and its state.
+
+    Values from the counter (2.21-2.23): ``weapon`` (R, MP, LMG, FT, PL/APL/PS for commanders;
+    MMG, ATR, Mor, 45AT, 76AT, 37AT, 50AT for CWs; the AFV type), ``ap`` AP factor, ``ap_range``
+    initial range in hexes (for mortars the minimum range, 14.21), ``at`` AT factor,
+    ``assault`` assault rating, ``pr`` Performance Rating, ``ma`` movement allowance (CWs and
+    AFVs), ``crew_max`` crew size (CWs), ``frontal``/``flank`` armour modifiers and ``overrun``
+    factor (AFVs). ``squad`` is the squad letter (None for commanders, CWs, AFVs).
+
+    State: ``hex`` (None while off the map), ``facing`` (hexside 1-6 for ATGs, MGs, AFVs, 8.7),
+    ``down`` (3.1), ``morale`` (3.2), ``crew`` (CWs), per-Player-Turn flags ``moved``, ``fired``,
+    ``opp_fired``, ``assault_hex`` (17.0), and ``eliminated``.
+    """
+
+    id: str
+    side: str
+    kind: UnitKind
+    weapon: str
+    name: str = ""
+    squad: str | None = None
+    ap: int = 0
+    ap_range: int = 1
+    at: int = 0
+    assault: int = 0
+    pr: int = 7
+    ma: int = 0
+    crew_max: int = 0
+    frontal: int = 0
+    flank: int = 0
+    overrun: int = 0
+    # state
+    hex: str | None = None
+    facing: int | None = None
+    down: bool = False
+    morale: Morale = Morale.NORMAL
+    crew: int = 0
+    replacements: list[str] = field(default_factory=list)
+    moved: bool = False
+    fired: bool = False
+    opp_fired: bool = False
+    support_fired: bool = False
+    reaction_moved: bool = False
+    moving_fired: bool = False
+    changed_facing_only: bool = False
+    grenade_hex: str | None = None
+    assault_hex: str | None = None
+    moved_with_afv: str | None = None
+    last_atg_fire_turn: int = 0
+    eliminated: bool = False
+    entered: bool = True
+    immobilized: bool = False
+    commander_killed: bool = False
+    overrun_done: bool = False
+    mg_out_until: int = 0
+    mg_broken: bool = False
+    ammo: int | None = None
+
+    # ---------------------------------------------------------------- classification
+    @property
+    def is_infantry(self) -> bool:
+        """Infantry units: squad men and commanders (2.21)."""
+        return self.kind in (UnitKind.INFANTRY, UnitKind.COMMANDER)
+
+    @property
+    def is_commander(self) -> bool:
+        return self.kind is UnitKind.COMMANDER
+
+    @property
+    def is_cw(self) -> bool:
+        return self.kind is UnitKind.CW
+
+    @property
+    def is_afv(self) -> bool:
+        return self.kind is UnitKind.AFV
+
+    @property
+    def is_mg(self) -> bool:
+        """MMGs and LMGs (11.14, 11.15, 21.0)."""
+        return self.weapon in ("LMG", "MMG")
+
+    @property
+    def is_atg(self) -> bool:
+        return self.weapon in ("45AT", "76AT", "37AT", "50AT")
+
+    @property
+    def is_atr(self) -> bool:
+        return self.weapon == "ATR"
+
+    @property
+    def is_mortar(self) -> bool:
+        return self.weapon.lower() == "mor"
+
+    @property
+    def is_ft(self) -> bool:
+        return self.weapon == "FT"
+
+    @property
+    def is_stug(self) -> bool:
+        return self.is_afv and self.weapon.lower().startswith("stug")
+
+    @property
+    def has_facing(self) -> bool:
+        """Only ATGs, MGs (MMG and LMG) and AFVs face a hexside (8.7)."""
+        return self.is_atg or self.is_mg or self.is_afv
+
+    @property
+    def men(self) -> int:
+        """Men for stacking (8.63): one per infantry unit, the current crew for a CW; AFVs 0."""
+        if self.is_cw:
+            return self.crew
+        return 0 if self.is_afv else 1
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None and not self.eliminated
+
+    @property
+    def normal(self) -> bool:
+        return self.morale is Morale.NORMAL
+
+    @property
+    def full_crew(self) -> bool:
+        return not self.is_cw or self.crew >= self.crew_max
+
+    def is_leader_for(self, other: "Unit") -> bool:
+        """5.1/5.2: commanders lead any friendly infantry or CW; an acting leader (infantry, not
+        FT, PR 9+, NORMAL) leads his own squad plus one CW unit."""
+        if other.side != self.side or not self.normal or self.eliminated:
+            return False
+        if self.is_commander:
+            return other.is_infantry or other.is_cw
+        if self.kind is UnitKind.INFANTRY and not self.is_ft and self.pr >= 9:
+            return (other.kind is UnitKind.INFANTRY and other.squad == self.squad) or other.is_cw
+        return False
+
+    def reset_player_turn(self) -> None:
+        """Clear the flags that last one Player Turn (moved, fired, assault marker, ...)."""
+        self.moved = False
+        self.fired = False
+        self.opp_fired = False
+        self.support_fired = False
+        self.reaction_moved = False
+        self.moving_fired = False
+        self.changed_facing_only = False
+        self.grenade_hex = None
+        self.assault_hex = None
+        self.moved_with_afv = None
+        self.overrun_done = False
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["kind"] = self.kind.value
+        d["morale"] = self.morale.value
+        return d
+
+
+@dataclass
+class GameState:
+    """The whole state of a game (plain data).
+
+    ``turn`` is the Game Turn (1-based); ``player_turn`` counts Player Turns from 1;
+    ``phasing`` the Phasing Player (6.0); ``phase`` the current phase; ``first_side`` the side
+    that has the first Player Turn of each Game Turn. Markers: ``wrecks`` (hex -> count, 12.4),
+    ``ips`` (hex -> IP points, 18.0), ``grenades`` left per side (15.9), ``mines`` (hex -> {"side",
+    "ap", "at", "revealed_ap", "revealed_at"}, 19.0). ``control`` is the last side to occupy each
+    hex (Scenario 6). ``first_shot`` records whether combat dice have been rolled (8.22).
+    """
+
+    turn: int = 1
+    player_turn: int = 1
+    game_length: int = 1
+    first_side: str = "german"
+    phasing: str = "german"
+    phase: Phase = Phase.SETUP
+    units: dict[str, Unit] = field(default_factory=dict)
+    wrecks: dict[str, int] = field(default_factory=dict)
+    ips: dict[str, int] = field(default_factory=dict)
+    grenades: dict[str, int] = field(default_factory=lambda: {"german": 0, "russian": 0})
+    mines: dict[str, dict] = field(default_factory=dict)
+    control: dict[str, str] = field(default_factory=dict)
+    first_shot: bool = False
+    movement_pcs_from_player_turn: int | None = None
+    outcome: str | None = None
+
+    @property
+    def non_phasing(self) -> str:
+        return other_side(self.phasing)
+
+    def units_of(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def units_at(self, hex_id: str) -> list[Unit]:
+        """Units on the map in ``hex_id`` (not eliminated), in id order."""
+        return [u for u in self.units.values() if u.hex == hex_id and not u.eliminated]
+
+    def occupied_by(self, hex_id: str, side: str) -> bool:
+        return any(u.side == side for u in self.units_at(hex_id))
+
+    def copy(self) -> "GameState":
+        return copy.deepcopy(self)
+
+    def snapshot(self) -> dict:
+        """A JSON-ready dict of the whole state (for replay comparison and views)."""
+        return {
+            "turn": self.turn,
+            "player_turn": self.player_turn,
+            "phasing": self.phasing,
+            "phase": self.phase.value,
+            "units": {k: v.to_json() for k, v in sorted(self.units.items())},
+            "wrecks": dict(sorted(self.wrecks.items())),
+            "ips": dict(sorted(self.ips.items())),
+            "grenades": dict(self.grenades),
+            "mines": {k: dict(v) for k, v in sorted(self.mines.items())},
+            "control": dict(sorted(self.control.items())),
+            "first_shot": self.first_shot,
+            "outcome": self.outcome,
+        }

@@ -1,0 +1,90 @@
+"""Replay files: a game's header, then its event log as JSON lines.
+
+Line 1 is the header ``{"format": "ironcross-replay", "version": 1, "scenario": ..., "seed": ...,
+"rules": ..., "options": [...], "ai": {...}}``; every further line is one event of the game's log,
+in order: the players' decisions (``"kind": "action"``), every die roll (``"kind": "roll"`` with
+its purpose, rule and dice) and every effect. :func:`verify_replay` re-runs the game from its
+scenario, seed and decisions and reports the first event that differs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from maps.document_file import DocumentError, Problem, atomic_write_text
+
+__all__ = ["REPLAY_FORMAT", "REPLAY_VERSION", "Replay", "write_replay", "read_replay", "replay_actions",
+           "first_divergence"]
+
+REPLAY_FORMAT = "ironcross-replay"
+REPLAY_VERSION = 1
+
+
+@dataclass
+class Replay:
+    """A parsed replay: ``header`` dict and ``events`` list (dicts)."""
+
+    header: dict
+    events: list[dict]
+
+    @property
+    def actions(self) -> list[dict]:
+        return [e["action"] for e in self.events if e.get("kind") == "action"]
+
+
+def write_replay(path: str | os.PathLike[str], header: dict, events: Iterable[dict]) -> None:
+    """Write a replay atomically (JSON lines)."""
+    head = {"format": REPLAY_FORMAT, "version": REPLAY_VERSION, **header}
+    lines = [json.dumps(head, sort_keys=True)] + [json.dumps(e, sort_keys=True) for e in events]
+    atomic_write_text(path, "\n".join(lines) + "\n")
+
+
+def read_replay(path: str | os.PathLike[str]) -> Replay:
+    """Read a replay; raises :class:`DocumentError` naming the file, the line and the problem."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = f.read().splitlines()
+    except OSError as e:
+        raise DocumentError(path, [Problem("$", f"cannot read file: {e}")]) from None
+    if not raw:
+        raise DocumentError(path, [Problem("line 1", "empty file")])
+    out = []
+    for i, line in enumerate(raw, 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise DocumentError(path, [Problem(f"line {i}", f"not valid JSON: {e.msg}")]) from None
+    head = out[0]
+    if not isinstance(head, dict) or head.get("format") != REPLAY_FORMAT:
+        raise DocumentError(path, [Problem("line 1.format", f"not a replay (format {head.get('format')!r})"
+                                           if isinstance(head, dict) else "not a replay header")])
+    if not isinstance(head.get("version"), int) or head["version"] > REPLAY_VERSION:
+        raise DocumentError(path, [Problem("line 1.version", f"unsupported version {head.get('version')!r}")])
+    for key in ("scenario", "seed"):
+        if key not in head:
+            raise DocumentError(path, [Problem(f"line 1.{key}", "missing")])
+    for i, e in enumerate(out[1:], 2):
+        if not isinstance(e, dict) or "kind" not in e:
+            raise DocumentError(path, [Problem(f"line {i}", "an event needs a 'kind'")])
+    return Replay(head, out[1:])
+
+
+def replay_actions(replay: Replay) -> list[dict]:
+    """The decisions of the game, in order (JSON dicts of actions)."""
+    return replay.actions
+
+
+def first_divergence(recorded: list[dict], rerun: list[dict]) -> tuple[int, dict | None, dict | None] | None:
+    """Index and the two events where ``rerun`` first differs from ``recorded``; None if equal."""
+    for i, (a, b) in enumerate(zip(recorded, rerun)):
+        if a != b:
+            return (i, a, b)
+    if len(recorded) != len(rerun):
+        i = min(len(recorded), len(rerun))
+        return (i, recorded[i] if i < len(recorded) else None, rerun[i] if i < len(rerun) else None)
+    return None
