@@ -35,10 +35,21 @@ def _terrain_chart(path: str, data) -> str:
     return f"terrain chart: {len(rows)} rows"
 
 
+def _errata(path: str, data) -> str:
+    from maps.errata import BuildingCorrection, HexCorrection, LabelCorrection, ScenarioCorrection, load_errata
+
+    e = load_errata(path, data)
+    n = {k: sum(isinstance(c, k) for c in e.corrections)
+         for k in (HexCorrection, BuildingCorrection, LabelCorrection, ScenarioCorrection)}
+    return (f"errata {e.title!r}: {len(e.corrections)} corrections ({n[HexCorrection]} hex values, "
+            f"{n[BuildingCorrection]} buildings, {n[LabelCorrection]} labels, {n[ScenarioCorrection]} scenario references)")
+
+
 #: format name -> loader(path, parsed JSON) -> one-line summary; raises DocumentError.
 DOCUMENT_KINDS: dict[str, Callable[[str, object], str]] = {
     "ironcross-map": _map,
     "ironcross-terrain-chart": _terrain_chart,
+    "ironcross-errata": _errata,
 }
 
 
