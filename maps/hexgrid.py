@@ -276,110 +276,90 @@ class LineHex:
         return self.hex.id
 
 
-def _interval(a0: int, da: int) -> tuple[Fraction, Fraction] | None:
-    """t-range where -1 <= a0 + t*da <= 1 (a0, da integers); None when empty."""
-    if da == 0:
-        return (Fraction(-10**9), Fraction(10**9)) if -1 <= a0 <= 1 else None
-    lo = Fraction(-1 - a0, da)
-    hi = Fraction(1 - a0, da)
-    if lo > hi:
-        lo, hi = hi, lo
-    return (lo, hi)
-
-
-def _cell_interval(
-    ax: int, ay: int, az: int, dx: int, dy: int, dz: int, h: tuple[int, int, int]
-) -> tuple[Fraction, Fraction, list[int]] | None:
-    """Closed t-interval of the segment inside cube cell ``h`` and the constraints held at ±1.
-
-    The hexagon of cube hex h is {p : |(px-py)-(hx-hy)| <= 1, |(py-pz)-(hy-hz)| <= 1,
-    |(pz-px)-(hz-hx)| <= 1} (the Voronoi cell of the lattice).
-    """
-    hx, hy, hz = h
-    lo, hi = Fraction(0), Fraction(1)
-    on_edge: list[int] = []
-    for k, (a0, da) in enumerate((
-        ((ax - ay) - (hx - hy), dx - dy),
-        ((ay - az) - (hy - hz), dy - dz),
-        ((az - ax) - (hz - hx), dz - dx),
-    )):
-        iv = _interval(a0, da)
-        if iv is None:
-            return None
-        lo, hi = max(lo, iv[0]), min(hi, iv[1])
-        if lo > hi:
-            return None
-        if da == 0 and abs(a0) == 1:
-            on_edge.append(k)
-    return lo, hi, on_edge
+_NEIGHBOURHOOD = ((0, 0, 0),) + tuple(_CUBE_DIRS.values())
 
 
 @lru_cache(maxsize=65536)
-def _relative_line(parity: int, dcol: int, drow: int) -> tuple[tuple[int, int, Fraction, Fraction, str, int, int], ...]:
-    """Line from the hex (parity, 0) to (parity + dcol, drow) as offsets; cached per displacement.
+def _relative_line(parity: int, dcol: int, drow: int) -> tuple[tuple, ...]:
+    """Line from hex (parity, 0) to (parity + dcol, drow) as offsets; cached per displacement.
 
     The hex lattice is invariant under translation by two columns, so every line with the same
     start-column parity and the same displacement meets the same hexes up to translation.
-    Returns tuples (dcol, drow, t_in, t_out, contact, partner_dcol, partner_drow).
+
+    Exact: the hexagon of cube hex h is the set of points p with |(px-py)-(hx-hy)| <= 1,
+    |(py-pz)-(hy-hz)| <= 1 and |(pz-px)-(hz-hx)| <= 1 (the Voronoi cell of the lattice). Along
+    the segment P(t) = A + t*D each constraint bounds t to an interval with a denominator dividing
+    ``den`` = lcm of the non-zero |D_k| differences, so ``t * den`` is an integer at every bound and
+    all comparisons are integer comparisons (vectorised with numpy over the candidate cells).
+
+    Returns tuples (dcol, drow, t_in, t_out, contact, partner_dcol, partner_drow, n_in, n_out, den)
+    ordered along the line; t_in/t_out are floats, n_in/den and n_out/den the exact values.
     """
-    start = Hex(parity, 0) if parity else Hex(0, 0)
+    import numpy as np
+
+    start = Hex(parity, 0)
     a = to_cube(start)
-    b = to_cube(Hex(start.col + dcol, start.row + drow))
+    b = to_cube(Hex(parity + dcol, drow))
     d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
     n = max(abs(d[0]), abs(d[1]), abs(d[2]))
-    # candidate cells: rounded samples and their neighbours (the supercover stays within 1)
-    cands: set[tuple[int, int, int]] = set()
-    for i in range(n + 1):
-        for eps in (Fraction(0),):
-            t = Fraction(i, n) if n else Fraction(0)
-            fx, fy, fz = a[0] + d[0] * t, a[1] + d[1] * t, a[2] + d[2] * t
-            rx, ry, rz = round(fx), round(fy), round(fz)
-            ex, ey, ez = abs(rx - fx), abs(ry - fy), abs(rz - fz)
-            if ex > ey and ex > ez:
-                rx = -ry - rz
-            elif ey > ez:
-                ry = -rx - rz
-            else:
-                rz = -rx - ry
-            c = (int(rx), int(ry), int(rz))
-            cands.add(c)
-            for v in _CUBE_DIRS.values():
-                cands.add((c[0] + v[0], c[1] + v[1], c[2] + v[2]))
-    met: list[tuple[Fraction, Fraction, tuple[int, int, int], str, tuple[int, int, int] | None]] = []
-    for c in cands:
-        iv = _cell_interval(a[0], a[1], a[2], d[0], d[1], d[2], c)
-        if iv is None:
+    # candidate cells: rounded samples (2n + 1 of them) and their neighbours
+    steps = max(2 * n, 1)
+    t = np.arange(steps + 1, dtype=np.float64) / steps
+    f = np.stack([a[k] + d[k] * t for k in range(3)], axis=1)
+    r = np.rint(f)
+    diff = np.abs(r - f)
+    ix = np.argmax(diff, axis=1)
+    rows = np.arange(len(r))
+    r[rows, ix] = 0
+    r[rows, ix] = -r.sum(axis=1)
+    base = r.astype(np.int64)
+    cands = np.unique((base[:, None, :] + np.array(_NEIGHBOURHOOD, dtype=np.int64)[None, :, :]).reshape(-1, 3), axis=0)
+    hx, hy, hz = cands[:, 0], cands[:, 1], cands[:, 2]
+    a0 = np.stack([(a[0] - a[1]) - (hx - hy), (a[1] - a[2]) - (hy - hz), (a[2] - a[0]) - (hz - hx)], axis=1)
+    da = (d[0] - d[1], d[1] - d[2], d[2] - d[0])
+    den = 1
+    for v in da:
+        if v:
+            den = den * abs(v) // math.gcd(den, abs(v))
+    lo = np.zeros(len(cands), dtype=np.int64)
+    hi = np.full(len(cands), den, dtype=np.int64)
+    ok = np.ones(len(cands), dtype=bool)
+    on_edge = np.full(len(cands), -1, dtype=np.int64)
+    for k in range(3):
+        col = a0[:, k]
+        if da[k] == 0:
+            ok &= np.abs(col) <= 1
+            on_edge = np.where((np.abs(col) == 1) & (on_edge < 0), k, on_edge)
             continue
-        lo, hi, on_edge = iv
-        if lo == hi:
-            met.append((lo, hi, c, "vertex", None))
-        elif on_edge:
-            # the segment lies on the hexside given by constraint on_edge[0] at value ±1
-            k = on_edge[0]
-            hx, hy, hz = c
-            # value of the constraint function for this cell
-            if k == 0:
-                val = (a[0] - a[1]) - (hx - hy)
-                step = (1, -1, 0) if val > 0 else (-1, 1, 0)
-            elif k == 1:
-                val = (a[1] - a[2]) - (hy - hz)
-                step = (0, 1, -1) if val > 0 else (0, -1, 1)
-            else:
-                val = (a[2] - a[0]) - (hz - hx)
-                step = (-1, 0, 1) if val > 0 else (1, 0, -1)
-            partner = (hx + step[0], hy + step[1], hz + step[2])
-            met.append((lo, hi, c, "hexside", partner))
+        b1 = (-1 - col) * (den // da[k])
+        b2 = (1 - col) * (den // da[k])
+        lo = np.maximum(lo, np.minimum(b1, b2))
+        hi = np.minimum(hi, np.maximum(b1, b2))
+    ok &= lo <= hi
+    idx = np.nonzero(ok)[0]
+    met = []
+    for i in idx.tolist():
+        c = (int(hx[i]), int(hy[i]), int(hz[i]))
+        li, hi_ = int(lo[i]), int(hi[i])
+        k = int(on_edge[i])
+        if li == hi_:
+            met.append((li, hi_, c, "vertex", None))
+        elif k >= 0:
+            val = int(a0[i, k])
+            step = {0: (1, -1, 0), 1: (0, 1, -1), 2: (-1, 0, 1)}[k]
+            if val < 0:
+                step = (-step[0], -step[1], -step[2])
+            met.append((li, hi_, c, "hexside", (c[0] + step[0], c[1] + step[1], c[2] + step[2])))
         else:
-            met.append((lo, hi, c, "interior", None))
-    # order along the line; ties (the two hexes of a hexside, vertex touches) by sheet position
+            met.append((li, hi_, c, "interior", None))
     met.sort(key=lambda m: (m[0], m[1], from_cube(*m[2])))
     out = []
-    for lo, hi, c, contact, partner in met:
+    for li, hi_, c, contact, partner in met:
         h = from_cube(*c)
         p = from_cube(*partner) if partner is not None else None
         out.append((
-            h.col - start.col, h.row - start.row, lo, hi, contact,
-            (p.col - start.col) if p else 0, (p.row - start.row) if p else 0,
+            h.col - start.col, h.row - start.row, li / den, hi_ / den, contact,
+            (p.col - start.col) if p else 0, (p.row - start.row) if p else 0, li, hi_, den,
         ))
     return tuple(out)
 
@@ -400,11 +380,12 @@ def line_hexes(a: Hex, b: Hex, *, include_vertex_touches: bool = True) -> list[L
         return [LineHex(a, Fraction(0), Fraction(1), "interior")]
     rel = _relative_line(a.col & 1, b.col - a.col, b.row - a.row)
     out: list[LineHex] = []
-    for dc, dr, lo, hi, contact, pdc, pdr in rel:
+    for dc, dr, _lo, _hi, contact, pdc, pdr, n_in, n_out, den in rel:
         if contact == "vertex" and not include_vertex_touches:
             continue
         partner = Hex(a.col + pdc, a.row + pdr) if contact == "hexside" else None
-        out.append(LineHex(Hex(a.col + dc, a.row + dr), lo, hi, contact, partner))  # type: ignore[arg-type]
+        out.append(LineHex(Hex(a.col + dc, a.row + dr), Fraction(n_in, den), Fraction(n_out, den), contact,  # type: ignore[arg-type]
+                           partner))
     return out
 
 

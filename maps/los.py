@@ -27,18 +27,21 @@ How the rules are read (full text in ``docs/rules-interpretations.md``):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping
 
+import shapely
 from shapely.geometry import LineString
 
 from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
 
-__all__ = ["HexOccupancy", "LosHex", "Obstruction", "LosResult", "line_of_sight", "default_chart"]
+__all__ = ["HexOccupancy", "LosHex", "Obstruction", "LosResult", "line_of_sight", "default_chart", "los_table",
+           "visible_from", "warm_line_cache"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +121,20 @@ class LosResult:
     firer_down: bool
     trees_afvs_wrecks: int
     marsh_hexes: int
-    sighting: list[Obstruction] = field(default_factory=list)
+    _sighting: tuple | None = field(default=None, repr=False, compare=False)
     _build: tuple | None = field(default=None, repr=False, compare=False)
     _hexes: list[LosHex] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def sighting(self) -> list[Obstruction]:
+        """The Sighting Chart obstructions (10.32) ordered by distance from the lower unit; empty
+        when both units are on the same level."""
+        if not self._sighting:
+            return []
+        obs, q, low_q, high_q, rng = self._sighting
+        out = [Obstruction(hx, dx, Fraction(h, q), Fraction(low_q * rng + (high_q - low_q) * dx, rng * q), feat)
+               for hx, dx, h, feat in obs]
+        return sorted(out, key=lambda o: (o.x, o.hex))
 
     @property
     def hexes(self) -> list[LosHex]:
@@ -216,13 +230,13 @@ def _relative(parity: int, dcol: int, drow: int):
     distance from the start; entries (dc, dr, t_in, t_out, contact, pdc, pdr, dist)."""
     start = Hex(parity, 0)
     out = []
-    for dc, dr, lo, hi, contact, pdc, pdr in hexgrid._relative_line(parity, dcol, drow):
+    for dc, dr, lo, hi, contact, pdc, pdr, *_exact in hexgrid._relative_line(parity, dcol, drow):
         out.append((dc, dr, lo, hi, contact, pdc, pdr, hexgrid.distance(start, Hex(parity + dc, dr))))
     return tuple(out)
 
 
-def _point(a: tuple[int, int], b: tuple[int, int], t: Fraction) -> tuple[float, float]:
-    return (float(a[0] + (b[0] - a[0]) * t), float(a[1] + (b[1] - a[1]) * t))
+def _point(a: tuple[int, int], b: tuple[int, int], t: float) -> tuple[float, float]:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
 _HOW = {"interior": "crosses", "hexside": "runs along a hexside of", "vertex": "touches a corner of"}
@@ -268,22 +282,26 @@ def line_of_sight(
         inter.append((i, h, cell, e))
 
     # building symbols met by the middle of the line (outside the firer's and target's hexes)
-    spans: list[tuple[Fraction, Fraction, str]] = []
+    spans: list[tuple[float, float, str]] = []
     if cand_buildings:
         t_lo = next(e[3] for e in rel if e[0] == 0 and e[1] == 0)
         t_hi = next(e[2] for e in rel if (ac + e[0], ar + e[1]) == (b.col, b.row))
-        if t_hi > t_lo:
-            ca, cb = hexgrid.centre(a), hexgrid.centre(b)
-            mid = LineString([_point(ca, cb, t_lo), _point(ca, cb, t_hi)])
-            full, length = mid.length, t_hi - t_lo
-            for bid in sorted(cand_buildings):
-                poly = hexmap.building_polygons[bid]
-                if not poly.intersects(mid):
-                    continue
-                ds = [mid.project(p) for p in _points_of(poly.intersection(mid))]
-                t0 = t_lo + Fraction(min(ds) / full).limit_denominator(10**6) * length
-                t1 = t_lo + Fraction(max(ds) / full).limit_denominator(10**6) * length
-                spans.append((t0, t1, bid))
+        # the predicate is evaluated on the whole centre-to-centre segment, whose end points are
+        # integer lattice points (exact in GEOS); only the parts met between the firer's and the
+        # target's hexes count (t between t_lo and t_hi)
+        ca, cb = hexgrid.centre(a), hexgrid.centre(b)
+        full = LineString([ca, cb])
+        flen = full.length
+        eps = 1e-9
+        for bid in sorted(cand_buildings):
+            poly = hexmap.building_polygons[bid]
+            if not poly.intersects(full):
+                continue
+            for part in shapely.get_parts(poly.intersection(full)):
+                ts = [full.project(p) / flen for p in _points_of(part)]
+                t0, t1 = min(ts), max(ts)
+                if max(t0, t_lo) <= min(t1, t_hi) + eps:
+                    spans.append((max(t0, t_lo) - eps, min(t1, t_hi) + eps, bid))
 
     def building_of(cell, e) -> str | None:
         for t0, t1, bid in spans:
@@ -373,17 +391,19 @@ def line_of_sight(
                          f"{total} trees/AFVs/wrecks along it (10.31)")
         return result
 
-    # 10.32 different levels: the Sighting Chart, exact in (range, level) with fractions
+    # 10.32 different levels: the Sighting Chart, exact in (range, level): heights are counted in
+    # steps of 1/``q`` level (q = 2 for the chart's half levels), so every comparison is integer
     chart = chart or default_chart()
-    h_low, h_high = Fraction(min(la, lb)), Fraction(max(la, lb))
+    q, heights = _chart_heights(chart)
+    low_q, high_q = min(la, lb) * q, max(la, lb) * q
     from_low = la > lb  # distances are measured from the lower unit
-    heights = _chart_heights(chart)
-    obstructions: list[Obstruction] = []
+    obstructions: list[tuple[str, int, int, str]] = []  # (hex, x, height in 1/q levels, feature)
+    first_block = None
     for i, h, cell, e in inter:
         if e[4] == "vertex":
             continue
         dx = rng - e[7] if from_low else e[7]
-        ground = Fraction(cell[1])
+        ground = cell[1] * q
         height, feature = ground, (f"hill level {cell[1]}" if cell[1] else "ground")
         if cell[0] >= 2 and ground + heights["woods"] > height:
             height, feature = ground + heights["woods"], f"woods ({cell[0]} trees) on level {cell[1]}"
@@ -394,32 +414,40 @@ def line_of_sight(
             bh = heights["building_multi"] if hexmap.is_multi_hex_building(bid) else heights["building_single"]
             if ground + bh > height:
                 height, feature = ground + bh, f"{hexmap.buildings[bid].display_name()} on level {cell[1]}"
-        line_h = h_low + (h_high - h_low) * Fraction(dx, rng)
         if height > 0:
-            obstructions.append(Obstruction(h.id, dx, height, line_h, feature))
-    result.sighting = sorted(obstructions, key=lambda o: (o.x, o.hex))
-    for o in obstructions:  # in line order from the firer
-        if o.blocks:
-            return block("10.32", hexmap.hex(o.hex), o.feature, (
-                f"levels {la} and {lb}: {o.feature} in {o.hex}, {o.x} hexes from the lower unit, "
-                f"reaches level {_fmt(o.height)}, at or above the sight line ({_fmt(o.line_height)}) (10.32)"))
+            obstructions.append((h.id, dx, height, feature))
+            # blocks when height >= low + (high - low) * dx / range, multiplied out by range
+            if first_block is None and height * rng >= low_q * rng + (high_q - low_q) * dx:
+                first_block = (h, dx, height, feature)
+    result._sighting = (obstructions, q, low_q, high_q, rng)
+    if first_block is not None:
+        h, dx, height, feature = first_block
+        line_h = Fraction(low_q * rng + (high_q - low_q) * dx, rng * q)
+        return block("10.32", h, feature, (
+            f"levels {la} and {lb}: {feature} in {h.id}, {dx} hexes from the lower unit, "
+            f"reaches level {_fmt(Fraction(height, q))}, at or above the sight line ({_fmt(line_h)}) (10.32)"))
     result.reason = (f"levels {la} and {lb}: every obstruction stays below the sight line on the "
                      f"Sighting Chart (10.32)")
     return result
 
 
-_HEIGHTS_CACHE: dict[int, tuple[object, dict[str, Fraction]]] = {}
+_HEIGHTS_CACHE: dict[int, tuple[object, tuple[int, dict[str, int]]]] = {}
 
 
-def _chart_heights(chart) -> dict[str, Fraction]:
-    """Obstacle heights above ground (levels) from the chart: Woods, one tree, buildings (10.32 a)."""
+def _chart_heights(chart) -> tuple[int, dict[str, int]]:
+    """Obstacle heights above ground from the chart (10.32 a) for Woods, one tree and buildings,
+    as integers in steps of 1/q level; returns (q, heights)."""
     hit = _HEIGHTS_CACHE.get(id(chart))
     if hit is not None and hit[0] is chart:
         return hit[1]
-    heights = {k: Fraction(chart.obstacle_height_above_ground(k)).limit_denominator(100)
-               for k in ("woods", "trees", "building_single", "building_multi")}
-    _HEIGHTS_CACHE[id(chart)] = (chart, heights)
-    return heights
+    fr = {k: Fraction(chart.obstacle_height_above_ground(k)).limit_denominator(100)
+          for k in ("woods", "trees", "building_single", "building_multi")}
+    q = 1
+    for v in fr.values():
+        q = q * v.denominator // math.gcd(q, v.denominator)
+    out = (q, {k: int(v * q) for k, v in fr.items()})
+    _HEIGHTS_CACHE[id(chart)] = (chart, out)
+    return out
 
 
 def _build_hexes(hexmap, a, b, rel, occ, counted_at, buildings_at) -> list["LosHex"]:
@@ -452,3 +480,43 @@ def _points_of(geom) -> list:
             out.extend(_points_of(g))
         return out
     return [Point(c) for c in geom.coords]
+
+
+def warm_line_cache(hexmap: HexMap, columns: tuple[int, int] | None = None) -> int:
+    """Compute the exact lines for every displacement between hexes of ``hexmap`` (or of a column
+    range) once, so later LOS queries only look them up; returns how many lines were computed."""
+    c0, c1 = columns or (hexmap.first_column, hexmap.last_column)
+    rows = hexmap.last_row - hexmap.first_row
+    n = 0
+    for parity in (0, 1):
+        for dc in range(-(c1 - c0), c1 - c0 + 1):
+            for dr in range(-rows, rows + 1):
+                if dc or dr:
+                    _relative(parity, dc, dr)
+                    n += 1
+    return n
+
+
+def los_table(hexmap: HexMap, hexes, *, occupancy: Mapping[Hex, HexOccupancy] | None = None,
+              chart=None) -> dict[tuple[str, str], bool]:
+    """Clear/blocked for every ordered pair of ``hexes`` (hex ids or :class:`Hex`), firers UP.
+
+    With the firer UP, LOS is symmetric (10.31 a, b and 10.32 do not depend on who fires), so each
+    unordered pair is computed once. Returns ``{(from_id, to_id): clear}``.
+    """
+    hs = [hexmap.hex(h) for h in hexes]
+    out: dict[tuple[str, str], bool] = {}
+    for i, a in enumerate(hs):
+        for b in hs[i + 1:]:
+            c = line_of_sight(hexmap, a, b, occupancy=occupancy, chart=chart).clear
+            out[(a.id, b.id)] = c
+            out[(b.id, a.id)] = c
+    return out
+
+
+def visible_from(hexmap: HexMap, origin, *, firer_down: bool = False,
+                 occupancy: Mapping[Hex, HexOccupancy] | None = None, chart=None) -> set[str]:
+    """Ids of every hex of the map to which a unit in ``origin`` has LOS (10.3)."""
+    a = hexmap.hex(origin)
+    return {h.id for h in hexmap.all_hexes()
+            if h != a and line_of_sight(hexmap, a, h, occupancy=occupancy, firer_down=firer_down, chart=chart).clear}

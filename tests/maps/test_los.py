@@ -216,3 +216,35 @@ def test_result_lists_hexes_in_order_with_range():
     assert [h.role for h in r.hexes] == ["firer"] + ["intermediate"] * 3 + ["target"]
     j = r.to_json()
     assert j["clear"] is True and j["rule"] is None and j["blocking_hex"] is None and j["range"] == 4
+
+
+def test_los_table_and_visible_from_agree_with_single_queries():
+    from maps.los import los_table, visible_from
+
+    m = make_map(cols=(10, 16), rows=(1, 8), trees={"1204": 2, "1305": 3, "1403": 2}, levels={"1505": 1},
+                 buildings={"B1": [(41, 8), (44, 8), (44, 10), (41, 10)]})
+    hexes = [h.id for h in m.all_hexes()]
+    table = los_table(m, hexes)
+    for (a, b), clear in table.items():
+        assert clear == line_of_sight(m, a, b).clear
+    vis = visible_from(m, "1204")
+    assert vis == {b for (a, b), c in table.items() if a == "1204" and c}
+
+
+def test_symmetric_on_the_shipped_mapsheet_including_building_corners():
+    """No floating-point drift: every pair gives the same answer both ways (firers UP)."""
+    from pathlib import Path
+
+    from maps.mapfile import load_map
+
+    m = load_map(Path(__file__).resolve().parents[2] / "maps" / "data" / "iron_cross_mapsheet_corrected.json")
+    rnd = random.Random(7)
+    near_buildings = sorted({h for hs in m.building_hexes.values() for h in hs})
+    hexes = list(m.all_hexes())
+    for _ in range(600):
+        a = rnd.choice(near_buildings)
+        b = rnd.choice(hexes) if rnd.random() < 0.5 else rnd.choice(near_buildings)
+        if a == b:
+            continue
+        f, r = line_of_sight(m, a, b), line_of_sight(m, b, a)
+        assert (f.clear, f.trees_afvs_wrecks) == (r.clear, r.trees_afvs_wrecks), (a.id, b.id, f.reason, r.reason)
