@@ -45,11 +45,29 @@ def _errata(path: str, data) -> str:
             f"{n[BuildingCorrection]} buildings, {n[LabelCorrection]} labels, {n[ScenarioCorrection]} scenario references)")
 
 
+def _scenario(path: str, data) -> str:
+    from scenarios.scenario_file import scenario_from_data
+
+    sc = scenario_from_data(data, path)
+    g, r = sc.german, sc.russian
+    return (f"scenario {sc.number or '-'} {sc.title!r}: {', '.join(sc.map.sections)}, {sc.turns} turns, "
+            f"German {len(g.units())} OOB unit entries in {len(g.groups)} group(s), "
+            f"Russian {len(r.units())} in {len(r.groups)} group(s)")
+
+
+def _counters(path: str, data) -> str:
+    from scenarios.counters import load_counters
+
+    return load_counters(path, data=data).summary()
+
+
 #: format name -> loader(path, parsed JSON) -> one-line summary; raises DocumentError.
 DOCUMENT_KINDS: dict[str, Callable[[str, object], str]] = {
     "ironcross-map": _map,
     "ironcross-terrain-chart": _terrain_chart,
     "ironcross-errata": _errata,
+    "ironcross-counters": _counters,
+    "ironcross-scenario": _scenario,
 }
 
 
