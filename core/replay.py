@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 from maps.document_file import DocumentError, Problem, atomic_write_text
 

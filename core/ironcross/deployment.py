@@ -1,0 +1,120 @@
+"""Set-up (24.1): placing units in their set-up zones, IPs (18.1) and mines (19.1).
+
+A mixin of :class:`core.ironcross.game.Game`; it reads and changes only the game's state.
+"""
+
+from __future__ import annotations
+
+
+from core.ironcross.actions import (
+    Action, EndSetup, IllegalAction, Place)
+from core.ironcross.state import SIDES, Unit
+
+
+class DeploymentRules:
+    """Set-up of the forces before the first Player Turn (24.1, 8.62, 18.1, 19.1)."""
+
+    def _advance_setup(self) -> None:
+        while self._setup_queue:
+            side, what, data = self._setup_queue[0]
+            if what == "unit" and self.units[data[0]].hex is not None:
+                self._setup_queue.pop(0)
+                continue
+            self._decider = side
+            return
+        self._event("setup_done", rule="24.1")
+        self._start_player_turn()
+
+    def _stack_ok(self, hex_id: str, adding: list[Unit]) -> bool:
+        """8.62/8.63: at most six men plus one AFV, and one CW counter, in a hex."""
+        present = [u for u in self.state.units_at(hex_id) if u.id not in {a.id for a in adding}]
+        allu = present + adding
+        for side in SIDES:
+            mine = [u for u in allu if u.side == side]
+            if sum(u.men for u in mine) > 6 or sum(1 for u in mine if u.is_afv) > 1 or sum(1 for u in mine if u.is_cw) > 1:
+                return False
+        if sum(1 for u in allu if u.is_afv) > 1:
+            return False  # 8.61: an AFV may not enter a hex containing another AFV
+        return True
+
+    def _setup_actions(self) -> list[Action]:
+        side, what, data = self._setup_queue[0]
+        out: list[Action] = []
+        if what == "unit":
+            uid, zone = data
+            u = self.units[uid]
+            for h in sorted(zone):
+                if self.enemy_in(h, side):
+                    continue
+                if u.is_afv and self.state.wrecks.get(h):
+                    continue
+                if u.is_afv and self.terrain.entry_cost(h, "afv", False) is None:
+                    continue
+                if not self._stack_ok(h, [u]):
+                    continue
+                facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
+                for f in facings:
+                    out.append(Place(uid, h, False, f))
+                    if not u.is_afv:
+                        out.append(Place(uid, h, True, f))
+        elif what == "ip":
+            pts, zone = data
+            for h in sorted(zone):
+                if h not in self.state.ips:
+                    out.append(Place(f"IP{pts}", h))
+        else:
+            _, zone = data
+            for h in sorted(zone):
+                if self.terrain.is_building(h):
+                    continue  # 19.14 mines may not be in buildings
+                m = self.state.mines.get(h, {})
+                if what == "ap_mines" and m.get("ap", 0) < 4:
+                    out.append(Place("AP-mines", h))
+                if what == "at_mines" and m.get("at", 0) < 7:
+                    out.append(Place("AT-mines", h))
+        out.append(EndSetup())
+        return out
+
+    def _apply_setup(self, a: Action) -> None:
+        side, what, data = self._setup_queue[0]
+        if isinstance(a, EndSetup):
+            # skip the rest of this item (an unplaced unit stays off the map)
+            self._setup_queue.pop(0)
+            if what == "unit":
+                self._event("not_placed", rule="24.1", unit=data[0])
+            self._advance_setup()
+            return
+        if not isinstance(a, Place):
+            raise IllegalAction("24.1", "during set-up only Place and EndSetup are possible")
+        if a not in self._setup_actions():
+            raise IllegalAction("24.1", f"{a} is not a legal placement now")
+        if what == "unit":
+            u = self.units[a.unit]
+            u.hex, u.down, u.facing = a.hex, a.down, a.facing
+            self._event("placed", rule="24.1", unit=u.id, hex=a.hex, down=a.down, facing=a.facing)
+            self._update_control(a.hex)
+            self._setup_queue.pop(0)
+        elif what == "ip":
+            self.state.ips[a.hex] = data[0]
+            self._event("ip_placed", rule="18.1", side=side, hex=a.hex, points=data[0])
+            self._setup_queue.pop(0)
+        else:
+            left, zone = data
+            m = self.state.mines.setdefault(a.hex, {"side": side, "ap": 0, "at": 0, "revealed_ap": False,
+                                                    "revealed_at": False})
+            if what == "ap_mines":
+                n = min(left, 4 - m["ap"])  # 19.12 at most four AP factors in a hex
+                m["ap"] += n
+            else:
+                n = min(left, 7 - m["at"])  # 19.12 at most seven AT factors, at least two
+                if n < 2 and m["at"] == 0:
+                    n = 0
+                m["at"] += n
+            self._event("mines_placed", rule="19.11", side=side, secret=True, hex=a.hex, factors=n, type=what)
+            left -= n
+            if left > 0 and n > 0:
+                self._setup_queue[0] = (side, what, (left, zone))
+            else:
+                self._setup_queue.pop(0)
+        self._advance_setup()
+
