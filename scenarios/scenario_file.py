@@ -1,0 +1,329 @@
+"""Loading, checking and saving scenario files (format ``ironcross-scenario``).
+
+:func:`load_scenario` validates the JSON against :class:`scenarios.model.Scenario`, then checks
+the whole document: the referenced map loads, every region resolves to at least one hex of that
+map (inside the scenario's map sections), named regions, group and detachment names, errata
+records, and -- when a counter roster is available -- every OOB entry names counters that exist.
+Each problem is one line ``FILE: $.json.path: problem`` (:class:`maps.document_file.DocumentError`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+from maps.document_file import DocumentError, Problem, json_path, load_document, save_document
+from maps.hexmap import HexMap
+from scenarios.model import (
+    SCENARIO_FORMAT,
+    SCENARIO_VERSION,
+    AFVEntry,
+    CommanderEntry,
+    CrewWeaponEntry,
+    IPEntry,
+    Scenario,
+    SquadEntry,
+)
+from scenarios.regions import RegionContext, RegionError
+from scenarios.victory import iter_condition_regions
+
+__all__ = [
+    "DATA_DIR",
+    "SHIPPED_SCENARIOS",
+    "load_scenario",
+    "scenario_from_data",
+    "check_scenario",
+    "save_scenario",
+    "map_path",
+    "load_scenario_map",
+    "scenario_context",
+    "iter_regions",
+    "apply_scenario_errata",
+]
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+SHIPPED_SCENARIOS = tuple(DATA_DIR / n for n in (
+    "scenario_1_demyansk_pocket.json",
+    "scenario_2_khristishche.json",
+    "scenario_3_closing_the_ring.json",
+    "scenario_4_tula.json",
+    "scenario_5_through_the_marshes.json",
+    "scenario_6_spartakovka.json",
+))
+
+
+def map_path(scenario: Scenario, scenario_path: str | os.PathLike[str] | None = None) -> Path:
+    """The map file a scenario refers to (relative to the scenario file; shipped data folder when
+    the scenario has no file yet)."""
+    p = Path(scenario.map.file)
+    if p.is_absolute():
+        return p
+    base = Path(scenario_path).resolve().parent if scenario_path else DATA_DIR
+    return (base / p).resolve()
+
+
+def load_scenario_map(scenario: Scenario, scenario_path: str | os.PathLike[str] | None = None) -> HexMap:
+    """Load the scenario's map (raises DocumentError naming the map file)."""
+    from maps.mapfile import load_map
+
+    return load_map(map_path(scenario, scenario_path))
+
+
+def scenario_context(scenario: Scenario, hexmap: HexMap) -> RegionContext:
+    """The region context of a scenario on a map: north indicator, map sections, named regions."""
+    return RegionContext(hexmap, scenario.north, list(scenario.map.sections), dict(scenario.regions))
+
+
+def iter_regions(scenario: Scenario) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every region of the scenario with its location in the file (``("russian", "groups", 0, ...)``)."""
+    for name, r in scenario.regions.items():
+        yield ("regions", name), r
+    for side in ("german", "russian"):
+        s = scenario.side(side)
+        for gi, g in enumerate(s.groups):
+            base = (side, "groups", gi)
+            if g.setup is not None:
+                yield (*base, "setup", "region"), g.setup.region
+            if g.entry is not None:
+                for oi, o in enumerate(g.entry.options):
+                    yield (*base, "entry", "options", oi, "region"), o.region
+            for ei, e in enumerate(g.oob):
+                if isinstance(e, IPEntry) and e.where is not None:
+                    yield (*base, "oob", ei, "where"), e.where
+        for ei, e in enumerate(s.oob):
+            if isinstance(e, IPEntry) and e.where is not None:
+                yield (side, "oob", ei, "where"), e.where
+        if s.infiltration is not None and s.infiltration.zone is not None:
+            yield (side, "infiltration", "zone"), s.infiltration.zone
+        for di, d in enumerate(s.detachments):
+            for oi, o in enumerate(d.entry.options):
+                yield (side, "detachments", di, "entry", "options", oi, "region"), o.region
+    for loc, r in iter_condition_regions(scenario.victory):
+        yield ("victory", *loc), r
+
+
+def _structure_problems(sc: Scenario) -> list[Problem]:
+    out: list[Problem] = []
+    if sc.sets_up_first not in ("german", "russian"):  # pragma: no cover - pydantic guards
+        out.append(Problem("$.sets_up_first", "must be german or russian"))
+    for side in ("german", "russian"):
+        s = sc.side(side)
+        names = [g.name for g in s.groups]
+        for gi, n in enumerate(names):
+            if names.index(n) != gi:
+                out.append(Problem(json_path((side, "groups", gi, "name")), f"group name {n!r} is used twice"))
+        for di, d in enumerate(s.detachments):
+            if d.from_group not in names:
+                out.append(Problem(json_path((side, "detachments", di, "from_group")),
+                                   f"no {side} group {d.from_group!r} (groups: {', '.join(names)})"))
+        for gi, g in enumerate(s.groups):
+            for opt_i, o in enumerate(g.entry.options if g.entry else []):
+                if o.turn > sc.turns:
+                    out.append(Problem(json_path((side, "groups", gi, "entry", "options", opt_i, "turn")),
+                                       f"entry turn {o.turn} is after the last game turn {sc.turns}"))
+            for ri, r in enumerate(g.restrictions):
+                if r.until_turn > sc.turns:
+                    out.append(Problem(json_path((side, "groups", gi, "restrictions", ri, "until_turn")),
+                                       f"turn {r.until_turn} is after the last game turn {sc.turns}"))
+            for ref in (g.setup.note if g.setup else None, g.entry.note if g.entry else None):
+                if ref is not None and ref > len(s.notes):
+                    out.append(Problem(json_path((side, "groups", gi)),
+                                       f"refers to player note {ref} but the side has {len(s.notes)} notes"))
+    for i, e in enumerate(sc.errata):
+        side, _ = e.field.split(".")
+        notes = sc.side(side).notes
+        loc = ("errata", i)
+        if e.point > len(notes):
+            out.append(Problem(json_path(loc), f"{e.field} point {e.point}: the side has only {len(notes)} notes"))
+            continue
+        n = notes[e.point - 1]
+        if e.corrected not in n.text:
+            out.append(Problem(json_path((side, "notes", e.point - 1, "text")),
+                               f"erratum {e.printed} -> {e.corrected} is recorded as applied but the note does not read {e.corrected!r}"))
+        if n.printed is None or e.printed not in n.printed:
+            out.append(Problem(json_path((side, "notes", e.point - 1, "printed")),
+                               f"erratum {e.printed} -> {e.corrected}: the printed text must be kept and read {e.printed!r}"))
+    return out
+
+
+def _region_problems(sc: Scenario, hexmap: HexMap) -> list[Problem]:
+    out: list[Problem] = []
+    ctx = scenario_context(sc, hexmap)
+    try:
+        ctx.area
+    except RegionError as e:
+        return [Problem("$.map.sections", e.message)]
+    if not ctx.area:
+        return [Problem("$.map.sections", f"the map sections cover no hex of map {hexmap.name!r}")]
+    for loc, region in iter_regions(sc):
+        try:
+            hexes = region.resolve(ctx)
+        except RegionError as e:
+            out.append(Problem(json_path((*loc, *e.loc)), e.message))
+            continue
+        if not hexes:
+            out.append(Problem(json_path(loc), f"region resolves to no hexes on map {hexmap.name!r} "
+                                               f"(sections {', '.join(sc.map.sections)}): {region.describe()}"))
+    for k, h in (("hex", sc.north.hex), ("points_to", sc.north.points_to)):
+        try:
+            hexmap.hex(h)
+        except KeyError as e:
+            out.append(Problem(json_path(("north", k)), str(e)))
+    return out
+
+
+def _roster_problems(sc: Scenario, roster) -> list[Problem]:
+    out: list[Problem] = []
+    for side in ("german", "russian"):
+        s = sc.side(side)
+        entries = [((side, "groups", gi, "oob", ei), e) for gi, g in enumerate(s.groups) for ei, e in enumerate(g.oob)]
+        entries += [((side, "oob", ei), e) for ei, e in enumerate(s.oob)]
+        for loc, e in entries:
+            p = json_path(loc)
+            try:
+                if isinstance(e, SquadEntry):
+                    sq = roster.squad(side, e.letter)
+                    for field, specs in (("less", e.less), ("only", e.only or [])):
+                        need: dict[tuple[str, int | None], int] = {}
+                        for spec in specs:
+                            need[(spec.type, spec.pr)] = need.get((spec.type, spec.pr), 0) + spec.count
+                        for (t, pr), n in need.items():
+                            have = len(sq.matching(t, pr))
+                            if have < n:
+                                what = f"{t}{f' PR{pr}' if pr is not None else ''}"
+                                out.append(Problem(f"{p}.{field}", f"{e.text or e.label()}: {side} Squad {e.letter} has "
+                                                                   f"{have} {what} unit(s), the entry needs {n}"))
+                elif isinstance(e, CommanderEntry):
+                    if e.pr is None:
+                        if not any(c.rank == e.type.upper() for c in roster.commanders(side)):
+                            raise KeyError(f"no {side} {e.type} in the counter roster")
+                    else:
+                        roster.commander(side, e.type, e.pr)
+                elif isinstance(e, CrewWeaponEntry):
+                    for n in e.numbers:
+                        roster.crew_weapon(side, e.weapon, n)
+                elif isinstance(e, AFVEntry):
+                    for n in e.numbers:
+                        roster.afv(side, e.type, n)
+            except KeyError as err:
+                msg = err.args[0] if err.args else str(err)
+                out.append(Problem(p, f"{e.text or e.kind}: unknown unit: {msg}"))
+    return out
+
+
+def check_scenario(sc: Scenario, scenario_path: str | os.PathLike[str] | None = None, *,
+                   hexmap: HexMap | None = None, roster: Any = "auto") -> list[Problem]:
+    """Every problem of a validated scenario model: structure, regions on the map, OOB vs roster.
+
+    ``hexmap``: the map to check against (default: the referenced map file). ``roster``: a
+    :class:`scenarios.counters.Roster`, ``None`` to skip, or ``"auto"`` (the shipped roster when
+    the counters module and file exist)."""
+    out = _structure_problems(sc)
+    if hexmap is None:
+        try:
+            hexmap = load_scenario_map(sc, scenario_path)
+        except DocumentError as e:
+            out.append(Problem("$.map.file", f"cannot load map {sc.map.file!r}: " +
+                               "; ".join(str(p) for p in e.problems)))
+    if hexmap is not None:
+        out.extend(_region_problems(sc, hexmap))
+    if roster == "auto":
+        roster = _shipped_roster()
+    if roster is not None:
+        out.extend(_roster_problems(sc, roster))
+    return out
+
+
+def _shipped_roster():
+    try:
+        from scenarios.counters import load_counters, shipped_counters_path
+    except ImportError:  # pragma: no cover - the roster module is optional
+        return None
+    if not shipped_counters_path().is_file():
+        return None
+    return load_counters()
+
+
+def scenario_from_data(data: Any, path: str | os.PathLike[str] = "<scenario>", *, check: bool = True,
+                       hexmap: HexMap | None = None, roster: Any = "auto") -> Scenario:
+    """Validate parsed JSON as a scenario; raises DocumentError naming ``path``."""
+    checks = (lambda sc: check_scenario(sc, None if str(path).startswith("<") else path, hexmap=hexmap,
+                                        roster=roster)) if check else None
+    return load_document(path, Scenario, format_name=SCENARIO_FORMAT, version=SCENARIO_VERSION, data=data,
+                         checks=checks)
+
+
+def load_scenario(path: str | os.PathLike[str], *, check: bool = True, hexmap: HexMap | None = None,
+                  roster: Any = "auto") -> Scenario:
+    """Load a scenario file and check it (see :func:`check_scenario`); raises DocumentError."""
+    checks = (lambda sc: check_scenario(sc, path, hexmap=hexmap, roster=roster)) if check else None
+    return load_document(path, Scenario, format_name=SCENARIO_FORMAT, version=SCENARIO_VERSION, checks=checks)
+
+
+def save_scenario(path: str | os.PathLike[str], scenario: Scenario) -> None:
+    """Save a scenario atomically (write a temporary file, then rename)."""
+    save_document(path, scenario)
+
+
+def apply_scenario_errata(scenario: Scenario, errata) -> tuple[Scenario, list[str]]:
+    """Apply the scenario corrections of an errata document (:class:`maps.errata.Errata`) that
+    target this scenario's number. For each: the note's text has ``printed`` replaced by
+    ``corrected`` (the printed text is kept), every hex id equal to ``printed`` in the side's
+    regions from that note (set-ups, entries, infiltration, detachments with ``note`` = point)
+    and in the scenario's named regions is replaced, and the erratum is recorded. Returns the new scenario and one line per correction
+    (``applied``, ``already applied`` or ``mismatch``)."""
+    from maps.errata import ScenarioCorrection
+
+    data = scenario.model_dump(mode="json")
+    report: list[str] = []
+    for c in errata.corrections:
+        if not isinstance(c, ScenarioCorrection) or c.scenario != scenario.number:
+            continue
+        side, _ = c.field.split(".")
+        notes = data[side]["notes"]
+        label = f"scenario {c.scenario} {c.field} point {c.point}: {c.printed} -> {c.corrected}"
+        if c.point > len(notes):
+            report.append(f"{label}: mismatch (the side has {len(notes)} notes)")
+            continue
+        note = notes[c.point - 1]
+        done = any(e["field"] == c.field and e["point"] == c.point and e["printed"] == c.printed
+                   for e in data["errata"])
+        if done:
+            report.append(f"{label}: already applied")
+            continue
+        if c.printed not in note["text"]:
+            report.append(f"{label}: mismatch (the note does not read {c.printed!r})")
+            continue
+        if note.get("printed") is None:
+            note["printed"] = note["text"]
+        note["text"] = note["text"].replace(c.printed, c.corrected)
+        note["erratum"] = c.line
+        _replace_hex_in_side(data[side], data["regions"], c.point, c.printed, c.corrected)
+        data["errata"].append({"field": c.field, "point": c.point, "printed": c.printed,
+                               "corrected": c.corrected, "line": c.line})
+        report.append(f"{label}: applied")
+    return Scenario.model_validate(data), report
+
+
+def _replace_hex_in_side(side: dict, regions: dict, point: int, old: str, new: str) -> None:
+    def swap(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: swap(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [swap(v) for v in node]
+        return new if node == old else node
+
+    for g in side["groups"]:
+        if g.get("setup") and g["setup"].get("note") == point:
+            g["setup"]["region"] = swap(g["setup"]["region"])
+        if g.get("entry") and g["entry"].get("note") == point:
+            g["entry"]["options"] = swap(g["entry"]["options"])
+    for name in list(regions):
+        regions[name] = swap(regions[name])
+    inf = side.get("infiltration")
+    if inf and inf.get("note") == point and inf.get("zone") is not None:
+        inf["zone"] = swap(inf["zone"])
+    for d in side.get("detachments", []):
+        if d.get("note") == point:
+            d["entry"] = swap(d["entry"])
