@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Quick start for a fresh machine with only Python 3.11+.
 
-    python3 run.py playtest   # the main job (see README)
+    python3 run.py playtest   # the main job: a headless playtest of Scenario 1 (see README)
     python3 run.py test       # the whole test suite, headless
 
 Each command creates (or reuses) the virtual environment ``.venv`` next to this file and
@@ -50,7 +50,9 @@ def main(argv: list[str]) -> int:
     if cmd == "test":
         args = [str(PY), "-m", "pytest", "-q", *rest]
     else:
-        args = [str(BIN / "ironcross"), "demo", *rest]
+        # the main job: a headless playtest of Scenario 1 (options after "playtest" override these)
+        scenario = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+        args = [str(BIN / "ironcross"), "playtest", scenario, "--games", "10", "--seed", "1", *rest]
     return subprocess.run(args, cwd=ROOT, env=env).returncode
 
 

@@ -62,27 +62,6 @@ def shipped_files() -> list[Path]:
     return out
 
 
-@cli.command()
-def demo() -> None:
-    """The main job until the playtest runner lands: validate and summarise the shipped data."""
-    from core.document_kinds import validate_file
-
-    files = shipped_files()
-    bad = 0
-    click.echo(f"Validating {len(files)} shipped data file(s):")
-    for f in files:
-        try:
-            summary = validate_file(f)
-        except DocumentError as e:
-            bad += 1
-            click.echo(str(e), err=True)
-        else:
-            click.echo(f"  {f.relative_to(f.parent.parent.parent)}: OK\n    {summary}")
-    if bad:
-        raise InputError(f"{bad} shipped file(s) invalid")
-    click.echo("All shipped data files are valid.")
-
-
 @cli.group()
 def errata() -> None:
     """Published errata: apply them to a map and see exactly what changed."""
@@ -209,6 +188,146 @@ def render(map_file: str, out: str, section: str | None) -> None:
         raise InputError(f"{out}: cannot write: {e}") from None
     what = f"section {section!r}" if section else "whole map"
     click.echo(f"wrote {out}: {m.name}, {what}, {size.width()}x{size.height()} px")
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
+@click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
+@click.option("--ai", "ai_spec", default="german=random,russian=random", show_default=True,
+              help="players per side, e.g. german=random,russian=random")
+@click.option("--rules", type=click.Choice(["basic"]), default="basic", show_default=True,
+              help="rule set (the advanced rules 21.0-24.0 arrive with issue 7)")
+@click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
+@click.option("--scheduler", default=None, help="address of a Dask distributed scheduler to run the batches on")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the results as JSON")
+@click.option("--replays", type=click.Path(file_okay=False), default=None, help="save each game's replay here")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, workers: int | None,
+             scheduler: str | None, json_out: str | None, replays: str | None, quiet: bool) -> None:
+    """Play GAMES whole games of SCENARIO headless with AI players and summarise them."""
+    import json as _json
+
+    from core.ironcross.scenario_setup import SetupError, load_setup
+    from core.players import PLAYERS
+    from core.playtest import parse_ai, run_batch, summarise
+
+    try:
+        ai = parse_ai(ai_spec)
+    except ValueError as e:
+        raise InputError(f"--ai: {e}") from None
+    for side, name in ai.items():
+        if name not in PLAYERS:
+            raise InputError(f"--ai: unknown AI player {name!r} for {side}; known: {', '.join(sorted(PLAYERS))}")
+    try:
+        sc, _setup = load_setup(scenario, seed=seed)
+    except DocumentError as e:
+        raise InputError(str(e)) from None
+    except (SetupError, KeyError) as e:
+        raise InputError(f"{scenario}: cannot be played: {e}") from None
+    title = f"Scenario {sc.number}: {sc.title}" if sc.number else sc.title
+    click.echo(f"{title} - {games} games, seed {seed}, rules {rules}, "
+               f"German: {ai['german']}, Russian: {ai['russian']}")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                        TimeElapsedColumn(), TimeRemainingColumn(), disable=quiet, transient=False)
+    try:
+        with progress:
+            task = progress.add_task("games", total=games, rate="")
+            done = [0]
+            import time as _time
+
+            t0 = _time.perf_counter()
+
+            def tick(n: int) -> None:
+                done[0] += n
+                rate = done[0] / max(1e-9, _time.perf_counter() - t0)
+                progress.update(task, advance=n, rate=f"{rate:.2f} games/s")
+
+            results = run_batch(scenario, games, seed, ai, rules=rules, workers=workers, scheduler=scheduler,
+                                replay_dir=replays, on_progress=tick)
+    except RuntimeError as e:
+        raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"--scheduler {scheduler}: {e}") from None
+    s = summarise(results)
+    click.echo("")
+    click.echo("Outcomes (share of games, 95 % confidence interval):")
+    for k, v in s["outcomes"].items():
+        r = s["rates"][k]
+        click.echo(f"  {k:8s} {v:5d}  {r['rate']:6.1%}  [{r['ci95'][0]:.1%} - {r['ci95'][1]:.1%}]")
+    click.echo(f"Game length: {s['turns']['mean']:.1f} turns on average (sd {s['turns']['stdev']:.1f})")
+    for side in ("german", "russian"):
+        c = s["casualties_per_game"][side]
+        txt = ", ".join(f"{k} {v:.1f}" for k, v in c.items()) or "none"
+        click.echo(f"Casualties per game, {side}: {txt}")
+    fc = s["first_contact"]
+    if fc["mean_turn"] is not None:
+        click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {games} games)")
+    if s["hot_hexes"]:
+        click.echo("Most fought-over hexes: " + ", ".join(f"{h} ({n})" for h, n in s["hot_hexes"][:6]))
+    for e in s["errors"]:
+        click.echo(f"ERROR in game {e['index']} (seed {e['seed']}): {e['error'].splitlines()[0]}"
+                   + (f"; replay {e['replay']}" if e["replay"] else ""), err=True)
+    if json_out:
+        from maps.document_file import atomic_write_text
+
+        doc = {"scenario": scenario, "title": title, "games": games, "seed": seed, "rules": rules, "ai": ai,
+               "outcomes": s["outcomes"], "rates": s["rates"], "summary": s,
+               "per_game": [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
+                             "casualties": r.casualties, "error": r.error} for r in results]}
+        atomic_write_text(json_out, _json.dumps(doc, indent=1) + "\n")
+        click.echo(f"wrote {json_out}")
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--verify", is_flag=True, help="re-run the game from its seed and decisions and compare every event")
+def replay(file: str, verify: bool) -> None:
+    """Show or --verify a replay FILE (JSON lines written by playtest --replays)."""
+    from core.ironcross.actions import action_from_json
+    from core.ironcross.game import Game
+    from core.ironcross.scenario_setup import SetupError, load_setup
+    from core.replay import first_divergence, read_replay
+
+    try:
+        rp = read_replay(file)
+    except DocumentError as e:
+        raise InputError(str(e)) from None
+    h = rp.header
+    rolls = sum(1 for e in rp.events if e.get("kind") == "roll")
+    end = next((e for e in reversed(rp.events) if e.get("kind") == "game_over"), None)
+    click.echo(f"{file}: scenario {h['scenario']}, seed {h['seed']}, rules {h.get('rules', 'basic')}, "
+               f"{len(rp.events)} events, {rolls} die rolls, outcome {end['outcome'] if end else 'unfinished'}")
+    if not verify:
+        return
+    import json as _json
+
+    try:
+        _sc, setup = load_setup(h["scenario"], seed=h["seed"])
+    except DocumentError as e:
+        raise InputError(f"{file}: its scenario: {e}") from None
+    except SetupError as e:
+        raise InputError(f"{file}: its scenario cannot be played: {e}") from None
+    game = Game(setup, h["seed"], rules=h.get("rules", "basic"), options=tuple(h.get("options", ())))
+    for c in getattr(setup, "choices", []):
+        game._event("pre_game_choice", rule="24.1", text=c)
+    actions = h.get("actions") or rp.actions
+    try:
+        for i, a in enumerate(actions):
+            game.apply(action_from_json(a))
+    except Exception as e:  # an illegal action on re-run is a divergence, not a crash
+        click.echo(f"DIVERGED: decision {i} ({a}) is refused on re-run: {e}", err=True)
+        raise SystemExit(1)
+    rerun = _json.loads(_json.dumps(game.events, default=str))
+    d = first_divergence(rp.events, rerun)
+    if d is None:
+        click.echo(f"verified: the re-run reproduces all {len(rerun)} events exactly")
+        return
+    i, a, b = d
+    click.echo(f"DIVERGED at event {i}:\n  recorded: {a}\n  re-run:   {b}", err=True)
+    raise SystemExit(1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,8 +117,15 @@ class MovementRules:
                         continue
                     led = [u for u in others if u is not ld and ld.is_leader_for(u) and u.normal
                            and (u.is_infantry or u.is_cw)]
-                    if led and ld.id not in self._failed_lead:
-                        out.append(StartMove((ld.id,) + tuple(u.id for u in led), leader=ld.id))
+                    # a led stack that can end its move within the stacking limit (8.62): the
+                    # leader and as many of the others as make six men
+                    room, take = 6 - ld.men, []
+                    for u in led:
+                        if u.men <= room and not (u.is_cw and any(t.is_cw for t in take)):
+                            take.append(u)
+                            room -= u.men
+                    if take and ld.id not in self._failed_lead:
+                        out.append(StartMove((ld.id,) + tuple(u.id for u in take), leader=ld.id))
                     # 8.3 C: units moving apart from a leader who stays or went elsewhere
                 if hx in self._led_from:
                     ld = self.units[self._led_from[hx]]
@@ -280,6 +287,10 @@ class MovementRules:
                 continue
             if not mv.leader and not mv.afv and len(able) != len(group):
                 continue
+            # 8.62: never step where the group would be stuck over the stacking limit with no MP left
+            left = [0.0 if mv.one_hex[u.id] else mv.mp[u.id] - (self._step_cost(u, frm, to) or 0) for u in able]
+            if able and max(left) <= 1e-9 and not self._stack_ok(to, able):
+                continue
             if able:
                 out.append((to, able))
         return out
@@ -301,8 +312,8 @@ class MovementRules:
                 for side_ in range(1, 7):
                     if side_ != u.facing and self._facing_cost(u, side_) is not None:
                         out.append(Face(side_))
-            if self._stop_ok():
-                out.append(StopMove())
+            if self._stop_ok() or not out:
+                out.append(StopMove())  # over the limit only when nothing else is possible (8.62)
         elif mv.entering:
             out.append(StopMove())  # stay off the map this turn
         return out
@@ -330,7 +341,7 @@ class MovementRules:
         mv = self.moving
         assert mv is not None
         if isinstance(a, StopMove):
-            if not self._stop_ok() and not (mv.entering and self._group()[0].hex is None):
+            if StopMove() not in self._move_actions():
                 raise IllegalAction("8.62", "stacking limit: six men plus one AFV, one CW per hex")
             self._event("move_end", rule="8.0", units=mv.units, hex=self._group()[0].hex if self._group() else None)
             self.moving = None
@@ -386,6 +397,10 @@ class MovementRules:
         mv = self.moving
         group = self._group()
         self._mine_attack(hex_id, group)
+        if not self._group():  # every mover fell to the mines: the move is over
+            self._event("move_end", rule="19.2", units=[], hex=hex_id)
+            self.moving = None
+            return
         for u in self._group():
             if u.is_afv and not u.immobilized:
                 trees = self.terrain.trees(hex_id)
