@@ -1,0 +1,104 @@
+"""``ironcross-editor [FILE] [--screenshot OUT.png]``: the map editor application.
+
+``--screenshot OUT.png`` opens FILE, renders the main window offscreen (``QWidget.grab()``),
+saves the picture and exits: 0 on success, 1 with a message for an invalid file or an unwritable
+output (for docs and checks). ``--size WxH`` sets the window size (default 1280x800);
+``--los FROM TO`` shows the LOS tool between two hexes; ``--errata FILE`` previews errata.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["main", "build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ironcross-editor", description="Iron Cross map editor")
+    p.add_argument("file", nargs="?", help="map file to open")
+    p.add_argument("--screenshot", metavar="OUT.png", help="render the main window offscreen to OUT.png and exit")
+    p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
+    p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="show the LOS tool from one hex to another")
+    p.add_argument("--errata", metavar="ERRATA", help="preview an errata file")
+    p.add_argument("--tool", help="start with this tool (select, terrain, trees, level, building, path, feature, los)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"ironcross-editor: --size must be WxH, not {args.size!r}", file=sys.stderr)
+        return 2
+    if args.screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["ironcross-editor"])
+    app.setOrganizationName("IronCross")
+    app.setApplicationName("editor")
+
+    from maps.document_file import DocumentError
+    from editor.document import MapDocument
+    from editor.main_window import MainWindow
+
+    doc = None
+    if args.file:
+        try:
+            doc = MapDocument.open(args.file)
+        except (DocumentError, OSError) as e:
+            if args.screenshot:
+                print(f"ironcross-editor: {e}", file=sys.stderr)
+                return 1
+            doc = None
+            err = e
+        else:
+            err = None
+    win = MainWindow(doc)
+    win.resize(w, h)
+    if args.file and doc is None and not args.screenshot:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.critical(win, "Cannot open map", str(err))
+    elif args.file and doc is not None and not args.screenshot:
+        win._add_recent(Path(args.file))
+    if args.tool:
+        win.tools.set_tool(args.tool)
+    if args.errata:
+        try:
+            win.errata_panel.open(args.errata)
+        except DocumentError as e:
+            print(f"ironcross-editor: {e}", file=sys.stderr)
+            return 1
+        win.errata_dock.show()
+        win.errata_dock.raise_()
+    if args.los:
+        tool = win.tools.set_tool("los")
+        try:
+            tool.measure(*args.los)
+        except KeyError as e:
+            print(f"ironcross-editor: {e}", file=sys.stderr)
+            return 1
+    if args.screenshot:
+        win.show()
+        app.processEvents()
+        win.view.fit()
+        app.processEvents()
+        ok = win.grab().save(args.screenshot, "PNG")
+        win.document.undo_stack.setClean()
+        win.close()
+        if not ok:
+            print(f"ironcross-editor: cannot write {args.screenshot}", file=sys.stderr)
+            return 1
+        return 0
+    win.show()
+    return app.exec()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,335 @@
+"""The map canvas: a ``QGraphicsScene`` that draws through :class:`editor.map_painter.MapPainter`
+(the same renderer as ``ironcross render``) and forwards mouse events to the current tool, and a
+``QGraphicsView`` with zoom and pan.
+
+* :class:`MapItem` - one ``QGraphicsItem`` whose ``paint()`` calls ``MapPainter.paint`` in scene
+  coordinates; it follows the document's ``changed`` signal and rebuilds the painter's geometry
+  lazily at the next paint.
+* :class:`MapScene` - forwards press / move / release / double-click / key events as
+  :class:`ToolEvent` values to a :class:`editor.tools.ToolManager`; reports the hex under the
+  cursor (``hover_hex``).
+* :class:`MapView` - wheel zoom around the cursor, ``zoom_in`` / ``zoom_out`` / ``fit``, pan with
+  the middle button, with Space + left drag, or the scrollbars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView
+
+from maps import hexgrid
+from maps.hexgrid import Hex
+from editor.map_painter import LAYERS, MARGIN_BG, MapPainter, SCENE_PER_X, SCENE_PER_Y, hex_at_scene, scene_to_lattice
+
+__all__ = ["ToolEvent", "MapItem", "MapScene", "MapView", "hex_path", "EDITOR_LAYERS", "overlay_item"]
+
+#: Layers drawn in the editor by default (the title and legend margins are for exports).
+EDITOR_LAYERS = frozenset(LAYERS) - {"title", "legend"}
+
+
+def hex_path(hexes) -> QPainterPath:
+    """A path of the outlines of ``hexes`` in scene units (vertices from the lattice)."""
+    path = QPainterPath()
+    for h in hexes:
+        pts = [QPointF(x * SCENE_PER_X, y * SCENE_PER_Y) for x, y in hexgrid.vertices(h)]
+        path.addPolygon(QPolygonF(pts + [pts[0]]))
+        path.closeSubpath()
+    return path
+
+
+def overlay_item(scene: QGraphicsScene, path: QPainterPath, fill: QColor | None, pen: QPen | None, z: float = 10
+                 ) -> QGraphicsPathItem:
+    """Add a path item on top of the map (no mouse handling of its own)."""
+    item = QGraphicsPathItem(path)
+    item.setBrush(QBrush(fill) if fill is not None else QBrush(Qt.BrushStyle.NoBrush))
+    item.setPen(pen if pen is not None else QPen(Qt.PenStyle.NoPen))
+    item.setZValue(z)
+    item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+    scene.addItem(item)
+    return item
+
+
+@dataclass(frozen=True)
+class ToolEvent:
+    """A mouse event as a tool sees it: the hex, the point in lattice units and in the scene."""
+
+    hex: Hex
+    x: float
+    y: float
+    scene_pos: QPointF
+    button: Qt.MouseButton = Qt.MouseButton.LeftButton
+    buttons: Qt.MouseButton = Qt.MouseButton.NoButton
+    modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+
+    @classmethod
+    def at_scene(cls, pos: QPointF, button=Qt.MouseButton.LeftButton, buttons=Qt.MouseButton.NoButton,
+                 modifiers=Qt.KeyboardModifier.NoModifier) -> "ToolEvent":
+        x, y = scene_to_lattice(pos.x(), pos.y())
+        return cls(hex_at_scene(pos.x(), pos.y()), x, y, QPointF(pos), button, buttons, modifiers)
+
+    @classmethod
+    def at_hex(cls, h: Hex | str, **kw) -> "ToolEvent":
+        """An event at the centre of a hex (for tests and scripts)."""
+        h = hexgrid.parse_hex_id(h) if isinstance(h, str) else h
+        x, y = hexgrid.centre(h)
+        return cls.at_scene(QPointF(x * SCENE_PER_X, y * SCENE_PER_Y), **kw)
+
+    @property
+    def shift(self) -> bool:
+        return bool(self.modifiers & Qt.KeyboardModifier.ShiftModifier)
+
+    @property
+    def ctrl(self) -> bool:
+        return bool(self.modifiers & Qt.KeyboardModifier.ControlModifier)
+
+    @property
+    def left_down(self) -> bool:
+        return bool(self.buttons & Qt.MouseButton.LeftButton)
+
+
+class MapItem(QGraphicsItem):
+    """The map, painted by :class:`MapPainter` in scene coordinates."""
+
+    def __init__(self, document=None):
+        super().__init__()
+        self.painter: MapPainter | None = None
+        self.document = None
+        self._stale = False
+        self._layers = set(EDITOR_LAYERS)
+        self._rect = QRectF()
+        self._extent = None
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        if document is not None:
+            self.set_document(document)
+
+    def set_document(self, document) -> None:
+        if self.document is not None:
+            try:
+                self.document.changed.disconnect(self._on_changed)
+            except (RuntimeError, TypeError):
+                pass
+        self.document = document
+        self.prepareGeometryChange()
+        self.painter = MapPainter(document.hexmap, self._layers)
+        document.changed.connect(self._on_changed)
+        self._stale = False
+        self._rect = self.painter.scene_rect()
+        self._extent = document.map.extent
+        self.update()
+
+    def set_layer(self, name: str, visible: bool) -> None:
+        (self._layers.add if visible else self._layers.discard)(name)
+        if self.painter is not None:
+            self.prepareGeometryChange()
+            self.painter.set_layer(name, visible)
+            self._rect = self.painter.scene_rect()
+        self.update()
+
+    def layers(self) -> set[str]:
+        return set(self._layers)
+
+    def _on_changed(self, _hexes) -> None:
+        self._stale = True
+        if self.document.map.extent != self._extent:  # the map was resized: new bounding rect now
+            self.prepareGeometryChange()
+            self.refresh()
+        self.update()
+
+    def refresh(self) -> None:
+        """Rebuild the painter's geometry now if the document changed since the last paint."""
+        if self._stale and self.painter is not None:
+            self.painter.set_map(self.document.hexmap)
+            self._stale = False
+            self._rect = self.painter.scene_rect()
+            self._extent = self.document.map.extent
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF(self._rect)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if self.painter is None:
+            return
+        self.refresh()
+        self.painter.paint(painter)
+
+
+class MapScene(QGraphicsScene):
+    """The scene of one map document; forwards events to the tool manager."""
+
+    hover_hex = Signal(object)   # Hex or None
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackgroundBrush(MARGIN_BG)
+        self.map_item = MapItem()
+        self.addItem(self.map_item)
+        self.tools = None  # a ToolManager
+        self._last_hover: Hex | None = None
+
+    def set_document(self, document) -> None:
+        self.map_item.set_document(document)
+        self.update_rect()
+        document.changed.connect(lambda _h: self.update_rect())
+
+    def update_rect(self) -> None:
+        self.setSceneRect(self.map_item.boundingRect().adjusted(-200, -200, 200, 200))
+
+    # -- events -> tool
+    def _tool(self):
+        return self.tools.current if self.tools is not None else None
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        t = self._tool()
+        if t is not None:
+            t.press(ToolEvent.at_scene(ev.scenePos(), ev.button(), ev.buttons(), ev.modifiers()))
+            ev.accept()
+        else:
+            super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        e = ToolEvent.at_scene(ev.scenePos(), Qt.MouseButton.NoButton, ev.buttons(), ev.modifiers())
+        if e.hex != self._last_hover:
+            self._last_hover = e.hex
+            self.hover_hex.emit(e.hex)
+        t = self._tool()
+        if t is not None:
+            t.move(e)
+            ev.accept()
+        else:
+            super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        t = self._tool()
+        if t is not None:
+            t.release(ToolEvent.at_scene(ev.scenePos(), ev.button(), ev.buttons(), ev.modifiers()))
+            ev.accept()
+        else:
+            super().mouseReleaseEvent(ev)
+
+    def mouseDoubleClickEvent(self, ev) -> None:  # noqa: N802
+        t = self._tool()
+        if t is not None:
+            t.double_click(ToolEvent.at_scene(ev.scenePos(), ev.button(), ev.buttons(), ev.modifiers()))
+            ev.accept()
+        else:
+            super().mouseDoubleClickEvent(ev)
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        t = self._tool()
+        if t is not None and t.key(ev.key(), ev.modifiers()):
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+
+class MapView(QGraphicsView):
+    """Zoom (wheel, :meth:`zoom_in`, :meth:`zoom_out`, :meth:`fit`) and pan (middle drag,
+    Space + left drag, scrollbars). A ``QGraphicsView`` does not own its scene: the window keeps it."""
+
+    zoom_changed = Signal(float)
+
+    MIN_SCALE = 0.02
+    MAX_SCALE = 4.0
+
+    def __init__(self, scene: QGraphicsScene, parent=None):
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._pan_from: QPointF | None = None
+        self._space = False
+
+    # -- zoom
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        s = self.scale_factor()
+        factor = max(self.MIN_SCALE / s, min(self.MAX_SCALE / s, factor))
+        self.scale(factor, factor)
+
+    def zoom_in(self) -> None:
+        self.zoom_by(1.25)
+
+    def zoom_out(self) -> None:
+        self.zoom_by(0.8)
+
+    def fit(self) -> None:
+        """Fit the whole map into the window."""
+        item = getattr(self.scene(), "map_item", None)
+        rect = item.boundingRect() if item is not None else self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def centre_on_hex(self, h: Hex) -> None:
+        x, y = hexgrid.centre(h)
+        self.centerOn(QPointF(x * SCENE_PER_X, y * SCENE_PER_Y))
+
+    def setTransform(self, *a, **k):  # noqa: N802 - keep the zoom read-out right
+        super().setTransform(*a, **k)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def scale(self, sx: float, sy: float) -> None:
+        super().scale(sx, sy)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def wheelEvent(self, ev) -> None:  # noqa: N802
+        dy = ev.angleDelta().y()
+        if dy:
+            self.zoom_by(1.0015 ** dy)
+            ev.accept()
+
+    # -- pan
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() == Qt.Key.Key_Space and not ev.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+    def keyReleaseEvent(self, ev) -> None:  # noqa: N802
+        if ev.key() == Qt.Key.Key_Space and not ev.isAutoRepeat():
+            self._space = False
+            self.viewport().unsetCursor()
+            ev.accept()
+            return
+        super().keyReleaseEvent(ev)
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        if ev.button() == Qt.MouseButton.MiddleButton or (self._space and ev.button() == Qt.MouseButton.LeftButton):
+            self._pan_from = ev.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            ev.accept()
+            return
+        super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev) -> None:  # noqa: N802
+        if self._pan_from is not None:
+            d = ev.position() - self._pan_from
+            self._pan_from = ev.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(d.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(d.y()))
+            ev.accept()
+            return
+        super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
+        if self._pan_from is not None and ev.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.LeftButton):
+            self._pan_from = None
+            if self._space:
+                self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            else:
+                self.viewport().unsetCursor()
+            ev.accept()
+            return
+        super().mouseReleaseEvent(ev)

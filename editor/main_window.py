@@ -1,0 +1,500 @@
+"""The editor's main window: canvas, tools, docks, menus, files and settings.
+
+Layout: the map canvas (:class:`editor.canvas.MapView` over a :class:`editor.canvas.MapScene`) in
+the centre; a tool bar of the tools (:mod:`editor.tools`, :mod:`editor.los_tool`); docks for the
+tool options, the undo history (``QUndoView``), the terrain chart, errata and LOS. The status bar
+shows the hex under the cursor with its terrain and provenance, and the tool's status text.
+Window geometry, dock state and recent files live in ``QSettings("IronCross", "editor")``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSpinBox,
+    QUndoView,
+)
+
+from maps.document_file import DocumentError
+from maps.hexgrid import Hex
+from editor import commands as C
+from editor import edits
+from editor.canvas import MapScene, MapView
+from editor.docks import ChartPanel, ErrataPanel
+from editor.document import MapDocument, new_map
+from editor.los_tool import LosPanel, LosTool
+from editor.map_painter import render_png, render_svg
+from editor.tools import (
+    BuildingTool,
+    FeatureTool,
+    LevelBrushTool,
+    PathTool,
+    SelectTool,
+    TerrainBrushTool,
+    ToolContext,
+    ToolManager,
+    TreeBrushTool,
+)
+
+__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS"]
+
+#: Layers offered in the View menu, with their labels.
+LAYER_MENU: tuple[tuple[str, str], ...] = (
+    ("grid", "Grid"), ("ids", "Hex ids"), ("trees", "Trees"), ("buildings", "Buildings"), ("levels", "Levels"),
+    ("roads", "Roads"), ("gullies", "Gullies"), ("marshes", "Marshes"), ("labels", "Labels"),
+    ("sections", "Sections"), ("provenance", "Provenance marks"),
+)
+AUTOSAVE_MS = 60_000
+MAX_RECENT = 8
+
+
+class MainWindow(QMainWindow):
+    """The map editor window; one map document at a time."""
+
+    def __init__(self, document: MapDocument | None = None):
+        super().__init__()
+        self.settings = QSettings("IronCross", "editor")
+        self.document: MapDocument | None = None
+        self.scene = MapScene(self)   # the view does not own its scene: the window does
+        self.view = MapView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.ctx = ToolContext(scene=self.scene, parent=self)
+        self.ctx.prompt = self._prompt
+        self.tools = ToolManager(self.ctx)
+        self.ctx.active_tool = lambda: self.tools.current
+        for cls in (SelectTool, TerrainBrushTool, TreeBrushTool, LevelBrushTool, BuildingTool, PathTool,
+                    FeatureTool, LosTool):
+            t = self.tools.add(cls(self.ctx))
+            t.status_changed.connect(self._tool_status)
+        self.scene.tools = self.tools
+        self.scene.hover_hex.connect(self._hover)
+
+        self.hex_label = QLabel()
+        self.tool_label = QLabel()
+        self.zoom_label = QLabel()
+        from PySide6.QtWidgets import QSizePolicy
+
+        for lab in (self.hex_label, self.tool_label):
+            lab.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.statusBar().addWidget(self.hex_label, 1)
+        self.statusBar().addWidget(self.tool_label, 2)
+        self.statusBar().addPermanentWidget(self.zoom_label)
+        self.view.zoom_changed.connect(lambda s: self.zoom_label.setText(f"zoom {s * 100:.0f} px/hex"))
+        self.hex_label.setText("hex under the cursor")
+
+        self._make_docks()
+        self._make_actions()
+        self.tools.tool_changed.connect(self._tool_changed)
+
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+
+        self.set_document(document or MapDocument(new_map()))
+        self.tools.set_tool("select")
+        self.resize(1280, 800)
+        geo = self.settings.value("geometry")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        state = self.settings.value("windowState")
+        if state is not None:
+            self.restoreState(state)
+
+    # ------------------------------------------------------------------ set-up
+    def _make_docks(self) -> None:
+        def dock(title: str, widget, area, name: str) -> QDockWidget:
+            d = QDockWidget(title, self)
+            d.setObjectName(name)
+            d.setWidget(widget)
+            self.addDockWidget(area, d)
+            return d
+
+        self.options_dock = dock("Tool options", QLabel(), Qt.DockWidgetArea.LeftDockWidgetArea, "options")
+        self.undo_view = QUndoView()
+        self.history_dock = dock("History", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea, "history")
+        self.los_panel = LosPanel(self.tools.tools["los"])
+        self.los_dock = dock("LOS / Sighting Chart", self.los_panel, Qt.DockWidgetArea.RightDockWidgetArea, "los")
+        self.chart_panel = ChartPanel()
+        self.ctx.chart = self.chart_panel.chart
+        self.chart_panel.chart_changed.connect(self._chart_changed)
+        self.chart_dock = dock("Terrain chart", self.chart_panel, Qt.DockWidgetArea.RightDockWidgetArea, "chart")
+        self.errata_panel = ErrataPanel(self)
+        self.errata_panel.centre_on.connect(self.view.centre_on_hex)
+        self.errata_dock = dock("Errata", self.errata_panel, Qt.DockWidgetArea.RightDockWidgetArea, "errata")
+        for d in (self.options_dock, self.history_dock):
+            d.setMaximumWidth(380)
+        self.tabifyDockWidget(self.los_dock, self.chart_dock)
+        self.tabifyDockWidget(self.chart_dock, self.errata_dock)
+        self.los_dock.raise_()
+        self.resizeDocks([self.options_dock, self.los_dock], [230, 330], Qt.Orientation.Horizontal)
+
+    def _act(self, menu, text: str, slot, shortcut=None, checkable=False) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        menu.addAction(a)
+        self.addAction(a)
+        return a
+
+    def _make_actions(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self._act(f, "&New", self.new_document, QKeySequence.StandardKey.New)
+        self._act(f, "&Open...", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = f.addMenu("Open &recent")
+        self._act(f, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self._act(f, "Save &as...", self.save_as, QKeySequence.StandardKey.SaveAs)
+        f.addSeparator()
+        self._act(f, "Open &errata...", self.open_errata_dialog, "Ctrl+E")
+        f.addSeparator()
+        self._act(f, "Export view as PNG/SVG...", lambda: self.export_dialog(whole=False))
+        self._act(f, "Export whole map as PNG/SVG...", lambda: self.export_dialog(whole=True), "Ctrl+Shift+X")
+        f.addSeparator()
+        self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        e = mb.addMenu("&Edit")
+        self.undo_action = self._act(e, "&Undo", lambda: self.document.undo_stack.undo(), QKeySequence.StandardKey.Undo)
+        self.redo_action = self._act(e, "&Redo", lambda: self.document.undo_stack.redo(), "Ctrl+Shift+Z")
+        e.addSeparator()
+        self._act(e, "&Copy hexes", self.copy, QKeySequence.StandardKey.Copy)
+        self._act(e, "&Paste hexes", self.paste, QKeySequence.StandardKey.Paste)
+        self._act(e, "Rotate paste 60°", self.rotate_paste, "R")
+        e.addSeparator()
+        self._act(e, "Name selected hexes as feature...", self.name_feature, "Ctrl+K")
+        self._act(e, "Resize map...", self.resize_dialog, "Ctrl+Shift+R")
+
+        v = mb.addMenu("&View")
+        self._act(v, "Zoom &in", self.view.zoom_in, "+")
+        self.addAction(self._act(v, "Zoom in (=)", self.view.zoom_in, "="))
+        self._act(v, "Zoom &out", self.view.zoom_out, "-")
+        self._act(v, "&Fit map", self.view.fit, "Ctrl+0")
+        v.addSeparator()
+        self.layer_actions: dict[str, QAction] = {}
+        for name, label in LAYER_MENU:
+            a = self._act(v, label, lambda on, n=name: self.set_layer(n, on), checkable=True)
+            a.setChecked(name in self.scene.map_item.layers())
+            self.layer_actions[name] = a
+        v.addSeparator()
+        for d in (self.options_dock, self.history_dock, self.los_dock, self.chart_dock, self.errata_dock):
+            v.addAction(d.toggleViewAction())
+
+        t = mb.addMenu("&Tools")
+        tb = self.addToolBar("Tools")
+        tb.setObjectName("tools")
+        group = QActionGroup(self)
+        self.tool_actions: dict[str, QAction] = {}
+        for name, tool in self.tools.tools.items():
+            a = self._act(t, tool.label, lambda _=False, n=name: self.tools.set_tool(n), tool.shortcut, checkable=True)
+            a.setToolTip(f"{tool.help} ({tool.shortcut})")
+            group.addAction(a)
+            tb.addAction(a)
+            self.tool_actions[name] = a
+        self._update_recent_menu()
+
+    # ------------------------------------------------------------------ documents
+    def set_document(self, document: MapDocument) -> None:
+        old = self.document
+        self.document = document
+        document.setParent(self)
+        self.scene.set_document(document)
+        self.ctx.set_document(document)
+        self.undo_view.setStack(document.undo_stack)
+        document.dirty_changed.connect(lambda _d: self._update_title())
+        document.path_changed.connect(lambda _p: self._update_title())
+        self._update_title()
+        if self.errata_panel.errata is not None:
+            self.errata_panel.preview()
+        QTimer.singleShot(0, self.view.fit)
+        self.view.fit()
+        if old is not None and old is not document:
+            old.deleteLater()
+
+    def _update_title(self) -> None:
+        d = self.document
+        self.setWindowTitle(f"{d.display_name()}{' *' if d.is_dirty else ''} - {d.map.name} - Iron Cross editor")
+
+    def open_file(self, path: str | os.PathLike[str], *, offer_recovery: bool = True) -> bool:
+        """Open a map file. An invalid file shows the validator's messages in a dialog and the
+        current document stays. A newer autosave is offered for recovery."""
+        try:
+            doc = MapDocument.open(path)
+        except DocumentError as e:
+            QMessageBox.critical(self, "Cannot open map", f"{path} is not a valid map:\n\n{e}")
+            return False
+        except OSError as e:
+            QMessageBox.critical(self, "Cannot open map", str(e))
+            return False
+        self.set_document(doc)
+        self._add_recent(Path(path))
+        auto = MapDocument.newer_autosave(path) if offer_recovery else None
+        if auto is not None:
+            ans = QMessageBox.question(
+                self, "Recover autosave",
+                f"An autosave of {Path(path).name} newer than the file exists (the editor may have crashed).\n"
+                "Recover the autosaved map?")
+            if ans == QMessageBox.StandardButton.Yes:
+                try:
+                    doc.recover_from(auto)
+                except DocumentError as e:
+                    QMessageBox.warning(self, "Cannot recover", str(e))
+            else:
+                doc.discard_autosave()
+        return True
+
+    def new_document(self) -> None:
+        if self._maybe_save():
+            self.set_document(MapDocument(new_map()))
+
+    def open_dialog(self) -> None:
+        if not self._maybe_save():
+            return
+        start = str(self.document.path.parent) if self.document.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open map", start, "Iron Cross maps (*.json);;All files (*)")
+        if path:
+            self.open_file(path)
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save map as", str(self.document.path or "map.json"),
+                                              "Iron Cross maps (*.json)")
+        return bool(path) and self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.document.save(path)
+        except (DocumentError, OSError, ValueError) as e:
+            QMessageBox.critical(self, "Cannot save", str(e))
+            return False
+        self._add_recent(path)
+        self.statusBar().showMessage(f"saved {path}", 4000)
+        return True
+
+    def autosave(self) -> Path | None:
+        try:
+            return self.document.autosave()
+        except OSError as e:
+            self.statusBar().showMessage(f"autosave failed: {e}", 6000)
+            return None
+
+    def _maybe_save(self) -> bool:
+        if not self.document.is_dirty:
+            return True
+        ans = QMessageBox.question(self, "Unsaved changes", f"Save changes to {self.document.display_name()}?",
+                                   QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                   | QMessageBox.StandardButton.Cancel)
+        if ans == QMessageBox.StandardButton.Save:
+            return self.save()
+        if ans == QMessageBox.StandardButton.Discard:
+            self.document.discard_autosave()
+            return True
+        return False
+
+    # recent files
+    def recent_files(self) -> list[str]:
+        v = self.settings.value("recentFiles", [])
+        if isinstance(v, str):
+            v = [v]
+        return [str(x) for x in (v or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        files = [p] + [f for f in self.recent_files() if f != p]
+        self.settings.setValue("recentFiles", files[:MAX_RECENT])
+        self._update_recent_menu()
+
+    def _update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for i, f in enumerate(self.recent_files()):
+            a = self.recent_menu.addAction(f"&{i + 1} {Path(f).name}")
+            a.setToolTip(f)
+            a.triggered.connect(lambda _=False, f=f: self._maybe_save() and self.open_file(f))
+
+    # ------------------------------------------------------------------ edit actions
+    def copy(self) -> None:
+        self.tools.tools["select"].copy()
+
+    def paste(self) -> None:
+        t = self.tools.set_tool("select")
+        t.start_paste()
+
+    def rotate_paste(self) -> None:
+        t = self.tools.current
+        if isinstance(t, SelectTool) and t.pasting is not None:
+            t.rotate_paste()
+
+    def name_feature(self) -> None:
+        if not self.ctx.selection:
+            self.statusBar().showMessage("select the feature's hexes first", 4000)
+            return
+        name = self.ctx.prompt("Name feature", "Name of the selected hexes (e.g. Hill K):", "")
+        if name:
+            self.tools.tools["feature"].name_selection(name)
+
+    def resize_map(self, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0) -> bool:
+        doc = self.document
+        try:
+            new = edits.resize_map(doc.map, doc.hexmap, left=left, right=right, top=top, bottom=bottom)
+        except ValueError as e:
+            QMessageBox.warning(self, "Cannot resize", str(e))
+            return False
+        cmd = C.ResizeMapCommand(doc, f"Resize map (W{left:+d} E{right:+d} N{top:+d} S{bottom:+d})",
+                                 fields={k: getattr(new, k) for k in ("extent", "hexes", "roads", "gullies", "features",
+                                                                      "buildings", "sections")})
+        doc.undo_stack.push(cmd)
+        self.view.fit()
+        return True
+
+    def resize_dialog(self) -> None:
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Resize map")
+        form = QFormLayout(dlg)
+        form.addRow(QLabel("Columns/rows to add (negative: remove) on each edge.\nHexes keep their ids."))
+        spins = {}
+        for key, label in (("left", "West (left) columns"), ("right", "East (right) columns"),
+                           ("top", "Top rows"), ("bottom", "Bottom rows")):
+            sp = QSpinBox()
+            sp.setRange(-99, 99)
+            form.addRow(label, sp)
+            spins[key] = sp
+        bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        bb.accepted.connect(dlg.accept)
+        bb.rejected.connect(dlg.reject)
+        form.addRow(bb)
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.resize_map(**{k: s.value() for k, s in spins.items()})
+
+    # ------------------------------------------------------------------ errata, export
+    def open_errata(self, path) -> bool:
+        try:
+            self.errata_panel.open(path)
+        except DocumentError as e:
+            QMessageBox.critical(self, "Cannot open errata", str(e))
+            return False
+        self.errata_dock.show()
+        self.errata_dock.raise_()
+        return True
+
+    def open_errata_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open errata", "", "Errata (*.json)")
+        if path:
+            self.open_errata(path)
+
+    def export(self, path: str | os.PathLike[str], whole: bool = True) -> None:
+        """Export the whole map (the renderer's PNG/SVG) or the current view (PNG/SVG) to ``path``."""
+        ext = Path(path).suffix.lower()
+        if ext not in (".png", ".svg"):
+            raise ValueError(f"export to .png or .svg, not {ext or 'no extension'}")
+        if whole:
+            (render_png if ext == ".png" else render_svg)(self.document.hexmap, path)
+            return
+        if ext == ".png":
+            if not self.view.viewport().grab().save(str(path), "PNG"):
+                raise OSError(f"cannot write {path}")
+            return
+        from PySide6.QtCore import QRectF
+        from PySide6.QtGui import QPainter
+        from PySide6.QtSvg import QSvgGenerator
+
+        vp = self.view.viewport().rect()
+        gen = QSvgGenerator()
+        gen.setFileName(str(path))
+        gen.setSize(vp.size())
+        gen.setViewBox(vp)
+        p = QPainter(gen)
+        try:
+            self.view.render(p, QRectF(vp), vp)
+        finally:
+            p.end()
+
+    def export_dialog(self, whole: bool) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export map" if whole else "Export view", "map.png",
+                                              "PNG image (*.png);;SVG drawing (*.svg)")
+        if path:
+            try:
+                self.export(path, whole)
+            except (ValueError, OSError) as e:
+                QMessageBox.critical(self, "Cannot export", str(e))
+
+    # ------------------------------------------------------------------ misc
+    def set_layer(self, name: str, visible: bool) -> None:
+        self.scene.map_item.set_layer(name, visible)
+        if name in self.layer_actions and self.layer_actions[name].isChecked() != visible:
+            self.layer_actions[name].setChecked(visible)
+
+    def _chart_changed(self, chart) -> None:
+        self.ctx.chart = chart
+        los = self.tools.tools["los"]
+        los._recompute()
+
+    def _tool_changed(self, tool) -> None:
+        self.options_dock.setWidget(tool.options_widget())
+        self.options_dock.setWindowTitle(f"Tool options: {tool.label}")
+        if tool.name in self.tool_actions:
+            self.tool_actions[tool.name].setChecked(True)
+        self._tool_status(tool.status)
+        if tool.name == "los":
+            self.los_dock.show()
+            self.los_dock.raise_()
+
+    def _tool_status(self, text: str) -> None:
+        self.tool_label.setText(text)
+
+    def _hover(self, h: Hex | None) -> None:
+        self.hex_label.setText(self.describe_hex(h) if h is not None else "")
+
+    def describe_hex(self, h: Hex) -> str:
+        """Hex id, terrain and provenance for the status bar."""
+        hm = self.document.hexmap
+        if not hm.contains(h):
+            return f"{h.id} (off the map)"
+        rec = hm.record(h)
+        parts = [rec.terrain]
+        if rec.trees:
+            parts.append(f"{rec.trees} tree{'s' if rec.trees > 1 else ''}" + (" (Woods)" if rec.trees >= 2 else ""))
+        if rec.level:
+            parts.append(f"level {rec.level}" + (f"/{rec.upper_level}" if rec.upper_level else ""))
+        if hm.is_bridge(h):
+            parts.append("bridge")
+        elif hm.is_road(h):
+            parts.append("road")
+        elif hm.is_gully(h):
+            parts.append("gully")
+        for bid in hm.buildings_at(h):
+            parts.append(hm.buildings[bid].display_name())
+        feats = [f.name for f in hm.doc.features if h.id in f.hexes]
+        parts.extend(feats)
+        prov = rec.provenance or hm.doc.provenance
+        return f"{h.id}: {', '.join(parts)}" + (f"  [{prov.short()}]" if prov else "")
+
+    def _prompt(self, title: str, label: str, default: str = "") -> str | None:
+        from editor.tools import ToolContext
+
+        return ToolContext._ask(title, label, default)
+
+    def closeEvent(self, ev) -> None:  # noqa: N802
+        if not self._maybe_save():
+            ev.ignore()
+            return
+        self.los_panel.shutdown()
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("windowState", self.saveState())
+        ev.accept()

@@ -1,0 +1,997 @@
+"""Editing tools: one class per tool, fed by :class:`ToolManager` (Tiled's AbstractTool/ToolManager).
+
+Each tool has ``activate`` / ``deactivate``, mouse handlers (``press``, ``move``, ``release``,
+``double_click``), ``key``, a status text (``status_changed``) and an options widget for the
+"Tool options" dock. Tools turn mouse events into commands (:mod:`editor.commands`) on the
+document's undo stack; they never edit the map themselves. They need only a
+:class:`ToolContext` (the document, the scene for overlays, the selection), not a window, so tests
+drive them with :class:`editor.canvas.ToolEvent` values or with real clicks on the view.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+from PySide6.QtCore import QObject, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+from shapely.geometry import Polygon
+
+from maps import building_shapes, hexgrid
+from maps.hexgrid import Hex
+from maps.model import NamedFeature
+from editor import commands as C
+from editor import edits
+from editor.canvas import ToolEvent, hex_path, overlay_item
+from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+
+__all__ = [
+    "ToolContext",
+    "Tool",
+    "ToolManager",
+    "SelectTool",
+    "TerrainBrushTool",
+    "TreeBrushTool",
+    "LevelBrushTool",
+    "BuildingTool",
+    "PathTool",
+    "FeatureTool",
+]
+
+_strokes = itertools.count(1)
+
+SELECT_FILL = QColor(40, 110, 230, 70)
+SELECT_PEN = QColor(20, 70, 200)
+PREVIEW_FILL = QColor(250, 200, 0, 90)
+
+
+def _lat(x: float, y: float) -> QPointF:
+    return QPointF(x * SCENE_PER_X, y * SCENE_PER_Y)
+
+
+class ToolContext(QObject):
+    """What tools work on: the current document, the scene (overlays), the selection, the clipboard.
+
+    ``prompt(title, label, default) -> str | None`` asks the user for text (replaceable in tests).
+    """
+
+    document_changed = Signal(object)
+    selection_changed = Signal(object)
+
+    def __init__(self, document=None, scene=None, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.scene = scene
+        self.selection: set[Hex] = set()
+        self.clipboard: edits.Region | None = None
+        self.chart = None
+        self.prompt: Callable[[str, str, str], str | None] = self._ask
+
+    def set_document(self, document) -> None:
+        self.document = document
+        self.set_selection(set())
+        self.document_changed.emit(document)
+
+    def set_selection(self, hexes) -> None:
+        self.selection = set(hexes)
+        self.selection_changed.emit(self.selection)
+
+    def push(self, cmd: C.MapEditCommand) -> bool:
+        """Push ``cmd`` unless it changes nothing; returns whether it was pushed."""
+        if cmd.empty:
+            return False
+        self.document.undo_stack.push(cmd)
+        return True
+
+    @staticmethod
+    def _ask(title: str, label: str, default: str = "") -> str | None:
+        text, ok = QInputDialog.getText(None, title, label, QLineEdit.EchoMode.Normal, default)
+        return text if ok else None
+
+
+class Tool(QObject):
+    """Base class of the tools."""
+
+    name = "tool"
+    label = "Tool"
+    shortcut = ""
+    help = ""
+    status_changed = Signal(str)
+
+    def __init__(self, ctx: ToolContext):
+        super().__init__(ctx)
+        self.ctx = ctx
+        self.status = ""
+        self._options: QWidget | None = None
+        self._items: list = []
+
+    # lifecycle
+    def activate(self) -> None:
+        self.set_status(self.help)
+
+    def deactivate(self) -> None:
+        self.clear_overlay()
+
+    # events (override)
+    def press(self, ev: ToolEvent) -> None: ...
+    def move(self, ev: ToolEvent) -> None: ...
+    def release(self, ev: ToolEvent) -> None: ...
+    def double_click(self, ev: ToolEvent) -> None:
+        self.press(ev)
+
+    def key(self, key: int, modifiers) -> bool:
+        return False
+
+    # helpers
+    @property
+    def doc(self):
+        return self.ctx.document
+
+    def set_status(self, text: str) -> None:
+        self.status = text
+        self.status_changed.emit(text)
+
+    def options_widget(self) -> QWidget:
+        if self._options is None:
+            self._options = self.make_options()
+        return self._options
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        lab = QLabel(self.help)
+        lab.setWordWrap(True)
+        lay.addWidget(lab)
+        lay.addStretch(1)
+        return w
+
+    def clear_overlay(self) -> None:
+        for it in self._items:
+            if it.scene() is not None:
+                it.scene().removeItem(it)
+        self._items = []
+
+    def add_overlay(self, path: QPainterPath, fill=None, pen=None, z: float = 10):
+        if self.ctx.scene is None:
+            return None
+        it = overlay_item(self.ctx.scene, path, fill, pen, z)
+        self._items.append(it)
+        return it
+
+
+class ToolManager(QObject):
+    """Holds the tools, the current one, and forwards the scene's events to it."""
+
+    tool_changed = Signal(object)
+
+    def __init__(self, ctx: ToolContext, tools: list[Tool] | None = None):
+        super().__init__(ctx)
+        self.ctx = ctx
+        self.tools: dict[str, Tool] = {}
+        self.current: Tool | None = None
+        for t in tools or []:
+            self.add(t)
+
+    def add(self, tool: Tool) -> Tool:
+        self.tools[tool.name] = tool
+        return tool
+
+    def set_tool(self, name: str) -> Tool:
+        tool = self.tools[name]
+        if tool is self.current:
+            return tool
+        if self.current is not None:
+            self.current.deactivate()
+        self.current = tool
+        tool.activate()
+        self.tool_changed.emit(tool)
+        return tool
+
+
+# ------------------------------------------------------------------------------------------
+# Select (copy / paste / rotate)
+# ------------------------------------------------------------------------------------------
+class SelectTool(Tool):
+    """Click or drag to select hexes (Shift adds, Ctrl toggles). Ctrl+C copies the region,
+    Ctrl+V starts pasting it under the cursor (R rotates 60 degrees, click places, Esc cancels)."""
+
+    name = "select"
+    label = "Select"
+    shortcut = "S"
+    help = "Select: click/drag hexes (Shift adds, Ctrl toggles); Ctrl+C copy, Ctrl+V paste, R rotates the paste"
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.pasting: edits.Region | None = None
+        self._drag = False
+        self._sel_item = None
+        self._paste_item = None
+        ctx.selection_changed.connect(self._draw_selection)
+
+    def activate(self) -> None:
+        super().activate()
+        self._draw_selection(self.ctx.selection)
+
+    def deactivate(self) -> None:
+        self.pasting = None
+        super().deactivate()
+        self._sel_item = self._paste_item = None
+
+    def _draw_selection(self, sel) -> None:
+        if self._sel_item is not None and self._sel_item.scene() is not None:
+            self._sel_item.scene().removeItem(self._sel_item)
+            self._items.remove(self._sel_item)
+        self._sel_item = None
+        if sel and self.ctx.scene is not None and self is getattr(self.ctx, "active_tool", lambda: None)():
+            self._sel_item = self.add_overlay(hex_path(sel), SELECT_FILL, QPen(SELECT_PEN, 5), 11)
+
+    def press(self, ev: ToolEvent) -> None:
+        if self.pasting is not None:
+            if ev.button == Qt.MouseButton.RightButton:
+                self.cancel_paste()
+            else:
+                self.paste_at(ev.hex)
+            return
+        if ev.button != Qt.MouseButton.LeftButton:
+            return
+        self._drag = True
+        if ev.ctrl:
+            sel = set(self.ctx.selection) ^ {ev.hex}
+        elif ev.shift:
+            sel = set(self.ctx.selection) | {ev.hex}
+        else:
+            sel = {ev.hex}
+        self.ctx.set_selection({h for h in sel if self.doc.hexmap.contains(h)})
+        self._report()
+
+    def move(self, ev: ToolEvent) -> None:
+        if self.pasting is not None:
+            self._draw_paste(ev.hex)
+            return
+        if self._drag and ev.left_down and self.doc.hexmap.contains(ev.hex) and ev.hex not in self.ctx.selection:
+            self.ctx.set_selection(self.ctx.selection | {ev.hex})
+            self._report()
+
+    def release(self, ev: ToolEvent) -> None:
+        self._drag = False
+
+    def key(self, key, modifiers) -> bool:
+        if key == Qt.Key.Key_R and self.pasting is not None:
+            self.rotate_paste()
+            return True
+        if key == Qt.Key.Key_Escape:
+            if self.pasting is not None:
+                self.cancel_paste()
+            else:
+                self.ctx.set_selection(set())
+            return True
+        return False
+
+    def _report(self) -> None:
+        sel = sorted(self.ctx.selection)
+        if not sel:
+            self.set_status(self.help)
+        elif len(sel) == 1:
+            self.set_status(f"selected {sel[0].id}")
+        else:
+            self.set_status(f"selected {len(sel)} hexes ({sel[0].id} ... {sel[-1].id})")
+
+    # clipboard
+    def copy(self) -> edits.Region | None:
+        if not self.ctx.selection:
+            self.set_status("nothing selected to copy")
+            return None
+        anchor = min(self.ctx.selection)
+        self.ctx.clipboard = edits.copy_region(self.doc.hexmap, self.ctx.selection, anchor)
+        self.set_status(f"copied {len(self.ctx.clipboard)} hexes")
+        return self.ctx.clipboard
+
+    def start_paste(self) -> None:
+        if self.ctx.clipboard is None:
+            self.set_status("the clipboard is empty: select hexes and copy first")
+            return
+        self.pasting = self.ctx.clipboard
+        self.set_status("paste: click to place, R rotates 60 degrees, Esc cancels")
+
+    def rotate_paste(self, steps: int = 1) -> None:
+        if self.pasting is not None:
+            self.pasting = self.pasting.rotated(steps)
+            self.set_status("paste rotated 60 degrees; click to place")
+
+    def cancel_paste(self) -> None:
+        self.pasting = None
+        if self._paste_item is not None and self._paste_item.scene() is not None:
+            self._paste_item.scene().removeItem(self._paste_item)
+        self._paste_item = None
+        self.set_status("paste cancelled")
+
+    def _draw_paste(self, anchor: Hex) -> None:
+        if self._paste_item is not None and self._paste_item.scene() is not None:
+            self._paste_item.scene().removeItem(self._paste_item)
+        hs = [edits._at(anchor, off) for off, _ in self.pasting.cells]
+        self._paste_item = self.add_overlay(hex_path(hs), PREVIEW_FILL, QPen(QColor(160, 110, 0), 4), 12)
+
+    def paste_at(self, anchor: Hex) -> bool:
+        region = self.pasting or self.ctx.clipboard
+        if region is None:
+            return False
+        hexes, fields = edits.paste_region(self.doc.map, self.doc.hexmap, region, anchor)
+        pushed = self.ctx.push(C.PasteRegionCommand(self.doc, f"Paste {len(region)} hexes at {anchor.id}", hexes, fields))
+        self.cancel_paste()
+        self.set_status(f"pasted at {anchor.id}")
+        return pushed
+
+
+class FeatureTool(SelectTool):
+    """Feature naming: select the hexes of a feature, type its name ("Hill K") and press Name."""
+
+    name = "feature"
+    label = "Feature"
+    shortcut = "F"
+    help = "Feature naming: select hexes, then type a name (\"Hill K\") and press Name"
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        lab = QLabel(self.help)
+        lab.setWordWrap(True)
+        lay.addWidget(lab)
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("Hill K")
+        lay.addWidget(self.name_edit)
+        b = QPushButton("Name the selected hexes")
+        b.clicked.connect(lambda: self.name_selection(self.name_edit.text()))
+        lay.addWidget(b)
+        self.list = QListWidget()
+        self.list.itemClicked.connect(lambda it: self.select_feature(it.text()))
+        lay.addWidget(QLabel("Features (click to select):"))
+        lay.addWidget(self.list)
+        rm = QPushButton("Remove feature")
+        rm.clicked.connect(lambda: self.list.currentItem() and self.remove_feature(self.list.currentItem().text()))
+        lay.addWidget(rm)
+        self._fill_list()
+        return w
+
+    def activate(self) -> None:
+        super().activate()
+        self._fill_list()
+
+    def _fill_list(self) -> None:
+        if self._options is None and not hasattr(self, "list"):
+            return
+        if self.doc is not None:
+            self.list.clear()
+            self.list.addItems([f.name for f in self.doc.map.features])
+
+    def select_feature(self, name: str) -> None:
+        self.ctx.set_selection(self.doc.hexmap.feature_hexes(name))
+        self._report()
+
+    def name_selection(self, name: str) -> bool:
+        name = name.strip()
+        if not name or not self.ctx.selection:
+            self.set_status("select hexes and type a name first")
+            return False
+        hexes = [h.id for h in sorted(self.ctx.selection)]
+        feats = [f for f in self.doc.map.features if f.name.casefold() != name.casefold()]
+        old = next((f for f in self.doc.map.features if f.name.casefold() == name.casefold()), None)
+        kind = old.kind if old else ("hill" if name.lower().startswith("hill") else "area")
+        feats.append(NamedFeature(name=name, kind=kind, hexes=hexes, provenance=edits.DESIGNER))
+        pushed = self.ctx.push(C.NameFeatureCommand(self.doc, f"Name {name}", fields={"features": feats}))
+        self._fill_list()
+        self.set_status(f"{name} = {len(hexes)} hexes")
+        return pushed
+
+    def remove_feature(self, name: str) -> None:
+        feats = [f for f in self.doc.map.features if f.name != name]
+        self.ctx.push(C.NameFeatureCommand(self.doc, f"Remove {name}", fields={"features": feats}))
+        self._fill_list()
+
+
+# ------------------------------------------------------------------------------------------
+# Brushes
+# ------------------------------------------------------------------------------------------
+class _Brush(Tool):
+    """Common stroke handling: press starts a stroke, dragging paints, release ends it; each hex
+    is painted once per stroke; the stroke's commands merge into one undo step."""
+
+    COMMAND = C.MapEditCommand
+    sizes = (1, 7, 19)
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.size = 1
+        self.stroke: int | None = None
+        self._done: set[Hex] = set()
+        self._cursor_item = None
+
+    def press(self, ev: ToolEvent) -> None:
+        if ev.button != Qt.MouseButton.LeftButton:
+            return
+        self.stroke = next(_strokes)
+        self._done = set()
+        self.paint_at(ev.hex)
+
+    def move(self, ev: ToolEvent) -> None:
+        self._draw_cursor(ev.hex)
+        if self.stroke is not None and ev.left_down:
+            self.paint_at(ev.hex)
+
+    def release(self, ev: ToolEvent) -> None:
+        self.stroke = None
+
+    def double_click(self, ev: ToolEvent) -> None:
+        pass
+
+    def _draw_cursor(self, h: Hex) -> None:
+        if self.ctx.scene is None or self.doc is None:
+            return
+        if self._cursor_item is not None and self._cursor_item.scene() is not None:
+            self._cursor_item.setPath(hex_path(edits.brush_hexes(self.doc.hexmap, h, self.size)))
+            return
+        self._cursor_item = self.add_overlay(hex_path(edits.brush_hexes(self.doc.hexmap, h, self.size)),
+                                             None, QPen(QColor(30, 30, 30, 200), 4, Qt.PenStyle.DashLine), 13)
+
+    def deactivate(self) -> None:
+        super().deactivate()
+        self._cursor_item = None
+
+    def paint_at(self, centre: Hex) -> bool:
+        """Paint the brush at ``centre`` as part of the current stroke (a new one if none)."""
+        if self.stroke is None:
+            self.stroke = next(_strokes)
+        hexes = [h for h in edits.brush_hexes(self.doc.building_map, centre, self.size) if h not in self._done]
+        if not hexes:
+            return False
+        self._done.update(hexes)
+        hex_recs, fields = self.changes(hexes)
+        pushed = self.ctx.push(self.COMMAND(self.doc, self.describe(), hex_recs, fields, stroke=self.stroke))
+        self.set_status(f"{self.describe()} at {centre.id}")
+        return pushed
+
+    def stroke_hexes(self, hexes: list[Hex | str]) -> None:
+        """Paint a whole stroke over ``hexes`` (as a drag would): one undo step."""
+        self.stroke = next(_strokes)
+        self._done = set()
+        for h in hexes:
+            self.paint_at(hexgrid.parse_hex_id(h) if isinstance(h, str) else h)
+        self.stroke = None
+
+    def changes(self, hexes: list[Hex]) -> tuple[dict, dict]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.label
+
+    def _size_combo(self, form: QFormLayout) -> None:
+        cb = QComboBox()
+        for s in self.sizes:
+            cb.addItem(f"{s} hex" + ("es" if s > 1 else ""), s)
+        cb.setCurrentIndex(self.sizes.index(self.size))
+        cb.currentIndexChanged.connect(lambda i: setattr(self, "size", self.sizes[i]))
+        form.addRow("Brush size", cb)
+        self.size_combo = cb
+
+
+class TerrainBrushTool(_Brush):
+    """Terrain brush (clear / marsh) in sizes 1, 7, 19 hexes, and flood fill.
+
+    Painting a hex takes the building symbol out of it (a building hex is a terrain of its own on
+    the chart); undo restores the building exactly.
+    """
+
+    name = "terrain"
+    label = "Terrain"
+    shortcut = "T"
+    help = "Terrain brush: drag to paint clear or marsh; Fill mode fills a 6-connected same-terrain area"
+    COMMAND = C.PaintTerrainCommand
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.terrain = "marsh"
+        self.fill_mode = False
+        self.erase_buildings = True
+
+    def press(self, ev: ToolEvent) -> None:
+        if self.fill_mode and ev.button == Qt.MouseButton.LeftButton:
+            self.flood_fill(ev.hex)
+            return
+        super().press(ev)
+
+    def describe(self) -> str:
+        return f"Paint {self.terrain}"
+
+    def changes(self, hexes):
+        recs = edits.set_hex_attrs(self.doc.records, hexes, lambda r: {"terrain": self.terrain})
+        fields = {}
+        if self.erase_buildings:
+            blds = edits.buildings_without_hexes(self.doc.map, self.doc.building_map, hexes)
+            if blds is not None:
+                fields["buildings"] = blds
+        return recs, fields
+
+    def flood_fill(self, start: Hex) -> bool:
+        """Fill the 6-connected region of ``start``'s terrain with the brush terrain: one undo step."""
+        hm = self.doc.hexmap
+        region = edits.flood_region(hm, start, hm.terrain)
+        recs, fields = self.changes(region)
+        pushed = self.ctx.push(C.FloodFillCommand(self.doc, f"Fill {len(region)} hexes with {self.terrain}", recs, fields))
+        self.set_status(f"filled {len(region)} hexes from {start.id} with {self.terrain}")
+        return pushed
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout(w)
+        cb = QComboBox()
+        cb.addItems(list(edits.TERRAIN_KINDS))
+        cb.setCurrentText(self.terrain)
+        cb.currentTextChanged.connect(lambda t: setattr(self, "terrain", t))
+        form.addRow("Terrain", cb)
+        self._size_combo(form)
+        mode = QComboBox()
+        mode.addItems(["Brush", "Flood fill"])
+        mode.setCurrentIndex(1 if self.fill_mode else 0)
+        mode.currentIndexChanged.connect(lambda i: setattr(self, "fill_mode", i == 1))
+        form.addRow("Mode", mode)
+        return w
+
+
+class TreeBrushTool(_Brush):
+    """Tree-symbol brush: set a count, or add / remove one symbol per hex per stroke."""
+
+    name = "trees"
+    label = "Trees"
+    shortcut = "E"
+    help = "Tree brush: drag to set the number of tree symbols, or add/remove one (2+ = Woods, 8.54)"
+    COMMAND = C.PaintTreesCommand
+    MODES = ("set", "add", "remove")
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.mode = "set"
+        self.count = 2
+
+    def describe(self) -> str:
+        return {"set": f"Set {self.count} trees", "add": "Add a tree", "remove": "Remove a tree"}[self.mode]
+
+    def changes(self, hexes):
+        def f(r):
+            if self.mode == "set":
+                return {"trees": self.count}
+            if self.mode == "add":
+                return {"trees": min(9, r.trees + 1)}
+            return {"trees": max(0, r.trees - 1)}
+        return edits.set_hex_attrs(self.doc.records, hexes, f), {}
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout(w)
+        mode = QComboBox()
+        mode.addItems(list(self.MODES))
+        mode.setCurrentText(self.mode)
+        mode.currentTextChanged.connect(lambda t: setattr(self, "mode", t))
+        form.addRow("Mode", mode)
+        sp = QSpinBox()
+        sp.setRange(0, 9)
+        sp.setValue(self.count)
+        sp.valueChanged.connect(lambda v: setattr(self, "count", v))
+        form.addRow("Tree symbols", sp)
+        self._size_combo(form)
+        return w
+
+
+class LevelBrushTool(_Brush):
+    """Level brush: paint the hill level (10.34: the level that counts) of hexes."""
+
+    name = "level"
+    label = "Level"
+    shortcut = "L"
+    help = "Level brush: drag to set the hill level of hexes"
+    COMMAND = C.PaintLevelCommand
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.level = 1
+
+    def describe(self) -> str:
+        return f"Paint level {self.level}"
+
+    def changes(self, hexes):
+        return edits.set_hex_attrs(self.doc.records, hexes, lambda r: {"level": self.level}), {}
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout(w)
+        sp = QSpinBox()
+        sp.setRange(0, 9)
+        sp.setValue(self.level)
+        sp.valueChanged.connect(lambda v: setattr(self, "level", v))
+        form.addRow("Level", sp)
+        self._size_combo(form)
+        return w
+
+
+# ------------------------------------------------------------------------------------------
+# Buildings
+# ------------------------------------------------------------------------------------------
+class BuildingTool(Tool):
+    """Building symbols.
+
+    Modes: ``draw`` (click corners snapped to hex centres and vertices of the lattice; click the
+    first corner again, double-click or Enter closes the polygon; Backspace drops the last corner;
+    Esc cancels), ``footprint`` (drag over hexes: a symbol covering them), ``edit`` (click a
+    building to select it; set its number and name, delete it) and ``join`` (click two buildings
+    in adjacent hexes to join them into one multi-hex building).
+    """
+
+    name = "building"
+    label = "Building"
+    shortcut = "B"
+    help = "Building: click corners on the hex lattice, click the first corner (or double-click) to close"
+    MODES = ("draw", "footprint", "edit", "join")
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.mode = "draw"
+        self.points: list[tuple[int, int]] = []
+        self.hover: tuple[int, int] | None = None
+        self.footprint: list[Hex] = []
+        self.selected: str | None = None
+        self._join_first: str | None = None
+        self._overlay = None
+
+    def deactivate(self) -> None:
+        self.points, self.footprint, self._join_first = [], [], None
+        super().deactivate()
+        self._overlay = None
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.points, self.footprint, self._join_first = [], [], None
+        self._redraw()
+        self.set_status({"draw": self.help,
+                         "footprint": "Building: drag over hexes to make a symbol covering them",
+                         "edit": "Building: click a building to select it, then set its number and name",
+                         "join": "Building: click two buildings in adjacent hexes to join them"}[mode])
+
+    # events
+    def press(self, ev: ToolEvent) -> None:
+        if ev.button == Qt.MouseButton.RightButton:
+            self.cancel()
+            return
+        if ev.button != Qt.MouseButton.LeftButton:
+            return
+        if self.mode == "draw":
+            self.add_point(edits.snap_to_lattice(ev.x, ev.y))
+        elif self.mode == "footprint":
+            self.footprint = [ev.hex]
+            self._redraw()
+        elif self.mode == "edit":
+            self.select_building(self._building_at(ev))
+        elif self.mode == "join":
+            bid = self._building_at(ev)
+            if bid is None:
+                return
+            if self._join_first is None or self._join_first == bid:
+                self._join_first = bid
+                self.set_status(f"join {bid} with ... (click the other building)")
+            else:
+                self.join(self._join_first, bid)
+                self._join_first = None
+
+    def move(self, ev: ToolEvent) -> None:
+        if self.mode == "draw":
+            self.hover = edits.snap_to_lattice(ev.x, ev.y)
+            self._redraw()
+        elif self.mode == "footprint" and self.footprint and ev.left_down and ev.hex not in self.footprint:
+            self.footprint.append(ev.hex)
+            self._redraw()
+
+    def release(self, ev: ToolEvent) -> None:
+        if self.mode == "footprint" and self.footprint:
+            self.add_footprint(self.footprint)
+            self.footprint = []
+            self._redraw()
+
+    def double_click(self, ev: ToolEvent) -> None:
+        if self.mode == "draw":
+            self.close_polygon()
+
+    def key(self, key, modifiers) -> bool:
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.mode == "draw":
+            self.close_polygon()
+            return True
+        if key == Qt.Key.Key_Backspace and self.points:
+            self.points.pop()
+            self._redraw()
+            return True
+        if key == Qt.Key.Key_Escape:
+            self.cancel()
+            return True
+        if key == Qt.Key.Key_Delete and self.selected:
+            self.delete(self.selected)
+            return True
+        return False
+
+    def _building_at(self, ev: ToolEvent) -> str | None:
+        from shapely.geometry import Point
+
+        hm = self.doc.hexmap
+        p = Point(ev.x, ev.y)
+        for bid, poly in hm.building_polygons.items():
+            if poly.contains(p):
+                return bid
+        ids = hm.buildings_at(ev.hex)
+        return ids[0] if ids else None
+
+    # drawing
+    def add_point(self, pt: tuple[int, int]) -> None:
+        if self.points and pt == self.points[0] and len(self.points) >= 3:
+            self.close_polygon()
+            return
+        if self.points and pt == self.points[-1]:
+            return
+        self.points.append(pt)
+        self.set_status(f"corner {len(self.points)} at lattice {pt}; click the first corner to close")
+        self._redraw()
+
+    def cancel(self) -> None:
+        self.points, self.footprint, self._join_first = [], [], None
+        self._redraw()
+        self.set_status("cancelled")
+
+    def close_polygon(self) -> str | None:
+        pts = self.points
+        if len(pts) < 3:
+            self.set_status("a building needs at least three corners")
+            return None
+        poly = Polygon(pts)
+        if not poly.is_valid or poly.area <= 0:
+            self.set_status("that polygon crosses itself or has no area; keep drawing or press Esc")
+            return None
+        hs = sorted(edits._hexes_of_polygon(poly))
+        if not hs or not all(self.doc.hexmap.contains(h) for h in hs):
+            self.set_status("the building must lie on the map")
+            return None
+        bid = edits.next_building_id((b.id for b in self.doc.map.buildings), "B" + hs[0].id)
+        from maps.model import Building
+
+        b = Building(id=bid, polygon=[(float(x), float(y)) for x, y in pts], provenance=edits.DESIGNER)
+        self.ctx.push(C.AddBuildingCommand(self.doc, f"Add building {bid}", fields={
+            "buildings": list(self.doc.map.buildings) + [b]}))
+        self.points = []
+        self.selected = bid
+        self._redraw()
+        self.set_status(f"building {bid} added ({', '.join(h.id for h in hs)})")
+        return bid
+
+    def add_footprint(self, hexes: list[Hex]) -> str | None:
+        try:
+            b = edits.building_for_hexes(self.doc.map, [h for h in hexes if self.doc.hexmap.contains(h)])
+        except ValueError as e:
+            self.set_status(str(e))
+            return None
+        self.ctx.push(C.AddBuildingCommand(self.doc, f"Add building {b.id}", fields={
+            "buildings": list(self.doc.map.buildings) + [b]}))
+        self.selected = b.id
+        self.set_status(f"building {b.id} added")
+        return b.id
+
+    # editing
+    def select_building(self, bid: str | None) -> None:
+        self.selected = bid
+        self._redraw()
+        if bid is None:
+            self.set_status("no building there")
+            return
+        b = self.doc.hexmap.buildings[bid]
+        hs = sorted(self.doc.hexmap.building_hexes[bid])
+        self.set_status(f"{b.display_name()} ({bid}): {', '.join(h.id for h in hs)}")
+        if hasattr(self, "number_spin"):
+            self.number_spin.setValue(b.number or 0)
+            self.name_edit.setText(b.name or "")
+
+    def set_number_name(self, bid: str, number: int | None, name: str | None) -> bool:
+        blds = [b.model_copy(update={"number": number or None, "name": name or None}) if b.id == bid else b
+                for b in self.doc.map.buildings]
+        return self.ctx.push(C.EditBuildingCommand(self.doc, f"Name building {bid}", fields={"buildings": blds}))
+
+    def delete(self, bid: str) -> bool:
+        blds = [b for b in self.doc.map.buildings if b.id != bid]
+        self.selected = None
+        self._redraw()
+        return self.ctx.push(C.DeleteBuildingCommand(self.doc, f"Delete building {bid}", fields={"buildings": blds}))
+
+    def join(self, a: str, b: str) -> bool:
+        hm = self.doc.hexmap
+        try:
+            poly = building_shapes.join(hm.building_polygons[a], hm.building_polygons[b])
+        except ValueError as e:
+            self.set_status(str(e))
+            return False
+        first = hm.buildings[a]
+        merged = first.model_copy(update={"polygon": [tuple(c) for c in building_shapes.polygon_coords(poly)],
+                                          "provenance": edits.DESIGNER})
+        blds = [merged if x.id == a else x for x in self.doc.map.buildings if x.id != b]
+        pushed = self.ctx.push(C.JoinBuildingsCommand(self.doc, f"Join {a} and {b}", fields={"buildings": blds}))
+        self.selected = a
+        self._redraw()
+        self.set_status(f"joined {b} into {a}")
+        return pushed
+
+    def _redraw(self) -> None:
+        self.clear_overlay()
+        pen = QPen(QColor(0, 90, 200), 5)
+        if self.mode == "draw" and (self.points or self.hover):
+            path = QPainterPath()
+            pts = [_lat(*p) for p in self.points]
+            if pts:
+                path.moveTo(pts[0])
+                for p in pts[1:]:
+                    path.lineTo(p)
+                if self.hover is not None:
+                    path.lineTo(_lat(*self.hover))
+            dots = QPainterPath()
+            for p in pts + ([_lat(*self.hover)] if self.hover else []):
+                dots.addEllipse(p, 9, 9)
+            self.add_overlay(path, None, pen, 14)
+            self.add_overlay(dots, QColor(0, 90, 200, 160), QPen(QColor(255, 255, 255), 2), 15)
+        if self.footprint:
+            self.add_overlay(hex_path(self.footprint), PREVIEW_FILL, QPen(QColor(160, 110, 0), 4), 12)
+        if self.selected and self.doc is not None and self.selected in self.doc.hexmap.building_polygons:
+            from editor.map_painter import _shapely_path
+            from PySide6.QtGui import QTransform
+
+            path = QTransform.fromScale(SCENE_PER_X, SCENE_PER_Y).map(_shapely_path(self.doc.hexmap.building_polygons[self.selected]))
+            self.add_overlay(path, None, QPen(QColor(255, 200, 0), 7), 14)
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout(w)
+        mode = QComboBox()
+        mode.addItems(list(self.MODES))
+        mode.currentTextChanged.connect(self.set_mode)
+        form.addRow("Mode", mode)
+        self.number_spin = QSpinBox()
+        self.number_spin.setRange(0, 999)
+        self.number_spin.setSpecialValueText("none")
+        form.addRow("Number", self.number_spin)
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("(Building <number>)")
+        form.addRow("Name", self.name_edit)
+        row = QHBoxLayout()
+        ap = QPushButton("Apply")
+        ap.clicked.connect(lambda: self.selected and self.set_number_name(
+            self.selected, self.number_spin.value() or None, self.name_edit.text().strip() or None))
+        de = QPushButton("Delete")
+        de.clicked.connect(lambda: self.selected and self.delete(self.selected))
+        row.addWidget(ap)
+        row.addWidget(de)
+        form.addRow(row)
+        return w
+
+
+# ------------------------------------------------------------------------------------------
+# Paths
+# ------------------------------------------------------------------------------------------
+class PathTool(Tool):
+    """Roads and gullies, hex to adjacent hex: click (or drag) from hex to hex; double-click,
+    Enter, Esc or a right click ends the path. One path is one undo step. A road hex on a gully
+    is a bridge (drawn automatically)."""
+
+    name = "path"
+    label = "Road/Gully"
+    shortcut = "P"
+    help = "Path: click hex to adjacent hex to draw a road or gully; double-click or Esc ends it"
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.kind = "roads"
+        self.start: Hex | None = None
+        self.index: int | None = None
+        self.stroke: int | None = None
+        self.last: Hex | None = None
+
+    def deactivate(self) -> None:
+        self.finish()
+        super().deactivate()
+
+    def press(self, ev: ToolEvent) -> None:
+        if ev.button == Qt.MouseButton.RightButton:
+            self.finish()
+            return
+        if ev.button == Qt.MouseButton.LeftButton:
+            self.step(ev.hex)
+
+    def move(self, ev: ToolEvent) -> None:
+        if ev.left_down and self.last is not None and ev.hex != self.last and edits.adjacent(self.last, ev.hex):
+            self.step(ev.hex)
+
+    def double_click(self, ev: ToolEvent) -> None:
+        self.finish()
+
+    def key(self, key, modifiers) -> bool:
+        if key in (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.finish()
+            return True
+        return False
+
+    def step(self, h: Hex) -> bool:
+        """Add hex ``h`` to the path being drawn (starting one if none)."""
+        if not self.doc.hexmap.contains(h):
+            return False
+        if self.last is None:
+            self.last = h
+            self.stroke = next(_strokes)
+            self.index = None
+            self._mark()
+            self.set_status(f"{self.kind[:-1] if self.kind == 'roads' else 'gully'} from {h.id}: click the next hex")
+            return False
+        if h == self.last:
+            return False
+        if not edits.adjacent(self.last, h):
+            self.set_status(f"{h.id} is not adjacent to {self.last.id}: paths go hex to adjacent hex")
+            return False
+        paths = list(getattr(self.doc.map, self.kind))
+        if self.index is None:
+            paths, self.index = edits.extend_path(paths, None, self.last)
+        paths, self.index = edits.extend_path(paths, self.index, h)
+        what = "road" if self.kind == "roads" else "gully"
+        pushed = self.ctx.push(C.PathCommand(self.doc, f"Draw {what}", fields={self.kind: paths}, stroke=self.stroke))
+        self.last = h
+        self._mark()
+        bridge = " (bridge)" if self.doc.hexmap.is_bridge(h) else ""
+        self.set_status(f"{what} to {h.id}{bridge}")
+        return pushed
+
+    def draw_path(self, hexes: list[str | Hex]) -> None:
+        """Draw a whole path (as clicks would) and end it."""
+        for h in hexes:
+            self.step(hexgrid.parse_hex_id(h) if isinstance(h, str) else h)
+        self.finish()
+
+    def finish(self) -> None:
+        self.last = None
+        self.index = None
+        self.stroke = None
+        self.clear_overlay()
+
+    def _mark(self) -> None:
+        self.clear_overlay()
+        if self.last is not None:
+            self.add_overlay(hex_path([self.last]), QColor(0, 160, 255, 60), QPen(QColor(0, 110, 220), 5), 12)
+
+    def make_options(self) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        group = QButtonGroup(w)
+        for text, kind in (("Road", "roads"), ("Gully", "gullies")):
+            rb = QRadioButton(text)
+            rb.setChecked(kind == self.kind)
+            rb.toggled.connect(lambda on, k=kind: on and self._set_kind(k))
+            group.addButton(rb)
+            lay.addWidget(rb)
+        lab = QLabel(self.help + ". A road hex on a gully is a bridge.")
+        lab.setWordWrap(True)
+        lay.addWidget(lab)
+        lay.addStretch(1)
+        return w
+
+    def _set_kind(self, kind: str) -> None:
+        self.finish()
+        self.kind = kind
