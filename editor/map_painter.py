@@ -1035,16 +1035,25 @@ class MapPainter:
 # ------------------------------------------------------------------------------------------
 # Files
 # ------------------------------------------------------------------------------------------
-_APP: QGuiApplication | None = None
+_APP = None
 
 
-def _ensure_app() -> None:
-    """Make a (headless when there is no display) QGuiApplication if none exists (fonts need one)."""
+def ensure_app() -> None:
+    """Make a Qt application if none exists (fonts need one), headless when there is no display.
+
+    It is a ``QApplication`` (widgets), not a bare ``QGuiApplication``, so that the editor can
+    still open windows in the same process later (Qt aborts on widgets without QApplication).
+    """
     global _APP
     if QGuiApplication.instance() is None:
         if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        _APP = QGuiApplication([])
+        from PySide6.QtWidgets import QApplication
+
+        _APP = QApplication([])
+
+
+_ensure_app = ensure_app
 
 
 def render_png(hexmap: HexMap, path: str | os.PathLike[str], section: str | None = None,

@@ -195,3 +195,48 @@ def action_from_json(d: dict) -> Action:
             v = d[f.name]
             kw[f.name] = tuple(v) if isinstance(v, list) else v
     return cls(**kw)
+
+
+# ---------------------------------------------------------------- movement additions (8.4, 8.65, 9.0, 20.0)
+@dataclass(frozen=True)
+class Overrun:
+    """The moving AFV overruns the adjacent enemy-occupied ``hex`` (9.0); ``with_infantry``: the
+    infantry moving with it (8.4) accompany it into the hex (combined overrun, 9.3)."""
+
+    hex: str
+    with_infantry: bool = False
+    kind: str = "overrun"
+
+
+@dataclass(frozen=True)
+class Halt:
+    """Infantry moving with an AFV cease their movement in the present hex (8.43)."""
+
+    units: tuple[str, ...]
+    kind: str = "halt"
+
+
+@dataclass(frozen=True)
+class PushWreck:
+    """At the end of the Movement Phase ``afv`` (which spent the phase adjacent to the Wreck in
+    ``wreck``) tries to push it into ``to`` and enter ``wreck`` (8.65)."""
+
+    afv: str
+    wreck: str
+    to: str
+    kind: str = "push_wreck"
+
+
+@dataclass(frozen=True)
+class CrewReplacement:
+    """At the end of a friendly Movement Phase the infantry unit ``unit`` joins the crew of the
+    stacked CW unit ``cw`` (20.1)."""
+
+    unit: str
+    cw: str
+    kind: str = "crew_replacement"
+
+
+for _c in (Overrun, Halt, PushWreck, CrewReplacement):
+    _KINDS[_c.__dataclass_fields__["kind"].default] = _c
+__all__ += ["Overrun", "Halt", "PushWreck", "CrewReplacement"]

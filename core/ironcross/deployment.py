@@ -54,24 +54,30 @@ class DeploymentRules:
                     continue
                 facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
                 for f in facings:
-                    out.append(Place(uid, h, False, f))
-                    if not u.is_afv:
-                        out.append(Place(uid, h, True, f))
+                    out.append(Place(uid, h, False, f))  # 3.12: UP or DOWN as the owner wishes
+                    out.append(Place(uid, h, True, f))
         elif what == "ip":
             pts, zone = data
             for h in sorted(zone):
-                if h not in self.state.ips:
+                # 18.1: any hex infantry and CW units can occupy; one IP marker a hex
+                if h not in self.state.ips and self.terrain.entry_cost(h, "infantry", False) is not None:
                     out.append(Place(f"IP{pts}", h))
         else:
-            _, zone = data
+            left, zone = data
             for h in sorted(zone):
                 if self.terrain.is_building(h):
                     continue  # 19.14 mines may not be in buildings
                 m = self.state.mines.get(h, {})
-                if what == "ap_mines" and m.get("ap", 0) < 4:
-                    out.append(Place("AP-mines", h))
-                if what == "at_mines" and m.get("at", 0) < 7:
-                    out.append(Place("AT-mines", h))
+                if m and m.get("side") != side:
+                    continue  # one side's minefield a hex (the record keeps one owner)
+                if what == "ap_mines":
+                    for n in range(1, min(left, 4 - m.get("ap", 0)) + 1):  # 19.12 at most 4 AP factors
+                        out.append(Place(f"AP-mines:{n}", h))
+                else:
+                    # 19.12 at most 7 AT factors, and at least 2 in a hex mined with AT factors
+                    lo = 1 if m.get("at", 0) >= 2 else 2
+                    for n in range(lo, min(left, 7 - m.get("at", 0)) + 1):
+                        out.append(Place(f"AT-mines:{n}", h))
         out.append(EndSetup())
         return out
 
@@ -100,19 +106,14 @@ class DeploymentRules:
             self._setup_queue.pop(0)
         else:
             left, zone = data
+            n = int(a.unit.split(":")[1])
+            # 19.11 recorded secretly (views hide them, Game.view); 19.13 both types in one hex
             m = self.state.mines.setdefault(a.hex, {"side": side, "ap": 0, "at": 0, "revealed_ap": False,
                                                     "revealed_at": False})
-            if what == "ap_mines":
-                n = min(left, 4 - m["ap"])  # 19.12 at most four AP factors in a hex
-                m["ap"] += n
-            else:
-                n = min(left, 7 - m["at"])  # 19.12 at most seven AT factors, at least two
-                if n < 2 and m["at"] == 0:
-                    n = 0
-                m["at"] += n
+            m["ap" if what == "ap_mines" else "at"] += n
             self._event("mines_placed", rule="19.11", side=side, secret=True, hex=a.hex, factors=n, type=what)
             left -= n
-            if left > 0 and n > 0:
+            if left > 0:
                 self._setup_queue[0] = (side, what, (left, zone))
             else:
                 self._setup_queue.pop(0)

@@ -20,12 +20,15 @@ from typing import Any
 
 from core.dice import Dice, Roll
 from core.ironcross.actions import (
-    Action, DesignateAssault, EndPhase, Fire, Flame, Grenade, IllegalAction, Pass, SetState, StartMove, action_to_json)
+    Action, DesignateAssault, EndPhase, Fire, Flame, Grenade, IllegalAction, MortarFire, Pass, SetState, StartMove,
+    action_to_json)
 from core.ironcross.assault import AssaultRules
 from core.ironcross.deployment import DeploymentRules
 from core.ironcross.fire_combat import FireRules
 from core.ironcross.hex_terrain import HexTerrain
+from core.ironcross.mortars import MortarRules
 from core.ironcross.movement import MoveContext, MovementRules, OpportunityWindow
+from core.ironcross.overrun import OverrunRules
 from core.ironcross.setup import GameSetup
 from core.ironcross.state import PHASE_ORDER, GameState, Morale, Phase, Unit, other_side
 from maps import hexgrid
@@ -36,7 +39,7 @@ __all__ = ["Game", "MoveContext", "OpportunityWindow"]
 FIRE_PHASES = (Phase.SUPPORT_FIRE, Phase.DEFENSIVE_FIRE, Phase.MOVING_FIRE)
 
 
-class Game(DeploymentRules, MovementRules, FireRules, AssaultRules):
+class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules, AssaultRules):
     """One game of Iron Cross under the basic rules.
 
     ``setup`` (:class:`GameSetup`) gives the map, chart, units and scenario data; ``seed`` the
@@ -91,6 +94,8 @@ class Game(DeploymentRules, MovementRules, FireRules, AssaultRules):
         self._led_from: dict[str, str] = {}  # hex -> leader id who passed a leader PC there this phase
         self._failed_lead: set[str] = set()
         self._grenade_hexes: set[str] = set()
+        self._state_changed: set[str] = set()  # 6.0 H: units that changed their state this phase
+        self._assault_cleared: set[str] = set()  # 17.32: hexes whose defenders an assault eliminated
         self._event("game_start", rule="24.1", seed=seed, rules=rules, options=list(self.options),
                     title=setup.title)
         self._advance_setup()
@@ -195,9 +200,10 @@ class Game(DeploymentRules, MovementRules, FireRules, AssaultRules):
         elif phase is Phase.MOVING_FIRE:
             self._decider = s.phasing
         elif phase is Phase.ASSAULT:
-            self._assault_phase()
-            return self._enter_phase(Phase.FREE_STATE_CHANGE)
+            self._start_assault_phase()  # 6.0 G: the Phasing Player's assaults first (17.0)
+            self._decider = s.phasing
         elif phase is Phase.FREE_STATE_CHANGE:
+            self._state_changed = set()  # 3.13: once per unit
             self._decider = s.phasing
         # skip decisions nobody can take
         if self._decider is not None and self.legal_actions() == [EndPhase()]:
@@ -212,11 +218,14 @@ class Game(DeploymentRules, MovementRules, FireRules, AssaultRules):
             self._sub = "assault_designation"
             if self.legal_actions() != [EndPhase()]:
                 return
-        if ph is Phase.FREE_STATE_CHANGE and self._sub == "":
+        if ph in (Phase.ASSAULT, Phase.FREE_STATE_CHANGE) and self._sub == "":
+            # 6.0 G/H: both players participate, the Phasing Player first
             self._sub = "second"
             self._decider = s.non_phasing
             if self.legal_actions() != [EndPhase()]:
                 return
+        if ph is Phase.ASSAULT:
+            self._end_assault_phase()
         idx = PHASE_ORDER.index(ph)
         if idx + 1 < len(PHASE_ORDER):
             return self._enter_phase(PHASE_ORDER[idx + 1])
@@ -286,6 +295,8 @@ class Game(DeploymentRules, MovementRules, FireRules, AssaultRules):
             if self.moving is not None:
                 return self._move_actions()
             return self._start_move_actions(dec) + [EndPhase()]
+        if s.phase is Phase.ASSAULT:
+            return self._assault_actions(dec) + [EndPhase()]
         if s.phase is Phase.FREE_STATE_CHANGE:
             return self._state_change_actions(dec) + [EndPhase()]
         return [EndPhase()]
@@ -337,55 +348,77 @@ class Game(DeploymentRules, MovementRules, FireRules, AssaultRules):
                 return self._grenade(a)
             if isinstance(a, Flame):
                 return self._flame(a)
+            if isinstance(a, MortarFire):
+                return self._mortar_fire(a)  # 14.0
             raise IllegalAction("10.0", f"{a.kind} is not possible in the {s.phase.value} phase")
         if s.phase in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT):
             if self._sub == "assault_designation":
                 if isinstance(a, DesignateAssault):
-                    if a not in self._assault_designations(self._decider):
-                        raise IllegalAction("17.0", f"{a} is not a legal assault designation")
-                    for uid in a.units:
-                        self.units[uid].assault_hex = a.target
-                    self._event("assault_designated", rule="17.0", units=list(a.units), target=a.target)
-                    return
+                    return self._designate_assault(a, self._decider)
                 raise IllegalAction("17.0", "assault designations or EndPhase expected")
             if self.moving is None:
                 if isinstance(a, StartMove):
                     return self._start_move(a)
+                if a.kind in ("push_wreck", "crew_replacement"):
+                    return self._end_step(a)  # 8.65, 20.1
                 raise IllegalAction("8.0", f"{a.kind} is not possible now; start a move or end the phase")
             return self._apply_move(a)
-        if s.phase is Phase.FREE_STATE_CHANGE:
-            if isinstance(a, SetState):
-                if a not in self._state_change_actions(self._decider):
-                    raise IllegalAction("3.27", f"{a} is not a legal state change")
-                for uid in a.units:
-                    self.units[uid].down = a.down
-                self._event("state_change", rule="6.0 H", units=list(a.units), down=a.down)
-                return
+        if s.phase is Phase.ASSAULT and isinstance(a, DesignateAssault):
+            return self._perform_assault(a, self._decider)
+        if s.phase is Phase.FREE_STATE_CHANGE and isinstance(a, SetState):
+            return self._free_state_change(a, self._decider)
         raise IllegalAction("6.0", f"{a.kind} is not possible in the {s.phase.value} phase")
 
     # ================================================================== H free state change
+    def _may_change_state(self, u: Unit, side: str) -> tuple[str, str] | None:
+        """3.13, 3.26, 3.27, 6.0 H: why ``u`` may not change its UP/DOWN state now, or None."""
+        if u.side != side or not u.on_map:
+            return ("6.0 H", f"{u.id} is not an on-map unit of {side}")
+        if not u.normal:
+            return ("3.26", f"{u.id} is {u.morale.value} and must stay DOWN (3.26, 3.27)")
+        if u.is_afv and u.commander_killed:
+            return ("11.43", f"{u.id} lost its commander and stays DOWN")
+        if u.id in self._state_changed:
+            return ("3.13", f"{u.id} already changed its state once in this phase")
+        return None
+
     def _state_change_actions(self, side: str) -> list[Action]:
+        """6.0 H: one SetState per unit that may change (UP -> DOWN or DOWN -> UP)."""
         out: list[Action] = []
-        ups, downs = [], []
-        for u in self.state.units_of(side):
-            if not u.on_map or not u.normal:
-                continue  # 3.27 only NORMAL units change voluntarily
-            if u.is_afv and u.commander_killed:
-                continue
-            (downs if u.down else ups).append(u.id)
-        for uid in ups:
-            out.append(SetState((uid,), True))
-        for uid in downs:
-            out.append(SetState((uid,), False))
+        for u in sorted(self.state.units_of(side), key=lambda x: x.id):
+            if self._may_change_state(u, side) is None:
+                out.append(SetState((u.id,), not u.down))
         return out
 
-    # ================================================================== control (Scenario 6)
+    def _free_state_change(self, a: SetState, side: str) -> None:
+        """6.0 H / 3.13: free UP/DOWN change, once per unit, NORMAL units only (3.27)."""
+        if not a.units or len(set(a.units)) != len(a.units):
+            raise IllegalAction("6.0 H", "name each unit once")
+        us = [self.unit(x) for x in a.units]
+        for u in us:
+            why = self._may_change_state(u, side)
+            if why is not None:
+                raise IllegalAction(*why)
+            if u.down == a.down:
+                raise IllegalAction("3.1", f"{u.id} is already {'DOWN' if a.down else 'UP'}")
+        for u in us:
+            u.down = a.down
+            self._state_changed.add(u.id)
+        self._event("state_change", rule="6.0 H", side=side, units=list(a.units), down=a.down)
+
+    # ================================================================== control (Scenario 6: "last to occupy")
     def _update_control(self, hex_id: str | None) -> None:
+        """A hex entered or held by units of one side only becomes that side's (the last player to
+        occupy it). Every kind of unit counts, AFVs included; a hex with both sides' units (during an
+        overrun or an assault) does not change hands; a hex left empty keeps its last occupant."""
         if hex_id is None:
             return
-        sides = {u.side for u in self.state.units_at(hex_id) if not u.is_afv or True}
+        sides = {u.side for u in self.state.units_at(hex_id)}
         if len(sides) == 1:
-            self.state.control[hex_id] = next(iter(sides))
+            side = next(iter(sides))
+            if self.state.control.get(hex_id) != side:
+                self.state.control[hex_id] = side
+                self._event("control", rule="24.9", hex=hex_id, side=side)
 
     # ================================================================== views
     def view(self, side: str) -> dict:

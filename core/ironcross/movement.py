@@ -1,7 +1,11 @@
-"""Movement (8.0), opportunity fire windows (13.0) and mines met on the move (19.2).
+"""Movement (8.0), opportunity fire windows (13.0), mines met on the move (19.2), pushing wrecks
+(8.65) and crew replacements (20.0).
 
-Movement is hex by hex (``StartMove`` then ``Step``/``Enter``) so that opportunity fire, mines
-and overruns can interrupt it. A mixin of :class:`core.ironcross.game.Game`.
+Movement is hex by hex (``StartMove`` then ``Step``/``Enter``/``Overrun`` per hex) so that
+opportunity fire, mines and overruns can interrupt it. A mixin of
+:class:`core.ironcross.game.Game`; overruns (9.0) are in :mod:`core.ironcross.overrun`.
+Readings of unclear clauses are listed in ``docs/rules-interpretations.md`` ("Movement,
+overruns, opportunity fire").
 """
 
 from __future__ import annotations
@@ -10,7 +14,8 @@ from dataclasses import dataclass, field
 
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import (
-    Action, Enter, Face, IllegalAction, StartMove, Step, StopMove, ToggleState)
+    Action, CrewReplacement, Enter, Face, Halt, IllegalAction, Overrun, PushWreck, StartMove, Step, StopMove,
+    ToggleState)
 from core.ironcross.hex_terrain import in_frontal_area
 from core.ironcross.state import Morale, Phase, Unit, other_side
 from maps import hexgrid
@@ -18,7 +23,11 @@ from maps import hexgrid
 
 @dataclass
 class MoveContext:
-    """The group moving now: units, MPs left each, hexes entered, and how the move started."""
+    """The group moving now: units, MPs left each, hexes entered, and how the move started.
+
+    ``leader``: the leader the group moves with (8.3 B); ``afv``: the AFV infantry accompany
+    (8.4); ``free_turn``: the AFV's free one-hexside facing change is still available in this
+    hex (8.74); ``overrun_from``: the hex the AFV overran and must now leave (9.0)."""
 
     units: list[str]
     mp: dict[str, float]
@@ -27,8 +36,10 @@ class MoveContext:
     leader: str | None = None
     afv: str | None = None
     entering: bool = False
-    free_turn: bool = False
+    free_turn: bool = True
     path: list[str] = field(default_factory=list)
+    overrun_from: str | None = None
+    morale0: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -40,34 +51,77 @@ class OpportunityWindow:
 
 
 class MovementRules:
-    """Movement, facing, state changes during movement, mines and opportunity fire windows."""
+    """Movement, facing, state changes during movement, mines, opportunity fire windows, and the
+    end-of-Movement-Phase steps (8.62, 8.65, 20.0)."""
 
+    # ================================================================== per-phase bookkeeping
+    def _mph(self) -> dict:
+        """State that lasts one movement phase: leaders who passed their PC per hex (8.3 C), hexes
+        whose special AT fire was used (9.2 A), whether end-of-phase steps began (8.65, 20.1), and
+        the order units arrived in each hex (8.62)."""
+        key = (self.state.player_turn, self.state.phase)
+        ps = getattr(self, "_mv_phase", None)
+        if ps is None or ps["key"] != key:
+            ps = {"key": key, "lead": {}, "failed_lead": set(), "overrun_at": set(), "end_steps": False,
+                  "arrivals": {}}
+            self._mv_phase = ps
+        return ps
+
+    def _stack_key(self, u: Unit) -> str:
+        """The hex of ``u``, or its entry group while it waits off the map (24.1)."""
+        return u.hex if u.entered else f"entry:{self._entry_of[u.id].group}"
+
+    def _stack_of(self, u: Unit) -> list[Unit]:
+        """``u``'s side's units stacked with it (or entering with it)."""
+        k = self._stack_key(u)
+        return [x for x in self.state.units_of(u.side) if not x.eliminated and (x.hex is not None or not x.entered)
+                and self._stack_key(x) == k]
+
+    def _record_arrival(self, hex_id: str, units: list[Unit]) -> None:
+        arr = self._mph()["arrivals"].setdefault(hex_id, [])
+        for u in units:
+            if u.id in arr:
+                arr.remove(u.id)
+            arr.append(u.id)
+
+    # ================================================================== allowances (8.1)
     def _allowance(self, u: Unit, reaction: bool) -> tuple[float, bool]:
         """(movement points, one-hex-only) for ``u`` (8.1 and the Movement Point Allowance Chart)."""
         if u.morale is Morale.SUPPRESSED or u.immobilized:
             return (0, False)  # 8.15; 8.54/8.55 immobilized AFVs
         if u.is_afv:
-            if reaction:
-                return (u.ma / 2, False)  # 8.13: 5 (BT7M 6) in the Reaction Movement Phase
-            return (u.ma, False)
+            ma = 12 if u.weapon.upper().startswith("BT7") else 10  # 8.13 (BT7M exception)
+            return (ma / 2, False) if reaction else (ma, False)
         if u.is_cw:
             if u.ma == 0 or not u.full_crew:
-                return (0, False)  # 8.12
+                return (0, False)  # 8.12: MA 0 or not fully crewed: never
             if u.morale is Morale.PINNED:
-                return (0, not reaction) if not reaction else (0, False)
-            return (0, True) if reaction else (u.ma, False)
+                return (0, False) if reaction else (0, True)  # 8.12 PINNED: one hex / none
+            return (0, True) if reaction else (u.ma, False)  # 8.12
         if u.is_ft:
             if u.morale is Morale.PINNED:
-                return (0, not reaction) if not reaction else (0, False)  # 8.14
-            return (2, False) if reaction else (4, False)
+                return (0, False) if reaction else (0, True)  # 8.14 PINNED: one hex / none
+            return (2, False) if reaction else (4, False)  # 8.14
         if u.morale is Morale.PINNED:
-            return (0, True) if reaction else (3, False)  # 8.11
-        return (3, False) if reaction else (6, False)
+            return (0, True) if reaction else (3, False)  # 8.11 PINNED: 3 MP / one hex
+        return (3, False) if reaction else (6, False)  # 8.11
+
+    def _can_turn(self, u: Unit, reaction: bool) -> bool:
+        """May ``u`` change facing (8.71-8.75) although it may not leave its hex? MGs whatever their
+        crew (8.73) and ATGs with 3-4 crew that have not fired (8.72); SUPPRESSED units never
+        (8.15), PINNED CWs not in the Reaction Movement Phase (8.12)."""
+        if not u.has_facing or u.is_afv or u.morale is Morale.SUPPRESSED:
+            return False
+        if u.is_cw and u.morale is Morale.PINNED and reaction:
+            return False
+        if u.is_atg:
+            return u.crew >= 3 and not u.fired  # 8.72
+        return u.is_mg  # 8.73
 
     def _can_start_moving(self, u: Unit, reaction: bool) -> bool:
         s = self.state
         if u.eliminated or u.moved or u.reaction_moved:
-            return False
+            return False  # 4.0: attempted counts as performed
         if u.side != self._decider:
             return False
         if not u.entered:
@@ -77,122 +131,203 @@ class MovementRules:
             if u.hex is not None:
                 return False
         elif u.hex is None:
-            return False
-        if not reaction and u.support_fired:
+            return False  # off the map (e.g. a crew replacement, 20.1)
+        if not reaction and (u.support_fired or u.fired):
             return False  # 8.21
-        if u.fired and not reaction:
-            return False  # fired in Support Fire (8.21)
         first = self.setup.no_move_before.get(u.id)
         if first is not None and s.turn < first:
             return False
         mp, one = self._allowance(u, reaction)
-        return mp > 0 or one
+        return mp > 0 or one or (u.entered and self._can_turn(u, reaction))
+
+    # ================================================================== starting a move (8.0, 8.2-8.4)
+    @staticmethod
+    def _stage_of(units: list[Unit]) -> int:
+        """8.0 movement sequence: 0 AFVs alone, 1 AFV/infantry stacks, 2 all other units."""
+        if any(u.is_afv for u in units):
+            return 0 if len(units) == 1 else 1
+        return 2
 
     def _start_move_actions(self, side: str) -> list[Action]:
-        reaction = self.state.phase is Phase.REACTION_MOVEMENT
+        s = self.state
+        reaction = s.phase is Phase.REACTION_MOVEMENT
+        ps = self._mph()
         out: list[Action] = []
-        movers = [u for u in self.state.units_of(side) if self._can_start_moving(u, reaction)]
+        if ps["end_steps"]:
+            return self._end_step_actions(side)
+        movers = [u for u in s.units_of(side) if self._can_start_moving(u, reaction)]
         stage = self._movement_stage
-        by_hex: dict[str | None, list[Unit]] = {}
+        by_hex: dict[str, list[Unit]] = {}
         for u in movers:
-            by_hex.setdefault(u.hex if u.entered else f"entry:{self._entry_of[u.id].group}", []).append(u)
+            by_hex.setdefault(self._stack_key(u), []).append(u)
         for hx, group in sorted(by_hex.items(), key=lambda kv: str(kv[0])):
             group = sorted(group, key=lambda x: x.id)
             afvs = [u for u in group if u.is_afv]
             others = [u for u in group if not u.is_afv]
-            # first: AFVs alone (8.0)
-            if stage <= 0:
+            on_map = not hx.startswith("entry:")
+            if stage <= 0:  # 8.0 first: AFVs alone
                 out.extend(StartMove((u.id,)) for u in afvs)
-            # second: AFV and infantry stacks (8.4): the AFV with every infantry unit it can take
-            inf = [u for u in others if u.is_infantry and u.normal]
-            if stage <= 1 and afvs and inf and hx is not None and not hx.startswith("entry:"):
+            # 8.0 second: AFV/infantry stacks (8.41), leader-directed with the AFV (8.42); 8.44 no CWs
+            inf = [u for u in others if u.is_infantry and u.normal and self._allowance(u, reaction)[0] > 0]
+            if stage <= 1 and on_map and inf:
                 for a_ in afvs:
-                    out.append(StartMove((a_.id,) + tuple(u.id for u in inf)))
-            if stage <= 2:
-                for u in others:
-                    out.append(StartMove((u.id,)))
-                # leader-directed stacks (8.3): a leader with every unit he can lead here
-                for ld in others:
-                    if not ld.is_infantry or not ld.normal:
+                    if self._allowance(a_, reaction)[0] <= 0:
+                        continue
+                    if any(u.is_commander for u in inf):
+                        out.append(StartMove((a_.id,) + tuple(u.id for u in inf)))
+                    else:
+                        squads: dict[str | None, list[Unit]] = {}
+                        for u in inf:
+                            squads.setdefault(u.squad, []).append(u)
+                        for sq in sorted(squads, key=str):
+                            out.append(StartMove((a_.id,) + tuple(u.id for u in squads[sq])))
+                    for ld in inf:
+                        led = [u for u in inf if u is not ld and ld.is_leader_for(u)]
+                        if led and ld.id not in ps["failed_lead"]:
+                            out.append(StartMove((a_.id, ld.id) + tuple(u.id for u in led), leader=ld.id))
+            if stage <= 2:  # 8.0 third: all other infantry and CW units
+                out.extend(StartMove((u.id,)) for u in others)
+                for ld in others:  # 8.3 leader-directed movement
+                    if not ld.is_infantry or not ld.normal or ld.id in ps["failed_lead"]:
                         continue
                     led = [u for u in others if u is not ld and ld.is_leader_for(u) and u.normal
-                           and (u.is_infantry or u.is_cw)]
-                    # a led stack that can end its move within the stacking limit (8.62): the
-                    # leader and as many of the others as make six men
-                    room, take = 6 - ld.men, []
-                    for u in led:
-                        if u.men <= room and not (u.is_cw and any(t.is_cw for t in take)):
-                            take.append(u)
-                            room -= u.men
-                    if take and ld.id not in self._failed_lead:
-                        out.append(StartMove((ld.id,) + tuple(u.id for u in take), leader=ld.id))
-                    # 8.3 C: units moving apart from a leader who stays or went elsewhere
-                if hx in self._led_from:
-                    ld = self.units[self._led_from[hx]]
-                    for u in others:
-                        if u.id != ld.id and ld.is_leader_for(u) and u.normal:
-                            out.append(StartMove((u.id,), directed_by=ld.id))
+                           and (u.is_infantry or u.is_cw)]  # 8.31
+                    if led:
+                        out.append(StartMove((ld.id,) + tuple(u.id for u in led), leader=ld.id))
+                        out.append(StartMove((ld.id,), leader=ld.id))  # 8.3 C: the leader may stay
+                        if len(led) > 1:
+                            out.extend(StartMove((ld.id, u.id), leader=ld.id) for u in led)  # 8.32
+                info = ps["lead"].get(hx)
+                if info is not None:  # 8.3 C: units moving apart from the leader, with his PR
+                    lid, _pr, eligible = info
+                    cands = [u for u in others if u.id in eligible and u.id != lid and u.normal]
+                    out.extend(StartMove((u.id,), directed_by=lid) for u in cands)
+                    sq = [u for u in cands if u.is_infantry]
+                    if len(sq) > 1 and len({u.squad for u in sq}) == 1:
+                        out.append(StartMove(tuple(u.id for u in sq), directed_by=lid))
+        out.extend(self._end_step_actions(side))
         return out
+
+    def _check_start(self, a: StartMove) -> None:
+        """Refuse a StartMove the rules forbid (any subset of a stack may be named, 8.32)."""
+        if a in self._start_move_actions(self._decider):
+            return
+        s = self.state
+        reaction = s.phase is Phase.REACTION_MOVEMENT
+        ps = self._mph()
+        if ps["end_steps"]:
+            raise IllegalAction("8.65", "the end-of-phase steps have begun: no more movement")
+        if not a.units or len(set(a.units)) != len(a.units):
+            raise IllegalAction("8.0", "name each moving unit once")
+        units = [self.unit(x) for x in a.units]
+        for u in units:
+            if u.side != self._decider:
+                raise IllegalAction("8.0", f"{u.id} is not yours to move now")
+            if u.support_fired or (u.fired and not reaction):
+                raise IllegalAction("8.21", f"{u.id} fired in the Support Fire Phase")
+            if u.moved or u.reaction_moved:
+                raise IllegalAction("4.0", f"{u.id} has already moved (attempted counts as performed)")
+            if not self._can_start_moving(u, reaction):
+                raise IllegalAction("8.1", f"{u.id} has no movement allowance now")
+        if len({self._stack_key(u) for u in units}) > 1:
+            raise IllegalAction("8.3", "units moving together must start stacked")
+        afvs = [u for u in units if u.is_afv]
+        if self._stage_of(units) < self._movement_stage:
+            raise IllegalAction("8.0", "movement order: AFVs alone, then AFV/infantry stacks, then the rest")
+        if len(afvs) > 1:
+            raise IllegalAction("8.61", "two AFVs never move as one stack")
+        if afvs and any(u.is_cw for u in units):
+            raise IllegalAction("8.44", "CW units may not move with AFVs")
+        others = [u for u in units if not u.is_afv]
+        if a.leader is not None:
+            ld = self.unit(a.leader)
+            if ld not in units:
+                raise IllegalAction("8.3 B", "the leader moves with the units he leads")
+            if ld.id in ps["failed_lead"]:
+                raise IllegalAction("8.3 A", f"{ld.id} failed his leader PC this phase")
+            for u in others:
+                if u is not ld and not (ld.is_leader_for(u) and u.normal and (u.is_infantry or u.is_cw)):
+                    raise IllegalAction("8.31", f"{ld.id} may not lead {u.id}")
+            return
+        if a.directed_by is not None:
+            info = ps["lead"].get(self._stack_key(units[0]))
+            if info is None or info[0] != a.directed_by:
+                raise IllegalAction("8.3 C", f"{a.directed_by} has not passed a leader PC in this hex")
+            for u in units:
+                if u.id not in info[2] or not u.normal or u.is_afv:
+                    raise IllegalAction("8.31", f"{u.id} may not use {a.directed_by}'s PR")
+            if len({u.squad for u in units if u.is_infantry}) > 1:
+                raise IllegalAction("8.64", "units of different squads move together only with a commander")
+            return
+        if afvs and others:
+            if any(not (u.is_infantry and u.normal) for u in others):
+                raise IllegalAction("8.41", "only NORMAL infantry accompany an AFV")
+            if not any(u.is_commander for u in others) and len({u.squad for u in others}) > 1:
+                raise IllegalAction("8.64", "units of different squads move together only with a commander")
+            return
+        raise IllegalAction("8.0", "units move individually except with a leader (8.3) or an AFV (8.4)")
 
     def _start_move(self, a: StartMove) -> None:
         s = self.state
         reaction = s.phase is Phase.REACTION_MOVEMENT
-        legal = self._start_move_actions(self._decider)
-        if a not in legal:
-            raise IllegalAction("8.0", f"{a} is not a legal start of movement now (order: AFVs alone, then "
-                                f"AFV/infantry stacks, then the rest; 8.0, 8.3, 8.4)")
+        self._check_start(a)
+        ps = self._mph()
         units = [self.units[u] for u in a.units]
-        stage = 0 if (len(units) == 1 and units[0].is_afv) else 1 if any(u.is_afv for u in units) else 2
-        self._movement_stage = max(self._movement_stage, stage)
+        self._movement_stage = max(self._movement_stage, self._stage_of(units))
         need_pc = not self._exempt_from_movement_pc()
+        hx = units[0].hex
+        key = self._stack_key(units[0])
+        afv = next((u for u in units if u.is_afv), None)
         movers: list[Unit] = []
         directed = False
-        if a.leader is not None:
-            ld = self.units[a.leader]
-            ok = True
-            if need_pc:
-                ok = self.pc(ld, "leader directed movement", "8.3 A")
-            if not ok:
-                # 8.3 A: no unit in the hex may move but all are considered to have moved
-                for u in self.state.units_at(ld.hex):
-                    if u.side == ld.side and not u.is_afv:
-                        self._mark_moved(u, reaction)
-                self._failed_lead.add(ld.id)
-                self._event("move_failed", rule="8.3 A", units=[u.id for u in units])
+
+        def fail(us: list[Unit], rule: str) -> None:
+            for u in us:
+                self._mark_moved(u, reaction)
+            self._event("move_failed", rule=rule, units=[u.id for u in us])
+
+        def lead_ok(ld: Unit, rule: str) -> bool:
+            """8.3 A/B: the leader's PC; on a failure nobody else in the hex may move."""
+            stack = self._stack_of(ld)
+            eligible = frozenset(x.id for x in stack if x is not ld and x.normal
+                                 and (x.is_infantry or x.is_cw) and ld.is_leader_for(x))
+            if need_pc and not self.pc(ld, "leader directed movement", rule):
+                ps["failed_lead"].add(ld.id)
+                fail([x for x in stack if not x.is_afv and not x.moved], "8.3 A")
+                return False
+            ps["lead"][key] = (ld.id, ld.pr, eligible)  # his PR stays usable (8.3 example)
+            return True
+
+        if afv is not None and len(units) > 1:
+            # 8.41 the AFV's PC, then a regular PC for each infantry unit; 8.42 or the leader's
+            if need_pc and not self.pc(afv, "movement", "8.22"):
+                return fail([afv], "8.22")
+            movers = [afv]
+            inf = [u for u in units if u is not afv]
+            if a.leader is not None:
+                if lead_ok(self.units[a.leader], "8.42"):
+                    movers += inf
+            else:
+                for u in inf:
+                    if not need_pc or self.pc(u, f"accompany {afv.id}", "8.41"):
+                        movers.append(u)
+                    else:
+                        fail([u], "8.41")
+        elif a.leader is not None:
+            if not lead_ok(self.units[a.leader], "8.3 A"):
                 return
-            self._led_from[ld.hex] = ld.id
             movers = units
         elif a.directed_by is not None:
-            ld = self.units[a.directed_by]
-            u = units[0]
-            ok = True
-            if need_pc:
-                ok = self.pc(u, f"directed by {ld.id}", "8.3 C", modifier=2, pr=ld.pr)
-            if not ok:
-                self._mark_moved(u, reaction)
-                self._event("move_failed", rule="8.3 C", units=[u.id])
-                return
-            movers = [u]
+            _lid, pr, _el = ps["lead"][key]
+            # 8.3 C: one modified PC (+2) with the leader's PR for a unit or a group moving together
+            if need_pc and not self.pc(units[0], f"directed by {a.directed_by}", "8.3 C", modifier=2, pr=pr):
+                return fail(units, "8.3 C")
+            movers = units
             directed = True
-        elif len(units) > 1:
-            # 8.41 AFV with infantry: the AFV's PC, then a regular PC for each infantry unit
-            afv = units[0]
-            if need_pc and not self.pc(afv, "movement", "8.22"):
-                self._mark_moved(afv, reaction)
-                self._event("move_failed", rule="8.22", units=[afv.id])
-                return
-            movers = [afv]
-            for u in units[1:]:
-                if not need_pc or self.pc(u, f"accompany {afv.id}", "8.41"):
-                    movers.append(u)
-                else:
-                    self._mark_moved(u, reaction)
         else:
             u = units[0]
             if need_pc and not self.pc(u, "movement", "8.22"):
-                self._mark_moved(u, reaction)
-                self._event("move_failed", rule="8.22", units=[u.id])
-                return
+                return fail([u], "8.22")
             movers = [u]
         mp: dict[str, float] = {}
         one: dict[str, bool] = {}
@@ -202,14 +337,15 @@ class MovementRules:
                 m = min(m, 2 if reaction else 4)  # 8.3 C
             mp[u.id], one[u.id] = m, o
             self._mark_moved(u, reaction)
-        afv_id = next((u.id for u in movers if u.is_afv), None)
-        entering = not movers[0].entered
-        self.moving = MoveContext([u.id for u in movers], mp, one, leader=a.leader, afv=afv_id if len(movers) > 1 else None,
-                                  entering=entering, path=[movers[0].hex] if movers[0].hex else [])
-        if afv_id and len(movers) > 1:
+        afv_id = afv.id if afv is not None and afv in movers and len(movers) > 1 else None
+        leader = a.leader if a.leader and (afv is None or len(movers) > 1) else None
+        self.moving = MoveContext([u.id for u in movers], mp, one, leader=leader, afv=afv_id,
+                                  entering=not movers[0].entered, path=[hx] if hx else [],
+                                  morale0={u.id: u.morale.value for u in movers})
+        if afv_id:
             for u in movers:
                 if u.is_infantry:
-                    u.moved_with_afv = afv_id
+                    u.moved_with_afv = afv_id  # 11.33
         self._event("move_start", rule="8.0", units=[u.id for u in movers], leader=a.leader,
                     directed_by=a.directed_by, mp=mp)
 
@@ -229,7 +365,10 @@ class MovementRules:
         assert self.moving is not None
         return [self.units[u] for u in self.moving.units if not self.units[u].eliminated]
 
+    # ================================================================== hex to hex (8.5, 8.6)
     def _step_cost(self, u: Unit, frm: str | None, to: str) -> float | None:
+        """8.5: terrain cost by UP/DOWN (8.51), road rate for NORMAL UP units along the road
+        (8.52), +1 uphill (8.53); entering from off the map: the hex's own cost."""
         kind = "afv" if u.is_afv else "infantry"
         if frm is None:
             return self.terrain.entry_cost(to, kind, u.down)
@@ -241,13 +380,23 @@ class MovementRules:
         if not self.map.contains(h):
             return (False, "2.1", "off the map")
         if self.enemy_in(to, side):
-            return (False, "8.23", "only overrunning AFVs may enter an enemy-occupied hex (overruns: not yet)")
+            return (False, "8.23", "only an overrunning AFV (Overrun) may enter an enemy-occupied hex")
         if any(u.is_afv for u in units):
             if self.state.wrecks.get(to):
                 return (False, "12.4", "AFVs may not enter a hex containing a Wreck")
-            if any(x.is_afv for x in self.state.units_at(to)):
+            ids = {u.id for u in units}
+            if any(x.is_afv and x.id not in ids for x in self.state.units_at(to)):
                 return (False, "8.61", "an AFV may not enter a hex containing another AFV")
         return (True, "", "")
+
+    def _able_to_enter(self, u: Unit, frm: str | None, to: str, extra: float = 0) -> bool:
+        mv = self.moving
+        cost = self._step_cost(u, frm, to)
+        if cost is None:
+            return False
+        if mv.one_hex[u.id]:
+            return mv.hexes_moved == 0  # 8.11, 8.12, 8.14: one hex regardless of terrain costs
+        return cost + extra <= mv.mp[u.id] + 1e-9
 
     def _move_options(self) -> list[tuple[str, list[Unit]]]:
         """(hex, units able to enter it) for each hex the group may step or enter into next."""
@@ -262,71 +411,80 @@ class MovementRules:
             frm = None
         else:
             frm = group[0].hex
-            cands = [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(frm))
-                     if self.map.contains(n)]
+            cands = [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(frm)) if self.map.contains(n)]
         out = []
         for to in cands:
             ok, _, _ = self._can_enter(group, to)
             if not ok:
                 continue
-            able = []
-            for u in group:
-                cost = self._step_cost(u, frm, to)
-                if cost is None:
-                    continue
-                if mv.one_hex[u.id]:
-                    if mv.hexes_moved == 0:
-                        able.append(u)
-                elif cost <= mv.mp[u.id] + 1e-9:
-                    able.append(u)
-            # a group that moves together must move together: leader stacks and AFV stacks need
-            # the leader / the AFV able to enter; the others that cannot stay behind (8.43)
+            able = [u for u in group if self._able_to_enter(u, frm, to)]
+            # a leader stack follows its leader (8.3 B), an AFV stack its AFV (8.41, 8.43): those
+            # that cannot follow stop; other groups (8.3 C) move together or not at all
             if mv.leader and self.units[mv.leader] not in able:
                 continue
             if mv.afv and self.units[mv.afv] not in able:
                 continue
             if not mv.leader and not mv.afv and len(able) != len(group):
                 continue
-            # 8.62: never step where the group would be stuck over the stacking limit with no MP left
-            left = [0.0 if mv.one_hex[u.id] else mv.mp[u.id] - (self._step_cost(u, frm, to) or 0) for u in able]
-            if able and max(left) <= 1e-9 and not self._stack_ok(to, able):
-                continue
             if able:
                 out.append((to, able))
         return out
 
+    def _facer(self) -> Unit | None:
+        """The unit of the moving group that may change facing: the AFV, or a lone MG/ATG/AFV."""
+        group = self._group()
+        if self.moving.afv:
+            return self.units[self.moving.afv]
+        if len(group) == 1 and group[0].has_facing:
+            return group[0]
+        return None
+
     def _move_actions(self) -> list[Action]:
         mv = self.moving
         out: list[Action] = []
-        for to, _ in self._move_options():
+        opts = self._move_options()
+        for to, _ in opts:
             out.append(Enter(to) if mv.entering else Step(to))
+        if mv.entering:
+            out.append(StopMove())  # stay off the map this turn
+            return out
+        out.extend(self._overrun_actions())
         group = self._group()
-        if not mv.entering and group:
+        if not group:
+            return out + [StopMove()]
+        if mv.overrun_from is None:
             # 3.13 (NORMAL units, 2 MP infantry/CW, 5 MP AFV); 3.27; 11.43 a tank whose commander
             # was killed stays DOWN
             if all(u.normal for u in group) and not any(u.is_afv and u.commander_killed for u in group):
-                if all(mv.mp[u.id] >= (5 if u.is_afv else 2) for u in group):
+                if all(mv.mp[u.id] >= (5 if u.is_afv else 2) - 1e-9 for u in group):
                     out.append(ToggleState())
-            if len(group) == 1 and group[0].has_facing and not group[0].immobilized:
-                u = group[0]
-                for side_ in range(1, 7):
-                    if side_ != u.facing and self._facing_cost(u, side_) is not None:
-                        out.append(Face(side_))
-            if self._stop_ok() or not out:
-                out.append(StopMove())  # over the limit only when nothing else is possible (8.62)
-        elif mv.entering:
-            out.append(StopMove())  # stay off the map this turn
+            if mv.afv and len(group) > 1:
+                out.append(Halt(tuple(u.id for u in group if u.id != mv.afv)))  # 8.43
+        f = self._facer()
+        if f is not None:
+            for side_ in range(1, 7):
+                if side_ != f.facing and self._facing_cost(f, side_) is not None:
+                    out.append(Face(side_))
+        if mv.overrun_from is not None:
+            if not opts:
+                out.append(StopMove())  # cannot leave (e.g. immobilized in the overrun hex)
+        elif self._stop_ok() or not opts:
+            out.append(StopMove())
         return out
 
     def _facing_cost(self, u: Unit, side_: int) -> float | None:
+        """MP to turn ``u`` to ``side_`` (None: not allowed): 8.72 ATGs (3-4 crew, not after firing),
+        8.73 MGs any hexside, 8.74/8.75 AFVs one hexside free per hex then 1 MP each."""
         mv = self.moving
-        if u.is_atg and u.crew <= 2:
-            return None  # 8.72
+        if u.is_atg:
+            return 0.0 if (u.crew >= 3 and not u.fired) else None  # 8.72
         if not u.is_afv:
-            return 0.0  # 8.72/8.73: MGs and full-crew ATGs turn to any hexside
+            return 0.0 if u.is_mg else None  # 8.73
+        if u.immobilized:
+            return None  # 8.54/8.55
         cur = u.facing or 1
         d = min((side_ - cur) % 6, (cur - side_) % 6)
-        cost = max(0, d - (1 if mv.free_turn or mv.hexes_moved == 0 else 0))  # 8.74/8.75
+        cost = max(0, d - (1 if mv.free_turn else 0))
         if cost > mv.mp[u.id] + 1e-9:
             return None
         return float(cost)
@@ -340,11 +498,25 @@ class MovementRules:
     def _apply_move(self, a: Action) -> None:
         mv = self.moving
         assert mv is not None
+        if isinstance(a, Overrun):
+            return self._overrun(a)
         if isinstance(a, StopMove):
-            if StopMove() not in self._move_actions():
+            if a not in self._move_actions():
+                if mv.overrun_from is not None:
+                    raise IllegalAction("9.0", "the overrunning AFV must exit the overrun hex")
                 raise IllegalAction("8.62", "stacking limit: six men plus one AFV, one CW per hex")
             self._event("move_end", rule="8.0", units=mv.units, hex=self._group()[0].hex if self._group() else None)
             self.moving = None
+            return
+        if isinstance(a, Halt):
+            inf = [uid for uid in mv.units if uid != mv.afv]
+            if not mv.afv or mv.overrun_from or not a.units or any(x not in inf for x in a.units):
+                raise IllegalAction("8.43", "only infantry moving with an AFV may cease movement apart from it")
+            for uid in a.units:
+                mv.units.remove(uid)
+            self._event("halt", rule="8.43", units=list(a.units), hex=self.units[mv.afv].hex)
+            if len(mv.units) == 1:
+                mv.afv = None
             return
         if isinstance(a, ToggleState):
             if a not in self._move_actions():
@@ -357,18 +529,21 @@ class MovementRules:
         if isinstance(a, Face):
             if a not in self._move_actions():
                 raise IllegalAction("8.7", "illegal facing change")
-            u = self._group()[0]
+            u = self._facer()
             mv.mp[u.id] -= self._facing_cost(u, a.hexside) or 0
-            if mv.hexes_moved == 0 and u.is_afv:
-                u.changed_facing_only = True
-            mv.free_turn = False
+            if mv.hexes_moved == 0:
+                u.changed_facing_only = True  # 10.14, 12.2; 8.72/8.73
+            if u.is_afv:
+                mv.free_turn = False
             u.facing = a.hexside
+            # 8.71: no opportunity fire window for a facing change
             self._event("facing", rule="8.7", unit=u.id, facing=a.hexside)
             return
         if isinstance(a, (Step, Enter)):
             opts = dict(self._move_options())
             if a.hex not in opts or (isinstance(a, Enter) != mv.entering):
-                raise IllegalAction("8.5", f"the moving units cannot enter {a.hex} now")
+                ok, rule, why = self._can_enter(self._group(), a.hex) if self._group() else (False, "8.0", "")
+                raise IllegalAction(rule if not ok else "8.5", why or f"the moving units cannot enter {a.hex} now")
             able = opts[a.hex]
             frm = None if mv.entering else self._group()[0].hex
             for u in self._group():
@@ -379,12 +554,17 @@ class MovementRules:
                 mv.mp[u.id] = 0 if mv.one_hex[u.id] else mv.mp[u.id] - cost
                 u.hex = a.hex
                 u.entered = True
-                if u.is_afv:
-                    u.changed_facing_only = False
+                u.changed_facing_only = False
+            if mv.leader and mv.leader not in mv.units:
+                mv.leader = None
+            if mv.afv and len(mv.units) == 1:
+                mv.afv = None
             mv.hexes_moved += 1
             mv.entering = False
-            mv.free_turn = True
+            mv.free_turn = True  # 8.74
+            mv.overrun_from = None  # 9.0 the overrunning AFV has exited
             mv.path.append(a.hex)
+            self._record_arrival(a.hex, able)
             self._event("moved", rule="8.0", units=[u.id for u in able], frm=frm, to=a.hex,
                         mp_left={u.id: mv.mp[u.id] for u in able})
             self._update_control(a.hex)
@@ -394,67 +574,114 @@ class MovementRules:
 
     def _after_entering_hex(self, hex_id: str) -> None:
         """Mines (19.2), AFV immobilisation (8.54, 8.55), then the opportunity fire window (13.0)."""
-        mv = self.moving
-        group = self._group()
-        self._mine_attack(hex_id, group)
-        if not self._group():  # every mover fell to the mines: the move is over
-            self._event("move_end", rule="19.2", units=[], hex=hex_id)
-            self.moving = None
-            return
-        for u in self._group():
-            if u.is_afv and not u.immobilized:
-                trees = self.terrain.trees(hex_id)
-                if trees >= 2:
-                    r = self.roll(2, f"woods immobilisation {u.id}", "8.54")
-                    if r.total <= trees:
-                        u.immobilized = True
-                        mv.mp[u.id] = 0
-                        self._event("immobilized", rule="8.54", unit=u.id, hex=hex_id)
-                if self.terrain.is_marsh(hex_id) and not u.immobilized:
-                    r = self.roll(2, f"marsh immobilisation {u.id}", "8.55")
-                    if r.total <= 4:
-                        u.immobilized = True
-                        mv.mp[u.id] = 0
-                        self._event("immobilized", rule="8.55", unit=u.id, hex=hex_id)
-        self._open_window(hex_id)
+        side = self._group()[0].side
+        attacked = self._mine_attack(hex_id, self._group())
+        self._immobilisation(hex_id, self._group())
+        self._prune_group("19.27", strict=attacked)
+        self._open_window(hex_id, other_side(side))
 
-    def _mine_attack(self, hex_id: str, group: list[Unit]) -> None:
-        m = self.state.mines.get(hex_id)
-        if not m:
+    def _immobilisation(self, hex_id: str, units: list[Unit]) -> None:
+        """8.54 woods (2d6 <= trees) and 8.55 marsh (2d6 <= 4): the AFV is immobilized for the game."""
+        for u in units:
+            if not u.is_afv or u.immobilized or u.eliminated:
+                continue
+            trees = self.terrain.trees(hex_id)
+            if trees >= 2:
+                r = self.roll(2, f"woods immobilisation {u.id}", "8.54")
+                if r.total <= trees:
+                    u.immobilized = True
+                    self._event("immobilized", rule="8.54", unit=u.id, hex=hex_id)
+            if self.terrain.is_marsh(hex_id) and not u.immobilized:
+                r = self.roll(2, f"marsh immobilisation {u.id}", "8.55")
+                if r.total <= 4:
+                    u.immobilized = True
+                    self._event("immobilized", rule="8.55", unit=u.id, hex=hex_id)
+            if u.immobilized and self.moving is not None and u.id in self.moving.mp:
+                self.moving.mp[u.id] = 0
+
+    def _prune_group(self, rule: str, strict: set[str] | frozenset = frozenset()) -> None:
+        """Units whose morale got worse during the move stop where they are (13.18), and so do
+        units of ``strict`` (attacked by mines) not NORMAL (19.27); a group goes on
+        without its fallen leader (8.33); when the AFV of an AFV/infantry stack stops, the
+        infantry stop too (8.43)."""
+        mv = self.moving
+        if mv is None:
             return
+        def stops(uid: str) -> bool:
+            u = self.units[uid]
+            if u.eliminated:
+                return True
+            if uid in strict and not u.normal:
+                return True  # 19.27
+            return u.morale.value != mv.morale0.get(uid, "NORMAL")  # 13.18 became PINNED/SUPPRESSED
+
+        stopped = [uid for uid in mv.units if stops(uid)]
+        for uid in stopped:
+            mv.units.remove(uid)
+            mv.mp[uid] = 0
+        if stopped:
+            self._event("move_stopped", rule=rule, units=stopped)
+        if mv.leader and mv.leader not in mv.units:
+            mv.leader = None  # 8.33
+        if mv.afv:
+            a = self.units[mv.afv]
+            if mv.afv not in mv.units or a.immobilized:
+                self._event("move_end", rule="8.43", units=list(mv.units), hex=a.hex)
+                self.moving = None
+                return
+            if len(mv.units) == 1:
+                mv.afv = None
+        if not mv.units:
+            self._event("move_end", rule=rule, units=[], hex=None)
+            self.moving = None
+
+    # ================================================================== mines (19.2)
+    def _mine_attack(self, hex_id: str, group: list[Unit]) -> set[str]:
+        """19.2 mines met by ``group`` entering ``hex_id``: AP factors are revealed and detonate for
+        any unit (19.22), attacking each entering infantry/CW unit (19.24, 19.26: an AFV alone
+        rolls nothing); AT factors only for AFVs (19.21, 19.23), 2d6 <= factors destroys (19.25).
+        Mine dice are not the first shot (8.22)."""
+        m = self.state.mines.get(hex_id)
+        group = [u for u in group if not u.eliminated]
+        if not m or not group:
+            return set()
+        attacked: set[str] = set()
         inf = [u for u in group if not u.is_afv]
         afvs = [u for u in group if u.is_afv]
-        if m.get("ap", 0) > 0 and group:
+        if m.get("ap", 0) > 0:
             m["revealed_ap"] = True  # 19.22
             self._event("mines_revealed", rule="19.22", hex=hex_id, ap=m["ap"])
             for u in inf:  # 19.24 (and 19.26 for infantry moving with an AFV)
+                attacked.add(u.id)
                 r = self.roll(1, f"AP mine attack on {u.id}", "19.24")
                 f = m["ap"]
-                q, h2 = -(-f // 4), -(-f // 2)
+                q, h2 = -(-f // 4), -(-f // 2)  # fractions rounded up
                 res = (ct.ApResult.ELIMINATED if r.total <= q else ct.ApResult.SUPPRESSED if r.total <= h2
                        else ct.ApResult.PINNED if r.total <= f else ct.ApResult.NO_EFFECT)
+                self._event("mine_result", rule="19.24", unit=u.id, die=r.total, factors=f, result=res.value)
                 self._apply_ap_result(u, res, "19.24")
         if m.get("at", 0) > 0 and afvs:
             m["revealed_at"] = True  # 19.23
             self._event("mines_revealed", rule="19.23", hex=hex_id, at=m["at"])
             for u in afvs:
                 r = self.roll(2, f"AT mine attack on {u.id}", "19.25")
-                if r.total <= m["at"]:
-                    self._destroy_afv(u, "19.25")
-        # 19.27 only NORMAL units may go on moving
-        for u in list(self._group()):
-            if not u.normal:
-                self.moving.mp[u.id] = 0
-                self.moving.one_hex[u.id] = False
+                hit = r.total <= m["at"]
+                self._event("mine_result", rule="19.25", unit=u.id, total=r.total, factors=m["at"], destroyed=hit)
+                attacked.add(u.id)
+                if hit:
+                    self._destroy_afv(u, "19.25")  # infantry with it SUPPRESSED (19.25, 12.34)
+                    attacked.update(x.id for x in inf)
+        return attacked
 
     # ================================================================== opportunity fire (13.0)
     def _opp_firers(self, side: str, hex_id: str) -> list[Unit]:
+        """13.11/13.12 who may fire, 13.15 once per Player Turn, 13.14 AFV frontal area, 13.2 ranges."""
         s = self.state
         reaction = s.phase is Phase.REACTION_MOVEMENT
         out = []
         for u in s.units_of(side):
             if not u.on_map or not u.normal or u.fired or u.opp_fired:
-                continue
+                continue  # 10.11, 13.15
             if reaction:
                 # 13.12: Phasing ATR/ATG that did not move in the preceding Movement Phase
                 if not (u.is_atr or u.is_atg) or u.moved:
@@ -481,38 +708,25 @@ class MovementRules:
             out.append(u)
         return out
 
-    def _open_window(self, hex_id: str) -> None:
-        side = other_side(self._group()[0].side) if self._group() else None
-        if side is None:
-            return
+    def _open_window(self, hex_id: str, side: str) -> None:
+        """13.16: each hex entered may be fired upon; the opponent decides (Fire or Pass)."""
         self.window = OpportunityWindow(side, hex_id)
         self._prev_decider = self._decider
         self._decider = side
         if not self._opportunity_actions():
             self.window = None
-            self._decider = self._prev_decider
             self._after_window()
 
     def _refresh_window(self) -> None:
         if self.window is not None and not self._opportunity_actions():
             self.window = None
-            self._decider = self._prev_decider
             self._after_window()
 
     def _after_window(self) -> None:
         self._decider = self._prev_decider
-        mv = self.moving
-        if mv is None:
-            return
-        # 13.18 moving units that became PINNED may move no further; eliminated ones are gone
-        for u in list(self._group()):
-            if not u.normal:
-                mv.mp[u.id] = 0
-                mv.one_hex[u.id] = False
-        mv.units = [u.id for u in self._group()]
-        if not mv.units:
-            self._event("move_end", rule="13.18", units=[], hex=None)
-            self.moving = None
+        self._crew_reversion()
+        # 13.18 moving units that became PINNED (or worse) may move no further
+        self._prune_group("13.18")
 
     def _opportunity_actions(self) -> list[Action]:
         w = self.window
@@ -524,3 +738,118 @@ class MovementRules:
         firers = self._opp_firers(w.side, w.hex)
         return self._fire_options(firers, w.hex, targets, opportunity=True)
 
+    # ================================================================== end of the movement phase
+    def _end_step_actions(self, side: str) -> list[Action]:
+        """Steps taken at the end of the (friendly) Movement Phase: pushing wrecks (8.65) and crew
+        replacements (20.1). Not in the Reaction Movement Phase."""
+        s = self.state
+        if s.phase is not Phase.MOVEMENT or side != s.phasing or self.moving is not None:
+            return []
+        out: list[Action] = []
+        for u in sorted(s.units_of(side), key=lambda x: x.id):
+            if not u.is_afv or not u.on_map or u.moved or u.fired or u.support_fired:
+                continue  # 8.65 the whole phase in its hex; 8.21
+            if self._allowance(u, False)[0] <= 0:
+                continue
+            for n in hexgrid.neighbours(hexgrid.parse_hex_id(u.hex)):
+                w = n.id
+                if not self.map.contains(n) or s.wrecks.get(w, 0) != 1:
+                    continue
+                if s.units_at(w) and (self.enemy_in(w, side) or any(x.is_afv for x in s.units_at(w))):
+                    continue  # 8.23, 8.61
+                if self._step_cost(u, u.hex, w) is None:
+                    continue
+                for t in hexgrid.neighbours(n):
+                    if (self.map.contains(t) and t.id != u.hex and not s.wrecks.get(t.id)
+                            and not any(x.is_afv for x in s.units_at(t.id))
+                            and self.terrain.entry_cost(t.id, "afv", False) is not None):
+                        out.append(PushWreck(u.id, w, t.id))
+        for c in sorted(s.units_of(side), key=lambda x: x.id):
+            if not c.is_cw or not c.on_map or c.crew >= c.crew_max or c.crew - len(c.replacements) <= 0:
+                continue  # 20.0 not fully crewed; 20.2 an original crew member left
+            for u in s.units_at(c.hex):
+                if u.side == side and u.kind.value == "infantry" and u.normal:
+                    out.append(CrewReplacement(u.id, c.id))
+        return out
+
+    def _end_step(self, a: Action) -> None:
+        """Apply a PushWreck (8.65) or CrewReplacement (20.1); no movement after it this phase."""
+        s = self.state
+        if self.moving is not None or a not in self._end_step_actions(self._decider):
+            rule = "8.65" if isinstance(a, PushWreck) else "20.1"
+            raise IllegalAction(rule, f"{a} is not possible now (end of the friendly Movement Phase only)")
+        self._mph()["end_steps"] = True
+        if isinstance(a, CrewReplacement):
+            u, c = self.units[a.unit], self.units[a.cw]
+            u.hex = None  # 20.1 removed from the map, part of the crew for the rest of the scenario
+            c.crew += 1
+            c.replacements.append(u.id)
+            self._event("crew_replacement", rule="20.1", unit=u.id, cw=c.id, crew=c.crew)
+            return
+        u = self.units[a.afv]
+        u.moved = True  # pushing is movement (8.65)
+        ok = self.pc(u, f"push wreck in {a.wreck}", "8.65")
+        if not ok:
+            self._event("push_wreck", rule="8.65", unit=u.id, wreck=a.wreck, to=a.to, passed=False)
+            return
+        s.wrecks[a.wreck] -= 1
+        if not s.wrecks[a.wreck]:
+            del s.wrecks[a.wreck]
+        s.wrecks[a.to] = s.wrecks.get(a.to, 0) + 1
+        frm, u.hex = u.hex, a.wreck
+        self._record_arrival(a.wreck, [u])
+        self._event("push_wreck", rule="8.65", unit=u.id, wreck=a.wreck, to=a.to, frm=frm, passed=True)
+        self._update_control(a.wreck)
+        self._mine_attack(a.wreck, [u])  # 19.2: the AFV enters the hex
+        self._immobilisation(a.wreck, [u])
+
+    def _end_of_movement_phase(self) -> None:
+        """8.62: at the end of a friendly movement phase no more than six men plus one AFV (and
+        one CW, 8.63) a hex. Moves may only end voluntarily within the limit; a group stopped by
+        fire, mines or lack of MPs in a full hex loses its last-arrived excess units here."""
+        s = self.state
+        side = s.phasing if s.phase is Phase.MOVEMENT else s.non_phasing
+        arrivals = self._mph()["arrivals"]
+        for hx in sorted({u.hex for u in s.units_of(side) if u.on_map}):
+            while True:
+                mine = [u for u in s.units_at(hx) if u.side == side]
+                if (sum(u.men for u in mine) <= 6 and sum(u.is_afv for u in mine) <= 1
+                        and sum(u.is_cw for u in mine) <= 1):
+                    break
+                order = arrivals.get(hx, [])
+                late = [self.units[i] for i in reversed(order) if self.units[i] in mine]
+                victim = late[0] if late else max(mine, key=lambda x: x.id)
+                self._eliminate(victim, "8.62")
+        self._crew_reversion()
+        sup = super()
+        if hasattr(sup, "_end_of_movement_phase"):
+            sup._end_of_movement_phase()
+
+    def _crew_reversion(self) -> None:
+        """20.3: when only replacements are left in a crew, the CW is removed and they return as
+        SUPPRESSED infantry. Crew losses fall on the original crew first; a CW eliminated with its
+        whole crew takes its replacements with it."""
+        for c in sorted(self.state.units.values(), key=lambda x: x.id):
+            if not c.is_cw or not c.replacements:
+                continue
+            if c.eliminated:
+                for rid in c.replacements:
+                    r = self.units[rid]
+                    if not r.eliminated and r.hex is None:
+                        r.eliminated = True
+                        self._event("eliminated", rule="20.3", unit=rid, side=r.side, hex=None)
+                c.replacements = []
+                continue
+            if c.crew > len(c.replacements):
+                continue
+            where = c.hex
+            keep = c.replacements[:c.crew]
+            for rid in c.replacements[c.crew:]:
+                self.units[rid].eliminated = True
+                self._event("eliminated", rule="20.3", unit=rid, side=c.side, hex=None)
+            c.replacements = []
+            self._eliminate(c, "20.3")
+            for rid in keep:
+                r = self.units[rid]
+                r.hex, r.morale, r.down = where, Morale.SUPPRESSED, True
+                self._event("crew_reverted", rule="20.3", unit=rid, hex=where)

@@ -246,6 +246,10 @@ class GameState:
     first_shot: bool = False
     movement_pcs_from_player_turn: int | None = None
     outcome: str | None = None
+    #: per-game records that are not unit state, JSON-ready: "fire" -> {"other_fire": [[player
+    #: turn, phase], ...]} (14.0 mortars first), "mortars" -> {"last": {id: [player turn, hex]},
+    #: "no_indirect": {id: player turn}} (14.3 a, 14.22 b)
+    records: dict = field(default_factory=dict)
 
     @property
     def non_phasing(self) -> str:
@@ -279,4 +283,5 @@ class GameState:
             "control": dict(sorted(self.control.items())),
             "first_shot": self.first_shot,
             "outcome": self.outcome,
+            "records": self.records,
         }

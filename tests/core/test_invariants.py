@@ -1,0 +1,119 @@
+"""Hypothesis-driven random games on the small fixture scenario, checking invariants after EVERY action:
+stacking limits at the end of movement phases (8.62), eliminated units never act, PINNED/SUPPRESSED
+units are DOWN (3.25, 3.26), no unit fires twice in a Player Turn (10.11, 13.16, 15.3), every die is in
+the log, and the replay reproduces the final state."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.ironcross.actions import action_from_json, action_to_json
+from core.ironcross.game import Game
+from core.ironcross.state import SIDES, Phase
+from core.replay import first_divergence
+from core.ironcross.setup import Allotment, Deployment, GameSetup
+from maps.terrain_chart import load_terrain_chart
+from tests.core.engine_fixtures import afv, cw, inf
+from tests.core.test_engine_smoke import _setup
+from tests.mapbuilder import make_map
+
+
+def _close_setup():
+    """Both sides set up face to face (rows 4-5 and 6-7) with IPs and mines: assaults happen."""
+    m = make_map(cols=(10, 14), rows=(1, 10), trees={"1205": 2})
+    units = [inf(f"G{i}", "german", squad="A", weapon="MP" if i < 2 else "R", pr=7 + i % 4) for i in range(6)]
+    units.append(inf("GPL", "german", weapon="PL", ap=3, rng=5, assault=4, pr=10, commander=True))
+    units.append(cw("GMG", "german", weapon="MMG", ap=8, rng=12, crew=2))
+    units += [inf(f"R{i}", "russian", squad="B", weapon="MP" if i < 3 else "R", pr=7 + i % 3) for i in range(6)]
+    units.append(afv("RT", "russian"))
+    us = {u.id: u for u in units}
+    gz = frozenset(h.id for h in m.all_hexes() if h.row in (4, 5))
+    rz = frozenset(h.id for h in m.all_hexes() if h.row in (6, 7))
+    return GameSetup(hexmap=m, chart=load_terrain_chart(), units=us, game_length=3, first_side="german",
+                     setup_order=("german", "russian"),
+                     deployments=[Deployment("german", [u for u in us if u.startswith("G")], gz),
+                                  Deployment("russian", [u for u in us if u.startswith("R")], rz)],
+                     allotments=[Allotment("german", gz, ips=[2, 1], ap_mines=4, at_mines=3),
+                                 Allotment("russian", rz, ap_mines=3)],
+                     grenades={"german": 3, "russian": 3})
+
+
+SETUPS = {"open": _setup, "close": _close_setup}
+
+# ``directed_by`` (8.3 C: a leader's PR lent after his own PC) is left out on purpose: the 8.3
+# example says a commander who became a casualty still lends his PR to the units he left behind,
+# so an eliminated leader may be named there without acting.
+UNIT_FIELDS = ("units", "firers", "thrower", "unit", "leader", "target_unit", "spotter")
+FIRE_PC_RULES = {"10.12", "13.17", "15.3", "16.0"}
+
+
+def _unit_ids(action) -> set[str]:
+    out: set[str] = set()
+    for f in UNIT_FIELDS:
+        v = getattr(action, f, None)
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, tuple):
+            out.update(x for x in v if isinstance(x, str))
+    return out
+
+
+def _check_stacking(g: Game) -> None:
+    hexes = {u.hex for u in g.state.units.values() if u.on_map}
+    for h in hexes:
+        here = g.state.units_at(h)
+        for side in SIDES:
+            mine = [u for u in here if u.side == side]
+            assert sum(u.men for u in mine) <= 6, (h, side)
+            assert sum(u.is_cw for u in mine) <= 1, (h, side)
+        assert sum(u.is_afv for u in here) <= 1, h
+
+
+def _check(g: Game, fired: Counter) -> None:
+    s = g.state
+    for u in s.units.values():
+        if u.on_map and not u.normal:
+            assert u.down, f"3.25: {u.id} is {u.morale.value} but UP"
+    for a in g.legal_actions():
+        for uid in _unit_ids(a):
+            if uid in s.units:
+                assert not s.units[uid].eliminated, f"eliminated {uid} in a legal action {a}"
+    movement_over = g.moving is None and (
+        s.phase not in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT) or g._sub == "assault_designation")
+    if movement_over and s.phase not in (Phase.SETUP, Phase.ASSAULT):
+        _check_stacking(g)
+    assert all(n <= 1 for n in fired.values()), [k for k, n in fired.items() if n > 1]
+    assert sum(e["kind"] == "roll" for e in g.events) == len(g.dice.rolls)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from(sorted(SETUPS)), seed=st.integers(min_value=0, max_value=2**32 - 1),
+       choice_seed=st.integers(min_value=0, max_value=2**16))
+def test_invariants_after_every_action_and_replay(which, seed, choice_seed):
+    g = Game(SETUPS[which](), seed)
+    rnd = random.Random(choice_seed)
+    fired: Counter = Counter()
+    seen = 0
+    steps = 0
+    while not g.is_terminal():
+        acts = g.legal_actions()
+        assert acts
+        g.apply(acts[rnd.randrange(len(acts))])
+        steps += 1
+        for e in g.events[seen:]:
+            if e["kind"] == "pc" and e["rule"] in FIRE_PC_RULES:
+                fired[(e["player_turn"], e["unit"])] += 1
+        seen = len(g.events)
+        _check(g, fired)
+        assert steps < 20000
+    assert g.state.outcome in ("german", "russian", "draw")
+    g2 = Game(SETUPS[which](), seed)
+    for a in g.actions:
+        g2.apply(action_from_json(action_to_json(a)))
+    assert first_divergence(json.loads(json.dumps(g.events)), json.loads(json.dumps(g2.events))) is None
+    assert g2.state.snapshot() == g.state.snapshot()

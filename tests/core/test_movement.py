@@ -1,0 +1,474 @@
+"""Movement (8.0-8.75): allowances, restrictions, leaders, AFV stacks, terrain, stacking, facing."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.ironcross.actions import (
+    EndPhase, Face, Fire, Halt, IllegalAction, PushWreck, StartMove, Step, StopMove, ToggleState)
+from core.ironcross.state import Morale, Phase
+from tests.core.engine_fixtures import afv, cw, inf, small_game
+from tests.core.engine_helpers import advance_to, events
+from tests.mapbuilder import make_map
+
+
+def moving_game(units, placements, *, pcs=False, phase=Phase.MOVEMENT, **kw):
+    g = small_game(units, placements, **kw)
+    advance_to(g, phase)
+    if pcs:
+        g.state.first_shot = True  # 8.22: the first shot has been fired
+        g.state.movement_pcs_from_player_turn = 0
+    return g
+
+
+def starts(g):
+    return [a for a in g.legal_actions() if isinstance(a, StartMove)]
+
+
+# ---------------------------------------------------------------- 8.0 order
+def test_8_0_movement_order_afvs_alone_then_afv_infantry_stacks_then_the_rest():
+    g = moving_game([afv("GT", "german"), afv("GU", "german"), inf("G1", "german"), inf("G2", "german"),
+                     inf("G3", "german"), inf("R1", "russian")],
+                    {"GT": "1505", "GU": "1510", "G1": "1505", "G2": "1505", "G3": "1508", "R1": "2012"})
+    assert StartMove(("GU",)) in starts(g) and StartMove(("GT", "G1", "G2")) in starts(g)
+    g.apply(StartMove(("GT", "G1", "G2")))  # second stage begun
+    g.apply(StopMove())
+    assert StartMove(("GU",)) not in starts(g)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("GU",)))
+    assert e.value.rule == "8.0"
+    g.apply(StartMove(("G3",)))  # third stage
+    assert not any(any(g.units[u].is_afv for u in a.units) for a in starts(g))
+
+
+# ---------------------------------------------------------------- 8.1 allowances
+def test_8_11_infantry_six_three_pinned_three_and_one_hex():
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "2012"})
+    u = g.units["G1"]
+    assert g._allowance(u, False) == (6, False) and g._allowance(u, True) == (3, False)
+    u.morale = Morale.PINNED
+    assert g._allowance(u, False) == (3, False) and g._allowance(u, True) == (0, True)
+    g.apply(StartMove(("G1",)))
+    assert g.moving.mp["G1"] == 3
+
+
+def test_8_12_cw_counter_ma_one_hex_in_reaction_never_without_full_crew_or_ma_0():
+    g = moving_game([cw("GM", "german", ma=3), cw("GA", "german", weapon="37AT", ma=0), inf("R1", "russian")],
+                    {"GM": "1505", "GA": "1508", "R1": "2012"})
+    m = g.units["GM"]
+    assert g._allowance(m, False) == (3, False) and g._allowance(m, True) == (0, True)
+    m.morale = Morale.PINNED
+    assert g._allowance(m, False) == (0, True) and g._allowance(m, True) == (0, False)
+    m.morale = Morale.NORMAL
+    m.crew = 2
+    assert g._allowance(m, False) == (0, False)
+    assert g._allowance(g.units["GA"], False) == (0, False)
+
+
+def test_8_12_one_hex_regardless_of_terrain_costs():
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1506": 3})
+    g = moving_game([cw("GM", "german", ma=3), inf("R1", "russian")], {"GM": "1505", "R1": "2012"}, hexmap=m)
+    g.units["GM"].morale = Morale.PINNED
+    g.units["GM"].down = True
+    g.apply(StartMove(("GM",)))
+    g.apply(Step("1506"))
+    assert g.units["GM"].hex == "1506" and not any(isinstance(a, Step) for a in g.legal_actions())
+
+
+def test_8_13_afv_ten_and_five_bt7m_twelve_and_six():
+    g = moving_game([afv("GT", "german"), afv("RB", "russian", weapon="BT7M")], {"GT": "1505", "RB": "2012"})
+    assert g._allowance(g.units["GT"], False) == (10, False) and g._allowance(g.units["GT"], True) == (5, False)
+    assert g._allowance(g.units["RB"], False) == (12, False) and g._allowance(g.units["RB"], True) == (6, False)
+
+
+def test_8_14_flamethrower_four_two_pinned_one_hex_then_none():
+    g = moving_game([inf("GF", "german", weapon="FT"), inf("R1", "russian")], {"GF": "1505", "R1": "2012"})
+    u = g.units["GF"]
+    assert g._allowance(u, False) == (4, False) and g._allowance(u, True) == (2, False)
+    u.morale = Morale.PINNED
+    assert g._allowance(u, False) == (0, True) and g._allowance(u, True) == (0, False)
+
+
+def test_8_15_suppressed_units_of_any_type_may_not_move():
+    g = moving_game([inf("G1", "german"), afv("GT", "german"), inf("R1", "russian")],
+                    {"G1": "1505", "GT": "1508", "R1": "2012"})
+    for uid in ("G1", "GT"):
+        g.units[uid].morale = Morale.SUPPRESSED
+        g.units[uid].down = True
+    assert starts(g) == []
+
+
+def test_8_16_up_down_changes_costs_not_allowance():
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": ("1505", True, None), "R1": "2012"})
+    g.apply(StartMove(("G1",)))
+    assert g.moving.mp["G1"] == 6
+    g.apply(Step("1506"))
+    assert g.moving.mp["G1"] == 4  # clear DOWN: 2 MP (8.51)
+
+
+# ---------------------------------------------------------------- 8.2
+def test_8_21_units_that_fired_in_support_fire_may_not_move():
+    g = small_game([inf("G1", "german"), inf("G2", "german"), inf("R1", "russian")],
+                   {"G1": "1505", "G2": "1506", "R1": "1508"}, script=[(6, 6)])
+    g.apply(Fire(("G1",), "1508"))
+    advance_to(g, Phase.MOVEMENT)
+    assert StartMove(("G1",)) not in starts(g) and StartMove(("G2",)) in starts(g)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("G1",)))
+    assert e.value.rule == "8.21"
+
+
+def test_8_22_pc_for_each_move_attempt_attempted_counts_as_performed():
+    g = moving_game([inf("G1", "german", pr=7), inf("R1", "russian")], {"G1": "1505", "R1": "2012"}, pcs=True,
+                    script=[(5, 3)])
+    g.apply(StartMove(("G1",)))
+    pc = events(g, "pc")[-1]
+    assert pc["rule"] == "8.22" and not pc["passed"]
+    assert g.units["G1"].moved and g.moving is None and StartMove(("G1",)) not in starts(g)
+
+
+def test_8_22_first_shot_exception_no_pc_until_the_first_shot_then_from_next_phasing_player():
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "2012"})
+    n = len(g.dice.rolls)
+    g.apply(StartMove(("G1",)))
+    assert len(g.dice.rolls) == n and g.moving is not None  # no PC yet
+    g.apply(StopMove())
+    g._note_first_shot()
+    assert g._exempt_from_movement_pc()  # the rest of this Player Turn: still none
+    g.state.player_turn += 1
+    assert not g._exempt_from_movement_pc()  # the next Phasing Player takes them
+
+
+def test_8_23_only_overrunning_afvs_enter_enemy_hexes_wrecks_are_not_enemies():
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "1506"})
+    g.state.wrecks["1504"] = 1
+    g.apply(StartMove(("G1",)))
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Step("1506"))
+    assert e.value.rule == "8.23"
+    g.apply(Step("1504"))  # infantry may enter a wreck hex
+    assert g.units["G1"].hex == "1504"
+
+
+# ---------------------------------------------------------------- 8.3 leaders
+def _example_game(script=()):
+    units = [inf("C", "german", weapon="PL", pr=10, commander=True), inf("I1", "german", pr=6),
+             inf("I2", "german", pr=6), inf("I3", "german", pr=6),
+             cw("ATR", "german", weapon="ATR", ap=0, at=4, rng=4, crew=2, ma=3, pr=6), inf("R1", "russian")]
+    pl = {"C": "1505", "I1": "1505", "I2": "1505", "I3": "1505", "ATR": "1505", "R1": "2012"}
+    return moving_game(units, pl, pcs=True, script=list(script))
+
+
+def test_8_3_worked_example_leader_pc_7_passes_6_plus_2_passes_9_plus_2_fails_one_left_alone():
+    g = _example_game(script=[(3, 4), (3, 3), (4, 5)])
+    g.apply(StartMove(("C", "I1"), leader="C"))  # 8.32: only some units go with him
+    assert events(g, "pc")[-1]["total"] == 7 and events(g, "pc")[-1]["passed"]
+    g.apply(Step("1504"))
+    assert g.units["C"].hex == g.units["I1"].hex == "1504"
+    g.apply(StopMove())
+    g.apply(StartMove(("I2",), directed_by="C"))  # 8.3 C: modified PC with the leader's PR
+    pc = events(g, "pc")[-1]
+    assert (pc["total"], pc["modifier"], pc["pr"], pc["passed"]) == (6, 2, 10, True)
+    assert g.moving.mp["I2"] == 4  # 8.3 C: allowance reduced to 4
+    g.apply(Step("1506"))
+    g.apply(StopMove())
+    g.apply(StartMove(("ATR",), directed_by="C"))
+    pc = events(g, "pc")[-1]
+    assert (pc["total"] + pc["modifier"], pc["passed"]) == (11, False)
+    assert g.units["ATR"].hex == "1505" and g.units["ATR"].moved and g.moving is None
+    assert not g.units["I3"].moved and g.units["I3"].hex == "1505"  # unaffected
+
+
+def test_8_3_worked_example_casualty_leader_keeps_his_pr_usable_for_the_others():
+    g = _example_game(script=[(3, 4), (3, 3), (1,), (6,), (3, 3)])
+    g.units["R1"].hex = "1503"  # adjacent to 1504, within 3 hexes (13.2)
+    g.apply(StartMove(("C", "I1"), leader="C"))
+    g.apply(Step("1504"))
+    # the Russian opportunity-fires: PC 6+1 <= 8, C rolls 1 (eliminated), I1 rolls 6
+    assert g.current_side() == "russian"
+    g.apply(Fire(("R1",), "1504"))
+    assert g.units["C"].eliminated and not g.units["I1"].eliminated
+    assert g.moving is not None and g.moving.units == ["I1"] and g.moving.leader is None  # 8.33
+    g.apply(Step("1604"))
+    g.apply(StopMove())
+    g.apply(StartMove(("I2",), directed_by="C"))
+    pc = events(g, "pc")[-1]
+    assert pc["pr"] == 10 and pc["passed"]
+
+
+def test_8_3_a_failed_leader_pc_no_unit_in_the_hex_moves_all_considered_moved():
+    g = _example_game(script=[(6, 6)])
+    g.apply(StartMove(("C", "I1"), leader="C"))
+    assert all(g.units[u].moved for u in ("C", "I1", "I2", "I3", "ATR")) and g.moving is None
+    assert starts(g) == []
+
+
+def test_8_3_b_led_units_take_no_pc():
+    g = _example_game(script=[(2, 2)])
+    g.apply(StartMove(("C", "I1", "I2"), leader="C"))
+    assert len(events(g, "pc")) == 1 and g.moving.units == ["C", "I1", "I2"]
+
+
+def test_8_31_acting_leader_leads_own_squad_plus_one_cw_and_normal_units_only():
+    g = moving_game([inf("A9", "german", squad="A", pr=9), inf("A1", "german", squad="A"),
+                     inf("B1", "german", squad="B"), cw("GM", "german"), inf("R1", "russian")],
+                    {"A9": "1505", "A1": "1505", "B1": "1505", "GM": "1505", "R1": "2012"})
+    assert StartMove(("A9", "A1", "GM"), leader="A9") in starts(g)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("A9", "B1"), leader="A9"))
+    assert e.value.rule == "8.31"
+
+
+def test_8_34_a_unit_has_only_one_leader_take_the_pc_for_it():
+    g = _example_game(script=[(3, 4), (6, 6)])
+    g.apply(StartMove(("C",), leader="C"))
+    g.apply(StopMove())  # 8.3 C: the leader stays
+    g.apply(StartMove(("I2",), directed_by="C"))  # fails
+    with pytest.raises(IllegalAction):
+        g.apply(StartMove(("I2",), directed_by="C"))
+
+
+# ---------------------------------------------------------------- 8.4 AFV/infantry
+def test_8_41_regular_pc_for_each_infantry_unit_to_accompany_the_afv():
+    g = moving_game([afv("GT", "german"), inf("G1", "german", pr=7), inf("G2", "german", pr=7),
+                     inf("R1", "russian")], {"GT": "1505", "G1": "1505", "G2": "1505", "R1": "2012"},
+                    pcs=True, script=[(2, 2), (3, 3), (6, 6)])
+    g.apply(StartMove(("GT", "G1", "G2")))
+    assert [e["rule"] for e in events(g, "pc")] == ["8.22", "8.41", "8.41"]
+    assert g.moving.units == ["GT", "G1"] and g.units["G2"].moved
+
+
+def test_8_42_leader_directed_with_the_afv():
+    g = moving_game([afv("GT", "german"), inf("C", "german", weapon="PL", pr=10, commander=True),
+                     inf("G1", "german"), inf("R1", "russian")],
+                    {"GT": "1505", "C": "1505", "G1": "1505", "R1": "2012"}, pcs=True, script=[(2, 2), (3, 3)])
+    g.apply(StartMove(("GT", "C", "G1"), leader="C"))
+    assert [e["rule"] for e in events(g, "pc")] == ["8.22", "8.42"] and g.moving.units == ["GT", "C", "G1"]
+
+
+def test_8_43_infantry_stop_when_out_of_mp_and_may_halt_the_afv_goes_on():
+    g = moving_game([afv("GT", "german"), inf("G1", "german"), inf("G2", "german"), inf("R1", "russian")],
+                    {"GT": "1501", "G1": "1501", "G2": "1501", "R1": "2012"})
+    g.apply(StartMove(("GT", "G1", "G2")))
+    g.apply(Halt(("G2",)))
+    assert g.moving.units == ["GT", "G1"]
+    for h in ("1502", "1503", "1504", "1505", "1506", "1507", "1508"):
+        g.apply(Step(h))
+    assert g.units["G1"].hex == "1507" and g.units["GT"].hex == "1508" and g.moving.units == ["GT"]
+    assert g.units["G2"].hex == "1501"
+
+
+def test_8_43_when_the_afv_stops_the_infantry_stop():
+    g = moving_game([afv("GT", "german"), inf("G1", "german"), inf("R1", "russian")],
+                    {"GT": "1501", "G1": "1501", "R1": "2012"})
+    g.apply(StartMove(("GT", "G1")))
+    g.apply(Step("1502"))
+    g.apply(StopMove())
+    assert g.moving is None and g.units["G1"].hex == "1502"
+
+
+def test_8_44_cw_units_may_not_move_with_afvs():
+    g = moving_game([afv("GT", "german"), cw("GM", "german"), inf("R1", "russian")],
+                    {"GT": "1505", "GM": "1505", "R1": "2012"})
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("GT", "GM")))
+    assert e.value.rule == "8.44"
+
+
+# ---------------------------------------------------------------- 8.5 terrain
+def test_8_51_costs_from_the_chart_by_up_down():
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1506": 2})
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "2012"}, hexmap=m)
+    u = g.units["G1"]
+    assert g._step_cost(u, "1505", "1504") == 1
+    u.down = True
+    assert g._step_cost(u, "1505", "1504") == 2
+    assert g._step_cost(u, "1505", "1506") == g.terrain.chart.move_cost("woods", "infantry", True, 2) or \
+        g._step_cost(u, "1505", "1506") == g.terrain.move_cost("1505", "1506", "infantry", True, False)
+
+
+def test_8_52_road_rate_only_normal_up_units_along_the_road():
+    m = make_map(cols=(10, 20), rows=(1, 12), roads=[["1502", "1503", "1504"]])
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1502", "R1": "2012"}, hexmap=m)
+    u = g.units["G1"]
+    assert g._step_cost(u, "1502", "1503") == 0.5
+    assert g._step_cost(u, "1502", "1602") == 1  # not along the road
+    u.down = True
+    assert g._step_cost(u, "1502", "1503") == 2  # DOWN
+    u.down, u.morale = False, Morale.PINNED
+    assert g._step_cost(u, "1502", "1503") == 1  # not NORMAL
+
+
+def test_8_53_uphill_costs_one_more_mp():
+    m = make_map(cols=(10, 20), rows=(1, 12), levels={"1506": 1})
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "2012"}, hexmap=m)
+    u = g.units["G1"]
+    up = g._step_cost(u, "1505", "1506")
+    u.hex = "1506"
+    assert up == g._step_cost(u, "1506", "1505") + 1 + (up - 1 - g._step_cost(u, "1506", "1505"))
+    assert g.terrain.chart.uphill_mp(0, 1) == 1 and g.terrain.chart.uphill_mp(1, 0) == 0
+
+
+def test_8_54_woods_immobilisation_roll_le_trees():
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1506": 2, "1507": 2})
+    g = moving_game([afv("GT", "german"), inf("R1", "russian")], {"GT": "1505", "R1": "2012"}, hexmap=m,
+                    script=[(2, 1), (1, 1)])
+    g.apply(StartMove(("GT",)))
+    g.apply(Step("1506"))
+    assert not g.units["GT"].immobilized  # 3 > 2 trees
+    g.apply(Step("1507"))
+    assert g.units["GT"].immobilized and g.moving.mp["GT"] == 0
+    assert [type(a) for a in g.legal_actions()] == [StopMove]  # no move, no facing change
+    g.apply(StopMove())
+    assert StartMove(("GT",)) not in starts(g)
+
+
+def test_8_55_marsh_immobilisation_roll_le_4():
+    m = make_map(cols=(10, 20), rows=(1, 12), marsh=["1506", "1507"])
+    g = moving_game([afv("GT", "german"), inf("R1", "russian")], {"GT": "1505", "R1": "2012"}, hexmap=m,
+                    script=[(3, 2), (2, 2)])
+    g.apply(StartMove(("GT",)))
+    g.apply(Step("1506"))
+    assert not g.units["GT"].immobilized
+    g.apply(Step("1507"))
+    assert g.units["GT"].immobilized
+
+
+# ---------------------------------------------------------------- 8.6 stacking
+def test_8_61_afv_may_not_enter_a_hex_with_another_afv_or_a_wreck_infantry_move_through():
+    g = moving_game([afv("GT", "german"), afv("GU", "german"), inf("G1", "german"), inf("R1", "russian")],
+                    {"GT": "1505", "GU": "1506", "G1": "1504", "R1": "2012"})
+    g.state.wrecks["1604"] = 1
+    g.apply(StartMove(("GT",)))
+    for h, rule in (("1506", "8.61"), ("1604", "12.4")):
+        with pytest.raises(IllegalAction) as e:
+            g.apply(Step(h))
+        assert e.value.rule == rule
+    g.apply(StopMove())
+    advance_to(g, Phase.MOVEMENT, player_turn=3)
+
+
+def test_8_62_no_voluntary_stop_above_six_men_plus_one_afv():
+    units = [inf(f"G{i}", "german") for i in range(7)] + [inf("R1", "russian")]
+    pl = {f"G{i}": "1505" for i in range(6)}
+    pl.update({"G6": "1504", "R1": "2012"})
+    g = moving_game(units, pl)
+    g.apply(StartMove(("G6",)))
+    g.apply(Step("1505"))
+    assert StopMove() not in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StopMove())
+    assert e.value.rule == "8.62"
+    g.apply(Step("1506"))
+    g.apply(StopMove())
+
+
+def test_8_62_end_of_phase_excess_units_that_arrived_last_are_removed():
+    units = [inf(f"G{i}", "german") for i in range(7)] + [inf("R1", "russian")]
+    pl = {f"G{i}": "1505" for i in range(6)}
+    pl.update({"G6": "1506", "R1": "2012"})
+    g = moving_game(units, pl)
+    g.units["G6"].morale = Morale.PINNED
+    g.units["G6"].down = True
+    g.apply(StartMove(("G6",)))
+    g.moving.mp["G6"] = 2
+    g.apply(Step("1505"))  # DOWN clear: 2 MP, none left: a forced stop
+    g.apply(StopMove())
+    g.apply(EndPhase())
+    assert g.units["G6"].eliminated and events(g, "eliminated")[-1]["rule"] == "8.62"
+
+
+def test_8_63_only_one_cw_counter_a_hex():
+    g = moving_game([cw("GM", "german"), cw("GN", "german"), inf("R1", "russian")],
+                    {"GM": "1505", "GN": "1504", "R1": "2012"})
+    g.apply(StartMove(("GN",)))
+    g.apply(Step("1505"))
+    assert StopMove() not in g.legal_actions()
+
+
+def test_8_64_different_squads_do_not_move_together_without_a_commander():
+    g = moving_game([afv("GT", "german"), inf("A1", "german", squad="A"), inf("B1", "german", squad="B"),
+                     inf("R1", "russian")], {"GT": "1505", "A1": "1505", "B1": "1505", "R1": "2012"})
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("GT", "A1", "B1")))
+    assert e.value.rule == "8.64"
+
+
+def test_8_65_push_wreck_at_the_end_of_the_movement_phase():
+    g = moving_game([afv("GT", "german"), inf("R1", "russian")], {"GT": "1505", "R1": "2012"}, script=[(3, 3)])
+    g.state.wrecks["1504"] = 1
+    a = PushWreck("GT", "1504", "1503")
+    assert a in g.legal_actions()
+    g.apply(a)
+    assert g.units["GT"].hex == "1504" and g.state.wrecks == {"1503": 1} and events(g, "pc")[-1]["rule"] == "8.65"
+    assert starts(g) == []  # the end of the phase
+
+
+def test_8_65_push_wreck_fails_and_not_after_moving_nor_in_reaction():
+    g = moving_game([afv("GT", "german"), afv("GU", "german"), inf("R1", "russian")],
+                    {"GT": "1505", "GU": "1510", "R1": "2012"}, script=[(6, 6)])
+    g.state.wrecks["1504"] = 1
+    g.apply(PushWreck("GT", "1504", "1503"))
+    assert g.units["GT"].hex == "1505" and g.state.wrecks == {"1504": 1}
+    g.state.wrecks["1509"] = 1
+    g.units["GU"].moved = True
+    assert not any(isinstance(a, PushWreck) and a.afv == "GU" for a in g.legal_actions())
+
+
+# ---------------------------------------------------------------- 8.7 facing
+def test_8_71_facing_change_needs_a_pc_counts_as_moved_and_opens_no_opportunity_fire():
+    g = moving_game([cw("GM", "german", ma=0), inf("R1", "russian")], {"GM": ("1505", False, 1), "R1": "1507"},
+                    pcs=True, script=[(2, 2)])
+    g.apply(StartMove(("GM",)))
+    assert events(g, "pc")[-1]["rule"] == "8.22"
+    g.apply(Face(4))
+    assert g.units["GM"].facing == 4 and g.units["GM"].moved and g.window is None and g.current_side() == "german"
+
+
+def test_8_72_atg_three_four_crew_turns_one_two_never_nor_after_firing():
+    g = moving_game([cw("GA", "german", weapon="37AT", ma=0, crew=3), cw("GB", "german", weapon="45AT", ma=0, crew=4),
+                     inf("R1", "russian")], {"GA": ("1505", False, 1), "GB": ("1508", False, 1), "R1": "2012"})
+    g.units["GB"].crew = 2
+    assert StartMove(("GA",)) in starts(g) and StartMove(("GB",)) not in starts(g)
+    g.apply(StartMove(("GA",)))
+    assert Face(3) in g.legal_actions()
+    g.units["GA"].fired = True
+    assert Face(3) not in g.legal_actions()
+
+
+def test_8_73_mg_turns_to_any_hexside_regardless_of_crew():
+    g = moving_game([cw("GM", "german", ma=3), inf("R1", "russian")], {"GM": ("1505", False, 1), "R1": "2012"})
+    g.units["GM"].crew = 1
+    g.apply(StartMove(("GM",)))
+    assert {a.hexside for a in g.legal_actions() if isinstance(a, Face)} == {2, 3, 4, 5, 6}
+
+
+def test_8_74_afv_one_hexside_free_per_new_hex_then_one_mp_each():
+    g = moving_game([afv("GT", "german"), inf("R1", "russian")], {"GT": ("1505", False, 1), "R1": "2012"})
+    g.apply(StartMove(("GT",)))
+    g.apply(Step("1504"))  # keeps its facing (8.74)
+    assert g.units["GT"].facing == 1 and g.moving.mp["GT"] == 9
+    g.apply(Face(2))  # free
+    assert g.moving.mp["GT"] == 9
+    g.apply(Face(3))  # 1 MP
+    assert g.moving.mp["GT"] == 8
+    g.apply(Step("1505"))
+    g.apply(Face(6))  # 3 -> 6: three hexsides, one free
+    assert g.moving.mp["GT"] == 5
+
+
+def test_8_75_afv_turning_in_place_takes_the_pc_and_pays_after_the_first():
+    g = moving_game([afv("GT", "german"), inf("R1", "russian")], {"GT": ("1505", False, 1), "R1": "2012"},
+                    pcs=True, script=[(2, 2)])
+    g.apply(StartMove(("GT",)))
+    g.apply(Face(3))
+    assert g.moving.mp["GT"] == 9 and g.units["GT"].changed_facing_only
+    g.apply(Face(4))
+    assert g.moving.mp["GT"] == 8 and len(events(g, "pc")) == 1
+
+
+def test_3_13_toggle_state_during_movement():
+    g = moving_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "2012"})
+    g.apply(StartMove(("G1",)))
+    g.apply(ToggleState())
+    assert g.units["G1"].down and g.moving.mp["G1"] == 4
