@@ -196,22 +196,38 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
 @click.option("--ai", "ai_spec", default="german=random,russian=random", show_default=True,
               help="players per side, e.g. german=random,russian=random")
-@click.option("--rules", type=click.Choice(["basic"]), default="basic", show_default=True,
-              help="rule set (the advanced rules 21.0-24.0 arrive with issue 7)")
+@click.option("--rules", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
+              help="basic rules (3.0-20.0) or all advanced rules together (21.0-24.3)")
+@click.option("--option", "options", multiple=True, type=click.Choice(["observation-penalty", "observation-special-roll"]),
+              help="optional rule (advanced rules only; repeatable): 23.2 penalty, the table's optional special roll")
 @click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
-@click.option("--scheduler", default=None, help="address of a Dask distributed scheduler to run the batches on")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="run the batches on the Dask distributed scheduler at ADDRESS (tcp://host:8786) instead")
+@click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
+              help="seconds to wait for the --scheduler")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the results as JSON")
 @click.option("--replays", type=click.Path(file_okay=False), default=None, help="save each game's replay here")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              help="write PNG pictures here: outcomes, casualties by turn, heat maps over the map")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, workers: int | None,
-             scheduler: str | None, json_out: str | None, replays: str | None, quiet: bool) -> None:
-    """Play GAMES whole games of SCENARIO headless with AI players and summarise them."""
+def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, options: tuple[str, ...],
+             workers: int | None,
+             scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,
+             report_dir: str | None, quiet: bool) -> None:
+    """Play GAMES whole games of SCENARIO headless with AI players and summarise them.
+
+    A game that raises is reported with its seed and error and its replay is saved (to --replays,
+    else to ./playtest-errors); the other games go on.
+    """
     import json as _json
+    import time as _time
 
     from core.ironcross.scenario_setup import SetupError, load_setup
     from core.players import PLAYERS
-    from core.playtest import parse_ai, run_batch, summarise
+    from core.playtest import DEFAULT_ERROR_DIR, PlaytestError, parse_ai, run_batch, summarise
 
+    if options and rules != "advanced":
+        raise click.UsageError("--option needs --rules advanced (optional rules extend the advanced rules)")
     try:
         ai = parse_ai(ai_spec)
     except ValueError as e:
@@ -223,62 +239,87 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, wor
         sc, _setup = load_setup(scenario, seed=seed)
     except DocumentError as e:
         raise InputError(str(e)) from None
-    except (SetupError, KeyError) as e:
+    except (SetupError, KeyError, ValueError) as e:
         raise InputError(f"{scenario}: cannot be played: {e}") from None
+    except OSError as e:
+        raise InputError(f"{scenario}: cannot read: {e}") from None
     title = f"Scenario {sc.number}: {sc.title}" if sc.number else sc.title
-    click.echo(f"{title} - {games} games, seed {seed}, rules {rules}, "
-               f"German: {ai['german']}, Russian: {ai['russian']}")
+    where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
+    opts = (" + " + " + ".join(options)) if options else ""
+    click.echo(f"{title} - {games} games, seed {seed}, rules {rules}{opts}, "
+               f"German: {ai['german']}, Russian: {ai['russian']}, on {where}")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                        TimeElapsedColumn(), TimeRemainingColumn(), disable=quiet, transient=False)
+                        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, transient=False)
+    t0 = _time.perf_counter()
     try:
         with progress:
             task = progress.add_task("games", total=games, rate="")
             done = [0]
-            import time as _time
-
-            t0 = _time.perf_counter()
 
             def tick(n: int) -> None:
                 done[0] += n
                 rate = done[0] / max(1e-9, _time.perf_counter() - t0)
                 progress.update(task, advance=n, rate=f"{rate:.2f} games/s")
 
-            results = run_batch(scenario, games, seed, ai, rules=rules, workers=workers, scheduler=scheduler,
-                                replay_dir=replays, on_progress=tick)
-    except RuntimeError as e:
-        raise InputError(str(e)) from None
+            results = run_batch(scenario, games, seed, ai, rules=rules, options=tuple(options), workers=workers,
+                                scheduler=scheduler,
+                                replay_dir=replays, error_dir=DEFAULT_ERROR_DIR, connect_timeout=connect_timeout,
+                                on_progress=tick)
+    except PlaytestError as e:
+        raise InputError(f"--scheduler: {e}" if scheduler else str(e)) from None
     except OSError as e:
-        raise InputError(f"--scheduler {scheduler}: {e}") from None
+        raise InputError(f"cannot write replays: {e}") from None
+    elapsed = _time.perf_counter() - t0
     s = summarise(results)
     click.echo("")
-    click.echo("Outcomes (share of games, 95 % confidence interval):")
+    click.echo(f"{games} games in {elapsed:.1f} s. Outcomes (count, share of games, 95 % confidence interval):")
     for k, v in s["outcomes"].items():
         r = s["rates"][k]
         click.echo(f"  {k:8s} {v:5d}  {r['rate']:6.1%}  [{r['ci95'][0]:.1%} - {r['ci95'][1]:.1%}]")
-    click.echo(f"Game length: {s['turns']['mean']:.1f} turns on average (sd {s['turns']['stdev']:.1f})")
+    click.echo(f"Game length: {s['turns']['mean']:.1f} Game Turns on average (sd {s['turns']['stdev']:.1f})")
     for side in ("german", "russian"):
         c = s["casualties_per_game"][side]
         txt = ", ".join(f"{k} {v:.1f}" for k, v in c.items()) or "none"
         click.echo(f"Casualties per game, {side}: {txt}")
+        rows = s["casualties_by_turn"][side]
+        if rows:
+            click.echo("  by Game Turn: " + " ".join(f"{r['turn']}:{r['mean']:.1f}" for r in rows))
     fc = s["first_contact"]
     if fc["mean_turn"] is not None:
         click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {games} games)")
     if s["hot_hexes"]:
         click.echo("Most fought-over hexes: " + ", ".join(f"{h} ({n})" for h, n in s["hot_hexes"][:6]))
+    if s["fire_origins"]:
+        click.echo("Most fired from: " + ", ".join(f"{h} ({n})" for h, n in s["fire_origins"][:6]))
     for e in s["errors"]:
         click.echo(f"ERROR in game {e['index']} (seed {e['seed']}): {e['error'].splitlines()[0]}"
                    + (f"; replay {e['replay']}" if e["replay"] else ""), err=True)
     if json_out:
         from maps.document_file import atomic_write_text
 
-        doc = {"scenario": scenario, "title": title, "games": games, "seed": seed, "rules": rules, "ai": ai,
+        doc = {"scenario": scenario, "title": title, "games": games, "seed": seed, "rules": rules,
+               "options": list(options), "ai": ai,
+               "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "summary": s,
                "per_game": [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
-                             "casualties": r.casualties, "error": r.error} for r in results]}
-        atomic_write_text(json_out, _json.dumps(doc, indent=1) + "\n")
+                             "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
+                             "first_contact": r.first_contact, "reason": r.reason, "error": r.error,
+                             "replay": r.replay} for r in results]}
+        try:
+            atomic_write_text(json_out, _json.dumps(doc, indent=1) + "\n")
+        except OSError as e:
+            raise InputError(f"{json_out}: cannot write: {e}") from None
         click.echo(f"wrote {json_out}")
+    if report_dir:
+        from core.playtest_report import write_report  # Qt, imported only for --report
+
+        try:
+            paths = write_report(results, scenario, report_dir, title=title, summary=s, ai=ai)
+        except OSError as e:
+            raise InputError(f"--report {report_dir}: cannot write: {e}") from None
+        click.echo(f"wrote {len(paths)} pictures to {report_dir}: " + ", ".join(Path(p).name for p in paths))
 
 
 @cli.command()

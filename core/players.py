@@ -17,11 +17,11 @@ __all__ = ["Player", "RandomPlayer", "PLAYERS", "make_player"]
 
 class Player(Protocol):
     """Chooses one of ``actions`` for ``side``; ``view`` is what that side may know
-    (``Game.view(side)``: the opponent's secret mines removed)."""
+    (a :class:`core.ironcross.view.PlayerView`: read-only, the opponent's secret mines hidden)."""
 
     name: str
 
-    def choose(self, view: dict, side: str, actions: Sequence[Action]) -> Action: ...
+    def choose(self, view, side: str, actions: Sequence[Action]) -> Action: ...
 
 
 class RandomPlayer:
@@ -32,14 +32,20 @@ class RandomPlayer:
     def __init__(self, seed: int):
         self._rng = random.Random(seed)
 
-    def choose(self, view: dict, side: str, actions: Sequence[Action]) -> Action:
+    def choose(self, view, side: str, actions: Sequence[Action]) -> Action:
         if not actions:
             raise ValueError("no legal action to choose from")
         return actions[self._rng.randrange(len(actions))]
 
 
+def _heuristic(seed: int) -> Player:
+    from core.ai.heuristic import HeuristicPlayer
+
+    return HeuristicPlayer(seed)
+
+
 #: name -> factory(seed) for ``--ai SIDE=NAME``.
-PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
+PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "heuristic": _heuristic}
 
 
 def make_player(name: str, seed: int) -> Player:

@@ -2,9 +2,19 @@
 
 Each game ``i`` of a batch seeded ``S`` uses the seed ``derive_seed(S, i)`` for its dice, its
 pre-game choices and its players, so results are the same whatever the number of workers or the
-backend. Games run in batches (one task per batch, not per game) on a local process pool, or on a
-Dask distributed cluster when a scheduler address is given. An exception inside one game does not
-stop the batch: the game is reported with its seed and the error, and its replay is kept.
+backend. Games run in batches (one task per batch of games, not per game) on a local process pool,
+or on a Dask distributed cluster when a scheduler address is given (``pip install distributed``;
+the workers must be able to import this package: start them from the same environment, e.g.
+``dask worker tcp://HOST:8786`` in the project's venv). Workers never write files: replays travel
+back with the results and the caller writes them, so ``--replays`` works the same on a cluster.
+
+An exception inside one game does not stop the batch: the game is reported (outcome ``"error"``)
+with its seed and the error, and its replay (the decisions up to the failure) is always saved, to
+the replay folder or else to the error folder, so ``ironcross replay FILE --verify`` reproduces it.
+
+Fire origins: the engine's ``fire`` event names its firers; the runner records each firer's hex
+when the event is seen (right after the action that produced it; a firer never moves during its
+own fire action, so that is where it fired from).
 """
 
 from __future__ import annotations
@@ -15,23 +25,32 @@ import os
 import statistics
 import traceback
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 from core.dice import derive_seed
 
-__all__ = ["GameResult", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai"]
+__all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
+           "DEFAULT_ERROR_DIR"]
 
-_SETUP_CACHE: dict[tuple[str, int], object] = {}
+#: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
+DEFAULT_ERROR_DIR = "playtest-errors"
+
+
+class PlaytestError(RuntimeError):
+    """The batch cannot run (no Dask, unreachable scheduler, workers without this package)."""
 
 
 @dataclass
 class GameResult:
     """One game's result: ``outcome`` "german"/"russian"/"draw" or "error"; ``turns`` played;
-    ``casualties`` per side and unit kind; ``first_contact`` the Game Turn of the first combat
-    roll (None without combat); ``eliminated_at`` and ``fire_at`` hex counts."""
+    ``casualties`` per side and unit kind; ``casualties_by_turn`` per side a list of eliminations
+    per Game Turn (item 0 = Game Turn 1); ``first_contact`` the Game Turn of the first combat
+    roll (None without combat); hex -> count of ``eliminated_at`` (units eliminated in the hex),
+    ``fire_at`` (fire, grenade, flame and assault targets) and ``fire_from`` (one per firer of
+    each fire attack)."""
 
     index: int
     seed: int
@@ -45,6 +64,8 @@ class GameResult:
     reason: str = ""
     error: str | None = None
     replay: str | None = None
+    casualties_by_turn: dict[str, list[int]] = field(default_factory=dict)
+    fire_from: dict[str, int] = field(default_factory=dict)
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
@@ -69,15 +90,17 @@ def _setup_for(scenario_path: str, seed: int):
     return load_setup(scenario_path, seed=seed)[1]
 
 
-def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str = "basic",
-              options: tuple[str, ...] = (), replay_dir: str | None = None, max_actions: int = 200_000) -> GameResult:
-    """Play one game to its end; never raises for an error inside the game (reported instead)."""
+def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
+          want_replay: bool, max_actions: int) -> tuple[GameResult, dict | None]:
+    """Play one game; returns its result and, when ``want_replay`` or the game raised, its replay
+    as ``{"header": ..., "events": [...]}`` (JSON-ready)."""
     from core.ironcross.actions import action_to_json
     from core.ironcross.game import Game
+    from core.ironcross.view import PlayerView
     from core.players import make_player
-    from core.replay import write_replay
 
     game = None
+    fire_from: Counter = Counter()
     try:
         setup = _setup_for(scenario_path, seed)
         game = Game(setup, seed, rules=rules, options=options)
@@ -85,30 +108,67 @@ def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rul
             game._event("pre_game_choice", rule="24.1", text=c)
         players = {side: make_player(ai[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
         n = 0
+        seen = 0
+        events = game.events
+        units = game.units
         while not game.is_terminal():
             side = game.current_side()
             acts = game.legal_actions()
-            a = players[side].choose(game.view(side), side, acts)
+            a = players[side].choose(PlayerView(game, side), side, acts)
             game.apply(a)
+            for k in range(seen, len(events)):  # firers stand still during their own fire action
+                e = events[k]
+                if e["kind"] == "fire":
+                    for uid in e.get("firers") or ():
+                        u = units.get(uid)
+                        if u is not None and u.hex:
+                            fire_from[u.hex] += 1
+            seen = len(events)
             n += 1
             if n > max_actions:
                 raise RuntimeError(f"no end after {max_actions} actions")
         res = _result_of(game, index, seed)
+        res.fire_from = dict(fire_from)
     except Exception as e:  # one broken game must not stop the batch
         res = GameResult(index, seed, "error", game.state.turn if game else 0,
                          error=f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
-    if replay_dir is not None and game is not None:
-        path = Path(replay_dir) / f"game_{index:05d}_seed_{seed}.jsonl"
+    payload = None
+    if game is not None and (want_replay or res.outcome == "error"):
         header = {"scenario": str(scenario_path), "seed": seed, "rules": rules, "options": list(options),
                   "ai": ai, "index": index, "outcome": res.outcome, "error": res.error,
                   "actions": [action_to_json(a) for a in game.actions]}
-        write_replay(path, header, json.loads(json.dumps(game.events, default=str)))
-        res.replay = str(path)
+        payload = {"header": header, "events": json.loads(json.dumps(game.events, default=str))}
+    return res, payload
+
+
+def _replay_path(folder: str | os.PathLike[str], index: int, seed: int, error: bool) -> Path:
+    return Path(folder) / f"game_{index:05d}_seed_{seed}{'_error' if error else ''}.jsonl"
+
+
+def _write_payload(folder: str | os.PathLike[str], res: GameResult, payload: dict) -> str:
+    from core.replay import write_replay
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    path = _replay_path(folder, res.index, res.seed, res.outcome == "error")
+    write_replay(path, payload["header"], payload["events"])
+    return str(path)
+
+
+def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str = "basic",
+              options: tuple[str, ...] = (), replay_dir: str | None = None, max_actions: int = 200_000,
+              error_dir: str | None = None) -> GameResult:
+    """Play one game to its end; never raises for an error inside the game (reported instead).
+    Its replay goes to ``replay_dir``; a game that raised always keeps its replay (in
+    ``replay_dir``, else ``error_dir``, else :data:`DEFAULT_ERROR_DIR`)."""
+    res, payload = _play(scenario_path, index, seed, ai, rules, tuple(options), replay_dir is not None, max_actions)
+    if payload is not None:
+        res.replay = _write_payload(replay_dir or error_dir or DEFAULT_ERROR_DIR, res, payload)
     return res
 
 
 def _result_of(game, index: int, seed: int) -> GameResult:
     cas: dict[str, dict[str, int]] = {"german": {}, "russian": {}}
+    by_turn: dict[str, list[int]] = {"german": [], "russian": []}
     elim: Counter = Counter()
     fire: Counter = Counter()
     first = None
@@ -117,6 +177,10 @@ def _result_of(game, index: int, seed: int) -> GameResult:
         if k == "eliminated":
             u = game.units[e["unit"]]
             cas[u.side][u.kind.value] = cas[u.side].get(u.kind.value, 0) + 1
+            t = max(1, int(e.get("turn") or 1))
+            row = by_turn[u.side]
+            row.extend([0] * (t - len(row)))
+            row[t - 1] += 1
             if e.get("hex"):
                 elim[e["hex"]] += 1
         elif k in ("fire", "grenade_result", "flame_result", "assault"):
@@ -125,54 +189,115 @@ def _result_of(game, index: int, seed: int) -> GameResult:
                 fire[tgt] += 1
         elif k == "roll" and first is None and e["rule"] not in ("7.0 b",) and not e["purpose"].startswith("PC"):
             first = e["turn"]
+    turns = game.state.turn
+    for row in by_turn.values():
+        row.extend([0] * (turns - len(row)))
     details = game.events[-1].get("details") or {}
-    return GameResult(index, seed, game.state.outcome or "draw", game.state.turn, cas, first, dict(elim), dict(fire),
-                      len(game.actions), reason=(details.get("reason") if isinstance(details, dict) else "") or "")
+    return GameResult(index, seed, game.state.outcome or "draw", turns, cas, first, dict(elim), dict(fire),
+                      len(game.actions), reason=(details.get("reason") if isinstance(details, dict) else "") or "",
+                      casualties_by_turn=by_turn)
 
 
-def _run_chunk(args) -> list[dict]:
-    scenario_path, items, ai, rules, options, replay_dir = args
-    return [asdict(play_game(scenario_path, i, s, ai, rules, tuple(options), replay_dir)) for i, s in items]
+def _run_chunk(args) -> list[tuple[dict, dict | None]]:
+    """One task: a batch of games ``items`` [(index, seed), ...]; (result dict, replay or None) each."""
+    scenario_path, items, ai, rules, options, want_replays = args
+    out = []
+    for i, s in items:
+        res, payload = _play(scenario_path, i, s, ai, rules, tuple(options), bool(want_replays), 200_000)
+        out.append((asdict(res), payload))
+    return out
+
+
+def _chunks(items: list, parallel: int) -> list[list]:
+    """Batches of games: about four per worker (load balance), at most 25 games each."""
+    size = max(1, min(25, math.ceil(len(items) / (parallel * 4))))
+    return [items[k:k + size] for k in range(0, len(items), size)]
+
+
+def _can_import_project() -> bool:  # runs on each Dask worker
+    import importlib
+
+    importlib.import_module("core.playtest")
+    importlib.import_module("core.ironcross.game")
+    return True
+
+
+def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeout: float):
+    """Yield the result parts of the tasks as they complete on the Dask cluster at ``scheduler``."""
+    try:
+        from distributed import Client, as_completed as dask_completed
+    except ImportError:
+        raise PlaytestError("--scheduler needs Dask distributed: pip install distributed") from None
+    try:
+        client = Client(scheduler, timeout=f"{connect_timeout}s")
+    except Exception as e:  # OSError / TimeoutError / ValueError for a malformed address
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} "
+                            f"within {connect_timeout:g} s: {msg}") from None
+    try:
+        nthreads = sum(client.nthreads().values())
+        if nthreads == 0:
+            raise PlaytestError(f"the Dask scheduler at {scheduler!r} has no workers")
+        try:
+            client.run(_can_import_project)
+        except Exception as e:
+            raise PlaytestError(f"the Dask workers at {scheduler!r} cannot import ironcross ({type(e).__name__}: {e}); "
+                                "start them from the project's environment (pip install -e . there)") from None
+        futs = client.map(_run_chunk, make_tasks(nthreads), pure=False)
+        try:
+            for f in dask_completed(futs):
+                yield f.result()
+        except PlaytestError:
+            raise
+        except Exception as e:  # a task (not a game) failed: a worker died, or cannot unpickle
+            raise PlaytestError(f"a batch failed on the Dask cluster at {scheduler!r}: {type(e).__name__}: {e}") from None
+    finally:
+        client.close()
 
 
 def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, rules: str = "basic",
               options: tuple[str, ...] = (), workers: int | None = None, scheduler: str | None = None,
-              replay_dir: str | None = None, on_progress: Callable[[int], None] | None = None) -> list[GameResult]:
-    """Run ``games`` games; returns their results ordered by game index (independent of workers)."""
+              replay_dir: str | None = None, error_dir: str | None = None, connect_timeout: float = 5.0,
+              on_progress: Callable[[int], None] | None = None) -> list[GameResult]:
+    """Run ``games`` games; returns their results ordered by game index (independent of the
+    number of workers and of the backend). ``scheduler``: address of a Dask scheduler
+    (``tcp://host:8786``) instead of the local pool of ``workers`` processes (default: CPU
+    count). Replays are written by the caller: every game's to ``replay_dir`` when given; a game
+    that raised always to ``replay_dir`` or ``error_dir`` (default :data:`DEFAULT_ERROR_DIR`).
+    Raises :class:`PlaytestError` when the batch cannot run at all."""
     items = [(i, derive_seed(seed, i)) for i in range(games)]
-    workers = max(1, workers or os.cpu_count() or 1)
-    size = max(1, min(25, math.ceil(games / (workers * 4))))
-    chunks = [items[k:k + size] for k in range(0, games, size)]
-    tasks = [(str(scenario_path), c, ai, rules, list(options), replay_dir) for c in chunks]
+    want = replay_dir is not None
+
+    def make_tasks(parallel: int) -> list:
+        return [(str(scenario_path), c, ai, rules, list(options), want) for c in _chunks(items, parallel)]
+
     if replay_dir:
         Path(replay_dir).mkdir(parents=True, exist_ok=True)
-    out: list[dict] = []
+    out: list[GameResult] = []
+
+    def take(part: list) -> None:
+        for d, payload in part:
+            r = GameResult(**d)
+            if payload is not None:
+                r.replay = _write_payload(replay_dir or error_dir or DEFAULT_ERROR_DIR, r, payload)
+            out.append(r)
+        if on_progress:
+            on_progress(len(part))
+
     if scheduler:
-        try:
-            from distributed import Client, as_completed
-        except ImportError:
-            raise RuntimeError("--scheduler needs Dask distributed: pip install 'ironcross[cluster]'") from None
-        with Client(scheduler, timeout="10s") as client:
-            futs = client.map(_run_chunk, tasks, pure=False)
-            for f in as_completed(futs):
-                part = f.result()
-                out.extend(part)
-                if on_progress:
-                    on_progress(len(part))
-    elif workers == 1:
-        for t in tasks:
-            part = _run_chunk(t)
-            out.extend(part)
-            if on_progress:
-                on_progress(len(part))
+        for part in _dask_parts(scheduler, make_tasks, connect_timeout):
+            take(part)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            for part in ex.map(_run_chunk, tasks):
-                out.extend(part)
-                if on_progress:
-                    on_progress(len(part))
-    out.sort(key=lambda r: r["index"])
-    return [GameResult(**r) for r in out]
+        workers = max(1, workers or os.cpu_count() or 1)
+        if workers == 1:
+            for t in make_tasks(1):
+                take(_run_chunk(t))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as ex:
+                for f in as_completed([ex.submit(_run_chunk, t) for t in make_tasks(workers)]):
+                    take(f.result())
+    out.sort(key=lambda r: r.index)
+    return out
 
 
 def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -187,7 +312,10 @@ def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def summarise(results: Iterable[GameResult]) -> dict:
-    """Outcome counts and rates with 95 % intervals, game length, casualties, contact, hot spots."""
+    """Outcome counts and rates with 95 % intervals, game length, casualties (per side and unit
+    kind; per side and Game Turn: mean per game with a 95 % interval of the mean), first contact,
+    hot spots (most fired-at plus eliminations) and fire origins. Errored games count in the
+    outcomes (as "error") but not in game length or casualties by turn."""
     rs = list(results)
     n = len(rs)
     counts = Counter(r.outcome for r in rs)
@@ -204,9 +332,23 @@ def summarise(results: Iterable[GameResult]) -> dict:
         cas[side] = {k: v / n for k, v in sorted(kinds.items())} if n else {}
     contact = [r.first_contact for r in rs if r.first_contact is not None]
     hot = Counter()
+    origins = Counter()
     for r in rs:
         hot.update(r.eliminated_at)
         hot.update(r.fire_at)
+        origins.update(r.fire_from)
+    played = [r for r in rs if r.outcome != "error"]
+    longest = max((len(v) for r in played for v in r.casualties_by_turn.values()), default=0)
+    by_turn: dict[str, list[dict[str, float]]] = {}
+    for side in ("german", "russian"):
+        rows = []
+        for t in range(longest):
+            xs = [(r.casualties_by_turn.get(side) or [])[t] if t < len(r.casualties_by_turn.get(side) or []) else 0
+                  for r in played]
+            mean = statistics.mean(xs) if xs else 0.0
+            half = 1.959964 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+            rows.append({"turn": t + 1, "mean": mean, "ci95": (max(0.0, mean - half), mean + half)})
+        by_turn[side] = rows
     return {
         "games": n,
         "outcomes": outcomes,
@@ -216,7 +358,9 @@ def summarise(results: Iterable[GameResult]) -> dict:
         "casualties_per_game": cas,
         "first_contact": {"mean_turn": statistics.mean(contact) if contact else None,
                           "games_with_contact": len(contact)},
+        "casualties_by_turn": by_turn,
         "hot_hexes": hot.most_common(10),
+        "fire_origins": origins.most_common(10),
         "errors": [{"seed": r.seed, "index": r.index, "error": r.error, "replay": r.replay}
                    for r in rs if r.outcome == "error"],
     }

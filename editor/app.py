@@ -18,7 +18,7 @@ __all__ = ["main", "build_parser"]
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ironcross-editor", description="Iron Cross map editor")
-    p.add_argument("file", nargs="?", help="map file to open")
+    p.add_argument("file", nargs="?", help="map or scenario file to open (detected by its format)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the main window offscreen to OUT.png and exit")
     p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="show the LOS tool from one hex to another")
@@ -46,7 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     from maps.document_file import DocumentError
     from editor.document import MapDocument
     from editor.main_window import MainWindow
+    from editor.scenario_document import file_format
 
+    if args.file and file_format(args.file) == "ironcross-scenario":
+        return _scenario_main(app, args, w, h)
     doc = None
     if args.file:
         try:
@@ -91,6 +94,49 @@ def main(argv: list[str] | None = None) -> int:
         app.processEvents()
         ok = win.grab().save(args.screenshot, "PNG")
         win.document.undo_stack.setClean()
+        win.close()
+        if not ok:
+            print(f"ironcross-editor: cannot write {args.screenshot}", file=sys.stderr)
+            return 1
+        return 0
+    win.show()
+    return app.exec()
+
+
+def _scenario_main(app, args, w: int, h: int) -> int:
+    """``ironcross-editor SCENARIO``: the scenario with its map, set-up zones, entries, victory
+    areas and north indicator (and the designer's placement when saved beside it)."""
+    from maps.document_file import DocumentError
+    from editor.main_window import MainWindow
+
+    win = MainWindow()
+    win.resize(w, h)
+    if args.screenshot:
+        win.show()
+        app.processEvents()
+    try:
+        win.scenario_ctl.open(args.file)
+    except (DocumentError, OSError) as e:
+        if args.screenshot:
+            print(f"ironcross-editor: {e}", file=sys.stderr)
+            win.close()
+            return 1
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.critical(win, "Cannot open scenario", str(e))
+    else:
+        if not args.screenshot:
+            win._add_recent(Path(args.file))
+    if args.tool:
+        win.tools.set_tool(args.tool)
+    if args.screenshot:
+        win.resize(w, h)
+        app.processEvents()
+        win.scenario_ctl.fit()
+        app.processEvents()
+        ok = win.grab().save(args.screenshot, "PNG")
+        win.document.undo_stack.setClean()
+        win.scenario_ctl.doc.undo_stack.setClean()
         win.close()
         if not ok:
             print(f"ironcross-editor: cannot write {args.screenshot}", file=sys.stderr)

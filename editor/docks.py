@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 from pydantic import ValidationError
 
 from maps import hexgrid
-from maps.document_file import DocumentError
 from maps.errata import Change, Errata, ErrataMismatchError, apply_errata, load_errata
 from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart, save_terrain_chart
 from editor.canvas import hex_path, overlay_item

@@ -26,10 +26,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from maps.document_file import atomic_write_text, read_json
+from maps.document_file import atomic_write_text
 from maps.hexmap import HexMap
 from maps.mapfile import check_map, load_map_file, save_map
-from maps.document_file import DocumentError, load_document
+from maps.document_file import load_document
 from maps.model import MAP_FORMAT, MAP_VERSION, Extent, HexRecord, MapFile, Section
 
 __all__ = ["MapDocument", "autosave_path", "new_map"]

@@ -11,10 +11,9 @@ in a ``QUndoCommand`` and :class:`editor.document.MapDocument` applies them.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from functools import lru_cache
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from shapely.geometry import Polygon
@@ -23,7 +22,7 @@ from shapely.ops import unary_union
 from maps import building_shapes, hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
-from maps.model import Building, Extent, HexRecord, MapFile, NamedFeature, Section
+from maps.model import Building, Extent, HexRecord, MapFile
 from maps.provenance import Provenance
 
 __all__ = [

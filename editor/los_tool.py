@@ -17,7 +17,6 @@ thread so the UI never blocks); this module only draws.
 
 from __future__ import annotations
 
-from fractions import Fraction
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QThread, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen

@@ -103,6 +103,9 @@ class MainWindow(QMainWindow):
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start()
 
+        from editor.scenario_window import ScenarioController
+
+        self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus (issue 10)
         self.set_document(document or MapDocument(new_map()))
         self.tools.set_tool("select")
         self.resize(1280, 800)
@@ -229,8 +232,19 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{d.display_name()}{' *' if d.is_dirty else ''} - {d.map.name} - Iron Cross editor")
 
     def open_file(self, path: str | os.PathLike[str], *, offer_recovery: bool = True) -> bool:
-        """Open a map file. An invalid file shows the validator's messages in a dialog and the
-        current document stays. A newer autosave is offered for recovery."""
+        """Open a map file, or a scenario file (detected by its format) with its map. An invalid
+        file shows the validator's messages in a dialog and the current document stays. A newer
+        autosave is offered for recovery."""
+        from editor.scenario_document import file_format
+
+        if file_format(path) == "ironcross-scenario":
+            try:
+                self.scenario_ctl.open(path)
+            except (DocumentError, OSError) as e:
+                QMessageBox.critical(self, "Cannot open scenario", f"{path} cannot be opened:\n\n{e}")
+                return False
+            self._add_recent(Path(path))
+            return True
         try:
             doc = MapDocument.open(path)
         except DocumentError as e:
@@ -264,7 +278,8 @@ class MainWindow(QMainWindow):
         if not self._maybe_save():
             return
         start = str(self.document.path.parent) if self.document.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open map", start, "Iron Cross maps (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open map or scenario", start,
+                                              "Iron Cross maps and scenarios (*.json);;All files (*)")
         if path:
             self.open_file(path)
 
@@ -491,10 +506,11 @@ class MainWindow(QMainWindow):
         return ToolContext._ask(title, label, default)
 
     def closeEvent(self, ev) -> None:  # noqa: N802
-        if not self._maybe_save():
+        if not self._maybe_save() or not self.scenario_ctl.maybe_save():
             ev.ignore()
             return
         self.los_panel.shutdown()
+        self.scenario_ctl.shutdown()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("windowState", self.saveState())
         ev.accept()

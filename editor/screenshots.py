@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     # LOS across Map 2, blocked, with the Sighting Chart (different levels)
     w = window(DATA / "iron_cross_mapsheet_corrected.json")
     t = w.tools.set_tool("los")
-    r = t.measure("3717", "3310")
+    t.measure("3717", "3310")
     w.view.resetTransform()
     w.view.scale(0.42, 0.42)
     w.view.centre_on_hex(Hex(35, 13))

@@ -34,6 +34,7 @@ class Place:
     hex: str
     down: bool = False
     facing: int | None = None
+    hidden: bool = False  # 24.21: set up in a hidden hex (advanced rules)
     kind: str = "place"
 
 
@@ -240,3 +241,80 @@ class CrewReplacement:
 for _c in (Overrun, Halt, PushWreck, CrewReplacement):
     _KINDS[_c.__dataclass_fields__["kind"].default] = _c
 __all__ += ["Overrun", "Halt", "PushWreck", "CrewReplacement"]
+
+
+# ---------------------------------------------------------------- hidden hexes (24.2) and infiltration (24.3)
+@dataclass(frozen=True)
+class RevealHidden:
+    """The owner voluntarily reveals the hidden units in his hidden hex ``hex`` (24.22, 24.32)."""
+
+    hex: str
+    kind: str = "reveal_hidden"
+
+
+@dataclass(frozen=True)
+class Infiltrate:
+    """24.31: the Russian player designates ``squad`` (its off-map men) plus, optionally, the
+    commander ``commander`` to attempt an infiltration (decline with EndSetup)."""
+
+    squad: str
+    commander: str | None = None
+    kind: str = "infiltrate"
+
+
+@dataclass(frozen=True)
+class InfiltrationHex:
+    """24.32: the Russian player announces ``hex`` as his Infiltration Hex."""
+
+    hex: str
+    kind: str = "infiltration_hex"
+
+
+for _c in (RevealHidden, Infiltrate, InfiltrationHex):
+    _KINDS[_c.__dataclass_fields__["kind"].default] = _c
+__all__ += ["RevealHidden", "Infiltrate", "InfiltrationHex"]
+
+
+# ---------------------------------------------------------------- advanced rules: MG modes (21.0)
+@dataclass(frozen=True)
+class SetMgMode:
+    """End of the Morale Phase (21.41): put the NORMAL MG ``unit`` in ``mode`` "DF", "FL" or "SP";
+    FL names the Fire Lane's ``target`` hex (21.21)."""
+
+    unit: str
+    mode: str
+    target: str | None = None
+    kind: str = "mg_mode"
+
+
+@dataclass(frozen=True)
+class ChangeToSpray:
+    """21.42: the MG ``unit``, eligible to fire and not yet fired this Player Turn, tries (a PC) to
+    change to SP mode; its AP factors are halved for the rest of the Player Turn if it succeeds."""
+
+    unit: str
+    kind: str = "spray_change"
+
+
+@dataclass(frozen=True)
+class LaneFire:
+    """21.2: the FL-mode MG ``unit`` fires along its Fire Lane: a separate attack on every unit in the
+    lane (in a fire phase) or in the hex just entered (opportunity fire, 21.22)."""
+
+    unit: str
+    kind: str = "lane_fire"
+
+
+@dataclass(frozen=True)
+class SprayFire:
+    """21.3: the SP-mode MG ``unit`` attacks each of the chosen ``targets`` (enemy units in its spray
+    fire area; in opportunity fire, in the hex just entered) separately at half AP firepower."""
+
+    unit: str
+    targets: tuple[str, ...]
+    kind: str = "spray_fire"
+
+
+for _c in (SetMgMode, ChangeToSpray, LaneFire, SprayFire):
+    _KINDS[_c.__dataclass_fields__["kind"].default] = _c
+__all__ += ["SetMgMode", "ChangeToSpray", "LaneFire", "SprayFire"]

@@ -162,6 +162,8 @@ class AssaultRules:
         if not passed:
             self._event("assault", rule="17.0", side=side, frm=origin, target=target, attackers=[])
             return
+        concealed = self._unconceal_for_assault(target, side)  # 24.23 hidden defenders fight
+        defenders_at_start = defenders_at_start or bool(concealed)
         # move in, up to the stacking limit (8.62; 17.32 "up to the normal stacking limit")
         moved_in: list[Unit] = []
         for u in passed:
@@ -189,6 +191,7 @@ class AssaultRules:
         m = s.mines.get(target)
         if m and m.get("ap") and moved_in:
             self._mine_attack_after_assault(target)
+        self._reveal_after_assault(target, concealed, origin, moved_in)  # 24.23, 24.22
 
     def _assault_pcs(self, eligible: list[Unit], target: str) -> list[Unit]:
         """17.12: a modified PC (+1) for each unit; a leader in the stack may take one PC with his PR

@@ -1,4 +1,5 @@
-"""Set-up (24.1): placing units in their set-up zones, IPs (18.1) and mines (19.1).
+"""Set-up (24.1): placing units in their set-up zones, hidden hexes (24.21, advanced rules), IPs
+(18.1), mines (19.1), then the Russian infiltration (24.3, :mod:`core.ironcross.infiltration`).
 
 A mixin of :class:`core.ironcross.game.Game`; it reads and changes only the game's state.
 """
@@ -17,9 +18,16 @@ class DeploymentRules:
     def _advance_setup(self) -> None:
         while self._setup_queue:
             side, what, data = self._setup_queue[0]
-            if what == "unit" and self.units[data[0]].hex is not None:
+            if what == "unit" and (self.units[data[0]].hex is not None or self.units[data[0]].eliminated):
                 self._setup_queue.pop(0)
                 continue
+            if what == "infiltration":
+                dec = self._infiltration_decider()  # 24.3
+                if dec is None:
+                    self._setup_queue.pop(0)
+                    continue
+                self._decider = dec
+                return
             self._decider = side
             return
         self._event("setup_done", rule="24.1")
@@ -40,6 +48,8 @@ class DeploymentRules:
     def _setup_actions(self) -> list[Action]:
         side, what, data = self._setup_queue[0]
         out: list[Action] = []
+        if what == "infiltration":
+            return self._infiltration_actions()  # 24.3
         if what == "unit":
             uid, zone = data
             u = self.units[uid]
@@ -53,9 +63,14 @@ class DeploymentRules:
                 if not self._stack_ok(h, [u]):
                     continue
                 facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
-                for f in facings:
-                    out.append(Place(uid, h, False, f))  # 3.12: UP or DOWN as the owner wishes
-                    out.append(Place(uid, h, True, f))
+                # 24.21 a hidden hex holds only hidden units; AFVs may not be hidden
+                for hidden in ((False, True) if self._hidden_hexes_left(side) > 0 or
+                               self.state.hidden_hexes.get(h) == side else (False,)):
+                    if not self._hidden_placement_ok(u, h, hidden):
+                        continue
+                    for f in facings:
+                        out.append(Place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
+                        out.append(Place(uid, h, True, f, hidden))
         elif what == "ip":
             pts, zone = data
             for h in sorted(zone):
@@ -83,6 +98,12 @@ class DeploymentRules:
 
     def _apply_setup(self, a: Action) -> None:
         side, what, data = self._setup_queue[0]
+        if what == "infiltration":
+            self._apply_infiltration(a)  # 24.3
+            if self._infil.get("stage") == "done":
+                self._setup_queue.pop(0)
+            self._advance_setup()
+            return
         if isinstance(a, EndSetup):
             # skip the rest of this item (an unplaced unit stays off the map)
             self._setup_queue.pop(0)
@@ -96,8 +117,13 @@ class DeploymentRules:
             raise IllegalAction("24.1", f"{a} is not a legal placement now")
         if what == "unit":
             u = self.units[a.unit]
+            if self._hidden_setup_blocked(side, a.hex):
+                return self._advance_setup()  # 24.23: the opponent's hidden units were there
             u.hex, u.down, u.facing = a.hex, a.down, a.facing
-            self._event("placed", rule="24.1", unit=u.id, hex=a.hex, down=a.down, facing=a.facing)
+            if a.hidden:
+                self._place_hidden(u, a.hex)  # 24.21 recorded secretly (views hide it)
+            self._event("placed", rule="24.1", unit=u.id, hex=a.hex, down=a.down, facing=a.facing,
+                        **({"hidden": True, "secret": True} if a.hidden else {}))
             self._update_control(a.hex)
             self._setup_queue.pop(0)
         elif what == "ip":

@@ -14,8 +14,12 @@ listed in ``docs/rules-interpretations.md`` ("Fire combat, mortars, grenades, fl
 
 from __future__ import annotations
 
+import math
+
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, Fire, Flame, Grenade, IllegalAction
+from core.ironcross.ammo import fire_cost
+from core.ironcross.observation import OPTION_SPECIAL_ROLL, fire_category
 from core.ironcross.hex_terrain import in_frontal_area
 from core.ironcross.state import Morale, Phase, Unit
 from maps import hexgrid
@@ -133,6 +137,8 @@ class FireRules:
         for u in firers:
             if u.hex == target:
                 continue
+            if self._advanced_fire_problem(u) is not None:
+                continue  # 21.0 FL/SP MGs fire with LaneFire/SprayFire; 22.1 out of ammo
             key = (u.hex, u.down)
             if key not in los_ok:
                 los_ok[key] = self.los(u.hex, target, firer_down=u.down).clear  # 10.21 / 10.3
@@ -145,9 +151,9 @@ class FireRules:
         for u in usable:
             if u.ap > 0 and not (u.is_afv and opportunity and _dist(u.hex, target) > 10):  # 13.2
                 out.append(Fire((u.id,), target, "AP"))
-                if u.is_mg:
-                    out.append(Fire((u.id,), target, "AP", intensive=(u.id,)))  # 11.15
-            if u.at > 0:
+                if u.is_mg and self._has_ammo(u, 3):
+                    out.append(Fire((u.id,), target, "AP", intensive=(u.id,)))  # 11.15, 22.2
+            if u.at > 0 and not self._observation_failed(u.hex, target, u.side):  # 23.31
                 for t in afv_targets:
                     out.append(Fire((u.id,), target, "AT", target_unit=t.id))
         by_hex: dict[str, list[Unit]] = {}
@@ -189,7 +195,7 @@ class FireRules:
             if self._combination_problem([self.units[x] for x in ids], opportunity) is None:
                 out.append(a)
                 mgs = tuple(x for x in ids if self.units[x].is_mg)
-                if mgs:
+                if mgs and all(self._has_ammo(self.units[x], 3) for x in mgs):
                     out.append(Fire(ids, target, "AP", intensive=mgs))  # 11.15 with every MG
         return out
 
@@ -197,6 +203,16 @@ class FireRules:
         """10.23: ATGs, MGs and German Stugs fire only into their frontal area (AFVs otherwise
         through any hexside)."""
         return (u.is_atg or u.is_mg or u.is_stug) and u.facing is not None
+
+    def _advanced_fire_problem(self, u: Unit) -> tuple[str, str] | None:
+        """Advanced rules: only DF MGs fire with Fire (21.1; FL/SP use LaneFire/SprayFire, 21.2,
+        21.3); a unit out of ammo fires no more (22.1)."""
+        if u.is_mg and u.mg_mode != "DF" and self._mg_modes_on():
+            return ("21.0", f"{u.id} is in {u.mg_mode} mode: it fires with "
+                            f"{'LaneFire' if u.mg_mode == 'FL' else 'SprayFire'}")
+        if not self._has_ammo(u, 1):
+            return ("22.1", f"{u.id} is out of ammo")
+        return None
 
     def _largest_combination(self, us: list[Unit]) -> list[Unit]:
         """The largest set of one hex's units that may combine (11.13 a/b, 11.14)."""
@@ -262,7 +278,7 @@ class FireRules:
                 return ("24.1", f"no unit {x!r} in this game")
             if u.side != side:
                 return ("10.1", f"{x} is not yours")
-            bad = self._ineligibility(u)
+            bad = self._ineligibility(u) or self._advanced_fire_problem(u)
             if bad:
                 return bad
             firers.append(u)
@@ -283,6 +299,8 @@ class FireRules:
                 return ("11.15", f"only firing MGs may use Intensive Fire ({x})")
             if a.mode != "AP":
                 return ("11.15", "Intensive Fire doubles AP factors only")
+            if not self._has_ammo(self.units[x], 3):
+                return ("22.2", f"{x}: Intensive Fire costs 3 ammo points")
         if a.mode == "AT":
             if len(firers) != 1:
                 return ("12.14", "AT factors are never combined: one unit per AT attack (10.17)")
@@ -292,6 +310,8 @@ class FireRules:
             t = self.units.get(a.target_unit or "")
             if t is None or t.hex != a.target or not t.is_afv or t.eliminated or t.side == side:
                 return ("12.12", "AT fire needs an enemy AFV in the target hex as target_unit")
+            if self._observation_failed(u.hex, a.target, side):
+                return ("23.31", f"AT fire needs an observed target: {u.hex} does not observe {a.target}")
             return None
         if a.target_unit is not None:
             return ("10.24", "AP fire attacks every unit in the target hex; it names no target unit")
@@ -327,6 +347,12 @@ class FireRules:
         reaction = s.phase is Phase.REACTION_MOVEMENT
         if not opportunity:
             self._note_non_mortar_fire()  # 14.0
+        # 10.0 b (advanced): observation (23.0) before the PCs
+        unobserved = self._observe_for_fire(a, firers)
+        if a.mode == "AT" and unobserved:
+            self._event("fire", rule="23.31", firers=list(a.firers), target=a.target, mode=a.mode, passed=[],
+                        opportunity=opportunity, observed=False)
+            return  # 23.31 AT fire must be directed at an observed target: no PC, nothing fired
         # 10.0 c: PCs (10.12; 13.17 +1 for opportunity fire by infantry and AFVs in the Movement
         # Phase -- MGs (LMGs included), ATRs and ATGs without -- and everybody in the Reaction
         # Movement Phase)
@@ -342,11 +368,46 @@ class FireRules:
                     passed=[u.id for u in passed], opportunity=opportunity)
         if not passed:
             return
+        for u in passed:  # 22.1 only units that actually fire spend ammo; 23.2 fire history
+            self._spend_ammo(u, fire_cost(u, intensive=u.id in a.intensive), f"{a.mode} fire at {a.target}")
+            self._note_fired(u, fire_category(u, intensive=u.id in a.intensive, mode=a.mode))
         if a.mode == "AT":
             return self._resolve_at(passed[0], a.target_unit, a.target)
-        self._resolve_ap(passed, a.target, set(a.intensive), opportunity)
+        self._resolve_ap(passed, a.target, set(a.intensive), opportunity, unobserved=unobserved)
 
-    def _ap_firepower(self, firers: list[Unit], target: str, intensive: set[str], opportunity: bool) -> dict:
+    def _observe_for_fire(self, a: Fire, firers: list[Unit]) -> set[str]:
+        """10.0 b / 23.1: observation attempts for a Fire; returns the firing hexes that do not
+        observe the target hex (empty without the advanced rules). 23.34: AFVs and MGs firing AP at
+        a building hex need no observation; 23.14 group fire: one leader observes for the attack."""
+        if not self._observation_on():
+            return set()
+        side = firers[0].side
+        hexes = sorted({u.hex for u in firers})
+        building = self.terrain.is_building(a.target)
+
+        def needs(hx: str) -> bool:
+            if a.mode == "AT":
+                return True
+            return not all(building and (u.is_afv or u.is_mg) for u in firers if u.hex == hx)
+
+        need = [hx for hx in hexes if needs(hx)]
+        if not need:
+            return set()
+        inf_hexes = {u.hex for u in firers if u.is_infantry}
+        if a.mode == "AP" and len(inf_hexes) == 2:  # 23.14 group fire (11.13 c)
+            squads = {u.squad for u in firers if u.is_infantry and not u.is_commander}
+            leaders = sorted((x for hx in hexes for x in self.state.units_at(hx)
+                              if x.side == side and x.normal and (x.is_commander or (
+                                  x.is_infantry and not x.is_ft and x.pr >= 9 and x.squad in squads))),
+                             key=lambda x: (not x.is_commander, x.id))
+            if leaders:
+                lh = leaders[0].hex
+                ok = self._observe(side, lh, a.target, only=[x for x in leaders if x.hex == lh])
+                return set() if ok else set(need)
+        return {hx for hx in need if not self._observe(side, hx, a.target)}
+
+    def _ap_firepower(self, firers: list[Unit], target: str, intensive: set[str], opportunity: bool,
+                      unobserved: set[str] | frozenset = frozenset()) -> dict:
         """AP firepower (11.1) in the order 11.1 gives: range attenuation (11.2) for each unit,
         then doubling (Intensive Fire 11.15) and halving (under-crewed MMGs 11.16 d), then the
         other reductions: 11.16 a (target hex), b (along each firing hex's LOS), c (once)."""
@@ -363,6 +424,16 @@ class FireRules:
                 f //= 2  # 11.16 d (rounded down)
             units.append({"unit": u.id, "range": rng, "factor": f})
             total += f
+        halved_part = 0
+        if unobserved:
+            # 23.32 unobserved: the firepower is halved (rounded up), in the halving step of 11.1;
+            # 23.34 AFVs and MGs keep their factors against building hexes
+            building = self.terrain.is_building(target)
+            part = sum(d["factor"] for d, u in zip(units, firers)
+                       if u.hex in unobserved and not (building and (u.is_afv or u.is_mg)))
+            if part:
+                halved_part = part - math.ceil(part / 2)
+                total -= halved_part
         o = self.occupancy().get(hexgrid.parse_hex_id(target), HexOccupancy())
         red_a = self.terrain.trees(target) + o.afvs + o.wrecks  # 11.16 a
         red_b = 0
@@ -374,15 +445,20 @@ class FireRules:
             if r.level_difference > 0:
                 higher = True  # 11.16 c: once, even if both hexes are lower
         final = total - red_a - red_b - (1 if higher else 0)
-        return {"units": units, "base": total, "target_hex_reduction": red_a, "los_reduction": red_b,
-                "higher": higher, "final": final}
+        out = {"units": units, "base": total, "target_hex_reduction": red_a, "los_reduction": red_b,
+               "higher": higher, "final": final}
+        if unobserved:
+            out["unobserved"] = sorted(unobserved)
+            out["unobserved_reduction"] = halved_part  # 23.32
+        return out
 
-    def _resolve_ap(self, firers: list[Unit], target: str, intensive: set[str], opportunity: bool) -> None:
+    def _resolve_ap(self, firers: list[Unit], target: str, intensive: set[str], opportunity: bool,
+                    unobserved: set[str] | frozenset = frozenset()) -> None:
         s = self.state
         intensive = {x for x in intensive if x in {u.id for u in firers}}  # only MGs that fired
-        fp = self._ap_firepower(firers, target, intensive, opportunity)
+        fp = self._ap_firepower(firers, target, intensive, opportunity, unobserved)
         final = fp["final"]
-        moved = any(u.moved for u in firers)  # 11.32: any firing unit moved
+        moved = any(self._counts_moved(u) for u in firers)  # 11.32: any firing unit moved
         self._event("ap_firepower", rule="11.1", firers=[u.id for u in firers], target=target, **fp)
         self._note_first_shot()
         side = firers[0].side
@@ -463,8 +539,11 @@ class FireRules:
         if out is ct.CumulativeOutcome.SPECIAL_ROLL:
             # 11.45 Special Roll: a PC; fail = eliminated (the E result of the unit's type), pass =
             # remains SUPPRESSED
-            ok = self.pc(t, "cumulative special roll", "11.45")
-            self._event("special_roll", rule="11.45", unit=t.id, passed=ok)
+            if self._option(OPTION_SPECIAL_ROLL) and t.hex is not None:
+                ok = not self._special_roll_by_observation(t)  # optional Special Roll (observation)
+            else:
+                ok = self.pc(t, "cumulative special roll", "11.45")
+                self._event("special_roll", rule="11.45", unit=t.id, passed=ok)
             if not ok:
                 if t.is_afv:
                     self._kill_tank_commander(t, "11.45")
@@ -526,7 +605,7 @@ class FireRules:
             raise IllegalAction("12.12", "AT fire needs an AFV target in the target hex")  # checked before
         rng = _dist(u.hex, target)
         at = ct.attenuated(u.at, u.ap_range, rng) if u.is_atr else u.at  # 12.15 no terrain; 12.16 ATR only
-        n = 3 if (u.moved or u.changed_facing_only) else 2  # 12.2 (Stug that only changed facing: 3)
+        n = 3 if (self._counts_moved(u) or u.changed_facing_only) else 2  # 12.2 (Stug that only changed facing: 3)
         frontal = in_frontal_area(target, t.facing or 1, u.hex)  # 12.31 firer in the target's frontal area
         armour = t.frontal if frontal else t.flank
         higher = self.los(u.hex, target, firer_down=u.down).level_difference > 0  # 12.31 +1
@@ -671,6 +750,7 @@ class FireRules:
             self._event("flame", rule="16.0", unit=u.id, target=a.target, passed=False)
             return
         self._event("flame", rule="16.0", unit=u.id, target=a.target, passed=True)
+        self._note_fired(u, "g")  # 23.2 observer g
         self._note_first_shot()
         rng = _dist(u.hex, a.target)
         for t in sorted(self.enemy_in(a.target, side), key=lambda x: x.id):

@@ -20,12 +20,17 @@ from typing import Any
 
 from core.dice import Dice, Roll
 from core.ironcross.actions import (
-    Action, DesignateAssault, EndPhase, Fire, Flame, Grenade, IllegalAction, MortarFire, Pass, SetState, StartMove,
-    action_to_json)
+    Action, DesignateAssault, EndPhase, Fire, Flame, Grenade, IllegalAction, MortarFire, Pass, RevealHidden, SetState,
+    StartMove, action_to_json)
+from core.ironcross.ammo import AmmoRules
 from core.ironcross.assault import AssaultRules
 from core.ironcross.deployment import DeploymentRules
 from core.ironcross.fire_combat import FireRules
 from core.ironcross.hex_terrain import HexTerrain
+from core.ironcross.hidden import HiddenRules
+from core.ironcross.mg_modes import MgModeRules
+from core.ironcross.observation import ObservationRules, check_rules
+from core.ironcross.infiltration import InfiltrationRules
 from core.ironcross.mortars import MortarRules
 from core.ironcross.movement import MoveContext, MovementRules, OpportunityWindow
 from core.ironcross.overrun import OverrunRules
@@ -39,7 +44,24 @@ __all__ = ["Game", "MoveContext", "OpportunityWindow"]
 FIRE_PHASES = (Phase.SUPPORT_FIRE, Phase.DEFENSIVE_FIRE, Phase.MOVING_FIRE)
 
 
-class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules, AssaultRules):
+class PlayingArea:
+    """The map as the scenario uses it: ``contains`` is limited to the scenario's sections (24.1
+    "MAP"), so nothing moves, enters, scatters or is placed outside them; everything else is the
+    underlying :class:`maps.hexmap.HexMap`."""
+
+    def __init__(self, hexmap, hex_ids):
+        self._map = hexmap
+        self._area = frozenset(hexgrid.parse_hex_id(h) for h in hex_ids)
+
+    def contains(self, h) -> bool:
+        return h in self._area
+
+    def __getattr__(self, name):
+        return getattr(self._map, name)
+
+
+class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
+           AssaultRules, MgModeRules, AmmoRules, ObservationRules):
     """One game of Iron Cross under the basic rules.
 
     ``setup`` (:class:`GameSetup`) gives the map, chart, units and scenario data; ``seed`` the
@@ -53,7 +75,8 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
         self.seed = seed
         self.rules = rules
         self.options = tuple(options)
-        self.map = setup.hexmap
+        check_rules(rules, self.options)  # issue 7: "basic" | "advanced", named optional rules
+        self.map = PlayingArea(setup.hexmap, setup.playing_area) if setup.playing_area else setup.hexmap
         self.terrain = HexTerrain(setup.hexmap, setup.chart)
         self.events: list[dict] = []
         self.actions: list[Action] = []
@@ -96,6 +119,7 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
         self._grenade_hexes: set[str] = set()
         self._state_changed: set[str] = set()  # 6.0 H: units that changed their state this phase
         self._assault_cleared: set[str] = set()  # 17.32: hexes whose defenders an assault eliminated
+        self._queue_infiltration()  # 24.31 after the German set-up (advanced rules)
         self._event("game_start", rule="24.1", seed=seed, rules=rules, options=list(self.options),
                     title=setup.title)
         self._advance_setup()
@@ -160,7 +184,8 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
                              chart=self.setup.chart)
 
     def enemy_in(self, hex_id: str, side: str) -> list[Unit]:
-        return [u for u in self.state.units_at(hex_id) if u.side != side]
+        # 24.2: the opponent's hidden units are not on the map for ``side``
+        return [u for u in self.state.units_at(hex_id) if u.side != side and not u.hidden]
 
     # ================================================================== turn structure
     def _player_turn_side_number(self, side: str) -> int:
@@ -181,7 +206,12 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
         self._sub = ""
         self._event("phase", rule="6.0", phasing=s.phasing)
         if phase is Phase.MORALE:
+            if self._skip_morale_phase():  # 24.34 infiltration: begin with the Support Fire Phase
+                return self._enter_phase(Phase.SUPPORT_FIRE)
+            self._morale_phase_reveals()  # 24.22
             self._morale_phase()
+            if self._start_mg_mode_choice():  # 21.41 (advanced): MG modes at the end of the phase
+                return
             return self._enter_phase(Phase.SUPPORT_FIRE)
         if phase is Phase.SUPPORT_FIRE:
             self._decider = s.phasing
@@ -213,6 +243,8 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
         """The decider ended its part of the phase: go to the next sub-step or phase."""
         s = self.state
         ph = s.phase
+        if ph is Phase.MORALE:
+            return self._end_mg_mode_step()  # 21.41
         if ph in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT) and self._sub == "":
             self._end_of_movement_phase()
             self._sub = "assault_designation"
@@ -287,18 +319,21 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
             return self._setup_actions()
         if self.window is not None:
             return self._opportunity_actions() + [Pass()]
+        if s.phase is Phase.MORALE:
+            return self._mg_mode_actions(dec) + [EndPhase()]  # 21.41
         if s.phase in FIRE_PHASES:
-            return self._fire_actions(dec) + [EndPhase()]
+            return (self._fire_actions(dec) + self._mode_actions(dec, opportunity=False) + self._reveal_actions(dec)
+                    + [EndPhase()])
         if s.phase in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT):
             if self._sub == "assault_designation":
                 return self._assault_designations(dec) + [EndPhase()]
             if self.moving is not None:
                 return self._move_actions()
-            return self._start_move_actions(dec) + [EndPhase()]
+            return self._start_move_actions(dec) + self._reveal_actions(dec) + [EndPhase()]
         if s.phase is Phase.ASSAULT:
             return self._assault_actions(dec) + [EndPhase()]
         if s.phase is Phase.FREE_STATE_CHANGE:
-            return self._state_change_actions(dec) + [EndPhase()]
+            return self._state_change_actions(dec) + self._reveal_actions(dec) + [EndPhase()]
         return [EndPhase()]
 
     # ================================================================== apply
@@ -313,10 +348,13 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
         side = self._decider
         self.actions.append(action)
         self._event("action", side=side, action=action_to_json(action))
+        revealed = self._reveal_firers(action, side)  # 24.22 a hidden unit that fires is revealed
         try:
             self._apply(action)
         except IllegalAction:
             # nothing changed: drop the logged action
+            for u in revealed:
+                u.hidden = True
             self.actions.pop()
             del self.events[start:]
             raise
@@ -335,11 +373,18 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
                     raise IllegalAction("13.0", f"{a} is not a legal opportunity fire now")
                 self._resolve_fire(a, opportunity=True)
                 return self._refresh_window()
+            if a.kind in ("lane_fire", "spray_fire", "spray_change"):  # 21.2, 21.3, 21.42
+                self._apply_mode_action(a, opportunity=True)
+                return self._refresh_window()
             raise IllegalAction("13.0", "opportunity fire or Pass expected")
         if isinstance(a, EndPhase):
             if self.moving is not None:
                 raise IllegalAction("8.0", "finish the current move first (StopMove)")
             return self._end_phase_step()
+        if isinstance(a, RevealHidden):
+            if a not in self.legal_actions():
+                raise IllegalAction("24.22", f"{a} is not possible now")
+            return self._voluntary_reveal(a, self._decider)  # 24.22
         if s.phase in FIRE_PHASES:
             if isinstance(a, Fire):
                 self._check_fire(a, self._decider)
@@ -350,6 +395,8 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
                 return self._flame(a)
             if isinstance(a, MortarFire):
                 return self._mortar_fire(a)  # 14.0
+            if a.kind in ("lane_fire", "spray_fire", "spray_change"):
+                return self._apply_mode_action(a, opportunity=False)  # 21.2, 21.3, 21.42
             raise IllegalAction("10.0", f"{a.kind} is not possible in the {s.phase.value} phase")
         if s.phase in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT):
             if self._sub == "assault_designation":
@@ -367,6 +414,8 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
             return self._perform_assault(a, self._decider)
         if s.phase is Phase.FREE_STATE_CHANGE and isinstance(a, SetState):
             return self._free_state_change(a, self._decider)
+        if s.phase is Phase.MORALE and a.kind == "mg_mode":
+            return self._set_mg_mode(a)  # 21.41
         raise IllegalAction("6.0", f"{a.kind} is not possible in the {s.phase.value} phase")
 
     # ================================================================== H free state change
@@ -422,8 +471,10 @@ class Game(DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
 
     # ================================================================== views
     def view(self, side: str) -> dict:
-        """What ``side`` may know: the state without the opponent's unrevealed mines."""
-        snap = self.state.snapshot()
+        """What ``side`` may know: the state without the opponent's unrevealed mines and without
+        the opponent's hidden units (24.2, :meth:`HiddenRules.is_visible_to`)."""
+        snap = self._hide_in_view(self.state.snapshot(), side)
+        self._redact_modes(snap, side)  # 21.0 modes hidden until the MG fires
         snap["mines"] = {h: m for h, m in snap["mines"].items() if m.get("side") == side or m.get("revealed_ap")
                          or m.get("revealed_at")}
         for h, m in list(snap["mines"].items()):

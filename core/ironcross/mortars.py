@@ -79,6 +79,8 @@ class MortarRules:
             return ("10.11", f"{u.id} has already fired this Player Turn")
         if u.crew <= 0:
             return ("14.12", f"{u.id} has no crew")
+        if not self._has_ammo(u, 1):
+            return ("22.1", f"{u.id} is out of ammo")
         if s.phase is Phase.MOVING_FIRE and u.moved:
             return ("14.0", "a mortar that moved may not fire in the Moving Fire Phase (like other CWs)")
         if s.phase is Phase.DEFENSIVE_FIRE and u.reaction_moved:
@@ -128,6 +130,8 @@ class MortarRules:
             if a.spotter not in {c.id for c in self._spotters(u, a.target)}:
                 return ("14.22 a", f"{a.spotter} cannot spot {a.target} for {u.id}")
         most = mortar_max_rounds(u.crew, u.crew_max, a.spotter is not None)
+        if isinstance(a.rounds, int) and 1 <= a.rounds <= most and not self._has_ammo(u, a.rounds):
+            return ("22.2", f"{u.id} has {u.ammo} ammo points left: one per round")
         if not isinstance(a.rounds, int) or a.rounds < 1 or a.rounds > most:
             rule = "14.13" if a.spotter is not None and a.rounds > 2 else "14.12" if a.rounds > 1 else "14.11"
             return (rule, f"{u.id} may fire 1 to {most} rounds now")
@@ -146,11 +150,13 @@ class MortarRules:
                     continue
                 if self.los(u.hex, h, firer_down=u.down).clear:
                     for n in range(1, mortar_max_rounds(u.crew, u.crew_max, False) + 1):
-                        out.append(MortarFire(u.id, h, n))
+                        if self._has_ammo(u, n):  # 22.2 one point per round
+                            out.append(MortarFire(u.id, h, n))
                 elif not denied:
                     for c in self._spotters(u, h):
                         for n in range(1, mortar_max_rounds(u.crew, u.crew_max, True) + 1):
-                            out.append(MortarFire(u.id, h, n, spotter=c.id))
+                            if self._has_ammo(u, n):  # 22.2 one point per round
+                                out.append(MortarFire(u.id, h, n, spotter=c.id))
         return out
 
     # ---------------------------------------------------------------- resolution
@@ -171,6 +177,9 @@ class MortarRules:
                 mem["no_indirect"][u.id] = s.player_turn
                 self._event("spotting_failed", rule="14.22 b", unit=u.id, spotter=c.id)
                 return
+        # 10.0 b / 23.33 (advanced): direct fire observes the target hex before the PC; an
+        # unobserved hex adds 1 to the scatter die (our reading). Indirect fire already has its +1.
+        unobserved = not indirect and self._observation_on() and not self._observe(side, u.hex, a.target)
         self._mark_fired(u)
         last = mem["last"].get(u.id)
         mem["last"][u.id] = [s.player_turn, a.target]
@@ -178,8 +187,12 @@ class MortarRules:
             self._event("mortar_fire", rule="14.0", unit=u.id, passed=False)
             return
         self._event("mortar_fire", rule="14.0", unit=u.id, passed=True)
+        self._spend_ammo(u, a.rounds, f"{a.rounds} mortar rounds at {a.target}")  # 22.2 one per round
+        self._note_fired(u, "i")  # 23.2 observer i
         self._note_first_shot()
         mod = 0
+        if unobserved:
+            mod += 1  # 23.33 unobserved target hex: more scatter
         if last is not None and last[0] < s.player_turn and last[1] == a.target:
             mod -= 1  # 14.3 a same target hex as the last Player Turn in which it fired
         if indirect:
@@ -210,7 +223,7 @@ class MortarRules:
             return
         fp = u.ap  # 14.51 the printed AP factor, never modified
         for t in sorted(self.state.units_at(impact.id), key=lambda x: x.id):  # 14.5 / 11.41 every unit
-            if t.eliminated:
+            if t.eliminated or t.hidden:  # 24.2: hidden units are not on the map
                 continue
             n = self._ap_dice_against(t, impact.id, u.moved, mortar=True)  # 14.4
             roll = self.roll(n, f"mortar round {i} at {t.id}", "14.5")

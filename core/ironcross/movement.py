@@ -353,6 +353,7 @@ class MovementRules:
         u.moved = True
         if reaction:
             u.reaction_moved = True
+        self._note_moved(u)  # 23.2 history (advanced rules)
 
     def _exempt_from_movement_pc(self) -> bool:
         """8.22 exception: no movement PCs until the first shot; from the next Phasing Player on."""
@@ -498,6 +499,8 @@ class MovementRules:
     def _apply_move(self, a: Action) -> None:
         mv = self.moving
         assert mv is not None
+        if self._hidden_entry_blocked(a):
+            return  # 24.23: the hidden units there were placed on the map; the move did not happen
         if isinstance(a, Overrun):
             return self._overrun(a)
         if isinstance(a, StopMove):
@@ -568,6 +571,7 @@ class MovementRules:
             self._event("moved", rule="8.0", units=[u.id for u in able], frm=frm, to=a.hex,
                         mp_left={u.id: mv.mp[u.id] for u in able})
             self._update_control(a.hex)
+            self._reveal_on_move(frm, a.hex)  # 24.22 moving into or out of a hidden hex
             self._after_entering_hex(a.hex)
             return
         raise IllegalAction("8.0", f"{a.kind} is not possible while moving")
@@ -736,7 +740,9 @@ class MovementRules:
         if not targets:
             return []
         firers = self._opp_firers(w.side, w.hex)
-        return self._fire_options(firers, w.hex, targets, opportunity=True)
+        # 21.22/21.32 (advanced): FL/SP MGs at the hex just entered, also in the Reaction Movement
+        # Phase (13.12); 21.42 change to SP
+        return self._fire_options(firers, w.hex, targets, opportunity=True) + self._mode_opportunity_actions()
 
     # ================================================================== end of the movement phase
     def _end_step_actions(self, side: str) -> list[Action]:

@@ -8,8 +8,9 @@ seeded from the game's seed and recorded in ``GameSetup.choices`` (logged at gam
 * which of several men with the same PR a "less" removes (24.1: "randomly determines");
 * which entry option a group takes when the scenario offers a choice before the game.
 
-Not used yet (advanced rules and optional detachments, issue 7): hidden hexes (24.2), Russian
-infiltration (24.3), optional detachments (e.g. Scenario 5's turn-2 entry, Scenario 6's SPECIAL).
+Hidden hexes (24.2) and the infiltration zone (24.3) go into ``GameSetup.hidden_hexes`` and
+``GameSetup.infiltration`` (the engine uses them with the advanced rules). Not used yet: optional
+detachments (e.g. Scenario 5's turn-2 entry, Scenario 6's SPECIAL).
 """
 
 from __future__ import annotations
@@ -191,9 +192,87 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
     setup = GameSetup(hexmap=hexmap, chart=chart, units=units, game_length=scenario.turns,
                       first_side=scenario.moves_first, setup_order=order, deployments=deployments,
                       entries=entries, allotments=allotments, grenades=grenades, victory=decide,
-                      no_move_before=no_move_before, title=scenario.title)
+                      no_move_before=no_move_before, title=scenario.title,
+                      playing_area=frozenset(h.id for h in ctx.area))
     setup.choices = choices  # type: ignore[attr-defined]
+    # 24.2 hidden hexes and 24.3 infiltration (used with the advanced rules only)
+    for side in ("german", "russian"):
+        spec = scenario.side(side)
+        setup.hidden_hexes[side] = spec.hidden_hexes
+        if spec.infiltration is not None and spec.infiltration.allowed and spec.infiltration.zone is not None:
+            setup.infiltration[side] = zone_of(spec.infiltration.zone, f"{side} infiltration zone")
+    setup.objectives = scenario_objectives(victory, ctx)  # type: ignore[attr-defined]
     return setup
+
+
+def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
+    """Per side, what the victory conditions ask of it, as data for AI players (issue 8).
+
+    Each objective is ``{"hexes": [hex ids], "goal": "occupy" | "clear", "weight": w, "text": ...}``:
+    ``occupy`` -- have units there at the end (to win, or to deny the opponent a condition that
+    needs his units there or needs him alone there); ``clear`` -- no enemy units there at the end
+    (eliminate or keep out the units the condition counts). Derived from the scenario's victory
+    regions (:func:`scenarios.victory.iter_condition_regions` walks the same tree), never from
+    scenario-specific code. Victory points: the scoring side occupies the award regions, the other
+    side holds them (occupy) and clears them.
+    """
+    from scenarios.victory import AllOf, AnyOf, AtLeast, Controls, NoneIn, Not, SoleOccupant
+
+    out: dict[str, list[dict]] = {"german": [], "russian": []}
+    area = {h.id for h in ctx.area}
+    seen: set[tuple] = set()
+
+    def other(s: str) -> str:
+        return "russian" if s == "german" else "german"
+
+    def add(side: str, region, goal: str, weight: float, text: str) -> None:
+        try:
+            hexes = sorted(h.id for h in region.resolve(ctx) if h.id in area)
+        except Exception:  # an unresolvable region is the validator's business, not the AI's
+            return
+        if not hexes:
+            return
+        key = (side, goal, tuple(hexes))
+        if key in seen:
+            for o in out[side]:
+                if (o["goal"], tuple(o["hexes"])) == key[1:] and o["weight"] < weight:
+                    o["weight"], o["text"] = weight, text
+            return
+        seen.add(key)
+        out[side].append({"hexes": hexes, "goal": goal, "weight": weight, "text": text})
+
+    def walk(c, winner: str, positive: bool, w: float) -> None:
+        if isinstance(c, (AtLeast, SoleOccupant, Controls)):
+            present = positive  # the condition wants c.side present (or absent when negated)
+            if present and c.side == winner:
+                add(winner, c.region, "occupy", w, c.describe())
+                add(other(winner), c.region, "occupy", w * 0.8, "deny: " + c.describe())
+                add(other(winner), c.region, "clear", w * 0.8, "deny: " + c.describe())
+            elif not present:
+                add(winner, c.region, "clear", w, "not " + c.describe())
+                add(c.side, c.region, "occupy", w * 0.8, "deny: not " + c.describe())
+        elif isinstance(c, NoneIn):
+            if positive:
+                add(winner, c.region, "clear", w, c.describe())
+                add(c.side, c.region, "occupy", w * 0.8, "deny: " + c.describe())
+            elif c.side == winner:
+                add(winner, c.region, "occupy", w, "not " + c.describe())
+        elif isinstance(c, (AllOf, AnyOf)):
+            for x in c.of:
+                walk(x, winner, positive, w)
+        elif isinstance(c, Not):
+            walk(c.of, winner, not positive, w)
+
+    for o in victory.outcomes:
+        if o.result in out:
+            walk(o.condition, o.result, True, 1.0)
+    if victory.points is not None:
+        vp = victory.points
+        for a in vp.awards:
+            w = 1.0 + 0.1 * a.points
+            add(vp.side, a.region, "occupy", w, f"{vp.side} victory points")
+            add(other(vp.side), a.region, "occupy", w * 0.8, f"deny {vp.side} victory points")
+    return out
 
 
 def load_setup(path: str | os.PathLike[str], *, seed: int = 0) -> tuple[object, GameSetup]:

@@ -119,6 +119,16 @@ class Unit:
     mg_out_until: int = 0
     mg_broken: bool = False
     ammo: int | None = None
+    # advanced rules (21.0-23.0; see core/ironcross/mg_modes.py, ammo.py, observation.py)
+    mg_mode: str = "DF"  # 21.0: "DF", "FL" or "SP" (all MGs DF under the basic rules)
+    fl_target: str | None = None  # 21.21: the Fire Lane's recorded target hex
+    mg_mode_known: bool = False  # 21.0: the opponent has seen the mode (the MG fired in it)
+    mg_fire_phase: str | None = None  # 21.24/21.34: "player_turn:phase" of its FL/SP fire combat (PC passed)
+    sp_change_turn: int = 0  # 21.42: Player Turn of its last attempt to change to SP
+    sp_halved_turn: int = 0  # 21.42: Player Turn in which it changed to SP (AP factors halved)
+    observe_moved: bool = False  # 23.2 optional penalty a: "considered to have moved" this Player Turn
+    #: 24.2: set up in a hidden hex and not yet revealed (on the map for its owner only)
+    hidden: bool = False
 
     # ---------------------------------------------------------------- classification
     @property
@@ -211,6 +221,7 @@ class Unit:
         self.assault_hex = None
         self.moved_with_afv = None
         self.overrun_done = False
+        self.observe_moved = False
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -250,6 +261,9 @@ class GameState:
     #: turn, phase], ...]} (14.0 mortars first), "mortars" -> {"last": {id: [player turn, hex]},
     #: "no_indirect": {id: player turn}} (14.3 a, 14.22 b)
     records: dict = field(default_factory=dict)
+    #: 24.21: hidden hexes chosen at set-up, hex -> owning side (recorded secretly; which of them
+    #: still hold hidden units is read from ``Unit.hidden``)
+    hidden_hexes: dict[str, str] = field(default_factory=dict)
 
     @property
     def non_phasing(self) -> str:
@@ -284,4 +298,5 @@ class GameState:
             "first_shot": self.first_shot,
             "outcome": self.outcome,
             "records": self.records,
+            "hidden_hexes": dict(sorted(self.hidden_hexes.items())),
         }

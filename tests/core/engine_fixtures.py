@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from core.dice import Dice, Roll
 from core.ironcross.game import Game
-from core.ironcross.setup import Deployment, Entry, GameSetup
+from core.ironcross.setup import Deployment, GameSetup
 from core.ironcross.state import Unit, UnitKind
 from maps.terrain_chart import load_terrain_chart
 from tests.mapbuilder import make_map

@@ -49,7 +49,7 @@ SETUPS = {"open": _setup, "close": _close_setup}
 # example says a commander who became a casualty still lends his PR to the units he left behind,
 # so an eliminated leader may be named there without acting.
 UNIT_FIELDS = ("units", "firers", "thrower", "unit", "leader", "target_unit", "spotter")
-FIRE_PC_RULES = {"10.12", "13.17", "15.3", "16.0"}
+FIRE_PC_RULES = {"10.12", "13.17", "15.3", "16.0", "21.24", "21.34"}
 
 
 def _unit_ids(action) -> set[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.ironcross.actions import EndPhase, Fire, Pass, StartMove, Step, StopMove
+from core.ironcross.actions import Fire, Pass, StartMove, Step
 from core.ironcross.state import Morale, Phase
 from tests.core.engine_fixtures import afv, cw, inf, small_game
 from tests.core.engine_helpers import advance_to, events

@@ -1,4 +1,7 @@
-"""The headless playtest runner and replays (issue 6 part 5-6)."""
+"""The headless playtest runner, its report pictures and replays (issue 6 part 5-6, issue 8 parts 3-5).
+
+Most tests play a shortened Scenario 1 (two Game Turns, same map and OOB) to stay fast.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +11,40 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from core.cli import cli
+from core.dice import derive_seed
 from core.playtest import parse_ai, run_batch, summarise, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
 
 
+def short_scenario(folder: Path, turns: int = 2, source: str = S1) -> str:
+    """A copy of ``source`` lasting ``turns`` Game Turns (its map path made absolute)."""
+    d = json.loads(Path(source).read_text())
+    d["turns"] = turns
+    d["map"]["file"] = str((Path(source).parent / d["map"]["file"]).resolve())
+    out = Path(folder) / f"short_{turns}.json"
+    out.write_text(json.dumps(d))
+    return str(out)
+
+
+def key(rs):
+    return [(r.index, r.seed, r.outcome, r.turns, r.casualties, r.casualties_by_turn, r.eliminated_at,
+             r.fire_at, r.fire_from) for r in rs]
+
+
 def test_same_results_whatever_the_number_of_workers(tmp_path):
-    one = run_batch(S1, 2, 11, parse_ai(None), workers=1)
-    two = run_batch(S1, 2, 11, parse_ai(None), workers=2, replay_dir=str(tmp_path))
-    key = lambda rs: [(r.index, r.seed, r.outcome, r.turns, r.casualties) for r in rs]  # noqa: E731
+    sc = short_scenario(tmp_path)
+    one = run_batch(sc, 2, 11, parse_ai(None), workers=1)
+    two = run_batch(sc, 2, 11, parse_ai(None), workers=2, replay_dir=str(tmp_path / "rp"))
     assert key(one) == key(two)
+    assert [r.seed for r in one] == [derive_seed(11, i) for i in range(2)]
     assert all(r.outcome in ("german", "russian", "draw") for r in one)
+    for r in one:  # per-turn casualties add up to the casualties
+        for side in ("german", "russian"):
+            assert len(r.casualties_by_turn[side]) == r.turns
+            assert sum(r.casualties_by_turn[side]) == sum(r.casualties[side].values())
+    assert any(r.fire_from for r in one)
     # every replay verifies: the re-run reproduces every event
     for r in two:
         res = CliRunner().invoke(cli, ["replay", r.replay, "--verify"])
@@ -27,29 +52,97 @@ def test_same_results_whatever_the_number_of_workers(tmp_path):
         assert "verified" in res.output
 
 
-def test_cli_playtest_json_and_summary(tmp_path):
+def test_cli_playtest_json_report_and_summary(tmp_path):
+    sc = short_scenario(tmp_path)
     out = tmp_path / "r.json"
-    res = CliRunner().invoke(cli, ["playtest", S1, "--games", "1", "--seed", "5", "--workers", "1", "--quiet",
-                                   "--json", str(out)])
+    rep = tmp_path / "report"
+    res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--seed", "5", "--workers", "1", "--quiet",
+                                   "--json", str(out), "--report", str(rep)])
     assert res.exit_code == 0, res.output
     doc = json.loads(out.read_text())
-    for key in ("scenario", "games", "seed", "rules", "ai", "outcomes", "per_game"):
-        assert key in doc
-    assert doc["per_game"][0]["seed"] and doc["per_game"][0]["outcome"] in ("german", "russian", "draw")
-    assert "Outcomes" in res.output
+    for k in ("scenario", "games", "seed", "rules", "ai", "outcomes", "per_game"):
+        assert k in doc
+    assert doc["games"] == 2 and doc["seed"] == 5 and doc["ai"] == {"german": "random", "russian": "random"}
+    assert sum(doc["outcomes"].values()) == 2
+    g = doc["per_game"][0]
+    assert g["seed"] == derive_seed(5, 0) and g["outcome"] in ("german", "russian", "draw")
+    assert g["turns"] == 2 and set(g["casualties"]) == {"german", "russian"}
+    assert [len(v) for v in g["casualties_by_turn"].values()] == [2, 2]
+    assert "Outcomes" in res.output and "by Game Turn" in res.output
+    from PySide6.QtGui import QImage
+
+    names = ("outcomes.png", "casualties_by_turn.png", "map_eliminations.png", "map_fire_targets.png",
+             "map_fire_origins.png")
+    for name in names:
+        img = QImage(str(rep / name))
+        assert not img.isNull() and img.width() > 500 and img.height() > 300, name
 
 
 def test_cli_playtest_bad_input(tmp_path):
     r = CliRunner().invoke(cli, ["playtest", str(tmp_path / "missing.json")])
     assert r.exit_code == 1 and "file not found" in r.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = CliRunner().invoke(cli, ["playtest", str(bad)])
+    assert r.exit_code == 1 and str(bad) in r.output and "Traceback" not in r.output
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"format": "ironcross-scenario", "title": "x"}))
+    r = CliRunner().invoke(cli, ["playtest", str(wrong)])
+    assert r.exit_code == 1 and "Traceback" not in r.output
     r = CliRunner().invoke(cli, ["playtest", S1, "--ai", "german=genius"])
     assert r.exit_code == 1 and "unknown AI player" in r.output
     r = CliRunner().invoke(cli, ["playtest", S1, "--ai", "prussian=random"])
     assert r.exit_code == 1
 
 
+class _Boom:
+    """A player that raises on its 30th decision (in one chosen game only)."""
+
+    name = "boom"
+
+    def __init__(self, seed: int, bad_seed: int):
+        from core.players import RandomPlayer
+
+        self._inner = RandomPlayer(seed)
+        self._bad = seed == bad_seed
+        self._n = 0
+
+    def choose(self, view, side, actions):
+        self._n += 1
+        if self._bad and self._n == 30:
+            raise ZeroDivisionError("boom in the AI")
+        return self._inner.choose(view, side, actions)
+
+
+def test_an_exception_in_one_game_does_not_kill_the_batch(tmp_path, monkeypatch):
+    from core import players
+
+    sc = short_scenario(tmp_path, turns=1)
+    bad_game_seed = derive_seed(7, 1)
+    bad_player_seed = derive_seed(bad_game_seed, 1)  # the German player of game 1
+    monkeypatch.setitem(players.PLAYERS, "boom", lambda seed: _Boom(seed, bad_player_seed))
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--seed", "7", "--workers", "1", "--quiet",
+                                   "--ai", "german=boom", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"ERROR in game 1 (seed {bad_game_seed}): ZeroDivisionError: boom in the AI" in res.output
+    doc = json.loads(out.read_text())
+    assert doc["per_game"][0]["outcome"] != "error"
+    bad = doc["per_game"][1]
+    assert bad["outcome"] == "error" and bad["seed"] == bad_game_seed and "boom in the AI" in bad["error"]
+    assert doc["outcomes"]["error"] == 1
+    replay = Path(bad["replay"])
+    assert replay.is_file() and replay.parent.name == "playtest-errors"
+    head = json.loads(replay.read_text().splitlines()[0])
+    assert head["seed"] == bad_game_seed and head["outcome"] == "error" and len(head["actions"]) >= 29
+    # the decisions up to the failure reproduce the game to that point
+    r = CliRunner().invoke(cli, ["replay", str(replay), "--verify"])
+    assert r.exit_code == 0 and "verified" in r.output, r.output
+
+
 def test_replay_tampered_is_reported_as_divergence(tmp_path):
-    rs = run_batch(S1, 1, 3, parse_ai(None), workers=1, replay_dir=str(tmp_path))
+    rs = run_batch(short_scenario(tmp_path, turns=1), 1, 3, parse_ai(None), workers=1, replay_dir=str(tmp_path))
     p = Path(rs[0].replay)
     lines = p.read_text().splitlines()
     for i, line in enumerate(lines[1:], 1):
@@ -72,3 +165,34 @@ def test_wilson_interval_and_summary():
     assert 0.2 < lo < 0.5 < hi < 0.8
     assert wilson_interval(0, 0) == (0.0, 0.0)
     assert summarise([])["games"] == 0
+
+
+def test_summary_casualties_by_turn():
+    from core.playtest import GameResult
+
+    a = GameResult(0, 1, "german", 2, casualties_by_turn={"german": [1, 0], "russian": [2, 2]})
+    b = GameResult(1, 2, "draw", 3, casualties_by_turn={"german": [3, 0, 1], "russian": [0, 0, 0]})
+    s = summarise([a, b])
+    assert [r["mean"] for r in s["casualties_by_turn"]["german"]] == [2.0, 0.0, 0.5]
+    assert [r["mean"] for r in s["casualties_by_turn"]["russian"]] == [1.0, 1.0, 0.0]
+    lo, hi = s["casualties_by_turn"]["german"][0]["ci95"]
+    assert lo < 2.0 < hi
+
+
+def test_units_stay_inside_the_scenarios_map_sections():
+    """24.1 MAP: Scenario 1 is played on Map 2 (columns 30-50): nothing moves, fires or dies outside."""
+    import random
+
+    from core.ironcross.game import Game
+    from core.ironcross.scenario_setup import load_setup
+
+    _sc, setup = load_setup(S1, seed=4)
+    setup.game_length = 3
+    g = Game(setup, 4)
+    rnd = random.Random(4)
+    while not g.is_terminal():
+        acts = g.legal_actions()
+        g.apply(acts[rnd.randrange(len(acts))])
+        for u in g.state.units.values():
+            if u.hex is not None:
+                assert 30 <= int(u.hex[:2]) <= 50, (u.id, u.hex)

@@ -15,7 +15,6 @@ from core.cli import cli
 from maps.document_file import DocumentError
 from maps.hexgrid import Hex
 from maps.mapfile import export_schema, load_map, load_map_file, map_from_data, save_map
-from maps.model import MapFile
 
 SAMPLE = Path(__file__).resolve().parents[2] / "maps" / "data" / "sample_village.json"
 

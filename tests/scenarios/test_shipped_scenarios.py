@@ -7,7 +7,7 @@ import pytest
 
 from core.document_kinds import validate_file
 from maps.hexgrid import Hex
-from scenarios.model import UNIT_ENTRY_TYPES, parse_oob_entry, parse_oob_line
+from scenarios.model import parse_oob_entry, parse_oob_line
 from scenarios.scenario_file import (
     SHIPPED_SCENARIOS,
     load_scenario,

@@ -1,0 +1,134 @@
+"""Playtest figures (issue 8 targets). Prints, asserts nothing.
+
+1. heuristic against random, each side of Scenarios 1 and 3: the heuristic side's share of the
+   decisive games (target >= 90 %); when no "heuristic" player is registered yet it says so and
+   measures random against random (the German side's share) as the baseline;
+2. median wall time of one game (heuristic vs heuristic when available, else random vs random)
+   for Scenario 1 (target <= 2 s) and Scenario 6 (target <= 30 s);
+3. throughput of the local pool with 2 workers against 1 worker (target >= 1.7 x);
+4. peak memory (RSS) of a worker process (target <= 300 MB).
+
+Run: .venv/bin/python benchmarks/playtest.py            (default: 10 games per side and scenario)
+     .venv/bin/python benchmarks/playtest.py --games 200  (the issue's figure; long)
+     .venv/bin/python benchmarks/playtest.py --quick      (a smoke run: a few games each)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.players import PLAYERS  # noqa: E402
+from core.playtest import _play, run_batch, wilson_interval  # noqa: E402
+
+DATA = ROOT / "scenarios" / "data"
+SCEN = {1: DATA / "scenario_1_demyansk_pocket.json", 3: DATA / "scenario_3_closing_the_ring.json",
+        6: DATA / "scenario_6_spartakovka.json"}
+
+
+def _timed_game(args) -> tuple[float, int, str]:
+    """One game in a worker process: (seconds, peak RSS in bytes of this process, outcome)."""
+    path, index, seed, ai = args
+    t0 = time.perf_counter()
+    res, _ = _play(str(path), index, seed, ai, "basic", (), False, 200_000)
+    dt = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kB
+    return dt, rss, res.outcome
+
+
+def win_shares(smart: str, games: int, workers: int, seed: int) -> None:
+    print(f"\n1. {smart} against random, {games} games per side and scenario (share of decisive games won "
+          f"by the {smart} side, 95 % CI):")
+    for n in (1, 3):
+        for side in ("german", "russian"):
+            other = "russian" if side == "german" else "german"
+            ai = {side: smart, other: "random"}
+            t0 = time.perf_counter()
+            rs = run_batch(str(SCEN[n]), games, seed, ai, workers=workers)
+            wins = sum(r.outcome == side for r in rs)
+            losses = sum(r.outcome == other for r in rs)
+            draws = sum(r.outcome == "draw" for r in rs)
+            errs = sum(r.outcome == "error" for r in rs)
+            dec = wins + losses
+            lo, hi = wilson_interval(wins, dec)
+            share = f"{wins / dec:.1%} [{lo:.0%}-{hi:.0%}]" if dec else "n/a (no decisive game)"
+            print(f"   Scenario {n}, {smart} as {side:7s}: {share}  ({wins} won, {losses} lost, {draws} drawn,"
+                  f" {errs} errors; {time.perf_counter() - t0:.0f} s)", flush=True)
+
+
+def median_times(ai_name: str, counts: dict[int, int], seed: int) -> float:
+    print(f"\n2. Median wall time of one {ai_name}-vs-{ai_name} game (one process, sequential):")
+    peak = 0
+    for n, k in counts.items():
+        ts = []
+        for i in range(k):
+            dt, rss, _ = _timed_game((SCEN[n], i, seed + i, {"german": ai_name, "russian": ai_name}))
+            ts.append(dt)
+            peak = max(peak, rss)
+        print(f"   Scenario {n}: median {statistics.median(ts):.2f} s over {k} games "
+              f"(min {min(ts):.2f}, max {max(ts):.2f})", flush=True)
+    return peak
+
+
+def throughput(ai: dict, games: int, seed: int) -> int:
+    print(f"\n3. Throughput of the local pool, Scenario 1, {games} games ({ai['german']} vs {ai['russian']}):")
+    rates = {}
+    peak = 0
+    for w in (1, 2):
+        t0 = time.perf_counter()
+        with ProcessPoolExecutor(max_workers=w) as ex:
+            out = list(ex.map(_timed_game, [(SCEN[1], i, seed + i, ai) for i in range(games)]))
+        dt = time.perf_counter() - t0
+        rates[w] = games / dt
+        peak = max([peak] + [o[1] for o in out])
+        print(f"   {w} worker(s): {rates[w]:.3f} games/s ({dt:.1f} s)", flush=True)
+    print(f"   ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} x  (this machine has {os.cpu_count()} CPUs;"
+          f" load average now {os.getloadavg()[0]:.1f})")
+    return peak
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10, help="games per side and scenario for the win shares")
+    ap.add_argument("--quick", action="store_true", help="a smoke run: a few games of each figure")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers for the win-share batches")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    smart = "heuristic" if "heuristic" in PLAYERS else None
+    games = 4 if args.quick else args.games
+    if smart is None:
+        print('No "heuristic" player is registered yet (core/players.py): measuring random vs random instead.')
+    name = smart or "random"
+    t0 = time.perf_counter()
+    if smart:
+        win_shares(smart, games, args.workers, args.seed)
+    else:
+        print(f"\n1. random against random, {games} games per scenario (baseline; German share of decisive games):")
+        for n in (1, 3):
+            rs = run_batch(str(SCEN[n]), games, args.seed, {"german": "random", "russian": "random"},
+                           workers=args.workers)
+            g = sum(r.outcome == "german" for r in rs)
+            r_ = sum(r.outcome == "russian" for r in rs)
+            d = sum(r.outcome == "draw" for r in rs)
+            e = sum(r.outcome == "error" for r in rs)
+            share = f"{g / (g + r_):.1%}" if g + r_ else "n/a (no decisive game)"
+            print(f"   Scenario {n}: German {g}, Russian {r_}, draw {d}, error {e}; German share of decisive: {share}",
+                  flush=True)
+    peak = median_times(name, {1: 2 if args.quick else 5, 6: 1 if args.quick else 3}, args.seed)
+    peak = max(peak, throughput({"german": name, "russian": name}, 4 if args.quick else 8, args.seed))
+    print(f"\n4. Peak memory (RSS) of a worker process: {peak / 2**20:.0f} MB")
+    print(f"\n(total {time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,700 @@
+"""The heuristic AI player (issue 8): utility scoring over influence maps, for either side.
+
+It plays to the scenario's victory conditions through ``view.objectives`` (derived from the
+victory regions, :func:`core.ironcross.scenario_setup.scenario_objectives`), never through
+scenario-specific code:
+
+* **set-up**: defenders on and around their objectives, in cover (more AP dice), with fields of
+  fire over the approaches, spread over the zone (stacking penalty) and every objective hex
+  manned; IPs where the men are, mines on the approaches (AT mines on roads); attackers at the
+  zone's side nearest the objectives, in cover;
+* **movement**: each group moves to the reachable hex of best utility: objective distance
+  (weighted more as the game runs out), cover, enemy threat (expected loss from every enemy unit
+  that sees the hex), fields of fire for MGs, AFVs kept near infantry; leader-directed stacks
+  are preferred (one PC for the stack); defenders move only for a clear gain;
+* **fire** (Support, Defensive, Moving and opportunity fire): every legal attack is priced by
+  its expected effect from the exact dice probabilities (``combat_tables.ap_result_probabilities``
+  with the dice the engine rolls, ``PlayerView.ap_dice_against``), times the PC pass chance,
+  weighing the targets' values and the objectives, minus what the firers give up (moving after
+  Support Fire, a later shot after opportunity fire, assaulting after Moving Fire); grenades,
+  flamethrowers and mortars are priced the same way;
+* **assault** when the strength ratio (assault ratings, PCs, numbers, defender morale) favours it;
+* **UP/DOWN**: DOWN where threatened, UP where it wants to move next.
+
+Every choice is a maximum over the legal actions it is given, ties broken by a stable key; the
+seeded generator only breaks exact ties, so the same seed gives the same game.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from functools import lru_cache
+from typing import Sequence
+
+from core.ai.evaluation import (
+    ap_attack_value, assault_odds, at_kill_probability, flame_value, grenade_value, pc_pass, unit_value)
+from core.ai.influence import InfluenceMaps, bfs_distance
+from core.ironcross import combat_tables as ct
+from core.ironcross.actions import Action, EndPhase, EndSetup, Pass, Step, StopMove, action_to_json
+from core.ironcross.state import Phase
+from maps import hexgrid
+
+__all__ = ["HeuristicPlayer"]
+
+_FIRE_PHASES = (Phase.SUPPORT_FIRE, Phase.DEFENSIVE_FIRE, Phase.MOVING_FIRE)
+
+
+def _key(a: Action) -> str:
+    return repr(sorted(action_to_json(a).items()))
+
+
+@lru_cache(maxsize=None)
+def _hex(h: str):
+    return hexgrid.parse_hex_id(h)
+
+
+@lru_cache(maxsize=200_000)
+def _d(a: str, b: str) -> int:
+    return hexgrid.distance(_hex(a), _hex(b))
+
+
+class HeuristicPlayer:
+    """Heuristic player for either side; ``seed`` makes it reproducible."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        self._rng = random.Random(seed)
+        self.maps = InfluenceMaps()
+        self.posture: str | None = None
+        self.errors: list[str] = []
+        self._enemy_dist: dict[str, int] | None = None
+        self._costs: dict[tuple, float | None] = {}
+        self._nbs: dict[str, list[str]] = {}
+        self._dice: dict[tuple, int] = {}
+        self._dc: dict = {}
+
+    # ================================================================== entry point
+    def choose(self, view, side: str, actions: Sequence[Action]) -> Action:
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        if len(actions) == 1:
+            return actions[0]
+        if not hasattr(view, "enemy_units"):  # a plain dict view: no judgement possible
+            return self._fallback(actions)
+        try:
+            a = self._decide(view, list(actions))
+        except Exception as e:  # never let a judgement bug break a game: fall back to a safe choice
+            self.errors.append(f"{type(e).__name__}: {e}")
+            a = None
+        if a is None or a not in actions:
+            return self._fallback(actions)
+        return a
+
+    def _fallback(self, actions: Sequence[Action]) -> Action:
+        for cls in (EndPhase, Pass, StopMove, EndSetup):
+            for a in actions:
+                if isinstance(a, cls):
+                    return a
+        acts = sorted(actions, key=_key)
+        return acts[self._rng.randrange(len(acts))]
+
+    def _best(self, scored: list[tuple[float, Action]]) -> tuple[float, Action | None]:
+        """The highest score; exact ties broken by the seeded generator over a stable order."""
+        if not scored:
+            return (float("-inf"), None)
+        top = max(s for s, _ in scored)
+        cands = sorted((a for s, a in scored if s >= top - 1e-9), key=_key)
+        return (top, cands[0] if len(cands) == 1 else cands[self._rng.randrange(len(cands))])
+
+    def _decide(self, view, actions: list[Action]) -> Action | None:
+        m = self.maps
+        m.init_game(view)
+        m.refresh(view)
+        self._dc = {"ips": view.ips}
+        self._init_posture(view)
+        ph = view.phase
+        kinds = {a.kind for a in actions}
+        if ph is Phase.SETUP:
+            return self._setup(view, actions)
+        if view.window_hex() is not None:
+            return self._opportunity(view, actions)
+        if ph in _FIRE_PHASES:
+            return self._fire(view, actions)
+        if ph in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT):
+            if view.moving() is not None:
+                return self._step(view, actions)
+            if "designate_assault" in kinds:
+                return self._designate(view, actions)
+            return self._start_move(view, actions)
+        if ph is Phase.ASSAULT:
+            return self._assault(view, actions)
+        if ph is Phase.FREE_STATE_CHANGE:
+            return self._state_change(view, actions)
+        return None
+
+    # ================================================================== strategy
+    def _init_posture(self, view) -> None:
+        if self.posture is not None:
+            return
+        small = [o for o in view.objectives if len(o["hexes"]) <= 40] or view.objectives
+        hexes = {h for o in small for h in o["hexes"]}
+        zone = view.setup_zones()
+        if hexes and zone and min((self.maps.objective_distance(h) for h in zone), default=99) <= 1:
+            self.posture = "defend"
+        elif not hexes and zone:
+            self.posture = "defend"
+        else:
+            self.posture = "attack"
+        src = set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy))
+        self._enemy_dist = bfs_distance(view, src) if src else {}
+        self._small_hexes = hexes
+
+    def _urgency(self, view) -> float:
+        """Grows as the game runs out: objectives count more, danger less."""
+        left = view.game_length - view.turn
+        u = 1.0 + 1.5 * view.turn / max(1, view.game_length)
+        return u + (1.0 if left <= 1 else 0.0)
+
+    def _targets_enemy(self, view) -> list[str]:
+        """Enemy-held hexes inside the objective regions (to clear or take)."""
+        m = self.maps
+        if "targets" in self._dc:
+            return self._dc["targets"]
+        self._dc["targets"] = out = sorted({e.hex for e in view.enemy_units() if e.hex in m.clear or e.hex in m.occupy})
+        return out
+
+    # ================================================================== set-up
+    def _setup(self, view, actions: list[Action]) -> Action | None:
+        item = view.setup_item()
+        places = [a for a in actions if a.kind == "place"]
+        if item is None or not places:
+            return EndSetup()
+        what, data = item
+        m = self.maps
+        if what == "unit":
+            u = view.unit(data[0])
+            if u is None:
+                return None
+            hexes = sorted({a.hex for a in places})
+            own = view.own_units()
+            men_at: dict[str, int] = {}
+            squads_at: dict[str, set] = {}
+            for o in own:
+                men_at[o.hex] = men_at.get(o.hex, 0) + o.men + (3 if o.is_afv else 0)
+                squads_at.setdefault(o.hex, set()).add(o.squad if not o.is_commander else "*")
+            manned = {o.hex for o in own}
+            defend = self.posture == "defend"
+            cheap = []
+            for h in hexes:
+                d = m.objective_distance(h)
+                s = -(1.3 if defend else 1.0) * min(d, 30)
+                if u.is_afv:
+                    s -= 3.0 if view.terrain.trees(h) >= 2 else 0.0
+                    s -= 0.5 * men_at.get(h, 0)
+                else:
+                    s += (0.7 if defend else 0.4) * view.hex_dice(h, defend)
+                    s -= 0.6 * men_at.get(h, 0)
+                    if men_at.get(h, 0) + u.men > 4:
+                        s -= 2.0
+                    if u.is_commander:
+                        s += 0.5 * min(men_at.get(h, 0), 3)
+                    elif u.squad and u.squad in squads_at.get(h, set()) and men_at.get(h, 0) <= 2:
+                        s += 0.8
+                if defend and h in m.occupy and h not in manned and d == 0 and len(m.occupy) <= 40:
+                    s += 6.0
+                cheap.append((s, h))
+            cheap.sort(key=lambda x: (-x[0], x[1]))
+            best = []
+            for s, h in cheap[:12]:
+                if defend and (u.ap > 0 or u.at > 0):
+                    w = 0.5 if (u.is_mg or u.is_atg) else 0.2
+                    s += w * min(m.field_of_fire(h, reach=max(6, min(12, u.ap_range))), 8)
+                best.append((s, h))
+            best.sort(key=lambda x: (-x[0], x[1]))
+            h = best[0][1]
+            down = defend and not (u.is_afv or u.is_mg or u.is_atg)
+            focus = self._focus(view, h)
+            cands = [a for a in places if a.hex == h]
+            pick = [a for a in cands if a.down == down] or cands
+            if u.has_facing:
+                good = [a for a in pick if a.facing and view.in_frontal_area(h, a.facing, focus)]
+                pick = good or pick
+            return sorted(pick, key=_key)[0]
+        if what == "ip":
+            own = view.own_units()
+            men_at: dict[str, int] = {}
+            for o in own:
+                men_at[o.hex] = men_at.get(o.hex, 0) + max(1, o.men)
+            scored = []
+            for a in places:
+                h = a.hex
+                s = 1.0 * men_at.get(h, 0) + (3.0 if h in m.occupy and len(m.occupy) <= 40 else 0.0)
+                s -= 0.3 * min(m.objective_distance(h), 20) + 0.4 * view.hex_dice(h, True)
+                scored.append((s, a))
+            return self._best(scored)[1]
+        # mines: on the approaches, 1-3 hexes out from the objectives, never where own units stand
+        at = what == "at_mines"
+        own_near = set()
+        for o in view.own_units():
+            own_near.add(o.hex)
+        best_n: dict[str, Action] = {}
+        for a in places:
+            n = int(a.unit.split(":")[1])
+            cur = best_n.get(a.hex)
+            if cur is None or int(cur.unit.split(":")[1]) < n:
+                best_n[a.hex] = a
+        scored = []
+        for h, a in best_n.items():
+            d = m.objective_distance(h)
+            s = -abs(d - 2) - (5.0 if h in own_near else 0.0)
+            s -= 0.05 * (self._enemy_dist or {}).get(h, 20)
+            if at and view.hexmap.is_road(hexgrid.parse_hex_id(h)):
+                s += 2.0
+            scored.append((s, a))
+        return self._best(scored)[1]
+
+    def _focus(self, view, h: str) -> str:
+        """Where a unit in ``h`` should face: the nearest enemy, else the nearest enemy approach."""
+        en = view.enemy_units()
+        if en:
+            return min(en, key=lambda e: (_d(h, e.hex), e.hex)).hex
+        src = sorted(set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy)))
+        if src:
+            return min(src, key=lambda x: (_d(h, x), x))
+        occ = sorted(self.maps.occupy | self.maps.clear)
+        return min(occ, key=lambda x: (_d(h, x), x)) if occ else h
+
+    # ================================================================== movement
+    def _gprops(self, units) -> dict:
+        inf = [u for u in units if not u.is_afv]
+        return {"men": sum(u.men for u in units), "afv": any(u.is_afv for u in units),
+                "cw": any(u.is_cw for u in units), "here": units[0].hex, "n": len(units),
+                "down": bool(inf) and all(u.down for u in inf), "inf": len(inf),
+                "inf_val": sum(unit_value(u) for u in inf), "fof": any(u.is_mg or u.is_atg for u in units)}
+
+    def _group_utility(self, view, units, h: str, own_men: dict, afv_hexes: set, inf_hexes: list,
+                       targets: list[str], g: dict | None = None) -> float | None:
+        m = self.maps
+        if g is None:
+            g = self._gprops(units)
+        if h != g["here"]:
+            om = own_men.get(h, (0, 0))
+            if om[0] + g["men"] > 6:
+                return None
+            if g["afv"] and h in afv_hexes:
+                return None
+            if g["cw"] and om[1]:
+                return None
+        urg = self._dc.get("urg")
+        if urg is None:
+            urg = self._dc["urg"] = self._urgency(view)
+        d = m.objective_distance(h)
+        defend = self.posture == "defend"
+        s = -(1.0 if not defend else 0.8) * urg * min(d, 30)
+        if targets and not defend:
+            tk = ("tdist", h)
+            td = self._dc.get(tk)
+            if td is None:
+                td = self._dc[tk] = min(min(_d(h, t) for t in targets), 12)
+            s -= 0.5 * urg * td
+        down = g["down"]
+        if g["inf"]:
+            thr = m.threat(h, down)
+            s -= (2.5 if defend else 1.2) / urg * thr * g["inf_val"] / max(1.0, g["inf"] ** 0.5)
+            s += 0.15 * self._hex_dice(view, h, down) * g["inf"]
+        if g["afv"]:
+            s -= 0.8 * m.threat(h, False, afv=True) * 6
+            if view.terrain.trees(h) >= 2 or view.terrain.is_marsh(h):
+                s -= 2.0
+            if inf_hexes and not g["inf"]:
+                near = min(_d(h, x) for x in inf_hexes)
+                s -= 0.7 * max(0, near - 2)
+        if g["fof"]:
+            s += 0.25 * min(m.field_of_fire(h, down), 6)
+        if h in m.occupy and len(m.occupy) <= 40:
+            s += 1.0 * urg
+        return s / max(1.0, g["n"] ** 0.5)
+
+    def _hex_dice(self, view, h: str, down: bool) -> int:
+        k = (h, down, view.ips.get(h, 0) if self._dc.get("ips") is None else self._dc["ips"].get(h, 0))
+        v = self._dice.get(k)
+        if v is None:
+            v = self._dice[k] = view.hex_dice(h, down)
+        return v
+
+    def _reach(self, view, units, start: str, mp: float, one_hex: bool, full=frozenset()) -> dict:
+        """Dijkstra over MP from ``start``: hex -> (cost, previous hex); hexes in ``full`` (where
+        the group could not stop, 8.62) are not entered."""
+        enemy_hexes = {e.hex for e in view.enemy_units()} | set(full)
+        afv = any(u.is_afv for u in units)
+        wrecks = view.wrecks
+        best: dict[str, tuple[float, str | None]] = {start: (0.0, None)}
+        pq = [(0.0, start)]
+        while pq:
+            c, h = heapq.heappop(pq)
+            if c > best[h][0] + 1e-9:
+                continue
+            if one_hex and h != start:
+                continue
+            nbs = self._nbs.get(h)
+            if nbs is None:
+                nbs = self._nbs[h] = view.neighbours(h)
+            for n in nbs:
+                if n in enemy_hexes or (afv and wrecks.get(n)):
+                    continue
+                cost = 0.0
+                for u in units:
+                    ck = (h, n, u.is_afv, u.down, u.normal and not u.down)
+                    k = self._costs.get(ck, -1)
+                    if k == -1:
+                        k = self._costs[ck] = view.move_cost(u, h, n)
+                    if k is None:
+                        cost = None
+                        break
+                    cost = max(cost, k)
+                if cost is None:
+                    continue
+                nc = c + cost
+                if not one_hex and nc > mp + 1e-9:
+                    continue
+                if n not in best or nc < best[n][0] - 1e-9:
+                    best[n] = (nc, h)
+                    heapq.heappush(pq, (nc, n))
+        return best
+
+    def _position_context(self, view, moving_ids: set):
+        own_men: dict[str, tuple[int, int]] = {}
+        afv_hexes: set = set()
+        inf_hexes = []
+        for o in view.own_units():
+            if o.id in moving_ids:
+                continue
+            a, b = own_men.get(o.hex, (0, 0))
+            own_men[o.hex] = (a + o.men, b + (1 if o.is_cw else 0))
+            if o.is_afv:
+                afv_hexes.add(o.hex)
+            elif o.is_infantry:
+                inf_hexes.append(o.hex)
+        return own_men, afv_hexes, sorted(set(inf_hexes))
+
+    def _plan(self, view, units, mp: float, one_hex: bool):
+        """(gain, destination, path) of the best reachable hex for ``units`` (stacked)."""
+        start = units[0].hex
+        ids = {u.id for u in units}
+        pk = ("pos", frozenset(ids))
+        pc = self._dc.get(pk)
+        if pc is None:
+            pc = self._dc[pk] = self._position_context(view, ids)
+        own_men, afv_hexes, inf_hexes = pc
+        targets = self._targets_enemy(view)
+        men = sum(u.men for u in units)
+        has_afv = any(u.is_afv for u in units)
+        has_cw = any(u.is_cw for u in units)
+        full = frozenset(h for h, (a, b) in own_men.items() if h != start and (a + men > 6 or (has_cw and b)))
+        if has_afv:
+            full = full | frozenset(h for h in afv_hexes if h != start)
+        rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), full)
+        reach = self._dc.get(rk)
+        if reach is None:
+            reach = self._dc[rk] = self._reach(view, units, start, mp, one_hex, full)
+        g = self._gprops(units)
+        base = self._group_utility(view, units, start, own_men, afv_hexes, inf_hexes, targets, g)
+        scored = []
+        for h in sorted(reach):
+            u_ = self._group_utility(view, units, h, own_men, afv_hexes, inf_hexes, targets, g)
+            if u_ is None:
+                continue
+            scored.append((u_, h))
+        if not scored or base is None:
+            return (0.0, start, [start])
+        top, dest = max(scored, key=lambda x: (x[0], x[1]))
+        path = [dest]
+        while reach[path[-1]][1] is not None:
+            path.append(reach[path[-1]][1])
+        path.reverse()
+        # moving through the enemy's fields of fire invites opportunity fire
+        exposure = sum(self.maps.threat(h, False) for h in path[1:-1])
+        gain = top - base - 0.4 * exposure * len([u for u in units if not u.is_afv])
+        return (gain, dest, path)
+
+    def _start_move(self, view, actions: list[Action]) -> Action | None:
+        reaction = view.phase is Phase.REACTION_MOVEMENT
+        if reaction and self.posture == "defend":
+            return EndPhase()
+        scored = []
+        pcs = view.first_shot
+        for a in actions:
+            if a.kind != "start_move":
+                continue
+            units = [view.unit(x) for x in a.units]
+            if any(u is None for u in units):
+                continue
+            if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
+                continue  # 8.62: the group could never stop anywhere
+            if units[0].hex is None:  # entering from off the map
+                scored.append((5.0 + len(units) + (2.0 if a.leader else 0.0), a))
+                continue
+            mp, one = 99.0, False
+            for u in units:
+                m_, o_ = view.allowance(u.id)
+                mp = min(mp, m_)
+                one = one or o_
+            if a.directed_by:
+                mp = min(mp, 2 if reaction else 4)
+            gain, dest, _ = self._plan(view, units, mp, one)
+            if dest == units[0].hex or gain <= 0:
+                continue
+            if not pcs:
+                p = 1.0
+            elif a.leader:
+                ld = view.unit(a.leader)
+                p = pc_pass(ld.pr)
+            elif a.directed_by:
+                ld = view.unit(a.directed_by)
+                p = pc_pass(ld.pr if ld else 7, 2)
+            else:
+                p = 1.0
+                for u in units:
+                    p *= pc_pass(u.pr) if u.is_afv or len(units) == 1 else 1.0
+                if any(u.is_afv for u in units) and len(units) > 1:
+                    p *= sum(pc_pass(u.pr) for u in units if not u.is_afv) / max(1, len(units) - 1)
+            bonus = 0.3 * (len(units) - 1) if (a.leader or any(u.is_afv for u in units)) and len(units) > 1 else 0.0
+            if a.leader and len(units) == 1:
+                bonus -= 0.5  # the leader leaving his men behind
+            score = p * (gain * len(units) ** 0.5 + bonus)
+            scored.append((score, a))
+        threshold = 1.2 if (self.posture == "defend" or reaction) else 0.35
+        if reaction:
+            threshold = 2.0
+        s, a = self._best(scored)
+        if a is None or s < threshold:
+            return EndPhase()
+        return a
+
+    def _step(self, view, actions: list[Action]) -> Action | None:
+        mv = view.moving()
+        units = [view.unit(x) for x in mv["units"]]
+        units = [u for u in units if u is not None and not u.eliminated]
+        if not units:
+            return StopMove() if StopMove() in actions else None
+        if mv["entering"]:
+            enters = [a for a in actions if a.kind == "enter"]
+            if not enters:
+                return StopMove()
+            ids = {u.id for u in units}
+            own_men, afv_hexes, inf_hexes = self._position_context(view, ids)
+            targets = self._targets_enemy(view)
+            scored = []
+            for a in enters:
+                moved = [_At(u, a.hex) for u in units]
+                s = self._group_utility(view, moved, a.hex, own_men, afv_hexes, inf_hexes, targets)
+                if s is not None:
+                    scored.append((s, a))
+            s, a = self._best(scored)
+            return a if a is not None else StopMove()
+        mp = min(mv["mp"].get(u.id, 0) for u in units)
+        one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+        gain, dest, path = self._plan(view, units, mp, one)
+        here = units[0].hex
+        if dest != here and gain > 0.05 and len(path) > 1:
+            st = Step(path[1])
+            if st in actions:
+                return st
+        # stopping: face the enemy first (MGs, ATGs, AFVs)
+        faces = [a for a in actions if a.kind == "face"]
+        if faces and len(units) >= 1:
+            f = units[0] if len(units) == 1 else next((u for u in units if u.is_afv), None)
+            if f is not None and f.has_facing:
+                focus = self._focus(view, here)
+                if focus != here and not (f.facing and view.in_frontal_area(here, f.facing, focus)):
+                    good = [a for a in faces if view.in_frontal_area(here, a.hexside, focus)]
+                    if good:
+                        return sorted(good, key=_key)[0]
+        if StopMove() in actions:
+            return StopMove()
+        steps = [a for a in actions if a.kind == "step"]
+        if steps:
+            return min(steps, key=lambda a: (self.maps.objective_distance(a.hex), a.hex))
+        return None
+
+    # ================================================================== fire
+    def _fire_cost(self, view, u, phase, opportunity: bool, grenade_target: str | None = None) -> float:
+        if phase is Phase.MOVING_FIRE and u.assault_hex and grenade_target != u.assault_hex:
+            return 50.0  # 17.14: firing cancels the assault
+        if opportunity:
+            return 0.12
+        if phase is Phase.SUPPORT_FIRE:
+            if self.posture == "attack" and not (u.is_mg or u.is_cw) and self.maps.objective_distance(u.hex) > 0:
+                return 0.45
+            return 0.05
+        return 0.02
+
+    def _targets(self, view, target: str, moved: bool):
+        out = []
+        for t in view.enemy_at(target):
+            out.append((t, view.ap_dice_against(t.id, moved)))
+        return out
+
+    def _objective_factor(self, h: str) -> float:
+        m = self.maps
+        if (h in m.occupy or h in m.clear) and (len(m.occupy) + len(m.clear) <= 80 or h in m.clear):
+            return 1.4
+        return 1.0
+
+    def _price(self, view, a: Action, opportunity: bool) -> float | None:
+        ph = view.phase
+        reaction = ph is Phase.REACTION_MOVEMENT
+        if a.kind == "fire":
+            firers = [view.unit(x) for x in a.firers]
+            if any(f is None for f in firers):
+                return None
+            cost = sum(self._fire_cost(view, f, ph, opportunity) for f in firers)
+            moved = any(f.moved for f in firers)
+            if a.mode == "AT":
+                t = view.unit(a.target_unit)
+                f = firers[0]
+                if t is None:
+                    return None
+                rng = _d(f.hex, a.target)
+                at = ct.attenuated(f.at, max(1, f.ap_range), rng) if f.is_atr else f.at
+                n = 3 if (f.moved or f.changed_facing_only) else 2
+                frontal = view.in_frontal_area(a.target, t.facing or 1, f.hex)
+                armour = t.frontal if frontal else t.flank
+                higher = view.los(f.hex, a.target, f.down).level_difference > 0
+                mod = 1 if opportunity and (reaction or f.is_infantry or f.is_afv) else 0
+                p = pc_pass(f.pr, mod)
+                return p * at_kill_probability(at, n, armour, higher) * unit_value(t) - cost
+            fp_full = view.ap_firepower(a.firers, a.target, a.intensive, opportunity)
+            ps = []
+            for f in firers:
+                mod = 1 if opportunity and (reaction or f.is_infantry or f.is_afv) else 0
+                ps.append(pc_pass(f.pr, mod))
+            p_any = 1.0
+            for p in ps:
+                p_any *= (1 - p)
+            p_any = 1 - p_any
+            # expected firepower given at least one passes (losses of factors for failed PCs)
+            frac = (sum(ps) / len(ps)) / max(p_any, 1e-6) if len(ps) > 1 else 1.0
+            base = sum(ct.attenuated(f.ap, max(1, f.ap_range), _d(f.hex, a.target)) for f in firers)
+            fp = int(round(fp_full - base * (1 - min(1.0, frac))))
+            ev = p_any * ap_attack_value(fp, self._targets(view, a.target, moved)) * self._objective_factor(a.target)
+            for x in a.intensive:  # 11.15: the MG may jam or break
+                ev -= 0.3 * unit_value(view.unit(x)) * 0.4
+            return ev - cost
+        if a.kind == "grenade":
+            u = view.unit(a.thrower)
+            if u is None:
+                return None
+            others = [x for x in view.units_at(u.hex) if x.side == view.side and x.id != u.id and not x.fired]
+            cost = self._fire_cost(view, u, ph, False, a.target) + 0.12 * len(others) + 0.15
+            ev = pc_pass(u.pr, 2) * grenade_value(view.enemy_at(a.target), view.terrain.is_building(a.target))
+            return ev * self._objective_factor(a.target) - cost
+        if a.kind == "flame":
+            u = view.unit(a.unit)
+            if u is None:
+                return None
+            ev = pc_pass(u.pr) * flame_value(view.enemy_at(a.target), _d(u.hex, a.target))
+            return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False)
+        if a.kind == "mortar":
+            u = view.unit(a.unit)
+            if u is None:
+                return None
+            tg = [(t, view.hex_dice(a.target, t.down)) for t in view.enemy_at(a.target) if not t.is_afv]
+            per = ap_attack_value(u.ap, tg)
+            ev = per * (1 - 0.55 ** a.rounds) * 1.2 - 0.05 * a.rounds - (0.1 if a.spotter else 0.0)
+            return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False)
+        return None
+
+    def _fire(self, view, actions: list[Action]) -> Action | None:
+        scored = []
+        for a in actions:
+            if a.kind in ("fire", "grenade", "flame", "mortar"):
+                s = self._price(view, a, False)
+                if s is not None:
+                    scored.append((s, a))
+        s, a = self._best(scored)
+        if a is None or s < 0.06:
+            return EndPhase()
+        return a
+
+    def _opportunity(self, view, actions: list[Action]) -> Action | None:
+        scored = []
+        for a in actions:
+            if a.kind == "fire":
+                s = self._price(view, a, True)
+                if s is not None:
+                    scored.append((s, a))
+        s, a = self._best(scored)
+        # fire now when the expected effect beats keeping the units for later fire
+        if a is None or s < 0.18:
+            return Pass()
+        return a
+
+    # ================================================================== assault
+    def _designate(self, view, actions: list[Action]) -> Action | None:
+        scored = []
+        late = view.game_length - view.turn <= 1
+        for a in actions:
+            if a.kind != "designate_assault":
+                continue
+            defenders = view.enemy_at(a.target)
+            if not defenders:
+                continue
+            att = [view.unit(x) for x in a.units]
+            odds = assault_odds(att, defenders)
+            need = 1.0 if (late and self._objective_factor(a.target) > 1) else 1.3
+            if odds < need:
+                continue
+            gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
+            scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
+        s, a = self._best(scored)
+        return a if a is not None else EndPhase()
+
+    def _assault(self, view, actions: list[Action]) -> Action | None:
+        scored = []
+        for a in actions:
+            if a.kind != "designate_assault":
+                continue
+            defenders = view.enemy_at(a.target)
+            att = [view.unit(x) for x in a.units]
+            att = [u for u in att if u is not None and u.on_map and u.normal]
+            if not defenders:
+                if a.target in self.maps.occupy or a.target in self.maps.clear:
+                    scored.append((0.5, a))
+                continue
+            odds = assault_odds(att, defenders)
+            if odds >= 1.0:
+                scored.append((odds, a))
+        s, a = self._best(scored)
+        return a if a is not None else EndPhase()
+
+    # ================================================================== UP / DOWN
+    def _state_change(self, view, actions: list[Action]) -> Action | None:
+        own_next = view.phasing != view.side  # the next Player Turn is ours
+        for a in sorted((a for a in actions if a.kind == "set_state"), key=_key):
+            u = view.unit(a.units[0])
+            if u is None or u.is_afv:
+                continue
+            if self.posture == "attack" and own_next and self.maps.objective_distance(u.hex) > 0:
+                want = False  # UP to move
+            else:
+                want = self.maps.threat(u.hex, False) > 0.03 or self.posture == "defend" or \
+                    self.maps.objective_distance(u.hex) == 0
+                if u.is_mg or u.is_atg:
+                    want = want and self.maps.threat(u.hex, False) > 0.15
+            if a.down == want and u.down != want:
+                return a
+        return EndPhase()
+
+
+class _At:
+    """A unit as it would stand in another hex (for scoring entry hexes)."""
+
+    def __init__(self, u, hex_id: str):
+        self._u = u
+        self.hex = hex_id
+
+    def __getattr__(self, name):
+        return getattr(self._u, name)

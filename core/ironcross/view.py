@@ -1,0 +1,354 @@
+"""What one side may know of a game: the read-only :class:`PlayerView` handed to players.
+
+Players (``core.players``) get ``PlayerView(game, side)`` with the legal actions. The view gives
+the map and its terrain, the side's own units in full, the enemy units the opponent may see (in the
+basic game every on-map enemy unit; never the opponent's unrevealed mines), line-of-sight queries
+through :mod:`maps.los` with the current AFV/wreck occupancy, the turn, phase and phasing side, the
+scenario's objectives (``GameSetup.objectives``) and helpers that price actions (AP firepower and
+dice, movement costs). No method changes the game: units are handed out as copies.
+
+LOS results are cached per game and occupancy (the map does not change during a game), so a
+player may ask the same question many times cheaply.
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from typing import Any, Iterable
+
+from core.ironcross import combat_tables as ct
+from core.ironcross.state import Phase, Unit, other_side
+from maps import hexgrid
+from maps.los import HexOccupancy, line_of_sight
+
+__all__ = ["PlayerView", "LosInfo"]
+
+#: game -> {(from, to, firer_down, occupancy signature): LosInfo}
+_LOS_CACHES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+class LosInfo(tuple):
+    """(clear, level_difference, trees_afvs_wrecks) of one LOS (10.3, 11.16 b/c)."""
+
+    __slots__ = ()
+
+    def __new__(cls, clear: bool, level_difference: int, trees_afvs_wrecks: int):
+        return tuple.__new__(cls, (clear, level_difference, trees_afvs_wrecks))
+
+    @property
+    def clear(self) -> bool:
+        return self[0]
+
+    @property
+    def level_difference(self) -> int:
+        return self[1]
+
+    @property
+    def trees_afvs_wrecks(self) -> int:
+        return self[2]
+
+
+def _dist(a: str, b: str) -> int:
+    return hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
+
+
+class PlayerView:
+    """Read-only access to ``game`` for ``side``. Cheap to build (everything is computed lazily)."""
+
+    def __init__(self, game, side: str):
+        self._game = game
+        self.side = side
+        self.enemy = other_side(side)
+        self._units: dict[str, Unit] | None = None
+        self._occ: dict | None = None
+        self._occ_sig: tuple | None = None
+
+    # ------------------------------------------------------------------ game position
+    @property
+    def turn(self) -> int:
+        return self._game.state.turn
+
+    @property
+    def game_length(self) -> int:
+        return self._game.state.game_length
+
+    @property
+    def player_turn(self) -> int:
+        return self._game.state.player_turn
+
+    @property
+    def phase(self) -> Phase:
+        return self._game.state.phase
+
+    @property
+    def phasing(self) -> str:
+        return self._game.state.phasing
+
+    @property
+    def is_phasing(self) -> bool:
+        return self._game.state.phasing == self.side
+
+    @property
+    def first_side(self) -> str:
+        return self._game.state.first_side
+
+    @property
+    def first_shot(self) -> bool:
+        return self._game.state.first_shot
+
+    @property
+    def seed_key(self) -> tuple:
+        """A key that changes with every Player Turn and phase (for per-phase caches)."""
+        s = self._game.state
+        return (s.player_turn, s.phase.value)
+
+    # ------------------------------------------------------------------ map
+    @property
+    def hexmap(self):
+        return self._game.map
+
+    @property
+    def terrain(self):
+        """The game's :class:`core.ironcross.hex_terrain.HexTerrain` (read-only queries)."""
+        return self._game.terrain
+
+    @property
+    def chart(self):
+        return self._game.setup.chart
+
+    def contains(self, hex_id: str) -> bool:
+        try:
+            return self._game.map.contains(hexgrid.parse_hex_id(hex_id))
+        except Exception:
+            return False
+
+    @staticmethod
+    def distance(a: str, b: str) -> int:
+        return _dist(a, b)
+
+    def neighbours(self, hex_id: str) -> list[str]:
+        m = self._game.map
+        return [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(hex_id)) if m.contains(n)]
+
+    # ------------------------------------------------------------------ units
+    def _visible(self) -> dict[str, Unit]:
+        if self._units is None:
+            out = {}
+            for uid, u in self._game.state.units.items():
+                # own units in full; enemy units only when on the map and not hidden (24.2)
+                if u.side == self.side or (u.on_map and self._game.is_visible_to(u, self.side)):
+                    c = copy.copy(u)
+                    c.replacements = list(u.replacements)
+                    if u.side != self.side and u.is_mg and self._game.visible_mode(u, self.side) is None:
+                        c.mg_mode, c.fl_target, c.sp_halved_turn = None, None, 0  # 21.0 modes stay secret
+                    out[uid] = c
+            self._units = out
+        return self._units
+
+    def units(self) -> dict[str, Unit]:
+        """Every unit this side may see, by id (copies): its own (on or off the map, eliminated
+        too) and the enemy's on-map units."""
+        return dict(self._visible())
+
+    def unit(self, uid: str) -> Unit | None:
+        return self._visible().get(uid)
+
+    def own_units(self, on_map: bool = True) -> list[Unit]:
+        return [u for u in self._visible().values() if u.side == self.side and (u.on_map or not on_map)]
+
+    def enemy_units(self) -> list[Unit]:
+        return [u for u in self._visible().values() if u.side != self.side and u.on_map]
+
+    def units_at(self, hex_id: str) -> list[Unit]:
+        return sorted((u for u in self._visible().values() if u.hex == hex_id and u.on_map), key=lambda x: x.id)
+
+    def enemy_at(self, hex_id: str) -> list[Unit]:
+        return [u for u in self.units_at(hex_id) if u.side != self.side]
+
+    # ------------------------------------------------------------------ markers
+    @property
+    def ips(self) -> dict[str, int]:
+        return dict(self._game.state.ips)
+
+    @property
+    def wrecks(self) -> dict[str, int]:
+        return dict(self._game.state.wrecks)
+
+    @property
+    def control(self) -> dict[str, str]:
+        return dict(self._game.state.control)
+
+    def grenades_left(self, side: str | None = None) -> int:
+        return self._game.state.grenades.get(side or self.side, 0)
+
+    def mines(self) -> dict[str, dict]:
+        """Own minefields and what is revealed of the enemy's (19.11: never unrevealed factors)."""
+        out = {}
+        for h, m in self._game.state.mines.items():
+            if m.get("side") == self.side:
+                out[h] = dict(m)
+            elif m.get("revealed_ap") or m.get("revealed_at"):
+                out[h] = {"side": m.get("side"), "ap": m.get("ap", 0) if m.get("revealed_ap") else 0,
+                          "at": m.get("at", 0) if m.get("revealed_at") else 0,
+                          "revealed_ap": bool(m.get("revealed_ap")), "revealed_at": bool(m.get("revealed_at"))}
+        return out
+
+    def snapshot(self) -> dict:
+        """The dict view of earlier versions (``Game.view``): the state without hidden mines."""
+        return self._game.view(self.side)
+
+    # ------------------------------------------------------------------ scenario data
+    @property
+    def objectives(self) -> list[dict]:
+        """This side's objectives (``{"hexes", "goal": "occupy"|"clear", "weight", "text"}``)."""
+        return [dict(o) for o in (getattr(self._game.setup, "objectives", None) or {}).get(self.side, [])]
+
+    def setup_zones(self, side: str | None = None) -> frozenset[str]:
+        """Hexes where ``side`` (default: this side) sets up (scenario data, public)."""
+        side = side or self.side
+        out: set[str] = set()
+        for d in self._game.setup.deployments:
+            if d.side == side:
+                out |= d.zone
+        return frozenset(out)
+
+    def entry_hexes(self, side: str | None = None) -> frozenset[str]:
+        side = side or self.side
+        out: set[str] = set()
+        for e in self._game.setup.entries:
+            if e.side == side:
+                out |= e.hexes
+        return frozenset(out)
+
+    def entry_of(self, uid: str):
+        """The :class:`core.ironcross.setup.Entry` of an own unit that enters later, or None."""
+        e = self._game._entry_of.get(uid)
+        return e if e is not None and e.side == self.side else None
+
+    def setup_item(self) -> tuple[str, Any] | None:
+        """During set-up: what this side places now (("unit", (uid, zone)), ("ip", (pts, zone)),
+        ("ap_mines"/"at_mines", (factors, zone))), else None."""
+        if self.phase is not Phase.SETUP:
+            return None
+        q = getattr(self._game, "_setup_queue", None)
+        if not q or q[0][0] != self.side:
+            return None
+        return (q[0][1], q[0][2])
+
+    def no_move_before(self, uid: str) -> int | None:
+        return self._game.setup.no_move_before.get(uid)
+
+    # ------------------------------------------------------------------ movement in progress
+    def moving(self) -> dict | None:
+        """The own group moving now: ``units``, ``mp`` (left per unit), ``path``, ``leader``,
+        ``afv``, ``entering``, ``hexes_moved``, ``one_hex``; None when nothing moves."""
+        mv = self._game.moving
+        if mv is None:
+            return None
+        us = self._game.state.units
+        if not mv.units or us[mv.units[0]].side != self.side:
+            return None
+        return {"units": list(mv.units), "mp": dict(mv.mp), "path": list(mv.path), "leader": mv.leader,
+                "afv": mv.afv, "entering": mv.entering, "hexes_moved": mv.hexes_moved, "one_hex": dict(mv.one_hex)}
+
+    def window_hex(self) -> str | None:
+        """The hex this side may opportunity-fire at now (13.0), or None."""
+        w = self._game.window
+        return w.hex if w is not None and w.side == self.side else None
+
+    def allowance(self, uid: str, reaction: bool | None = None) -> tuple[float, bool]:
+        """(MP, one-hex-only) of an own unit (8.1)."""
+        if reaction is None:
+            reaction = self.phase is Phase.REACTION_MOVEMENT
+        u = self._game.state.units[uid]
+        return self._game._allowance(u, reaction)
+
+    def move_cost(self, unit: Unit, frm: str | None, to: str) -> float | None:
+        """MP for ``unit`` to enter ``to`` from adjacent ``frm`` (None: from off the map), 8.5."""
+        kind = "afv" if unit.is_afv else "infantry"
+        t = self._game.terrain
+        if frm is None:
+            return t.entry_cost(to, kind, unit.down)
+        return t.move_cost(frm, to, kind, unit.down, road_rate=unit.normal and not unit.down)
+
+    # ------------------------------------------------------------------ LOS
+    def occupancy(self) -> dict:
+        if self._occ is None:
+            self._occ = self._game.occupancy()
+            self._occ_sig = tuple(sorted((h.id, o.afvs, o.wrecks) for h, o in self._occ.items()))
+        return self._occ
+
+    def los(self, a: str, b: str, firer_down: bool = False) -> LosInfo:
+        """LOS (10.3) with the current AFVs and wrecks (cached per game and occupancy)."""
+        occ = self.occupancy()
+        cache = _LOS_CACHES.get(self._game)
+        if cache is None:
+            cache = {}
+            _LOS_CACHES[self._game] = cache
+        key = (a, b, firer_down, self._occ_sig)
+        r = cache.get(key)
+        if r is None:
+            res = line_of_sight(self._game.map, a, b, occupancy=occ, firer_down=firer_down,
+                                chart=self._game.setup.chart)
+            r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks))
+            if len(cache) > 400_000:
+                cache.clear()
+            cache[key] = r
+        return r
+
+    # ------------------------------------------------------------------ pricing helpers
+    def ap_dice_against(self, uid: str, moved: bool, hex_id: str | None = None, down: bool | None = None) -> int:
+        """AP dice the engine rolls against unit ``uid`` (11.3) when a firer ``moved``; with
+        ``hex_id``/``down`` the dice it would get there / in that state (no AFV cover then)."""
+        g = self._game
+        t = g.state.units[uid]
+        if hex_id is None and down is None and hasattr(g, "_ap_dice_against"):
+            return g._ap_dice_against(t, t.hex, moved)
+        hx = hex_id or t.hex
+        d = t.down if down is None else down
+        if t.is_afv:
+            return (4 if d else 2) + (1 if moved else 0)
+        return g.terrain.ap_dice(hx, target_down=d, firer_moved=moved, afv_cover=False,
+                                 ip_points=g.state.ips.get(hx, 0))
+
+    def hex_dice(self, hex_id: str, down: bool, moved: bool = False) -> int:
+        """AP dice against infantry in ``hex_id`` (terrain, DOWN, IP; 11.31-11.33, 18.3)."""
+        g = self._game
+        return g.terrain.ap_dice(hex_id, target_down=down, firer_moved=moved, afv_cover=False,
+                                 ip_points=g.state.ips.get(hex_id, 0))
+
+    def ap_firepower(self, firers: Iterable[str], target: str, intensive: Iterable[str] = (),
+                     opportunity: bool = False) -> int:
+        """Final AP firepower of ``firers`` at ``target`` (11.1, 11.2, 11.15, 11.16 a-d, 13.2)."""
+        us = [self._game.state.units[x] for x in firers]
+        intensive = set(intensive)
+        total = 0
+        for u in us:
+            rng = _dist(u.hex, target)
+            f = ct.attenuated(u.ap, max(1, u.ap_range), rng)
+            if u.is_afv and opportunity:
+                f = min(f, 4)
+            if u.id in intensive and u.is_mg:
+                f *= 2
+            if u.weapon == "MMG" and not u.full_crew:
+                f //= 2
+            total += f
+        o = self.occupancy().get(hexgrid.parse_hex_id(target), HexOccupancy())
+        red = self._game.terrain.trees(target) + o.afvs + o.wrecks
+        higher = False
+        for hx in sorted({u.hex for u in us}):
+            down = any(u.down for u in us if u.hex == hx)
+            r = self.los(hx, target, down)
+            red += r.trees_afvs_wrecks
+            higher = higher or r.level_difference > 0
+        return total - red - (1 if higher else 0)
+
+    def in_frontal_area(self, unit_hex: str, facing: int, target_hex: str) -> bool:
+        from core.ironcross.hex_terrain import in_frontal_area
+
+        return in_frontal_area(unit_hex, facing, target_hex)
+
+    def legal_actions(self) -> list:
+        """The legal actions of this side now (empty when another side decides)."""
+        return self._game.legal_actions(self.side)

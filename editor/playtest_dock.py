@@ -1,0 +1,308 @@
+"""Batch playtests from the editor: a :class:`BatchRunner` (``QThread``) runs the games in worker
+processes and reports progress through a signal; the :class:`PlaytestPanel` shows the outcome
+bars with 95 % confidence intervals, casualties by side and unit kind, and a heat map of
+eliminations, fire targets and fire origins on the map.
+
+Each game ``i`` uses seed ``derive_seed(seed, i)`` exactly as ``ironcross playtest`` does
+(:func:`core.playtest.play_game`), so results match the CLI whatever the number of workers.
+Games go to a ``ProcessPoolExecutor`` in small chunks so that *Cancel* takes effect after the
+running chunks (pending ones are cancelled); with one worker they run in the thread itself.
+The UI thread only receives signals.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from PySide6.QtCore import QRectF, Qt, QThread, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.scenario_overlay import SIDE_COLOURS
+
+__all__ = ["BatchRunner", "OutcomeBars", "PlaytestPanel"]
+
+
+class BatchRunner(QThread):
+    """Runs a batch; signals ``progress(done, total)``, ``done(list of GameResult)``, ``failed(str)``."""
+
+    progress = Signal(int, int)
+    done = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, scenario_path: str, games: int, seed: int, ai: dict[str, str], rules: str = "basic",
+                 workers: int = 1, options: tuple[str, ...] = (), parent=None):
+        super().__init__(parent)
+        self.args = (str(scenario_path), games, seed, dict(ai), rules, max(1, workers), tuple(options))
+        self._cancel = False
+        self.results: list = []
+
+    def cancel(self) -> None:
+        self._cancel = True
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel
+
+    def run(self) -> None:  # in the thread
+        from core.dice import derive_seed
+        from core.playtest import GameResult
+        from editor.game_record import run_games
+
+        path, games, seed, ai, rules, workers, options = self.args
+        items = [(i, derive_seed(seed, i)) for i in range(games)]
+        out: list = []
+        try:
+            if workers == 1:
+                for it in items:
+                    if self._cancel:
+                        break
+                    out += [GameResult(**d) for d in run_games(path, [it], ai, rules, options)]
+                    self.progress.emit(len(out), games)
+            else:
+                import multiprocessing as mp
+
+                size = max(1, min(5, math.ceil(games / (workers * 4))))
+                chunks = [items[k:k + size] for k in range(0, games, size)]
+                ex = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+                try:
+                    pending = {ex.submit(run_games, path, c, ai, rules, options) for c in chunks}
+                    while pending:
+                        finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                        for f in finished:
+                            out += [GameResult(**d) for d in f.result()]
+                        if finished:
+                            self.progress.emit(len(out), games)
+                        if self._cancel:
+                            for f in pending:
+                                f.cancel()
+                            break
+                finally:
+                    ex.shutdown(wait=True, cancel_futures=True)
+        except Exception as e:  # noqa: BLE001 - reported in the panel
+            self.failed.emit(f"{type(e).__name__}: {e}")
+            return
+        out.sort(key=lambda r: r.index)
+        self.results = out
+        self.done.emit(out)
+
+
+class OutcomeBars(QWidget):
+    """Horizontal bars of the outcome rates with their 95 % Wilson intervals."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.summary: dict | None = None
+        self.setMinimumHeight(110)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_summary(self, summary: dict | None) -> None:
+        self.summary = summary
+        self.update()
+
+    def paintEvent(self, ev) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor(255, 255, 255))
+        if not self.summary:
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "no results yet")
+            return
+        rates = self.summary["rates"]
+        keys = [k for k in ("german", "russian", "draw", "error") if k in rates]
+        left, right = 70.0, 60.0
+        w = self.width() - left - right
+        row = (self.height() - 10) / max(1, len(keys))
+        f = QFont()
+        f.setPixelSize(12)
+        p.setFont(f)
+        for i, k in enumerate(keys):
+            y = 5 + i * row
+            r = rates[k]
+            lo, hi = r["ci95"]
+            p.setPen(QColor(30, 30, 30))
+            p.drawText(QRectF(2, y, left - 6, row), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, k)
+            p.fillRect(QRectF(left, y + row * 0.2, w, row * 0.6), QColor(238, 238, 238))
+            p.fillRect(QRectF(left, y + row * 0.2, w * r["rate"], row * 0.6), SIDE_COLOURS.get(k, QColor(120, 120, 120)))
+            p.setPen(QPen(QColor(0, 0, 0), 2))
+            cy = y + row / 2
+            p.drawLine(int(left + w * lo), int(cy), int(left + w * hi), int(cy))
+            for x in (lo, hi):
+                p.drawLine(int(left + w * x), int(cy - row * 0.22), int(left + w * x), int(cy + row * 0.22))
+            p.drawText(QRectF(left + w + 4, y, right - 4, row), Qt.AlignmentFlag.AlignVCenter,
+                       f"{100 * r['rate']:.0f}%")
+        p.end()
+
+
+class PlaytestPanel(QWidget):
+    """Batch playtest controls and results. ``scenario_file()`` gives the scenario to play
+    (the window writes the current document to a temporary file); ``heat_changed(dict, str)``
+    asks the window to draw a heat map."""
+
+    heat_changed = Signal(object, str)
+
+    def __init__(self, scenario_file=None, parent=None):
+        super().__init__(parent)
+        from core.players import PLAYERS
+
+        self.scenario_file = scenario_file
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.games = QSpinBox()
+        self.games.setRange(1, 100000)
+        self.games.setValue(20)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2 ** 31 - 1)
+        self.seed.setValue(1)
+        self.ai = {}
+        for side in ("german", "russian"):
+            c = QComboBox()
+            c.addItems(sorted(PLAYERS))
+            c.setCurrentText("random")
+            self.ai[side] = c
+        self.rules = QComboBox()
+        self.rules.addItems(["basic", "advanced"])
+        self.workers = QSpinBox()
+        self.workers.setRange(1, max(1, os.cpu_count() or 1))
+        self.workers.setValue(max(1, (os.cpu_count() or 2) - 1))
+        form.addRow("Games", self.games)
+        form.addRow("Seed", self.seed)
+        form.addRow("German AI", self.ai["german"])
+        form.addRow("Russian AI", self.ai["russian"])
+        form.addRow("Rules", self.rules)
+        form.addRow("Worker processes", self.workers)
+        lay.addLayout(form)
+        row = QHBoxLayout()
+        self.run_btn = QPushButton("Run batch")
+        self.run_btn.clicked.connect(self.start)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setEnabled(False)
+        self.cancel_btn.clicked.connect(self.cancel)
+        row.addWidget(self.run_btn)
+        row.addWidget(self.cancel_btn)
+        lay.addLayout(row)
+        self.bar = QProgressBar()
+        lay.addWidget(self.bar)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.outcomes = OutcomeBars()
+        lay.addWidget(self.outcomes)
+        self.casualties = QTableWidget(0, 3)
+        self.casualties.setHorizontalHeaderLabels(["Unit kind", "German", "Russian"])
+        self.casualties.verticalHeader().hide()
+        lay.addWidget(QLabel("Casualties per game (mean)"))
+        lay.addWidget(self.casualties, 1)
+        hrow = QHBoxLayout()
+        hrow.addWidget(QLabel("Heat map"))
+        self.heat = QComboBox()
+        self.heat.addItems(["none", "eliminations", "fire targets", "fire origins"])
+        self.heat.currentTextChanged.connect(lambda _t: self._emit_heat())
+        hrow.addWidget(self.heat, 1)
+        lay.addLayout(hrow)
+        self.runner: BatchRunner | None = None
+        self.results: list = []
+        self.summary: dict | None = None
+        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-playtest-")
+
+    def ai_spec(self) -> dict[str, str]:
+        return {s: c.currentText() for s, c in self.ai.items()}
+
+    def start(self) -> bool:
+        if self.runner is not None and self.runner.isRunning():
+            return False
+        try:
+            path = self.scenario_file(self._tmp.name)
+        except Exception as e:  # noqa: BLE001
+            self.status.setText(f"cannot write the scenario: {e}")
+            return False
+        n = self.games.value()
+        self.bar.setRange(0, n)
+        self.bar.setValue(0)
+        self.status.setText(f"running {n} games on {self.workers.value()} worker(s)...")
+        self.runner = BatchRunner(str(path), n, self.seed.value(), self.ai_spec(), self.rules.currentText(),
+                                  self.workers.value(), parent=self)
+        self.runner.progress.connect(self._progress)
+        self.runner.done.connect(self._done)
+        self.runner.failed.connect(self._failed)
+        self.run_btn.setEnabled(False)
+        self.cancel_btn.setEnabled(True)
+        self.runner.start()
+        return True
+
+    def cancel(self) -> None:
+        if self.runner is not None:
+            self.runner.cancel()
+            self.status.setText("cancelling (the running games finish first)...")
+
+    def _progress(self, done: int, total: int) -> None:
+        self.bar.setValue(done)
+        self.status.setText(f"{done} of {total} games played")
+
+    def _failed(self, msg: str) -> None:
+        self.run_btn.setEnabled(True)
+        self.cancel_btn.setEnabled(False)
+        self.status.setText(f"<span style='color:#b00'>batch failed: {msg}</span>")
+
+    def _done(self, results: list) -> None:
+        from core.playtest import summarise
+
+        self.run_btn.setEnabled(True)
+        self.cancel_btn.setEnabled(False)
+        self.results = list(results)
+        self.summary = summarise(self.results) if self.results else None
+        self.outcomes.set_summary(self.summary)
+        s = self.summary
+        if s is None:
+            self.status.setText("cancelled before any game finished")
+            return
+        cancelled = " (cancelled)" if self.runner is not None and self.runner.cancelled else ""
+        o = s["outcomes"]
+        self.status.setText(f"{s['games']} games{cancelled}: German {o['german']}, Russian {o['russian']}, "
+                            f"draw {o['draw']}" + (f", errors {o['error']}" if o.get("error") else "")
+                            + f"; mean length {s['turns']['mean']:.1f} turns")
+        cas = s["casualties_per_game"]
+        kinds = sorted(set(cas.get("german", {})) | set(cas.get("russian", {})))
+        self.casualties.setRowCount(len(kinds))
+        for i, k in enumerate(kinds):
+            self.casualties.setItem(i, 0, QTableWidgetItem(k))
+            for j, side in enumerate(("german", "russian")):
+                self.casualties.setItem(i, j + 1, QTableWidgetItem(f"{cas.get(side, {}).get(k, 0):.2f}"))
+        if self.heat.currentText() == "none":
+            self.heat.setCurrentText("eliminations")
+        else:
+            self._emit_heat()
+
+    def heat_counts(self, which: str | None = None) -> dict[str, int]:
+        which = which or self.heat.currentText()
+        field = {"eliminations": "eliminated_at", "fire targets": "fire_at", "fire origins": "fire_from"}.get(which)
+        out: dict[str, int] = {}
+        if field is None:
+            return out
+        for r in self.results:
+            for h, n in (getattr(r, field, None) or {}).items():
+                out[h] = out.get(h, 0) + n
+        return out
+
+    def _emit_heat(self) -> None:
+        self.heat_changed.emit(self.heat_counts(), self.heat.currentText())
+
+    def shutdown(self) -> None:
+        if self.runner is not None and self.runner.isRunning():
+            self.runner.cancel()
+            self.runner.wait(30000)

@@ -1,0 +1,1140 @@
+"""Scenario panels (docks): properties, orders of battle, counter roster, regions, victory,
+set-up and validation. Each panel observes a :class:`editor.scenario_document.ScenarioDocument`
+(``set_document``) and turns the user's edits into commands through ``ScenarioDocument.edit``;
+none changes the model itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from maps.document_file import json_path
+from scenarios.model import OOBParseError, SquadEntry, parse_oob_entry
+from editor.scenario_document import ScenarioDocument, region_at, set_region_at, validation_message
+
+__all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "VictoryPanel", "ValidationPanel",
+           "SetupPanel", "UnitTree", "UNIT_MIME", "loc_label", "parse_json_path"]
+
+SIDES = ("german", "russian")
+LOC_ROLE = Qt.ItemDataRole.UserRole
+UNIT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def parse_json_path(path: str) -> tuple:
+    """``$.german.groups[0].oob[1]`` -> ("german", "groups", 0, "oob", 1)."""
+    import re
+
+    out: list[Any] = []
+    for name, idx in re.findall(r"\.([A-Za-z_][A-Za-z0-9_ -]*)|\[(\d+)\]", path):
+        out.append(int(idx) if idx else name)
+    return tuple(out)
+
+
+def loc_label(doc: ScenarioDocument, loc: tuple) -> str:
+    """Readable name of a region location: "German force set-up", "Russian force entry 1"..."""
+    sc = doc.scenario
+    if loc[0] == "regions":
+        return f"named: {loc[1]}"
+    if loc[0] in SIDES:
+        side = loc[0]
+        if len(loc) > 2 and loc[1] == "groups":
+            g = sc.side(side).groups[loc[2]]
+            what = {"setup": "set-up zone", "entry": f"entry {loc[5] + 1 if len(loc) > 5 else ''}".strip(),
+                    "oob": "IP placement"}.get(loc[3], loc[3])
+            return f"{side} {g.name}: {what}"
+        if loc[1] == "infiltration":
+            return f"{side} infiltration zone"
+        if loc[1] == "detachments":
+            return f"{side} detachment {sc.side(side).detachments[loc[2]].name}: entry"
+        return f"{side} {'.'.join(map(str, loc[1:]))}"
+    if loc[0] == "victory":
+        if loc[1] == "points":
+            return f"victory points award {loc[3] + 1}"
+        return f"victory outcome {loc[2] + 1}: {'.'.join(str(x) for x in loc[4:-1]) or 'condition'}"
+    return json_path(loc)
+
+
+def _warn(parent, title: str, text: str) -> None:
+    QMessageBox.warning(parent, title, text)
+
+
+# ============================================================================ unit drag
+
+UNIT_MIME = "application/x-ironcross-unit"
+
+
+class UnitTree(QTreeWidget):
+    """A tree whose unit items drag out as ``UNIT_MIME`` (the unit id) onto the map."""
+
+    def mimeData(self, items):  # noqa: N802
+        from PySide6.QtCore import QMimeData
+
+        md = QMimeData()
+        uids = [it.data(0, UNIT_ROLE) for it in items if it.data(0, UNIT_ROLE)]
+        if uids:
+            md.setData(UNIT_MIME, uids[0].encode())
+            md.setText(uids[0])
+        return md
+
+# ============================================================================ properties
+
+class PropertiesPanel(QWidget):
+    """Title, number, background, game length, map sections, who sets up and moves first, and the
+    north indicator (placed with the North tool)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        form = QFormLayout(self)
+        self.title = QLineEdit()
+        self.number = QSpinBox()
+        self.number.setRange(0, 999)
+        self.number.setSpecialValueText("none")
+        self.turns = QSpinBox()
+        self.turns.setRange(1, 99)
+        self.sets_up = QComboBox()
+        self.moves = QComboBox()
+        for c in (self.sets_up, self.moves):
+            c.addItems(SIDES)
+        self.sections = QListWidget()
+        self.sections.setMaximumHeight(80)
+        self.background = QPlainTextEdit()
+        self.background.setMaximumHeight(110)
+        self.north = QLabel()
+        self.north.setWordWrap(True)
+        self.map_label = QLabel()
+        self.map_label.setWordWrap(True)
+        form.addRow("Title", self.title)
+        form.addRow("Number", self.number)
+        form.addRow("Map", self.map_label)
+        form.addRow("Map sections", self.sections)
+        form.addRow("Game turns", self.turns)
+        form.addRow("Sets up first", self.sets_up)
+        form.addRow("Moves first", self.moves)
+        form.addRow("North", self.north)
+        form.addRow("Background", self.background)
+        self.apply_bg = QPushButton("Apply background")
+        form.addRow(self.apply_bg)
+        self.title.editingFinished.connect(lambda: self._set("title", self.title.text().strip() or "Untitled"))
+        self.number.valueChanged.connect(lambda v: self._set("number", v or None))
+        self.turns.valueChanged.connect(lambda v: self._set("turns", v))
+        self.sets_up.currentTextChanged.connect(lambda v: self._set("sets_up_first", v))
+        self.moves.currentTextChanged.connect(lambda v: self._set("moves_first", v))
+        self.apply_bg.clicked.connect(lambda: self._set("background", self.background.toPlainText()))
+        self.sections.itemChanged.connect(self._sections_changed)
+        self._updating = False
+
+    def set_document(self, doc: ScenarioDocument) -> None:
+        self.doc = doc
+        doc.changed.connect(lambda what: what == "scenario" and self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        sc = self.doc.scenario
+        self._updating = True
+        try:
+            if self.title.text() != sc.title:
+                self.title.setText(sc.title)
+            self.number.setValue(sc.number or 0)
+            self.turns.setValue(sc.turns)
+            self.sets_up.setCurrentText(sc.sets_up_first)
+            self.moves.setCurrentText(sc.moves_first)
+            if self.background.toPlainText() != sc.background:
+                self.background.setPlainText(sc.background)
+            self.sections.clear()
+            for s in self.doc.hexmap.doc.sections:
+                it = QListWidgetItem(f"{s.name} (columns {s.first_column:02d}-{s.last_column:02d})")
+                it.setData(LOC_ROLE, s.name)
+                it.setFlags(it.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                it.setCheckState(Qt.CheckState.Checked if s.name in sc.map.sections else Qt.CheckState.Unchecked)
+                self.sections.addItem(it)
+            n = sc.north
+            self.north.setText(f"in {n.hex} pointing to {n.points_to}: north is {n.sheet_word('north')}, "
+                               f"east {n.sheet_word('east')}. Use the North tool (N) to move it.")
+            self.map_label.setText(f"{self.doc.hexmap.name} ({self.doc.map_file().name})")
+        finally:
+            self._updating = False
+
+    def _set(self, field: str, value) -> None:
+        if self._updating or self.doc is None or getattr(self.doc.scenario, field) == value:
+            return
+        try:
+            self.doc.edit(f"Set {field.replace('_', ' ')}", lambda d: d.__setitem__(field, value))
+        except ValidationError as e:
+            _warn(self, "Invalid value", validation_message(e))
+            self.refresh()
+
+    def _sections_changed(self, _item) -> None:
+        if self._updating:
+            return
+        names = [self.sections.item(i).data(LOC_ROLE) for i in range(self.sections.count())
+                 if self.sections.item(i).checkState() == Qt.CheckState.Checked]
+        try:
+            self.doc.edit("Set map sections", lambda d: d["map"].__setitem__("sections", names))
+        except ValidationError as e:
+            _warn(self, "Invalid sections", validation_message(e))
+            self.refresh()
+
+
+# ============================================================================ OOB
+
+class OOBPanel(QWidget):
+    """Sides -> groups -> OOB entries (-> the men of a squad from the roster). Entries are edited
+    in the rulebook's printed forms ("Squad D (10) less R PR9", "Squad F (3 units, MP PR9, PR8, PR6
+    only)", "MMG #'s 1 & 2 (14 each)", "IP1 x 2", "10 AT Mine Factors", "Grenades (6)")."""
+
+    unit_selected = Signal(str)   # an engine unit id (for placement)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        lay = QVBoxLayout(self)
+        self.tree = UnitTree()
+        self.tree.setHeaderLabels(["Order of battle", "Deploys"])
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.setDragEnabled(True)
+        self.tree.itemDoubleClicked.connect(lambda it, _c: self.edit_selected())
+        self.tree.currentItemChanged.connect(self._current)
+        lay.addWidget(self.tree, 1)
+        row = QHBoxLayout()
+        self.entry_text = QLineEdit()
+        self.entry_text.setPlaceholderText("Squad D (10) less R PR9")
+        self.entry_text.returnPressed.connect(self.add_from_field)
+        row.addWidget(self.entry_text, 1)
+        b = QPushButton("Add")
+        b.clicked.connect(self.add_from_field)
+        row.addWidget(b)
+        lay.addLayout(row)
+        row2 = QHBoxLayout()
+        for text, slot in (("Edit", self.edit_selected), ("Remove", self.remove_selected),
+                           ("Add group", self.add_group_dialog), ("Rename group", self.rename_group_dialog)):
+            b = QPushButton(text)
+            b.clicked.connect(slot)
+            row2.addWidget(b)
+        lay.addLayout(row2)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        lay.addWidget(self.info)
+        self.prompt = None  # (title, label, default) -> str | None; set by the window
+
+    def set_document(self, doc: ScenarioDocument) -> None:
+        self.doc = doc
+        doc.changed.connect(lambda what: what == "scenario" and self.refresh())
+        self.refresh()
+
+    # -- view
+    def refresh(self) -> None:
+        cur = self.current_loc()
+        self.tree.clear()
+        sc = self.doc.scenario
+        setup = self.doc.setup()
+        groups_units = {}
+        if setup is not None:
+            for d in setup.deployments:
+                groups_units[(d.side, d.group)] = ("set up", d.units)
+            for e in setup.entries:
+                groups_units[(e.side, e.group)] = (f"enters turn {e.turn}", e.units)
+        for side in SIDES:
+            spec = sc.side(side)
+            st = QTreeWidgetItem([side.capitalize(), f"{len(spec.units())} entries"])
+            st.setData(0, LOC_ROLE, (side,))
+            f = st.font(0)
+            f.setBold(True)
+            st.setFont(0, f)
+            self.tree.addTopLevelItem(st)
+            for gi, g in enumerate(spec.groups):
+                how = "set-up zone" if g.setup is not None else \
+                    "enters turn " + "/".join(str(o.turn) for o in g.entry.options)
+                gi_item = QTreeWidgetItem([g.name, how])
+                gi_item.setData(0, LOC_ROLE, (side, "groups", gi))
+                st.addChild(gi_item)
+                for ei, e in enumerate(g.oob):
+                    self._entry_item(gi_item, side, e, (side, "groups", gi, "oob", ei))
+                units = groups_units.get((side, g.name), (None, []))[1]
+                if units:
+                    ui = QTreeWidgetItem([f"{len(units)} units on counters", ""])
+                    ui.setForeground(0, QBrush(QColor(90, 90, 90)))
+                    gi_item.addChild(ui)
+                    for uid in units:
+                        u = setup.units[uid]
+                        placed = self.doc.placement.get(uid)
+                        c = QTreeWidgetItem([f"{u.name or uid}  [{uid}]", f"in {placed.hex}" if placed else ""])
+                        c.setData(0, UNIT_ROLE, uid)
+                        ui.addChild(c)
+            for ei, e in enumerate(spec.oob):
+                self._entry_item(st, side, e, (side, "oob", ei))
+            extra = []
+            if spec.hidden_hexes:
+                extra.append(f"{spec.hidden_hexes} hidden hexes")
+            if spec.grenades:
+                extra.append(f"{spec.grenades} grenades")
+            for t in ("AT", "AP"):
+                if spec.mine_factors(t):
+                    extra.append(f"{spec.mine_factors(t)} {t} mine factors")
+            st.setText(1, ", ".join(extra) or "")
+        self.tree.expandToDepth(1)
+        if cur is not None:
+            self.select_loc(cur)
+        err = self.doc.setup_error()
+        self.info.setText(f"<span style='color:#b00'>Cannot build the forces: {err}</span>" if err else
+                          "Double-click an entry to edit its printed form; drag a unit onto the map "
+                          "(Place tool) to set it up.")
+
+    def _entry_item(self, parent: QTreeWidgetItem, side: str, e, loc: tuple) -> None:
+        it = QTreeWidgetItem([e.text or getattr(e, "label", lambda: e.kind)(), e.kind.replace("_", " ")])
+        it.setData(0, LOC_ROLE, loc)
+        parent.addChild(it)
+        if isinstance(e, SquadEntry):
+            try:
+                sq = self.doc.roster.squad(side, e.letter)
+            except KeyError as err:
+                bad = QTreeWidgetItem([str(err.args[0]), ""])
+                bad.setForeground(0, QBrush(QColor(180, 0, 0)))
+                it.addChild(bad)
+                return
+            removed = _removed_men(sq, e)
+            for m in sq.men:
+                out = m.id in removed
+                c = QTreeWidgetItem([f"{m.weapon} PR{m.pr}  ({m.id})", "left out" if out else
+                                     (f"ammo {e.ammo}" if m.weapon == "LMG" and e.ammo is not None else "")])
+                if out:
+                    c.setForeground(0, QBrush(QColor(150, 150, 150)))
+                    f = c.font(0)
+                    f.setStrikeOut(True)
+                    c.setFont(0, f)
+                it.addChild(c)
+
+    def current_loc(self) -> tuple | None:
+        it = self.tree.currentItem()
+        while it is not None and it.data(0, LOC_ROLE) is None:
+            it = it.parent()
+        return tuple(it.data(0, LOC_ROLE)) if it is not None else None
+
+    def select_loc(self, loc: tuple) -> bool:
+        """Select the tree item of a location (or its closest ancestor)."""
+        loc = tuple(loc)
+        best = None
+        for it in self._items():
+            l2 = it.data(0, LOC_ROLE)
+            if l2 is not None and tuple(l2) == loc[:len(l2)] and (best is None or len(l2) > len(best.data(0, LOC_ROLE))):
+                best = it
+        if best is not None:
+            self.tree.setCurrentItem(best)
+            self.tree.scrollToItem(best)
+        return best is not None
+
+    def select_unit(self, uid: str) -> None:
+        for it in self._items():
+            if it.data(0, UNIT_ROLE) == uid:
+                self.tree.setCurrentItem(it)
+                return
+
+    def _items(self):
+        stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        while stack:
+            it = stack.pop()
+            yield it
+            stack.extend(it.child(i) for i in range(it.childCount()))
+
+    def _current(self, it, _prev) -> None:
+        if it is not None and it.data(0, UNIT_ROLE):
+            self.unit_selected.emit(it.data(0, UNIT_ROLE))
+
+    def selected_unit(self) -> str | None:
+        it = self.tree.currentItem()
+        return it.data(0, UNIT_ROLE) if it is not None else None
+
+    # -- edits
+    def _ask(self, title: str, label: str, default: str = "") -> str | None:
+        if self.prompt is not None:
+            return self.prompt(title, label, default)
+        from editor.tools import ToolContext
+
+        return ToolContext._ask(title, label, default)
+
+    def add_entry(self, side: str, group: int | None, text: str) -> bool:
+        """Add a printed OOB entry to a group (``group`` None: the side-wide entries)."""
+        try:
+            e = parse_oob_entry(text)
+        except OOBParseError as err:
+            _warn(self, "Cannot read the entry", str(err))
+            return False
+        ej = e.model_dump(mode="json", exclude_none=True)
+
+        def change(d):
+            (d[side]["groups"][group]["oob"] if group is not None else d[side].setdefault("oob", [])).append(ej)
+
+        try:
+            self.doc.edit(f"Add {text} to {side}", change)
+        except ValidationError as err:
+            _warn(self, "Invalid entry", validation_message(err))
+            return False
+        return True
+
+    def set_entry(self, loc: tuple, text: str) -> bool:
+        """Replace the OOB entry at ``loc`` by a printed form."""
+        try:
+            e = parse_oob_entry(text)
+        except OOBParseError as err:
+            _warn(self, "Cannot read the entry", str(err))
+            return False
+        try:
+            self.doc.edit(f"Edit {text}", lambda d: set_region_at(d, loc, e.model_dump(mode="json", exclude_none=True)))
+        except ValidationError as err:
+            _warn(self, "Invalid entry", validation_message(err))
+            return False
+        return True
+
+    def remove_entry(self, loc: tuple) -> None:
+        self.doc.edit("Remove OOB entry", lambda d: region_at(d, loc[:-1]).pop(loc[-1]))
+
+    def add_from_field(self) -> None:
+        text = self.entry_text.text().strip()
+        loc = self.current_loc() or ("german",)
+        if not text:
+            return
+        side = loc[0]
+        group = loc[2] if len(loc) > 2 and loc[1] == "groups" else (0 if len(loc) == 1 else None)
+        if self.add_entry(side, group, text):
+            self.entry_text.clear()
+
+    def edit_selected(self) -> None:
+        loc = self.current_loc()
+        if loc is None or "oob" not in loc:
+            if loc is not None and len(loc) == 3:
+                self.rename_group_dialog()
+            return
+        e = region_at(self.doc.scenario.model_dump(mode="json"), loc)
+        t = self._ask("Edit OOB entry", "Printed form of the entry:", e.get("text") or "")
+        if t:
+            self.set_entry(loc, t)
+
+    def remove_selected(self) -> None:
+        loc = self.current_loc()
+        if loc is None:
+            return
+        if "oob" in loc:
+            self.remove_entry(loc)
+        elif len(loc) == 3:
+            try:
+                self.doc.edit("Remove group", lambda d: d[loc[0]]["groups"].pop(loc[2]))
+            except ValidationError as err:
+                _warn(self, "Cannot remove the group", validation_message(err))
+
+    def add_group(self, side: str, name: str, setup: bool = True) -> None:
+        grp: dict = {"name": name, "oob": []}
+        area = sorted(h.id for h in self.doc.context.area)
+        if setup:
+            grp["setup"] = {"region": {"kind": "hexes", "hexes": [area[len(area) // 2]]}}
+        else:
+            grp["entry"] = {"options": [{"region": {"kind": "map_edge", "direction": "north"}, "turn": 1}]}
+        self.doc.edit(f"Add {side} group {name}", lambda d: d[side]["groups"].append(grp))
+
+    def add_group_dialog(self) -> None:
+        loc = self.current_loc() or ("german",)
+        name = self._ask("Add group", f"Name of the new {loc[0]} group (sets up; change its zone in Regions):", "")
+        if name:
+            self.add_group(loc[0], name)
+
+    def rename_group_dialog(self) -> None:
+        loc = self.current_loc()
+        if loc is None or len(loc) < 3 or loc[1] != "groups":
+            return
+        g = self.doc.scenario.side(loc[0]).groups[loc[2]]
+        name = self._ask("Rename group", "Group name:", g.name)
+        if name:
+            self.doc.edit("Rename group", lambda d: d[loc[0]]["groups"][loc[2]].__setitem__("name", name))
+
+
+def _removed_men(sq, e: SquadEntry) -> set[str]:
+    """The men a "less"/"only" entry leaves out (the first matching men, as a designer reads it)."""
+    men = list(sq.men)
+    if e.only is not None:
+        keep: set[str] = set()
+        for spec in e.only:
+            for _ in range(spec.count):
+                for m in men:
+                    if m.id not in keep and m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr):
+                        keep.add(m.id)
+                        break
+        return {m.id for m in men} - keep
+    out: set[str] = set()
+    for spec in e.less:
+        for _ in range(spec.count):
+            for m in men:
+                if m.id not in out and m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr):
+                    out.add(m.id)
+                    break
+    return out
+
+
+# ============================================================================ roster
+
+class RosterPanel(QWidget):
+    """The counter roster: every counter's values with their provenance (white: rulebook, amber:
+    reconstructed, blue: designer). Double-click a value to change it (marked ``designer``);
+    *Save roster as...* writes the counters file."""
+
+    roster_changed = Signal(object)
+
+    COLOURS = {"rulebook": QColor(255, 255, 255), "reconstructed": QColor(255, 226, 160),
+               "designer": QColor(190, 215, 255)}
+
+    def __init__(self, roster=None, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.side = QComboBox()
+        self.side.addItems(SIDES)
+        self.side.currentTextChanged.connect(lambda _t: self.refresh())
+        top.addWidget(self.side)
+        self.summary = QLabel()
+        top.addWidget(self.summary, 1)
+        lay.addLayout(top)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Counter", "Value", "Provenance"])
+        self.tree.itemDoubleClicked.connect(self._edit)
+        lay.addWidget(self.tree, 1)
+        self.prov = QLabel()
+        self.prov.setWordWrap(True)
+        lay.addWidget(self.prov)
+        self.tree.currentItemChanged.connect(lambda it, _p: it is not None and self.prov.setText(it.toolTip(2)))
+        self.roster = None
+        self.prompt = None
+        if roster is not None:
+            self.set_roster(roster)
+
+    def set_roster(self, roster) -> None:
+        self.roster = roster
+        self.refresh()
+
+    def refresh(self) -> None:
+        from scenarios.counters import VALUE_FIELDS
+
+        self.tree.clear()
+        if self.roster is None:
+            return
+        side = self.side.currentText()
+        self.summary.setText(self.roster.summary())
+        groups: dict[str, QTreeWidgetItem] = {}
+        for u in self.roster.units(side):
+            key = {"infantry": f"Squad {getattr(u, 'squad', '')}", "commander": "Commanders", "cw": "Crew weapons",
+                   "afv": "AFVs"}[u.kind]
+            if key not in groups:
+                groups[key] = QTreeWidgetItem([key])
+                self.tree.addTopLevelItem(groups[key])
+            label = {"infantry": lambda: f"{u.id} {u.weapon}", "commander": lambda: f"{u.id} {u.rank}",
+                     "cw": lambda: f"{u.id} {u.type} #{u.number}", "afv": lambda: f"{u.id} {u.type} #{u.number}"}[u.kind]()
+            ui = QTreeWidgetItem([label, f"PR{u.pr}"])
+            groups[key].addChild(ui)
+            for f in VALUE_FIELDS[u.kind]:
+                v = getattr(u, f, None)
+                p = u.provenance_of(f)
+                c = QTreeWidgetItem([f, str(v), p.short() if hasattr(p, "short") else str(p.source)])
+                c.setData(0, LOC_ROLE, (u.id, f))
+                tip = getattr(p, "rationale", None) or getattr(p, "ref", None) or ""
+                c.setToolTip(2, f"{u.id} {f}: {p.source}{' - ' + tip if tip else ''}")
+                col = self.COLOURS.get(p.source, QColor(255, 255, 255))
+                for k in range(3):
+                    c.setBackground(k, QBrush(col))
+                ui.addChild(c)
+        self.tree.resizeColumnToContents(0)
+
+    def _edit(self, item: QTreeWidgetItem, _col: int) -> None:
+        key = item.data(0, LOC_ROLE)
+        if not key:
+            return
+        from editor.tools import ToolContext
+
+        ask = self.prompt or ToolContext._ask
+        t = ask("Edit counter value", f"{key[0]} {key[1]}:", item.text(1))
+        if t is None:
+            return
+        try:
+            self.set_value(key[0], key[1], int(t))
+        except (ValueError, KeyError) as e:
+            _warn(self, "Cannot change the value", str(e))
+
+    def set_value(self, uid: str, field: str, value: int) -> None:
+        """Change one counter value (marked ``designer``) and rebuild the roster; raises ValueError."""
+        from scenarios.counters import build_roster
+
+        data = self.roster.document.model_dump(mode="json", exclude_none=True)
+        u = self.roster.unit(uid)
+        side = data[u.side]
+        prov = {"source": "designer"}
+        if u.kind == "infantry":
+            man = next(m for m in side["squads"][u.squad]["men"] if m["id"] == uid)
+            target = man
+        elif u.kind == "commander":
+            target = next(c for c in side["commanders"] if c["id"] == uid)
+        elif u.kind == "cw":
+            target = next(c for c in side["crew_weapons"] if c["id"] == uid)
+        else:
+            target = next(a for a in side["afvs"] if a["id"] == uid)
+        target[field] = value
+        target.setdefault("sources", {})[field] = prov
+        self.roster = build_roster(data, self.roster.path)
+        self.refresh()
+        self.roster_changed.emit(self.roster)
+
+
+# ============================================================================ regions
+
+class RegionPanel(QWidget):
+    """Every region of the scenario with its resolved hex count (live); the selected one is shown
+    on the map and in the region language (JSON, editable); the Region tool paints its hexes."""
+
+    region_selected = Signal(object)   # loc tuple or None
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        lay = QVBoxLayout(self)
+        self.list = QTreeWidget()
+        self.list.setHeaderLabels(["Region", "Hexes"])
+        self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.list.currentItemChanged.connect(self._selected)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.list)
+        box = QWidget()
+        bl = QVBoxLayout(box)
+        bl.setContentsMargins(0, 0, 0, 0)
+        self.describe = QLabel()
+        self.describe.setWordWrap(True)
+        bl.addWidget(self.describe)
+        self.count = QLabel()
+        f = self.count.font()
+        f.setBold(True)
+        self.count.setFont(f)
+        bl.addWidget(self.count)
+        self.text = QPlainTextEdit()
+        self.text.setPlaceholderText('{"kind": "hexes", "hexes": ["4307", "4308"]}')
+        bl.addWidget(self.text, 1)
+        row = QHBoxLayout()
+        for label, slot in (("Apply JSON", self.apply_text), ("As explicit hexes", self.to_hexes),
+                            ("Add named region", self.add_named)):
+            b = QPushButton(label)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        bl.addLayout(row)
+        split.addWidget(box)
+        lay.addWidget(split)
+        self.loc: tuple | None = None
+        self.prompt = None
+
+    def set_document(self, doc: ScenarioDocument) -> None:
+        self.doc = doc
+        doc.changed.connect(lambda what: what == "scenario" and self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        keep = self.loc
+        self.list.blockSignals(True)
+        self.list.clear()
+        sel = None
+        for loc, region in self.doc.regions():
+            hexes, err = self.doc.resolve(region)
+            it = QTreeWidgetItem([loc_label(self.doc, loc), "error" if err else str(len(hexes))])
+            it.setData(0, LOC_ROLE, loc)
+            it.setToolTip(0, region.describe())
+            if err or not hexes:
+                it.setForeground(1, QBrush(QColor(190, 0, 0)))
+            self.list.addTopLevelItem(it)
+            if keep is not None and tuple(loc) == tuple(keep):
+                sel = it
+        self.list.blockSignals(False)
+        if sel is not None:
+            self.list.setCurrentItem(sel)
+        elif keep is not None:
+            self.loc = None
+            self.region_selected.emit(None)
+        self._show()
+
+    def select(self, loc: tuple | None) -> None:
+        for i in range(self.list.topLevelItemCount()):
+            it = self.list.topLevelItem(i)
+            if loc is not None and tuple(it.data(0, LOC_ROLE)) == tuple(loc):
+                self.list.setCurrentItem(it)
+                return
+
+    def _selected(self, it, _prev) -> None:
+        self.loc = tuple(it.data(0, LOC_ROLE)) if it is not None else None
+        self._show(update_text=True)
+        self.region_selected.emit(self.loc)
+
+    def region(self):
+        if self.loc is None:
+            return None
+        try:
+            return region_at(self.doc.scenario, self.loc) if False else _model_at(self.doc.scenario, self.loc)
+        except (KeyError, IndexError, AttributeError, TypeError):
+            return None
+
+    def hexes(self) -> frozenset[str]:
+        r = self.region()
+        return self.doc.resolve(r)[0] if r is not None else frozenset()
+
+    def _show(self, update_text: bool = False) -> None:
+        r = self.region()
+        if r is None:
+            self.describe.setText("Select a region.")
+            self.count.setText("")
+            return
+        hexes, err = self.doc.resolve(r)
+        self.describe.setText(r.describe())
+        self.count.setText(f"<span style='color:#b00'>{err}</span>" if err else f"{len(hexes)} hexes")
+        data = r.model_dump(mode="json", exclude_none=True)
+        if update_text or self.text.toPlainText().strip() == "" or not self.text.hasFocus():
+            self.text.setPlainText(json.dumps(data, indent=1))
+        for i in range(self.list.topLevelItemCount()):
+            it = self.list.topLevelItem(i)
+            if tuple(it.data(0, LOC_ROLE)) == self.loc:
+                it.setText(1, "error" if err else str(len(hexes)))
+
+    def set_region(self, data: dict, text: str = "Edit region", stroke: int | None = None) -> bool:
+        loc = self.loc
+        try:
+            self.doc.edit(text, lambda d: set_region_at(d, loc, data), stroke=stroke)
+        except ValidationError as e:
+            _warn(self, "Invalid region", validation_message(e))
+            return False
+        return True
+
+    def apply_text(self) -> None:
+        if self.loc is None:
+            return
+        try:
+            data = json.loads(self.text.toPlainText())
+        except json.JSONDecodeError as e:
+            _warn(self, "Not JSON", str(e))
+            return
+        self.set_region(data)
+
+    def to_hexes(self) -> None:
+        hexes = sorted(self.hexes())
+        if hexes:
+            self.set_region({"kind": "hexes", "hexes": hexes}, "Region as explicit hexes")
+
+    def add_named(self) -> None:
+        from editor.tools import ToolContext
+
+        name = (self.prompt or ToolContext._ask)("Add named region", "Name:", "")
+        if not name:
+            return
+        area = sorted(h.id for h in self.doc.context.area)
+        self.doc.edit(f"Add region {name}", lambda d: d.setdefault("regions", {}).__setitem__(
+            name, {"kind": "hexes", "hexes": [area[len(area) // 2]]}))
+        self.select(("regions", name))
+
+
+def _model_at(obj, loc: tuple):
+    for k in loc:
+        if isinstance(obj, dict):
+            obj = obj[k]
+        elif isinstance(obj, list):
+            obj = obj[k]
+        else:
+            obj = getattr(obj, k)
+    return obj
+
+
+# ============================================================================ victory
+
+_CONDITION_TEMPLATES = {
+    "at least N units in": lambda side, hx: {"kind": "at_least", "side": side, "count": 1,
+                                             "region": {"kind": "hexes", "hexes": [hx]}},
+    "no units in": lambda side, hx: {"kind": "none_in", "side": "russian" if side == "german" else "german",
+                                     "region": {"kind": "hexes", "hexes": [hx]}},
+    "sole occupant of": lambda side, hx: {"kind": "sole_occupant", "side": side,
+                                          "region": {"kind": "hexes", "hexes": [hx]}},
+    "controls": lambda side, hx: {"kind": "controls", "side": side, "region": {"kind": "hexes", "hexes": [hx]}},
+    "all of (two conditions)": lambda side, hx: {"kind": "all_of", "of": [
+        _CONDITION_TEMPLATES["at least N units in"](side, hx), _CONDITION_TEMPLATES["no units in"](side, hx)]},
+    "any of (two conditions)": lambda side, hx: {"kind": "any_of", "of": [
+        _CONDITION_TEMPLATES["at least N units in"](side, hx), _CONDITION_TEMPLATES["controls"](side, hx)]},
+}
+
+
+class VictoryPanel(QWidget):
+    """Outcomes (first that holds decides), their composable conditions, the default result and
+    victory points (awards and schedule). The selected node is edited as JSON; *Evaluate now*
+    checks every condition on the designer's placement."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        lay = QVBoxLayout(self)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Victory", "Now"])
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.currentItemChanged.connect(self._selected)
+        lay.addWidget(self.tree, 2)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Default"))
+        self.default = QComboBox()
+        self.default.addItems(["draw", "german", "russian"])
+        self.default.currentTextChanged.connect(self._set_default)
+        row.addWidget(self.default)
+        self.template = QComboBox()
+        self.template.addItems(list(_CONDITION_TEMPLATES))
+        row.addWidget(self.template, 1)
+        self.side = QComboBox()
+        self.side.addItems(SIDES)
+        row.addWidget(self.side)
+        b = QPushButton("Add outcome")
+        b.clicked.connect(self.add_outcome_from_template)
+        row.addWidget(b)
+        lay.addLayout(row)
+        self.text = QPlainTextEdit()
+        lay.addWidget(self.text, 2)
+        row2 = QHBoxLayout()
+        for label, slot in (("Apply JSON", self.apply_text), ("Remove", self.remove_selected),
+                            ("Move up", lambda: self.move_selected(-1)), ("Evaluate now", self.evaluate_now)):
+            b = QPushButton(label)
+            b.clicked.connect(slot)
+            row2.addWidget(b)
+        lay.addLayout(row2)
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        lay.addWidget(self.result)
+        self._updating = False
+        self.last_result = None
+
+    def set_document(self, doc: ScenarioDocument) -> None:
+        self.doc = doc
+        doc.changed.connect(lambda what: self.refresh())
+        self.refresh()
+
+    def _holds(self, cond) -> str:
+        from scenarios.victory import condition_holds
+
+        try:
+            return "holds" if condition_holds(cond, self.doc.placement_refs(), self.doc.context) else "-"
+        except Exception as e:  # noqa: BLE001 - an unresolvable region
+            return f"error: {e}"
+
+    def refresh(self) -> None:
+        loc = self.current_loc()
+        v = self.doc.scenario.victory
+        self._updating = True
+        self.default.setCurrentText(v.default)
+        self._updating = False
+        self.tree.clear()
+        root = QTreeWidgetItem(["Printed: " + (v.text[:120] + ("..." if len(v.text) > 120 else "")), ""])
+        root.setToolTip(0, v.text)
+        root.setData(0, LOC_ROLE, ("victory", "text"))
+        self.tree.addTopLevelItem(root)
+
+        def add(parent, cond, loc):
+            it = QTreeWidgetItem([cond.describe() if hasattr(cond, "describe") else cond.kind, self._holds(cond)])
+            it.setData(0, LOC_ROLE, loc)
+            parent.addChild(it)
+            for i, sub in enumerate(getattr(cond, "of", None) if isinstance(getattr(cond, "of", None), list) else []):
+                add(it, sub, (*loc, "of", i))
+            if cond.kind == "not":
+                add(it, cond.of, (*loc, "of"))
+
+        for i, o in enumerate(v.outcomes):
+            oi = QTreeWidgetItem([f"{i + 1}. {o.result.upper()} wins if", ""])
+            oi.setData(0, LOC_ROLE, ("victory", "outcomes", i))
+            oi.setForeground(0, QBrush(QColor(40, 40, 40)))
+            self.tree.addTopLevelItem(oi)
+            add(oi, o.condition, ("victory", "outcomes", i, "condition"))
+        if v.points is not None:
+            from scenarios.victory import max_points
+
+            try:
+                mx = max_points(v.points, self.doc.context)
+            except Exception:  # noqa: BLE001
+                mx = "?"
+            pi = QTreeWidgetItem([f"Victory points for {v.points.side} (at most {mx})", ""])
+            pi.setData(0, LOC_ROLE, ("victory", "points"))
+            self.tree.addTopLevelItem(pi)
+            for i, a in enumerate(v.points.awards):
+                c = QTreeWidgetItem([f"{a.points} per {'hex' if a.kind == 'per_hex' else 'building'} of "
+                                     f"{a.region.describe()}", ""])
+                c.setData(0, LOC_ROLE, ("victory", "points", "awards", i))
+                pi.addChild(c)
+            for i, b in enumerate(v.points.schedule):
+                c = QTreeWidgetItem([f"{b.min}-{b.max} points: {b.result}", ""])
+                c.setData(0, LOC_ROLE, ("victory", "points", "schedule", i))
+                pi.addChild(c)
+        self.tree.expandAll()
+        if loc is not None:
+            for it in self._items():
+                if tuple(it.data(0, LOC_ROLE) or ()) == loc:
+                    self.tree.setCurrentItem(it)
+
+    def _items(self):
+        stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        while stack:
+            it = stack.pop()
+            yield it
+            stack.extend(it.child(i) for i in range(it.childCount()))
+
+    def current_loc(self) -> tuple | None:
+        it = self.tree.currentItem()
+        return tuple(it.data(0, LOC_ROLE)) if it is not None and it.data(0, LOC_ROLE) else None
+
+    def _selected(self, it, _prev) -> None:
+        loc = self.current_loc()
+        if loc is None:
+            return
+        data = self.doc.scenario.model_dump(mode="json", exclude_none=True)
+        self.text.setPlainText(json.dumps(region_at(data, loc), indent=1))
+
+    def _set_default(self, v: str) -> None:
+        if not self._updating and self.doc is not None and v != self.doc.scenario.victory.default:
+            self.doc.edit(f"Default result {v}", lambda d: d["victory"].__setitem__("default", v))
+
+    def apply_text(self) -> None:
+        loc = self.current_loc()
+        if loc is None:
+            return
+        try:
+            value = json.loads(self.text.toPlainText())
+            self.doc.edit("Edit victory", lambda d: set_region_at(d, loc, value))
+        except json.JSONDecodeError as e:
+            _warn(self, "Not JSON", str(e))
+        except ValidationError as e:
+            _warn(self, "Invalid victory condition", validation_message(e))
+
+    def add_outcome(self, result: str, condition: dict) -> None:
+        self.doc.edit(f"Add {result} outcome", lambda d: d["victory"]["outcomes"].append(
+            {"result": result, "condition": condition}))
+
+    def add_outcome_from_template(self) -> None:
+        side = self.side.currentText()
+        area = sorted(h.id for h in self.doc.context.area)
+        cond = _CONDITION_TEMPLATES[self.template.currentText()](side, area[len(area) // 2])
+        self.add_outcome(side, cond)
+
+    def remove_selected(self) -> None:
+        loc = self.current_loc()
+        if loc is None or len(loc) < 2 or loc[1] == "text":
+            return
+        try:
+            self.doc.edit("Remove from victory", lambda d: region_at(d, loc[:-1]).pop(loc[-1])
+                          if isinstance(loc[-1], int) else region_at(d, loc[:-1]).pop(loc[-1]))
+        except ValidationError as e:
+            _warn(self, "Cannot remove", validation_message(e))
+
+    def move_selected(self, d: int) -> None:
+        loc = self.current_loc()
+        if loc is None or len(loc) != 3 or loc[1] != "outcomes":
+            return
+        i = loc[2]
+        j = i + d
+        if not 0 <= j < len(self.doc.scenario.victory.outcomes):
+            return
+
+        def change(data):
+            o = data["victory"]["outcomes"]
+            o[i], o[j] = o[j], o[i]
+
+        self.doc.edit("Reorder outcomes", change)
+
+    def evaluate_now(self):
+        """Evaluate the victory conditions on the designer's placement; shows and returns the result."""
+        try:
+            r = self.doc.evaluate()
+        except Exception as e:  # noqa: BLE001
+            self.result.setText(f"<span style='color:#b00'>Cannot evaluate: {e}</span>")
+            return None
+        n = sum(1 for _ in self.doc.placement)
+        which = f"outcome {r.outcome + 1}" if r.outcome is not None else "default"
+        pts = f", {r.points} points" if r.points is not None else ""
+        self.result.setText(f"<b>Now ({n} units placed): {r.result.upper()}</b> ({which}{pts}): {r.reason}")
+        self.last_result = r
+        self.refresh()
+        return r
+
+
+# ============================================================================ validation
+
+class ValidationPanel(QWidget):
+    """Every problem ``check_scenario`` reports for the scenario, updated after each edit; clicking
+    one shows its place (``go_to(path)``)."""
+
+    go_to = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        lay = QVBoxLayout(self)
+        self.summary = QLabel()
+        lay.addWidget(self.summary)
+        self.list = QListWidget()
+        self.list.setWordWrap(True)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.itemClicked.connect(lambda it: self.go_to.emit(it.data(LOC_ROLE)))
+        self.list.itemActivated.connect(lambda it: self.go_to.emit(it.data(LOC_ROLE)))
+        lay.addWidget(self.list, 1)
+
+    def set_document(self, doc: ScenarioDocument) -> None:
+        self.doc = doc
+        doc.changed.connect(lambda what: what == "scenario" and self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.list.clear()
+        probs = self.doc.problems()
+        err = self.doc.setup_error()
+        for p in probs:
+            it = QListWidgetItem(f"{p.path}: {p.message}")
+            it.setData(LOC_ROLE, p.path)
+            it.setForeground(QBrush(QColor(170, 0, 0)))
+            self.list.addItem(it)
+        if err and not probs:
+            it = QListWidgetItem(f"engine set-up: {err}")
+            it.setData(LOC_ROLE, "$")
+            it.setForeground(QBrush(QColor(170, 90, 0)))
+            self.list.addItem(it)
+        self.summary.setText("No problems: the scenario validates." if not probs else
+                             f"{len(probs)} problem{'s' if len(probs) != 1 else ''} (click one to show it)")
+
+    def problems(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+
+# ============================================================================ set-up
+
+class SetupPanel(QWidget):
+    """The designer's trial set-up: units to place by group (with their zones), placed units
+    (facing for ATGs, MGs and AFVs), hidden hexes and mines per side, entering units by turn."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        lay = QVBoxLayout(self)
+        self.tree = UnitTree()
+        self.tree.setDragEnabled(True)
+        self.tree.setHeaderLabels(["Unit", "Where"])
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        lay.addWidget(self.tree, 1)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Facing"))
+        self.facing = QSpinBox()
+        self.facing.setRange(1, 6)
+        row.addWidget(self.facing)
+        b = QPushButton("Set facing")
+        b.clicked.connect(self._set_facing)
+        row.addWidget(b)
+        b2 = QPushButton("Remove from map")
+        b2.clicked.connect(self._unplace)
+        row.addWidget(b2)
+        lay.addLayout(row)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+
+    def set_document(self, doc: ScenarioDocument) -> None:
+        self.doc = doc
+        doc.changed.connect(lambda what: self.refresh())
+        self.refresh()
+
+    def selected_unit(self) -> str | None:
+        it = self.tree.currentItem()
+        return it.data(0, UNIT_ROLE) if it is not None else None
+
+    def select_unit(self, uid: str) -> None:
+        stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        while stack:
+            it = stack.pop()
+            if it.data(0, UNIT_ROLE) == uid:
+                self.tree.setCurrentItem(it)
+                return
+            stack.extend(it.child(i) for i in range(it.childCount()))
+
+    def refresh(self) -> None:
+        cur = self.selected_unit()
+        self.tree.clear()
+        st = self.doc.setup()
+        if st is None:
+            self.status.setText(f"Cannot build the forces: {self.doc.setup_error()}")
+            return
+        sc = self.doc.scenario
+        for side in (sc.sets_up_first, "russian" if sc.sets_up_first == "german" else "german"):
+            spec = sc.side(side)
+            top = QTreeWidgetItem([f"{side.capitalize()} sets up" if side == sc.sets_up_first else
+                                   f"{side.capitalize()}", ""])
+            self.tree.addTopLevelItem(top)
+            for d in [d for d in st.deployments if d.side == side]:
+                g = QTreeWidgetItem([d.group, f"zone of {len(d.zone)} hexes"])
+                top.addChild(g)
+                for uid in d.units:
+                    u = st.units[uid]
+                    p = self.doc.placement.get(uid)
+                    where = f"{p.hex}" + (f", facing {p.facing}" if p and p.facing else "") if p else "not placed"
+                    c = QTreeWidgetItem([f"{u.name or uid}  [{uid}]", where])
+                    c.setData(0, UNIT_ROLE, uid)
+                    if p is None:
+                        c.setForeground(1, QBrush(QColor(150, 90, 0)))
+                    g.addChild(c)
+            by_turn: dict[int, list] = {}
+            for e in [e for e in st.entries if e.side == side]:
+                by_turn.setdefault(e.turn, []).append(e)
+            for turn in sorted(by_turn):
+                t = QTreeWidgetItem([f"Enter on turn {turn}", ""])
+                top.addChild(t)
+                for e in by_turn[turn]:
+                    g = QTreeWidgetItem([e.group, f"{len(e.hexes)} entry hexes"
+                                         + ("" if e.phase.value == "movement" else f", {e.phase.value}")])
+                    t.addChild(g)
+                    for uid in e.units:
+                        g.addChild(QTreeWidgetItem([f"{st.units[uid].name or uid}  [{uid}]", "enters"]))
+            extra = []
+            if spec.hidden_hexes:
+                extra.append(f"hidden hexes: {spec.hidden_hexes}")
+            for t in ("AT", "AP"):
+                if spec.mine_factors(t):
+                    extra.append(f"{t} mine factors: {spec.mine_factors(t)}")
+            if spec.ips():
+                extra.append("IPs: " + ", ".join(f"IP{e.points} x {e.count}" for e in spec.ips()))
+            if spec.infiltration is not None and spec.infiltration.allowed:
+                extra.append("may infiltrate")
+            if extra:
+                top.addChild(QTreeWidgetItem(["; ".join(extra), ""]))
+        self.tree.expandAll()
+        if cur:
+            self.select_unit(cur)
+        placed = len(self.doc.placement)
+        self.status.setText(f"{placed} of {sum(len(d.units) for d in st.deployments)} set-up units placed. "
+                            "Drag a unit from this list or the OOB onto the map (Place tool), or select it "
+                            "and click a hex.")
+
+    def _set_facing(self) -> None:
+        uid = self.selected_unit()
+        if uid:
+            self.doc.set_facing(uid, self.facing.value())
+
+    def _unplace(self) -> None:
+        uid = self.selected_unit()
+        if uid:
+            self.doc.unplace(uid)

@@ -1,0 +1,200 @@
+"""Scenario tools (one class per tool, as :mod:`editor.tools`): the north indicator, region
+painting and unit placement. They work on ``ctx.scenario`` (a
+:class:`editor.scenario_document.ScenarioDocument`) and turn clicks into its commands.
+
+* :class:`NorthTool` (N): click the indicator's hex, then the adjacent hex it points to.
+* :class:`RegionPaintTool` (G): paint the selected region's hexes (an explicit ``hexes``
+  region): a drag that starts on a hex outside the region adds, inside removes; one drag is one
+  undo step. The region to paint is ``ctx.region_loc`` (set by the Regions panel).
+* :class:`PlacementTool` (U): drop the selected unit (``ctx.unit``) in a hex, or drag a placed
+  unit to another hex; refused (with the reason in the status bar) outside the unit's set-up zone
+  or over the stacking limit (8.62). Right-click turns a facing unit one hexside clockwise.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPen
+
+from maps import hexgrid
+from editor.canvas import ToolEvent, hex_path
+from editor.scenario_document import region_at, set_region_at
+from editor.tools import Tool
+
+__all__ = ["NorthTool", "RegionPaintTool", "PlacementTool"]
+
+
+class _ScenarioTool(Tool):
+    @property
+    def sdoc(self):
+        return getattr(self.ctx, "scenario", None)
+
+    def _need(self) -> bool:
+        if self.sdoc is None:
+            self.set_status("open or create a scenario first (File > New scenario / Open)")
+            return False
+        return True
+
+
+class NorthTool(_ScenarioTool):
+    name = "north"
+    label = "North"
+    shortcut = "N"
+    help = "North indicator: click its hex, then the adjacent hex it points to"
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.first = None
+
+    def activate(self) -> None:
+        self.first = None
+        super().activate()
+
+    def press(self, ev: ToolEvent) -> None:
+        if not self._need() or ev.button != Qt.MouseButton.LeftButton:
+            return
+        self.place_click(ev.hex.id)
+
+    def place_click(self, hid: str) -> str | None:
+        """One click: the indicator's hex, then the hex it points to. Returns an error text or None."""
+        if not self.sdoc.hexmap.contains(hexgrid.parse_hex_id(hid)):
+            self.set_status(f"{hid} is off the map")
+            return "off the map"
+        if self.first is None:
+            self.first = hid
+            self.clear_overlay()
+            self.add_overlay(hex_path([hexgrid.parse_hex_id(hid)]), QColor(255, 0, 0, 90), QPen(QColor(200, 0, 0), 4), 60)
+            self.set_status(f"north indicator in {hid}: now click the adjacent hex it points to")
+            return None
+        a, b = self.first, hid
+        self.first = None
+        self.clear_overlay()
+        if hexgrid.hexside_between(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b)) is None:
+            self.set_status(f"{b} is not adjacent to {a}: click the indicator's hex again")
+            return "not adjacent"
+        self.sdoc.edit(f"North indicator {a} -> {b}",
+                       lambda d: d.__setitem__("north", {"hex": a, "points_to": b}))
+        n = self.sdoc.scenario.north
+        self.set_status(f"north indicator in {a} pointing to {b}: north is {n.sheet_word('north')}")
+        return None
+
+
+class RegionPaintTool(_ScenarioTool):
+    name = "region"
+    label = "Region paint"
+    shortcut = "G"
+    help = "Paint the selected region's hexes (Regions panel): drag to add; start inside the region to remove"
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.stroke = None
+        self.adding = True
+
+    def _region(self):
+        loc = getattr(self.ctx, "region_loc", None)
+        if loc is None:
+            return None, None
+        try:
+            return loc, region_at(self.sdoc.data(), loc)
+        except (KeyError, IndexError, TypeError):
+            return None, None
+
+    def press(self, ev: ToolEvent) -> None:
+        if not self._need() or ev.button != Qt.MouseButton.LeftButton:
+            return
+        loc, _ = self._region()
+        if loc is None:
+            self.set_status("select a region in the Regions panel first")
+            return
+        current = self.sdoc.resolve(region_at(self.sdoc.scenario, loc) if False else _model(self.sdoc.scenario, loc))[0]
+        self.adding = ev.hex.id not in current
+        self.stroke = self.sdoc.new_stroke()
+        self.paint([ev.hex.id])
+
+    def move(self, ev: ToolEvent) -> None:
+        if self.stroke is not None and ev.left_down:
+            self.paint([ev.hex.id])
+
+    def release(self, ev: ToolEvent) -> None:
+        self.stroke = None
+
+    def paint(self, hexes, adding: bool | None = None, stroke: int | None = None) -> int:
+        """Add (or remove) ``hexes`` to the selected region, which becomes an explicit hexes region
+        (its resolved hexes). Returns the region's new hex count."""
+        loc, data = self._region()
+        if loc is None:
+            return 0
+        adding = self.adding if adding is None else adding
+        area = {h.id for h in self.sdoc.context.area}
+        cur = set(self.sdoc.resolve(_model(self.sdoc.scenario, loc))[0])
+        new = (cur | {h for h in hexes if h in area}) if adding else (cur - set(hexes))
+        if new == cur and data.get("kind") == "hexes":
+            return len(cur)
+        if not new:
+            self.set_status("a region needs at least one hex")
+            return len(cur)
+        value = {"kind": "hexes", "hexes": sorted(new)}
+        self.sdoc.edit("Paint region", lambda d: set_region_at(d, loc, value),
+                       stroke=self.stroke if stroke is None else stroke)
+        self.set_status(f"region: {len(new)} hexes")
+        return len(new)
+
+
+def _model(obj, loc):
+    for k in loc:
+        obj = obj[k] if isinstance(obj, (dict, list)) else getattr(obj, k)
+    return obj
+
+
+class PlacementTool(_ScenarioTool):
+    name = "place"
+    label = "Place units"
+    shortcut = "U"
+    help = "Set-up: click a hex to place the selected unit (or drag a placed unit); right-click turns its facing"
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.dragging: str | None = None
+        self.last_refusal: str | None = None
+
+    def _unit_at(self, hid: str) -> str | None:
+        here = [k for k, p in self.sdoc.placement.items() if p.hex == hid]
+        sel = getattr(self.ctx, "unit", None)
+        if sel in here:
+            return sel
+        return here[-1] if here else None
+
+    def press(self, ev: ToolEvent) -> None:
+        if not self._need():
+            return
+        hid = ev.hex.id
+        if ev.button == Qt.MouseButton.RightButton:
+            uid = self._unit_at(hid)
+            p = self.sdoc.placement.get(uid) if uid else None
+            if p is not None and p.facing:
+                self.sdoc.set_facing(uid, p.facing % 6 + 1)
+            return
+        uid = self._unit_at(hid)
+        sel = getattr(self.ctx, "unit", None)
+        if sel and sel not in self.sdoc.placement:
+            self.drop(sel, hid)
+        elif uid is not None:
+            self.dragging = uid
+            self.ctx.unit = uid
+            self.set_status(f"dragging {uid}: release on the hex to move it to")
+        elif sel:
+            self.drop(sel, hid)
+
+    def release(self, ev: ToolEvent) -> None:
+        if self.dragging is not None:
+            uid, self.dragging = self.dragging, None
+            if self.sdoc.placement.get(uid) and self.sdoc.placement[uid].hex != ev.hex.id:
+                self.drop(uid, ev.hex.id)
+
+    def drop(self, uid: str, hid: str, facing: int | None = None) -> str | None:
+        """Place ``uid`` in ``hid`` (the end of a drag from the OOB or the map). Returns the refusal
+        reason (also shown in the status bar) or None when placed."""
+        why = self.sdoc.place(uid, hid, facing)
+        self.last_refusal = why
+        self.set_status(f"refused: {why}" if why else f"{uid} placed in {hid}")
+        return why

@@ -1,0 +1,226 @@
+"""Watch a game on the map: one AI-vs-AI game played now (in a ``QThread``) or a saved replay,
+stepped decision by decision forward and back, or played at a chosen speed.
+
+The :class:`editor.game_record.GameRecording` keeps a light snapshot after every decision, so
+stepping back is instant. The map shows the units (side colour, facing, UP/DOWN, morale) and the
+lines of fire of the current decision; the panel shows turn, phase, the side to act, the decision
+and its events (dice and results) in the event log.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QThread, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+from PySide6.QtCore import Qt
+
+from editor.game_record import GameRecording, describe_event
+from editor.scenario_overlay import CounterSpec, CountersItem, fire_line_item, region_items
+
+__all__ = ["WatchPanel", "GameThread", "counters_of"]
+
+
+def counters_of(units: dict[str, tuple], selected: str | None = None) -> list[CounterSpec]:
+    return [CounterSpec(h, side, label, facing, down, morale, uid == selected)
+            for uid, (h, facing, down, morale, side, label) in sorted(units.items())]
+
+
+class GameThread(QThread):
+    """Plays one recorded game in the background; ``finished_game(GameRecording)``."""
+
+    finished_game = Signal(object)
+    failed = Signal(str)
+    progress = Signal(int)
+
+    def __init__(self, scenario_path: str, seed: int, ai: dict, rules: str, parent=None):
+        super().__init__(parent)
+        self.args = (scenario_path, seed, ai, rules)
+
+    def run(self) -> None:
+        try:
+            rec = GameRecording.play(self.args[0], self.args[1], self.args[2], self.args[3],
+                                     progress=lambda n: self.progress.emit(n) or True)
+        except Exception as e:  # noqa: BLE001
+            self.failed.emit(f"{type(e).__name__}: {e}")
+            return
+        self.finished_game.emit(rec)
+
+
+class WatchPanel(QWidget):
+    """Controls: play a new game (seed, AIs) or open a replay; first / back / forward / last,
+    play-pause with a speed; the event log."""
+
+    def __init__(self, overlay=None, scenario_file=None, parent=None):
+        super().__init__(parent)
+        from core.players import PLAYERS
+
+        self.overlay = overlay
+        self.scenario_file = scenario_file
+        self.recording: GameRecording | None = None
+        self.pos = 0
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2 ** 31 - 1)
+        self.seed.setValue(1)
+        row.addWidget(QLabel("Seed"))
+        row.addWidget(self.seed)
+        self.ai = {}
+        for side in ("german", "russian"):
+            c = QComboBox()
+            c.addItems(sorted(PLAYERS))
+            c.setCurrentText("random")
+            c.setToolTip(f"{side} AI")
+            self.ai[side] = c
+            row.addWidget(c)
+        lay.addLayout(row)
+        row = QHBoxLayout()
+        self.play_btn = QPushButton("Play a game")
+        self.play_btn.clicked.connect(self.start_game)
+        row.addWidget(self.play_btn)
+        b = QPushButton("Open replay...")
+        b.clicked.connect(self.open_replay_dialog)
+        row.addWidget(b)
+        lay.addLayout(row)
+        nav = QHBoxLayout()
+        for text, slot in (("|<", lambda: self.go(0)), ("<", self.back), (">", self.forward),
+                           (">|", lambda: self.go(len(self.recording) if self.recording else 0))):
+            b = QPushButton(text)
+            b.setMaximumWidth(40)
+            b.clicked.connect(slot)
+            nav.addWidget(b)
+        self.auto_btn = QPushButton("Play")
+        self.auto_btn.setCheckable(True)
+        self.auto_btn.toggled.connect(self._auto)
+        nav.addWidget(self.auto_btn)
+        self.speed = QSlider(Qt.Orientation.Horizontal)
+        self.speed.setRange(1, 50)
+        self.speed.setValue(10)
+        self.speed.setToolTip("decisions per second")
+        self.speed.valueChanged.connect(lambda v: self.timer.setInterval(int(1000 / v)))
+        nav.addWidget(self.speed, 1)
+        lay.addLayout(nav)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.valueChanged.connect(lambda v: v != self.pos and self.go(v))
+        lay.addWidget(self.slider)
+        self.state_label = QLabel("no game")
+        self.state_label.setWordWrap(True)
+        lay.addWidget(self.state_label)
+        self.log = QListWidget()
+        lay.addWidget(self.log, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(100)
+        self.timer.timeout.connect(self._tick)
+        self.thread: GameThread | None = None
+
+    # -- loading
+    def start_game(self) -> bool:
+        if self.thread is not None and self.thread.isRunning():
+            return False
+        import tempfile
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-watch-")
+        path = self.scenario_file(self._tmp.name)
+        self.state_label.setText("playing the game...")
+        self.thread = GameThread(str(path), self.seed.value(), {s: c.currentText() for s, c in self.ai.items()},
+                                 "basic", self)
+        self.thread.finished_game.connect(self.set_recording)
+        self.thread.failed.connect(lambda m: self.state_label.setText(f"game failed: {m}"))
+        self.thread.progress.connect(lambda n: self.state_label.setText(f"playing the game... {n} decisions"))
+        self.thread.start()
+        return True
+
+    def open_replay(self, path: str, scenario: str | None = None) -> None:
+        self.set_recording(GameRecording.from_replay(path, scenario))
+
+    def open_replay_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open replay", "", "Replays (*.jsonl *.json);;All files (*)")
+        if path:
+            try:
+                self.open_replay(path)
+            except Exception as e:  # noqa: BLE001
+                self.state_label.setText(f"cannot open the replay: {e}")
+
+    def set_recording(self, rec: GameRecording) -> None:
+        self.recording = rec
+        self.slider.setRange(0, len(rec))
+        self.go(0)
+
+    # -- stepping
+    def forward(self) -> None:
+        if self.recording is not None and self.pos < len(self.recording):
+            self.go(self.pos + 1)
+
+    def back(self) -> None:
+        if self.pos > 0:
+            self.go(self.pos - 1)
+
+    def _auto(self, on: bool) -> None:
+        (self.timer.start if on else self.timer.stop)()
+        self.auto_btn.setText("Pause" if on else "Play")
+
+    def _tick(self) -> None:
+        if self.recording is None or self.pos >= len(self.recording):
+            self.auto_btn.setChecked(False)
+            return
+        self.forward()
+
+    def snapshot(self):
+        return self.recording.snapshots[self.pos] if self.recording is not None else None
+
+    def go(self, pos: int) -> None:
+        """Show the state after ``pos`` decisions (0: the start), the decision ``pos`` led to and
+        its events."""
+        rec = self.recording
+        if rec is None:
+            return
+        self.pos = max(0, min(pos, len(rec)))
+        self.slider.blockSignals(True)
+        self.slider.setValue(self.pos)
+        self.slider.blockSignals(False)
+        snap = rec.snapshots[self.pos]
+        last = rec.steps[self.pos - 1] if self.pos > 0 else None
+        who = f"{snap.decider} to act" if snap.decider else f"game over: {snap.outcome}"
+        self.state_label.setText(
+            f"<b>Turn {snap.turn}/{rec.game.state.game_length}</b>, player turn {snap.player_turn} "
+            f"({snap.phasing} phasing), phase <b>{snap.phase.replace('_', ' ')}</b>; {who}. "
+            f"Decision {self.pos} of {len(rec)}.")
+        self.log.clear()
+        lo = max(0, self.pos - 12)
+        for i in range(lo, self.pos):
+            st = rec.steps[i]
+            for e in st.events:
+                item_text = describe_event(e)
+                self.log.addItem(f"{i + 1}. {item_text}" if e.get("kind") == "action" else item_text)
+        self.log.scrollToBottom()
+        if self.overlay is not None:
+            self.overlay.set_layer("game", [CountersItem(counters_of(snap.units))])
+            lines = []
+            if last is not None:
+                before = rec.snapshots[self.pos - 1].units
+                for e in last.events:
+                    if e.get("kind") == "fire" and e.get("target"):
+                        for f in e.get("firers") or []:
+                            if f in before:
+                                lines.append(fire_line_item(before[f][0], e["target"]))
+                    elif e.get("kind") in ("moved",) and e.get("hex") and e.get("from"):
+                        lines.append(fire_line_item(e["from"], e["hex"], QColor(30, 120, 230), 5))
+                    elif e.get("kind") == "eliminated" and e.get("hex"):
+                        lines += region_items([e["hex"]], "paint", None, "E")
+            self.overlay.set_layer("game-lines", lines)
+
+    def shutdown(self) -> None:
+        self.timer.stop()
+        if self.thread is not None and self.thread.isRunning():
+            self.thread.wait(60000)

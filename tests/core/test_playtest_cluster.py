@@ -1,0 +1,82 @@
+"""Playtests on a Dask distributed cluster (issue 8 part 3): a LocalCluster on loopback gives the
+same per-game results as the local pool, through ``run_batch`` and ``ironcross playtest --scheduler``;
+an unreachable scheduler is a clear message and exit 1, quickly."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from core.cli import cli
+from core.playtest import PlaytestError, parse_ai, run_batch
+from tests.core.test_playtest import short_scenario
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parents[2]
+S1_FULL = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+GAMES, SEED = 2, 21
+
+
+@pytest.fixture(scope="module")
+def s1(tmp_path_factory):
+    """Scenario 1 cut to three Game Turns (same map and OOB) to keep CI fast."""
+    return short_scenario(tmp_path_factory.mktemp("sc"), turns=3, source=S1_FULL)
+
+
+def _key(r) -> tuple:
+    return (r.index, r.seed, r.outcome, r.turns, r.casualties, r.casualties_by_turn, r.eliminated_at, r.fire_at,
+            r.fire_from, r.actions)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=50) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def local(s1):
+    return run_batch(s1, GAMES, SEED, parse_ai(None), workers=1)
+
+
+def test_cluster_gives_the_local_pool_results(s1, cluster, local, tmp_path):
+    done = []
+    remote = run_batch(s1, GAMES, SEED, parse_ai(None), scheduler=cluster.scheduler_address,
+                       replay_dir=str(tmp_path), on_progress=done.append)
+    assert [_key(r) for r in remote] == [_key(r) for r in local]
+    assert sum(done) == GAMES
+    # replays come back from the workers and are written here
+    assert all(Path(r.replay).is_file() and Path(r.replay).parent == tmp_path for r in remote)
+
+
+def test_cli_scheduler_gives_the_local_pool_results(s1, cluster, local, tmp_path):
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(cli, ["playtest", s1, "--games", str(GAMES), "--seed", str(SEED), "--quiet",
+                                   "--scheduler", cluster.scheduler_address, "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(out.read_text())
+    assert doc["per_game"] == [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
+                                "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
+                                "first_contact": r.first_contact, "reason": r.reason, "error": None,
+                                "replay": None} for r in local]
+
+
+def test_bad_scheduler_address_is_a_clear_message_quickly():
+    t0 = time.perf_counter()
+    res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler", "tcp://127.0.0.1:9",
+                                   "--connect-timeout", "2"])
+    assert res.exit_code == 1
+    assert "cannot connect to the Dask scheduler at 'tcp://127.0.0.1:9'" in res.output
+    assert "Traceback" not in res.output and res.exception is None or isinstance(res.exception, SystemExit)
+    res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler", "not an address",
+                                   "--connect-timeout", "2"])
+    assert res.exit_code == 1 and "cannot connect to the Dask scheduler" in res.output, res.output
+    assert time.perf_counter() - t0 < 15
+    with pytest.raises(PlaytestError):
+        run_batch(S1_FULL, 1, 1, parse_ai(None), scheduler="tcp://127.0.0.1:9", connect_timeout=1)
