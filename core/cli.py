@@ -194,8 +194,8 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
-@click.option("--ai", "ai_spec", default="german=random,russian=random", show_default=True,
-              help="players per side, e.g. german=random,russian=random")
+@click.option("--ai", "ai_spec", default="german=heuristic,russian=heuristic", show_default=True,
+              help="players per side: heuristic (plays to the victory conditions) or random")
 @click.option("--rules", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
               help="basic rules (3.0-20.0) or all advanced rules together (21.0-24.3)")
 @click.option("--option", "options", multiple=True, type=click.Choice(["observation-penalty", "observation-special-roll"]),
