@@ -62,7 +62,7 @@ def test_cli_playtest_json_report_and_summary(tmp_path):
     doc = json.loads(out.read_text())
     for k in ("scenario", "games", "seed", "rules", "ai", "outcomes", "per_game"):
         assert k in doc
-    assert doc["games"] == 2 and doc["seed"] == 5 and doc["ai"] == {"german": "random", "russian": "random"}
+    assert doc["games"] == 2 and doc["seed"] == 5 and doc["ai"] == {"german": "heuristic", "russian": "heuristic"}  # the default
     assert sum(doc["outcomes"].values()) == 2
     g = doc["per_game"][0]
     assert g["seed"] == derive_seed(5, 0) and g["outcome"] in ("german", "russian", "draw")
