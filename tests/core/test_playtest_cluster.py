@@ -58,6 +58,7 @@ def test_cluster_gives_the_local_pool_results(s1, cluster, local, tmp_path):
 def test_cli_scheduler_gives_the_local_pool_results(s1, cluster, local, tmp_path):
     out = tmp_path / "r.json"
     res = CliRunner().invoke(cli, ["playtest", s1, "--games", str(GAMES), "--seed", str(SEED), "--quiet",
+                                   "--ai", "german=random,russian=random",
                                    "--scheduler", cluster.scheduler_address, "--json", str(out)])
     assert res.exit_code == 0, res.output
     doc = json.loads(out.read_text())
