@@ -3,8 +3,9 @@
 ``QGraphicsView`` with zoom and pan.
 
 * :class:`MapItem` - one ``QGraphicsItem`` whose ``paint()`` calls ``MapPainter.paint`` in scene
-  coordinates; it follows the document's ``changed`` signal and rebuilds the painter's geometry
-  lazily at the next paint.
+  coordinates; it follows the document's ``changed`` signal and, at the next paint, has the
+  painter rebuild only what changed (:meth:`MapPainter.update_map`: the columns of the changed
+  hexes, or the roads, buildings or labels when those changed).
 * :class:`MapScene` - forwards press / move / release / double-click / key events as
   :class:`ToolEvent` values to a :class:`editor.tools.ToolManager`; reports the hex under the
   cursor (``hover_hex``).
@@ -98,6 +99,7 @@ class MapItem(QGraphicsItem):
         self.painter: MapPainter | None = None
         self.document = None
         self._stale = False
+        self._pending: set[str] | None = None
         self._layers = set(EDITOR_LAYERS)
         self._rect = QRectF()
         self._extent = None
@@ -131,7 +133,12 @@ class MapItem(QGraphicsItem):
     def layers(self) -> set[str]:
         return set(self._layers)
 
-    def _on_changed(self, _hexes) -> None:
+    def _on_changed(self, hexes) -> None:
+        # remember which hexes changed since the last paint (None: compare the records)
+        if not self._stale:
+            self._pending = set(hexes) if hexes is not None else None
+        elif self._pending is not None:
+            self._pending = self._pending | set(hexes) if hexes is not None else None
         self._stale = True
         if self.document.map.extent != self._extent:  # the map was resized: new bounding rect now
             self.prepareGeometryChange()
@@ -141,8 +148,10 @@ class MapItem(QGraphicsItem):
     def refresh(self) -> None:
         """Rebuild the painter's geometry now if the document changed since the last paint."""
         if self._stale and self.painter is not None:
-            self.painter.set_map(self.document.hexmap)
+            # only the parts of the drawing data that the edits changed are rebuilt
+            self.painter.update_map(self.document.hexmap, self._pending)
             self._stale = False
+            self._pending = None
             self._rect = self.painter.scene_rect()
             self._extent = self.document.map.extent
 

@@ -3,7 +3,10 @@
 * :class:`ChartPanel` - the Movement and Combat Effects Chart (:mod:`maps.terrain_chart`) as a
   table. Each value is coloured by provenance (white: rulebook, amber: reconstructed, blue:
   designer) with the reference or rationale as tooltip. Editing a value validates the whole chart
-  again and marks the value ``"designer"``; an invalid entry is refused with the message.
+  again and marks the value ``"designer"``; an invalid entry is refused with the message. Every
+  edit is a :class:`ChartEditCommand` on the panel's own ``QUndoStack`` (Undo / Redo buttons and
+  a history list under the table); saving writes the file atomically
+  (:func:`maps.terrain_chart.save_terrain_chart`: a temporary file, then a rename).
 * :class:`ErrataPanel` - open an errata file, list every change ``target attribute: before ->
   after (status)``, highlight the hexes on the map (mismatches in red), centre the map on a hex by
   clicking its line, and apply the matching corrections as one undoable command. Mismatches are
@@ -16,7 +19,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -25,6 +28,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QUndoView,
     QVBoxLayout,
     QWidget,
 )
@@ -37,7 +41,7 @@ from editor.canvas import hex_path, overlay_item
 from editor.commands import ApplyErrataCommand
 from editor.map_painter import hex_centre_scene
 
-__all__ = ["ChartPanel", "ErrataPanel", "PROVENANCE_COLOURS", "errata_preview"]
+__all__ = ["ChartPanel", "ChartEditCommand", "ErrataPanel", "PROVENANCE_COLOURS", "errata_preview"]
 
 PROVENANCE_COLOURS = {"rulebook": QColor("#ffffff"), "reconstructed": QColor("#ffe2a8"), "designer": QColor("#cfe3ff")}
 
@@ -72,8 +76,23 @@ def _show(value) -> str:
     return str(value)
 
 
+class ChartEditCommand(QUndoCommand):
+    """One edit of the terrain chart: the whole chart before and after (charts are immutable values)."""
+
+    def __init__(self, panel: "ChartPanel", before: TerrainChart, after: TerrainChart, text: str):
+        super().__init__(text)
+        self.panel, self.before, self.after = panel, before, after
+
+    def redo(self) -> None:
+        self.panel._set_chart(self.after)
+
+    def undo(self) -> None:
+        self.panel._set_chart(self.before)
+
+
 class ChartPanel(QWidget):
-    """The terrain effects chart, editable; ``chart_changed(chart)`` after a valid edit."""
+    """The terrain effects chart, editable and undoable; ``chart_changed(chart)`` after every
+    change (an edit, its undo or redo)."""
 
     chart_changed = Signal(object)
 
@@ -81,7 +100,7 @@ class ChartPanel(QWidget):
         super().__init__(parent)
         self.chart = chart or load_terrain_chart()
         self.path: Path | None = None
-        self.dirty = False
+        self.undo_stack = QUndoStack(self)
         lay = QVBoxLayout(self)
         self.table = QTableWidget()
         lay.addWidget(self.table, 1)
@@ -89,10 +108,24 @@ class ChartPanel(QWidget):
         self.message.setWordWrap(True)
         lay.addWidget(self.message)
         row = QHBoxLayout()
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.clicked.connect(self.undo_stack.undo)
+        self.undo_stack.canUndoChanged.connect(self.undo_button.setEnabled)
+        self.redo_button = QPushButton("Redo")
+        self.redo_button.clicked.connect(self.undo_stack.redo)
+        self.undo_stack.canRedoChanged.connect(self.redo_button.setEnabled)
+        self.undo_button.setEnabled(False)
+        self.redo_button.setEnabled(False)
+        row.addWidget(self.undo_button)
+        row.addWidget(self.redo_button)
         save = QPushButton("Save chart as...")
         save.clicked.connect(self._save_as)
         row.addWidget(save)
         lay.addLayout(row)
+        self.history = QUndoView(self.undo_stack)
+        self.history.setEmptyLabel("<chart as loaded>")
+        self.history.setMaximumHeight(90)
+        lay.addWidget(self.history)
         self._filling = False
         self.table.itemChanged.connect(self._edited)
         self.fill()
@@ -147,18 +180,41 @@ class ChartPanel(QWidget):
         except (ValidationError, ValueError) as e:
             self.message.setText(f"not accepted: {str(e).splitlines()[0] if str(e) else e}")
             return False
+        desc = f"{chart.rows[row_index].key} {column} = {text}"
+        self.undo_stack.push(ChartEditCommand(self, self.chart, chart, f"Chart: {desc}"))
+        self.message.setText(f"{desc} (designer)")
+        return True
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the chart has edits not yet saved."""
+        return not self.undo_stack.isClean()
+
+    def _set_chart(self, chart: TerrainChart) -> None:
+        """Show ``chart`` (commands call this in redo/undo) and tell the window."""
         self.chart = chart
-        self.dirty = True
-        self.message.setText(f"{self.chart.rows[row_index].key} {column} = {text} (designer)")
+        self.fill()
         self.chart_changed.emit(chart)
+
+    def save(self, path) -> bool:
+        """Save the chart atomically to ``path``; on failure the old file is left as it was and the
+        message says why. Returns success."""
+        try:
+            save_terrain_chart(self.chart, path)
+        except OSError as e:
+            self.message.setText(f"not saved: {e}")
+            return False
+        self.path = Path(path)
+        self.undo_stack.setClean()
+        self.message.setText(f"saved {path}")
         return True
 
     def _edited(self, item: QTableWidgetItem) -> None:
         if self._filling:
             return
         col = "name" if item.column() == 0 else CHART_COLUMNS[item.column() - 1][0]
-        self.set_value(item.row(), col, item.text())
-        self.fill()
+        if not self.set_value(item.row(), col, item.text()):
+            self.fill()   # refused: show the value as it was
 
     def _save_as(self) -> None:
         from PySide6.QtWidgets import QFileDialog
@@ -166,10 +222,7 @@ class ChartPanel(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, "Save terrain chart", str(self.path or "terrain_chart.json"),
                                               "Terrain chart (*.json)")
         if path:
-            save_terrain_chart(self.chart, path)
-            self.path = Path(path)
-            self.dirty = False
-            self.message.setText(f"saved {path}")
+            self.save(path)
 
 
 def errata_preview(doc_map, errata: Errata) -> tuple[list[Change], Errata]:

@@ -22,7 +22,7 @@ from shapely.ops import unary_union
 from maps import building_shapes, hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
-from maps.model import Building, Extent, HexRecord, MapFile
+from maps.model import Building, Extent, HexRecord, MapFile, NamedFeature
 from maps.provenance import Provenance
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Region",
     "copy_region",
     "paste_region",
+    "free_feature_name",
     "resize_map",
     "extend_path",
     "adjacent",
@@ -243,13 +244,16 @@ class Region:
     ``cells`` maps a cube offset to ``(terrain, trees, level, upper_level)``; ``roads`` and
     ``gullies`` are links between two offsets inside the region; ``buildings`` are polygons (lattice
     offsets from the anchor's centre) of building symbols wholly inside the region, with number
-    and name. :meth:`rotated` turns the region by 60 degrees; six turns give it back.
+    and name; ``features`` are the named features with hexes in the region, as
+    ``(name, kind, offsets of their hexes inside the region)``. :meth:`rotated` turns the region
+    by 60 degrees; six turns give it back.
     """
 
     cells: tuple[tuple[Cube, tuple], ...]
     roads: frozenset[frozenset[Cube]] = frozenset()
     gullies: frozenset[frozenset[Cube]] = frozenset()
     buildings: tuple[tuple[tuple[tuple[float, float], ...], int | None, str | None], ...] = ()
+    features: tuple[tuple[str, str, frozenset[Cube]], ...] = ()
 
     def rotated(self, steps: int = 1) -> "Region":
         r = self
@@ -260,6 +264,7 @@ class Region:
                 gullies=frozenset(frozenset(_rot_cube(c) for c in link) for link in r.gullies),
                 buildings=tuple((tuple(_round_pt(_rot_lattice(*p)) for p in poly), n, name)
                                 for poly, n, name in r.buildings),
+                features=tuple((name, kind, frozenset(_rot_cube(c) for c in offs)) for name, kind, offs in r.features),
             )
         return r
 
@@ -302,14 +307,34 @@ def copy_region(hexmap: HexMap, hexes: Iterable[Hex], anchor: Hex | None = None)
         if bh and bh <= inside:
             b = hexmap.buildings[bid]
             blds.append((tuple(_round_pt((x - ax, y - ay)) for x, y in b.polygon), b.number, b.name))
-    return Region(cells=tuple(sorted(cells)), roads=roads, gullies=gullies, buildings=tuple(sorted(blds, key=repr)))
+    feats = []
+    for f in hexmap.doc.features:
+        offs = frozenset(_offset(anchor, h) for h in map(hexgrid.parse_hex_id, f.hexes) if h in inside)
+        if offs:
+            feats.append((f.name, f.kind, offs))
+    return Region(cells=tuple(sorted(cells)), roads=roads, gullies=gullies, buildings=tuple(sorted(blds, key=repr)),
+                  features=tuple(feats))
+
+
+def free_feature_name(taken: Iterable[str], name: str) -> str:
+    """``name`` if no feature is called so (case-insensitively), else ``name (2)``, ``name (3)``..."""
+    used = {t.casefold() for t in taken}
+    if name.casefold() not in used:
+        return name
+    n = 2
+    while f"{name} ({n})".casefold() in used:
+        n += 1
+    return f"{name} ({n})"
 
 
 def paste_region(doc: MapFile, hexmap: HexMap, region: Region, anchor: Hex
                  ) -> tuple[dict[str, HexRecord], dict[str, list]]:
     """What pasting ``region`` with its anchor at ``anchor`` changes: new hex records and new values
     of the list fields (``roads``, ``gullies``, ``buildings``) that change. Parts off the map are
-    dropped. Building symbols already in the target hexes are replaced."""
+    dropped. Building symbols already in the target hexes are replaced. The region's named
+    features are added with their pasted hexes, under their own name when no feature of the
+    map has it, else with a suffix (:func:`free_feature_name`); features already there keep
+    their hexes."""
     recs = {r.id: r for r in doc.hexes}
     targets: dict[Hex, tuple] = {}
     for off, v in region.cells:
@@ -348,6 +373,17 @@ def paste_region(doc: MapFile, hexmap: HexMap, region: Region, anchor: Hex
     cleared = buildings_without_hexes(doc, hexmap, targets)
     if cleared is not None or new_blds:
         fields["buildings"] = list(cleared if cleared is not None else doc.buildings) + new_blds
+    new_feats = []
+    names = [f.name for f in doc.features]
+    for name, kind, offs in region.features:
+        hs = sorted(h for h in (_at(anchor, o) for o in offs) if hexmap.contains(h))
+        if not hs:
+            continue
+        fname = free_feature_name(names, name)
+        names.append(fname)
+        new_feats.append(NamedFeature(name=fname, kind=kind, hexes=[h.id for h in hs], provenance=DESIGNER))
+    if new_feats:
+        fields["features"] = list(doc.features) + new_feats
     return new_recs, fields
 
 

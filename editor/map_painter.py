@@ -331,6 +331,33 @@ class _Geometry:
     rulebook_marks: QPainterPath = field(default_factory=QPainterPath)
     reconstructed_marks: QPainterPath = field(default_factory=QPainterPath)
     present: set[str] = field(default_factory=set)
+    # what the layer paths above are assembled from, kept for incremental updates
+    clip: object = None
+    c0: int = 0
+    c1: int = -1
+    columns: dict[int, "_Column"] = field(default_factory=dict)
+    path_present: set[str] = field(default_factory=set)
+    label_present: set[str] = field(default_factory=set)
+    building_cache: dict[str, tuple[object, _Building]] = field(default_factory=dict)
+    inputs: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class _Column:
+    """The per-hex drawing data of one column (rebuilt alone when a hex in or beside it changes)."""
+
+    levels: dict[int, QPainterPath] = field(default_factory=dict)
+    hatches: dict[int, QPainterPath] = field(default_factory=dict)
+    contours: QPainterPath = field(default_factory=QPainterPath)
+    marsh: QPainterPath = field(default_factory=QPainterPath)
+    marsh_strokes: QPainterPath = field(default_factory=QPainterPath)
+    trees: QPainterPath = field(default_factory=QPainterPath)
+    tree_lights: QPainterPath = field(default_factory=QPainterPath)
+    tree_counts: list[tuple[QPointF, int]] = field(default_factory=list)
+    ids: list[tuple[QPointF, str, bool]] = field(default_factory=list)
+    rulebook_marks: QPainterPath = field(default_factory=QPainterPath)
+    reconstructed_marks: QPainterPath = field(default_factory=QPainterPath)
+    present: set[str] = field(default_factory=set)
 
 
 def _add_segment(path: QPainterPath, a: QPointF, b: QPointF) -> None:
@@ -821,18 +848,15 @@ class MapPainter:
 
     def _build(self, c0: int, c1: int) -> _Geometry:
         m = self.hexmap
-        doc = m.doc
-        map_prov = doc.provenance
         r0, r1 = m.first_row, m.last_row
         inside = [Hex(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
-        in_range = set(inside)
 
         # outline: the union of the hex polygons, exact on the lattice, then scaled
-        near = {Hex(c, r) for c in range(c0 - 1, c1 + 2) for r in range(r0, r1 + 1)}
         union = unary_union([hexgrid.hex_polygon(h) for h in inside])
         clip = shapely.affinity.scale(union, SCENE_PER_X, SCENE_PER_Y, origin=(0, 0))
         outline = _shapely_path(clip)
         g = _Geometry(outline=outline, map_rect=outline.boundingRect())
+        g.clip, g.c0, g.c1 = clip, c0, c1
 
         # grid: every hexside once
         edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
@@ -844,53 +868,90 @@ class MapPainter:
         for a, b in sorted(edges):
             _add_segment(g.grid, _pt(*a), _pt(*b))
 
-        records = {hexgrid.parse_hex_id(r.id): r for r in doc.hexes}
-        busy = m.road_hexes | m.gully_hexes | {h for hs in m.building_hexes.values() for h in hs}
+        busy = self._busy_hexes()
+        for c in range(c0, c1 + 1):
+            g.columns[c] = self._build_column(c, busy)
+        self._build_paths(g)
+        self._build_buildings(g)
+        self._build_labels(g)
+        self._build_sections(g)
+        g.inputs = self._inputs()
+        self._assemble(g)
+        return g
+
+    # -- incremental rebuilding: the parts of a geometry and what each depends on
+    def _inputs(self) -> dict[str, object]:
+        doc = self.hexmap.doc
+        return {k: getattr(doc, k) for k in ("hexes", "roads", "gullies", "buildings", "features")}
+
+    def _busy_hexes(self) -> set[Hex]:
+        m = self.hexmap
+        return m.road_hexes | m.gully_hexes | {h for hs in m.building_hexes.values() for h in hs}
+
+    def _build_column(self, c: int, busy: set[Hex]) -> _Column:
+        """The per-hex drawing data of column ``c`` (levels, contours, marsh, trees, ids, marks)."""
+        m = self.hexmap
+        map_prov = m.doc.provenance
+        records = getattr(m, "_records", None)
+        col = _Column()
         hatch = _template("hatch")
         marsh = _template("marsh")
-        for h in inside:
-            rec = records.get(h)  # listed hexes only; the rest are clear, level 0
+        for r in range(m.first_row, m.last_row + 1):
+            h = Hex(c, r)
+            rec = records.get(h) if records is not None else m.record(h)  # listed hexes only
             cx, cy = hexgrid.centre(h)
             centre = _pt(cx, cy)
-            g.ids.append((QPointF(centre.x(), centre.y() - HEX_HEIGHT / 2 + 3.0), h.id, h in busy))
+            col.ids.append((QPointF(centre.x(), centre.y() - HEX_HEIGHT / 2 + 3.0), h.id, h in busy))
             if rec is None:
                 continue
-            poly = _hex_polygon(h)
+            poly = None
             if rec.level > 0:
-                path = g.levels.setdefault(rec.level, QPainterPath())
+                poly = _hex_polygon(h)
+                path = col.levels.setdefault(rec.level, QPainterPath())
                 path.addPolygon(poly)
                 path.closeSubpath()
             if rec.upper_level is not None and rec.upper_level > rec.level:
-                g.hatches.setdefault(rec.upper_level, QPainterPath()).addPath(hatch.translated(centre))
+                col.hatches.setdefault(rec.upper_level, QPainterPath()).addPath(hatch.translated(centre))
             if rec.level > 0:
                 for side in hexgrid.HEXSIDES:
                     nb = hexgrid.neighbour(h, side)
                     if m.contains(nb) and m.level(nb) < rec.level:
                         a, b = _side_vertices(h, side)
-                        _add_segment(g.contours, _pt(*a), _pt(*b))
+                        _add_segment(col.contours, _pt(*a), _pt(*b))
             if rec.terrain == "marsh":
-                g.present.add("marsh")
-                g.marsh.addPolygon(poly)
-                g.marsh.closeSubpath()
-                g.marsh_strokes.addPath(marsh.translated(centre))
+                col.present.add("marsh")
+                col.marsh.addPolygon(poly or _hex_polygon(h))
+                col.marsh.closeSubpath()
+                col.marsh_strokes.addPath(marsh.translated(centre))
             if rec.trees > 0:
-                g.present.add("trees")
+                col.present.add("trees")
                 n = rec.trees
                 rad = _tree_radius(n)
                 for dx, dy in _tree_positions(n):
-                    g.trees.addEllipse(QPointF(centre.x() + dx, centre.y() + dy), rad, rad)
-                    g.tree_lights.addEllipse(QPointF(centre.x() + dx - rad * 0.3, centre.y() + dy - rad * 0.3),
-                                             rad * 0.3, rad * 0.3)
+                    col.trees.addEllipse(QPointF(centre.x() + dx, centre.y() + dy), rad, rad)
+                    col.tree_lights.addEllipse(QPointF(centre.x() + dx - rad * 0.3, centre.y() + dy - rad * 0.3),
+                                               rad * 0.3, rad * 0.3)
                 if n > 7:
-                    g.tree_counts.append((QPointF(centre.x() + 36, centre.y() - 16), n))
+                    col.tree_counts.append((QPointF(centre.x() + 36, centre.y() - 16), n))
             if rec.provenance is not None:
                 mark = self._diamond(QPointF(centre.x() + 28, centre.y() - HEX_HEIGHT / 2 + 10), 11)
                 if rec.provenance.source == "rulebook":
-                    g.present.add("rulebook_hex")
-                    g.rulebook_marks.addPath(mark)
+                    col.present.add("rulebook_hex")
+                    col.rulebook_marks.addPath(mark)
                 elif rec.provenance.source == "reconstructed" and _effective(None, map_prov) != "reconstructed":
-                    g.present.add("reconstructed_hex")
-                    g.reconstructed_marks.addPath(mark)
+                    col.present.add("reconstructed_hex")
+                    col.reconstructed_marks.addPath(mark)
+        return col
+
+    def _build_paths(self, g: _Geometry) -> None:
+        """Roads, gullies and bridges of the geometry's columns."""
+        m = self.hexmap
+        c0, c1, clip = g.c0, g.c1, g.clip
+        r0, r1 = m.first_row, m.last_row
+        near = {Hex(c, r) for c in range(c0 - 1, c1 + 2) for r in range(r0, r1 + 1)}
+
+        def in_range(h: Hex) -> bool:
+            return c0 <= h.col <= c1 and r0 <= h.row <= r1
 
         # roads and gullies: bands centre to centre along the links; a path end on the map's edge
         # runs off it. Bands are polygons (buffered in scene units) clipped to the outline, so
@@ -905,22 +966,25 @@ class MapPainter:
                         continue
                     done.add(key)
                     lines.append(LineString([_xy(*hexgrid.centre(a)), _xy(*hexgrid.centre(b))]))
-                if len(links[a]) == 1 and a in in_range and self._on_edge(a):
+                if len(links[a]) == 1 and in_range(a) and self._on_edge(a):
                     (b,) = links[a]
                     ca, cb = hexgrid.centre(a), hexgrid.centre(b)
                     lines.append(LineString([_xy(*ca), _xy(2 * ca[0] - cb[0], 2 * ca[1] - cb[1])]))
             for h in sorted(members):
-                if h in in_range and h not in links:  # a one-hex path: a dot
+                if in_range(h) and h not in links:  # a one-hex path: a dot
                     lines.append(Point(_xy(*hexgrid.centre(h))))
             return lines
 
+        g.gully_edge, g.gully_fill = QPainterPath(), QPainterPath()
+        g.road_edge, g.road_fill = QPainterPath(), QPainterPath()
+        g.path_present = set()
         for kind, links, members, width, edge in (
                 ("gully", m.gully_links, m.gully_hexes, GULLY_WIDTH, GULLY_EDGE_WIDTH),
                 ("road", m.road_links, m.road_hexes, ROAD_WIDTH, ROAD_EDGE_WIDTH)):
             lines = band_lines(links, members)
             if not lines:
                 continue
-            g.present.add(kind)
+            g.path_present.add(kind)
             geo = shapely.GeometryCollection(lines)
             outer = _shapely_path(geo.buffer(width / 2, quad_segs=6).intersection(clip))
             inner = _shapely_path(geo.buffer(width / 2 - edge, quad_segs=6).intersection(clip))
@@ -928,31 +992,51 @@ class MapPainter:
                 g.gully_edge, g.gully_fill = outer, inner
             else:
                 g.road_edge, g.road_fill = outer, inner
-        for h in sorted(m.road_hexes & m.gully_hexes):
-            if h in in_range:
-                g.bridges.append((hex_centre_scene(h), self._bridge_angle(h)))
+        g.bridges = [(hex_centre_scene(h), self._bridge_angle(h))
+                     for h in sorted(m.road_hexes & m.gully_hexes) if in_range(h)]
 
-        # buildings
+    def _build_buildings(self, g: _Geometry) -> None:
+        """Building symbols of the geometry's columns; a building whose record is unchanged since
+        the last build keeps its drawing data."""
+        m = self.hexmap
+        map_prov = m.doc.provenance
+        c0, c1 = g.c0, g.c1
+        r0, r1 = m.first_row, m.last_row
+        old = g.building_cache
+        g.building_cache = {}
+        g.buildings = []
         for bid, bpoly in m.building_polygons.items():
             hexes = m.building_hexes.get(bid, frozenset())
-            if not any(h in in_range for h in hexes):
+            if not any(c0 <= h.col <= c1 and r0 <= h.row <= r1 for h in hexes):
                 continue
             b = m.buildings[bid]
-            spoly = shapely.affinity.scale(bpoly, SCENE_PER_X, SCENE_PER_Y, origin=(0, 0))
-            path = _shapely_path(spoly.intersection(clip))
-            label = str(b.number) if b.number is not None else b.name
-            rp = polylabel(spoly, tolerance=1.0)
-            anchor = QPointF(rp.x, rp.y)
-            room = 2 * spoly.exterior.distance(rp)  # diameter of the largest inscribed circle
-            small = bool(label) and room < BUILDING_LABEL_PX * (0.62 * len(label) + 0.3)
-            dashed = _effective(b.provenance, map_prov) == "reconstructed"
-            g.present.add("dashed_building" if dashed else "solid_building")
-            g.buildings.append(_Building(path, label, anchor, dashed, small))
+            hit = old.get(bid)
+            if hit is not None and hit[0] is b:
+                item = hit[1]
+            else:
+                spoly = shapely.affinity.scale(bpoly, SCENE_PER_X, SCENE_PER_Y, origin=(0, 0))
+                path = _shapely_path(spoly.intersection(g.clip))
+                label = str(b.number) if b.number is not None else b.name
+                rp = polylabel(spoly, tolerance=1.0)
+                anchor = QPointF(rp.x, rp.y)
+                room = 2 * spoly.exterior.distance(rp)  # diameter of the largest inscribed circle
+                small = bool(label) and room < BUILDING_LABEL_PX * (0.62 * len(label) + 0.3)
+                dashed = _effective(b.provenance, map_prov) == "reconstructed"
+                item = _Building(path, label, anchor, dashed, small)
+            g.building_cache[bid] = (b, item)
+            g.buildings.append(item)
 
-        # named features: bold label at the centroid of their hexes' centres
-        for f in doc.features:
+    def _build_labels(self, g: _Geometry) -> None:
+        """Named features: bold label at the centroid of their hexes' centres."""
+        m = self.hexmap
+        map_prov = m.doc.provenance
+        c0, c1 = g.c0, g.c1
+        r0, r1 = m.first_row, m.last_row
+        g.labels = []
+        g.label_present = set()
+        for f in m.doc.features:
             hs = [hexgrid.parse_hex_id(t) for t in f.hexes]
-            hs_in = [h for h in hs if h in in_range]
+            hs_in = [h for h in hs if c0 <= h.col <= c1 and r0 <= h.row <= r1]
             if not hs_in:
                 continue
             pts = [hex_centre_scene(h) for h in hs_in]
@@ -960,12 +1044,17 @@ class MapPainter:
             y = sum(q.y() for q in pts) / len(pts)
             italic = _effective(f.provenance, map_prov) == "reconstructed" and _effective(f.provenance, None) is not None
             if italic:
-                g.present.add("italic_label")
+                g.label_present.add("italic_label")
             px = LABEL_PX if f.kind != "other" else int(LABEL_PX * 0.8)
             g.labels.append(_Label(f.name, QPointF(x, y), italic, px))
         self._place_labels(g.labels)
 
-        # sections: both outer edges of each shared boundary column, names above the map
+    def _build_sections(self, g: _Geometry) -> None:
+        """Section boundaries (both outer edges of each shared boundary column) and names."""
+        m = self.hexmap
+        doc = m.doc
+        c0, c1 = g.c0, g.c1
+        r0, r1 = m.first_row, m.last_row
         for s in doc.sections:
             for t in doc.sections:
                 if s is not t and s.last_column == t.first_column and c0 < s.last_column < c1:
@@ -982,7 +1071,80 @@ class MapPainter:
                 continue  # only sections lying wholly inside a larger picture are named
             x = (_pt(3 * a, 0).x() + _pt(3 * b, 0).x()) / 2
             g.section_names.append((QPointF(x, top), f"{s.name} ({s.first_column:02d}-{s.last_column:02d})"))
-        return g
+
+    @staticmethod
+    def _assemble(g: _Geometry) -> None:
+        """Join the columns' per-hex data into the layer paths that are painted."""
+        g.levels, g.hatches = {}, {}
+        for name in ("contours", "marsh", "marsh_strokes", "trees", "tree_lights", "rulebook_marks",
+                     "reconstructed_marks"):
+            setattr(g, name, QPainterPath())
+        g.tree_counts, g.ids = [], []
+        present: set[str] = set()
+        for c in sorted(g.columns):
+            col = g.columns[c]
+            for lvl, path in col.levels.items():
+                g.levels.setdefault(lvl, QPainterPath()).addPath(path)
+            for lvl, path in col.hatches.items():
+                g.hatches.setdefault(lvl, QPainterPath()).addPath(path)
+            for name in ("contours", "marsh", "marsh_strokes", "trees", "tree_lights", "rulebook_marks",
+                         "reconstructed_marks"):
+                part = getattr(col, name)
+                if not part.isEmpty():
+                    getattr(g, name).addPath(part)
+            g.tree_counts.extend(col.tree_counts)
+            g.ids.extend(col.ids)
+            present |= col.present
+        present |= g.path_present | g.label_present
+        for b in g.buildings:
+            present.add("dashed_building" if b.dashed else "solid_building")
+        g.present = present
+
+    def update_map(self, hexmap: HexMap, hexes: Iterable[str] | None = None) -> None:
+        """Draw an edited version of the current map, rebuilding only what the edit changed.
+
+        ``hexes`` are the ids of the hexes whose records changed (None: find them by comparing the
+        records; the document's records are immutable values, so unchanged ones are the same
+        objects). Columns holding changed hexes (and their neighbours, for the contours) are
+        rebuilt; roads and gullies, buildings and feature labels only when those lists changed.
+        A change of extent, sections, name or provenance rebuilds everything (:meth:`set_map`).
+        """
+        old = self.hexmap
+        od, nd = old.doc, hexmap.doc
+        if (od.extent != nd.extent or od.provenance != nd.provenance or od.name != nd.name
+                or (od.sections is not nd.sections and od.sections != nd.sections)):
+            self.set_map(hexmap)
+            return
+        self.hexmap = hexmap
+        if not self._cache:
+            return
+        if hexes is not None:
+            changed = {hexgrid.parse_hex_id(t) if isinstance(t, str) else t for t in hexes}
+        elif od.hexes is nd.hexes:
+            changed = set()
+        else:
+            before = getattr(old, "_records", {})
+            after = getattr(hexmap, "_records", {})
+            changed = {h for h in before.keys() | after.keys() if before.get(h) is not after.get(h)}
+        roads = od.roads is not nd.roads or od.gullies is not nd.gullies
+        blds = od.buildings is not nd.buildings
+        busy_changed = roads or blds
+        busy = self._busy_hexes()
+        for g in self._cache.values():
+            if busy_changed:   # the ids' halo follows roads, gullies and buildings
+                cols = range(g.c0, g.c1 + 1)
+            else:
+                cols = sorted({h.col + d for h in changed for d in (-1, 0, 1)} & set(range(g.c0, g.c1 + 1)))
+            for c in cols:
+                g.columns[c] = self._build_column(c, busy)
+            if roads:
+                self._build_paths(g)
+            if blds:
+                self._build_buildings(g)
+            if od.features is not nd.features:
+                self._build_labels(g)
+            g.inputs = self._inputs()
+            self._assemble(g)
 
     @staticmethod
     def _place_labels(labels: list[_Label]) -> None:

@@ -24,9 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     out = Path((argv or sys.argv[1:] or [str(ROOT / "docs" / "images")])[0])
     out.mkdir(parents=True, exist_ok=True)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    settings_dir = tempfile.mkdtemp()   # never the user's window state (it may be a scenario layout)
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, settings_dir)
     app = QApplication.instance() or QApplication([])
     from maps.hexgrid import Hex
+    from editor import edits
     from editor.main_window import MainWindow
 
     def window(path):
@@ -78,6 +81,22 @@ def main(argv: list[str] | None = None) -> int:
     bt._redraw()
     w.chart_dock.raise_()
     shot(w, "editor-building-chart.png")
+
+    # building edit mode: the corner handles of the largest building, one corner being dragged
+    w = window(DATA / "sample_village.json")
+    bt = w.tools.set_tool("building")
+    bt.set_mode("edit")
+    hm = w.document.hexmap
+    bid = max(hm.buildings, key=lambda b: (len(hm.building_hexes[b]), b))
+    bt.select_building(bid)
+    bt.vertex = 0
+    x, y = hm.buildings[bid].polygon[0]
+    bt._drag_from, bt._drag_to = (x, y), edits.snap_to_lattice(x - 2.2, y - 0.4)
+    bt._redraw()
+    w.view.resetTransform()
+    w.view.scale(1.1, 1.1)
+    w.view.centre_on_hex(min(hm.building_hexes[bid]))
+    shot(w, "editor-building-edit.png")
     print(f"screenshots written to {out}")
     return 0
 

@@ -14,7 +14,7 @@ import itertools
 from typing import Callable
 
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -415,10 +415,27 @@ class _Brush(Tool):
 
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.size = 1
+        self.size_combo: QComboBox | None = None
+        self._size = 1
         self.stroke: int | None = None
         self._done: set[Hex] = set()
         self._cursor_item = None
+
+    @property
+    def size(self) -> int:
+        """Brush size in hexes (1, 7 or 19); setting it also updates the options panel."""
+        return self._size
+
+    @size.setter
+    def size(self, value: int) -> None:
+        if value not in self.sizes:
+            raise ValueError(f"brush size must be one of {self.sizes}, not {value}")
+        self._size = value
+        cb = self.size_combo
+        if cb is not None and cb.currentData() != value:
+            cb.blockSignals(True)
+            cb.setCurrentIndex(self.sizes.index(value))
+            cb.blockSignals(False)
 
     def press(self, ev: ToolEvent) -> None:
         if ev.button != Qt.MouseButton.LeftButton:
@@ -484,6 +501,7 @@ class _Brush(Tool):
             cb.addItem(f"{s} hex" + ("es" if s > 1 else ""), s)
         cb.setCurrentIndex(self.sizes.index(self.size))
         cb.currentIndexChanged.connect(lambda i: setattr(self, "size", self.sizes[i]))
+        cb.destroyed.connect(lambda *_: setattr(self, "size_combo", None))
         form.addRow("Brush size", cb)
         self.size_combo = cb
 
@@ -635,9 +653,14 @@ class BuildingTool(Tool):
     Modes: ``draw`` (click corners snapped to hex centres and vertices of the lattice; click the
     first corner again, double-click or Enter closes the polygon; Backspace drops the last corner;
     Esc cancels), ``footprint`` (drag over hexes: a symbol covering them), ``edit`` (click a
-    building to select it; set its number and name, delete it) and ``join`` (click two buildings
-    in adjacent hexes to join them into one multi-hex building).
+    building to select it; set its number and name, delete it; drag one of its corners - snapped
+    to the lattice, one undo step per drag; double-click an edge to insert a corner there; click a
+    corner and press Delete to remove it) and ``join`` (click two buildings in adjacent hexes to
+    join them into one multi-hex building). The building's hexes follow its polygon.
     """
+
+    #: How near (scene units; a hex is 100 across) a click must be to a corner or an edge.
+    GRAB = 16.0
 
     name = "building"
     label = "Building"
@@ -654,19 +677,50 @@ class BuildingTool(Tool):
         self.selected: str | None = None
         self._join_first: str | None = None
         self._overlay = None
+        self.vertex: int | None = None          # selected corner of the selected building
+        self._drag_from: tuple[float, float] | None = None
+        self._drag_to: tuple[float, float] | None = None
+        ctx.document_changed.connect(self._watch)
+        if ctx.document is not None:
+            self._watch(ctx.document)
+
+    def _watch(self, doc) -> None:
+        """Redraw the selection and corner handles after any edit (undo included)."""
+        if doc is not None:
+            doc.changed.connect(self._doc_changed)
+
+    def _doc_changed(self, _hexes) -> None:
+        if self.doc is None or self.ctx.document is not self.sender():
+            return
+        if self.selected and self.selected not in self.doc.hexmap.buildings:
+            self.selected = None
+        if self.vertex is not None and self.vertex >= len(self._polygon()):
+            self.vertex = None
+        if self is getattr(self.ctx, "active_tool", lambda: None)():
+            self._redraw()
 
     def deactivate(self) -> None:
         self.points, self.footprint, self._join_first = [], [], None
+        self._drag_from = self._drag_to = None
         super().deactivate()
         self._overlay = None
 
     def set_mode(self, mode: str) -> None:
+        if mode not in self.MODES:
+            raise ValueError(f"building tool modes are {self.MODES}, not {mode!r}")
         self.mode = mode
+        combo = getattr(self, "mode_combo", None)
+        if combo is not None and combo.currentText() != mode:
+            combo.blockSignals(True)
+            combo.setCurrentText(mode)
+            combo.blockSignals(False)
         self.points, self.footprint, self._join_first = [], [], None
+        self._drag_from = self._drag_to = None
         self._redraw()
         self.set_status({"draw": self.help,
                          "footprint": "Building: drag over hexes to make a symbol covering them",
-                         "edit": "Building: click a building to select it, then set its number and name",
+                         "edit": "Building: click a building to select it (number, name); drag a corner, "
+                                 "double-click an edge to add one, Delete removes the clicked corner",
                          "join": "Building: click two buildings in adjacent hexes to join them"}[mode])
 
     # events
@@ -682,6 +736,14 @@ class BuildingTool(Tool):
             self.footprint = [ev.hex]
             self._redraw()
         elif self.mode == "edit":
+            i = self._vertex_at(ev)
+            if i is not None:
+                self.vertex = i
+                self._drag_from = self._drag_to = tuple(self._polygon()[i])
+                self._redraw()
+                self.set_status(f"corner {i + 1} of {self.selected}: drag to move it, Delete removes it")
+                return
+            self.vertex = None
             self.select_building(self._building_at(ev))
         elif self.mode == "join":
             bid = self._building_at(ev)
@@ -701,8 +763,20 @@ class BuildingTool(Tool):
         elif self.mode == "footprint" and self.footprint and ev.left_down and ev.hex not in self.footprint:
             self.footprint.append(ev.hex)
             self._redraw()
+        elif self.mode == "edit" and self._drag_from is not None and ev.left_down:
+            pt = edits.snap_to_lattice(ev.x, ev.y)
+            if pt != self._drag_to:
+                self._drag_to = pt
+                self._redraw()
 
     def release(self, ev: ToolEvent) -> None:
+        if self.mode == "edit" and self._drag_from is not None:
+            to, start = self._drag_to, self._drag_from
+            self._drag_from = self._drag_to = None
+            if to is not None and tuple(to) != tuple(start) and self.vertex is not None:
+                self.move_vertex(self.selected, self.vertex, to)
+            self._redraw()
+            return
         if self.mode == "footprint" and self.footprint:
             self.add_footprint(self.footprint)
             self.footprint = []
@@ -711,6 +785,10 @@ class BuildingTool(Tool):
     def double_click(self, ev: ToolEvent) -> None:
         if self.mode == "draw":
             self.close_polygon()
+        elif self.mode == "edit" and self.selected:
+            i = self._edge_at(ev)
+            if i is not None and self._vertex_at(ev) is None:
+                self.insert_vertex(self.selected, i + 1, edits.snap_to_lattice(ev.x, ev.y))
 
     def key(self, key, modifiers) -> bool:
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.mode == "draw":
@@ -723,10 +801,95 @@ class BuildingTool(Tool):
         if key == Qt.Key.Key_Escape:
             self.cancel()
             return True
+        if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selected and self.vertex is not None:
+            self.delete_vertex(self.selected, self.vertex)
+            return True
         if key == Qt.Key.Key_Delete and self.selected:
             self.delete(self.selected)
             return True
         return False
+
+    # corners of the selected building
+    def _polygon(self) -> list[tuple[float, float]]:
+        if not self.selected or self.doc is None or self.selected not in self.doc.hexmap.buildings:
+            return []
+        return [tuple(p) for p in self.doc.hexmap.buildings[self.selected].polygon]
+
+    def _vertex_at(self, ev: ToolEvent) -> int | None:
+        """The corner of the selected building within :attr:`GRAB` of the event, if any."""
+        best, best_d = None, self.GRAB
+        sx, sy = ev.scene_pos.x(), ev.scene_pos.y()
+        for i, (x, y) in enumerate(self._polygon()):
+            d = ((x * SCENE_PER_X - sx) ** 2 + (y * SCENE_PER_Y - sy) ** 2) ** 0.5
+            if d <= best_d:
+                best, best_d = i, d
+        return best
+
+    def _edge_at(self, ev: ToolEvent) -> int | None:
+        """Index ``i`` of the edge (corner i to corner i+1) of the selected building nearest the
+        event, within :attr:`GRAB`."""
+        from shapely.geometry import LineString, Point
+
+        pts = [(x * SCENE_PER_X, y * SCENE_PER_Y) for x, y in self._polygon()]
+        p = Point(ev.scene_pos.x(), ev.scene_pos.y())
+        best, best_d = None, self.GRAB
+        for i in range(len(pts)):
+            d = LineString([pts[i], pts[(i + 1) % len(pts)]]).distance(p)
+            if d <= best_d:
+                best, best_d = i, d
+        return best
+
+    def _set_polygon(self, bid: str, pts: list[tuple[float, float]], text: str) -> bool:
+        """Replace building ``bid``'s polygon (validated: simple, with area, on the map)."""
+        poly = Polygon(pts)
+        if len(pts) < 3 or not poly.is_valid or poly.area <= 0:
+            self.set_status("not changed: the polygon would cross itself or have no area")
+            return False
+        hs = edits._hexes_of_polygon(poly)
+        if not hs or not all(self.doc.hexmap.contains(h) for h in hs):
+            self.set_status("not changed: the building must lie on the map")
+            return False
+        coords = [(float(x), float(y)) for x, y in pts]
+        blds = [b.model_copy(update={"polygon": coords, "provenance": edits.DESIGNER}) if b.id == bid else b
+                for b in self.doc.map.buildings]
+        pushed = self.ctx.push(C.EditBuildingCommand(self.doc, f"{text} of {bid}", fields={"buildings": blds}))
+        if pushed:
+            hexes = sorted(self.doc.hexmap.building_hexes[bid])
+            self.set_status(f"{text} of {bid}: {', '.join(h.id for h in hexes)}")
+        self._redraw()
+        return pushed
+
+    def move_vertex(self, bid: str, index: int, to: tuple[float, float]) -> bool:
+        """Move corner ``index`` of building ``bid`` to lattice point ``to`` (one undo step)."""
+        pts = [tuple(p) for p in self.doc.hexmap.buildings[bid].polygon]
+        pts[index] = tuple(to)
+        return self._set_polygon(bid, pts, f"Move corner {index + 1}")
+
+    def insert_vertex(self, bid: str, index: int, at: tuple[float, float]) -> bool:
+        """Insert a corner at lattice point ``at`` before corner ``index`` of building ``bid``."""
+        pts = [tuple(p) for p in self.doc.hexmap.buildings[bid].polygon]
+        if tuple(at) in pts:
+            self.set_status("there is a corner there already")
+            return False
+        pts.insert(index, tuple(at))
+        ok = self._set_polygon(bid, pts, "Add a corner")
+        if ok:
+            self.vertex = index
+            self._redraw()
+        return ok
+
+    def delete_vertex(self, bid: str, index: int) -> bool:
+        """Remove corner ``index`` of building ``bid`` (a building keeps at least three)."""
+        pts = [tuple(p) for p in self.doc.hexmap.buildings[bid].polygon]
+        if len(pts) <= 3:
+            self.set_status("a building needs at least three corners")
+            return False
+        del pts[index]
+        ok = self._set_polygon(bid, pts, f"Remove corner {index + 1}")
+        if ok:
+            self.vertex = None
+            self._redraw()
+        return ok
 
     def _building_at(self, ev: ToolEvent) -> str | None:
         from shapely.geometry import Point
@@ -794,6 +957,8 @@ class BuildingTool(Tool):
 
     # editing
     def select_building(self, bid: str | None) -> None:
+        if bid != self.selected:
+            self.vertex = None
         self.selected = bid
         self._redraw()
         if bid is None:
@@ -859,14 +1024,33 @@ class BuildingTool(Tool):
 
             path = QTransform.fromScale(SCENE_PER_X, SCENE_PER_Y).map(_shapely_path(self.doc.hexmap.building_polygons[self.selected]))
             self.add_overlay(path, None, QPen(QColor(255, 200, 0), 7), 14)
+            if self.mode == "edit":   # corner handles; the dragged corner's new place in outline
+                pts = self._polygon()
+                if self._drag_to is not None and self.vertex is not None and self.vertex < len(pts):
+                    moved = list(pts)
+                    moved[self.vertex] = self._drag_to
+                    outline = QPainterPath()
+                    outline.addPolygon(QPolygonF([_lat(*p) for p in moved] + [_lat(*moved[0])]))
+                    self.add_overlay(outline, QColor(0, 90, 200, 60), QPen(QColor(0, 90, 200), 4, Qt.PenStyle.DashLine), 15)
+                    pts = moved
+                handles = QPainterPath()
+                for p in pts:
+                    handles.addRect(_lat(*p).x() - 8, _lat(*p).y() - 8, 16, 16)
+                self.add_overlay(handles, QColor(255, 255, 255, 230), QPen(QColor(0, 0, 0), 2.5), 16)
+                if self.vertex is not None and self.vertex < len(pts):
+                    sel = QPainterPath()
+                    sel.addRect(_lat(*pts[self.vertex]).x() - 10, _lat(*pts[self.vertex]).y() - 10, 20, 20)
+                    self.add_overlay(sel, QColor(0, 90, 200), QPen(QColor(255, 255, 255), 2.5), 17)
 
     def make_options(self) -> QWidget:
         w = QWidget()
         form = QFormLayout(w)
         mode = QComboBox()
         mode.addItems(list(self.MODES))
+        mode.setCurrentText(self.mode)
         mode.currentTextChanged.connect(self.set_mode)
         form.addRow("Mode", mode)
+        self.mode_combo = mode
         self.number_spin = QSpinBox()
         self.number_spin.setRange(0, 999)
         self.number_spin.setSpecialValueText("none")

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QPointF, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QPointF, QRectF, QSettings, Qt  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from maps import building_shapes, hexgrid  # noqa: E402
@@ -496,3 +496,173 @@ def test_screenshot_cli(tmp_path, qtbot):
     bad.write_text("{}")
     assert main([str(bad), "--screenshot", str(tmp_path / "b.png")]) == 1
     assert not (tmp_path / "b.png").exists()
+
+
+# ------------------------------------------------------------------------------ issue 9 gaps
+def _drag(qtbot, view, pts):
+    """Press at the first lattice point, move through the others with the left button, release."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    vp = view.viewport()
+    pos = [view.mapFromScene(QPointF(x * SCENE_PER_X, y * SCENE_PER_Y)) for x, y in pts]
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=pos[0])
+    for p in pos[1:]:
+        QApplication.sendEvent(vp, QMouseEvent(QEvent.Type.MouseMove, QPointF(p), QPointF(vp.mapToGlobal(p)),
+                                               Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton,
+                                               Qt.KeyboardModifier.NoModifier))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=pos[-1])
+
+
+def test_building_corners_drag_insert_delete(win, qtbot):
+    doc = win.document
+    t = tool(win, "building")
+    win.view.resetTransform()
+    win.view.scale(0.8, 0.8)
+    win.view.centre_on_hex(Hex(17, 5))
+    for p in [(50, 10), (52, 10), (53, 11), (50, 12)]:   # lattice corners inside hex 1705
+        t.add_point(p)
+    bid = t.close_polygon()
+    assert doc.hexmap.building_hexes[bid] == {Hex(17, 5)}
+    t.set_mode("edit")
+    assert t.mode_combo.currentText() == "edit"     # the options panel follows
+    click(qtbot, win.view, 51, 11)                  # select the building
+    assert t.selected == bid
+    n = doc.undo_stack.count()
+    # drag corner (53, 11) through some points to near (55, 11): snapped, one undo step
+    _drag(qtbot, win.view, [(53, 11), (53.6, 11.1), (54.4, 10.9), (54.9, 11.05)])
+    b = doc.hexmap.buildings[bid]
+    assert b.polygon == [(50, 10), (52, 10), (55, 11), (50, 12)]
+    hexes = doc.hexmap.building_hexes[bid]
+    assert Hex(18, 5) in hexes and hexes == edits._hexes_of_polygon(doc.hexmap.building_polygons[bid])
+    assert doc.undo_stack.count() == n + 1
+    assert check_map(doc.map) == []
+    # double-click on the edge (55, 11)-(50, 12): a corner snapped to the lattice is inserted
+    click(qtbot, win.view, 52, 11.6, double=True)
+    assert doc.hexmap.buildings[bid].polygon == [(50, 10), (52, 10), (55, 11), (52, 12), (50, 12)]
+    assert t.vertex == 3
+    # click a corner, Delete removes it
+    click(qtbot, win.view, 52, 10)
+    assert t.vertex == 1
+    qtbot.keyClick(win.view.viewport(), Qt.Key.Key_Delete)
+    assert doc.hexmap.buildings[bid].polygon == [(50, 10), (55, 11), (52, 12), (50, 12)]
+    assert doc.undo_stack.count() == n + 3
+    # a drag making the polygon cross itself is refused
+    assert not t.move_vertex(bid, 0, (56, 12))
+    for _ in range(3):
+        doc.undo_stack.undo()
+    assert doc.hexmap.building_hexes[bid] == {Hex(17, 5)}
+    assert doc.hexmap.buildings[bid].polygon == [(50, 10), (52, 10), (53, 11), (50, 12)]
+
+
+def test_copy_paste_takes_named_features(win):
+    doc = win.document
+    f = tool(win, "feature")
+    win.ctx.set_selection({Hex(15, 3), Hex(15, 4), Hex(16, 8)})
+    assert f.name_selection("Hill K")
+    sel = win.tools.set_tool("select")
+    win.ctx.set_selection({Hex(15, 3), Hex(15, 4), Hex(15, 5)})   # part of Hill K (not 1608)
+    region = sel.copy()
+    assert region.features == (("Hill K", "hill", frozenset({(0, 0, 0), (0, -1, 1)})),)
+    r = region
+    for _ in range(6):
+        r = r.rotated()
+    assert r == region
+    sel.start_paste()
+    sel.press(ToolEvent.at_hex("1205"))
+    hm = doc.hexmap
+    assert hm.feature_hexes("Hill K") == {Hex(15, 3), Hex(15, 4), Hex(16, 8)}   # unchanged
+    assert hm.feature_hexes("Hill K (2)") == {Hex(12, 5), Hex(12, 6)}          # the name was taken
+    assert hm.features["Hill K (2)"].kind == "hill"
+    assert check_map(doc.map) == []
+    doc.undo_stack.undo()
+    assert "Hill K (2)" not in doc.hexmap.features
+    # into another map, where the name is free: the same name; rotated by 60 degrees
+    other = small_doc()
+    hexes, fields = edits.paste_region(other.map, other.hexmap, region.rotated(), Hex(12, 5))
+    assert [(x.name, x.hexes) for x in fields["features"]] == [("Hill K", ["1105", "1205"])]   # 1504 was below 1503: now below-left
+
+
+def test_brush_size_control_follows_the_tool(win):
+    t = tool(win, "terrain")
+    combo = t.size_combo
+    assert win.options_dock.widget() is t.options_widget()
+    t.size = 7
+    assert combo.currentText() == "7 hexes"
+    t.size = 19
+    assert combo.currentText() == "19 hexes"
+    combo.setCurrentIndex(0)
+    assert t.size == 1
+    with pytest.raises(ValueError):
+        t.size = 3
+
+
+def test_chart_edits_undo_and_atomic_save(win, tmp_path, monkeypatch):
+    panel = win.chart_panel
+    woods = panel.chart.keys.index("woods")
+    before = panel.chart
+    old = before.row("woods").observation_base.value
+    assert panel.set_value(woods, "observation_base", "3")
+    assert panel.dirty and panel.undo_stack.count() == 1
+    assert win.ctx.chart is panel.chart
+    panel.undo_stack.undo()
+    assert panel.chart is before and win.ctx.chart is before
+    assert panel.cell_source("woods", "observation_base") != "designer"
+    from editor.docks import CHART_COLUMNS
+
+    col = 1 + [c for c, _ in CHART_COLUMNS].index("observation_base")
+    assert panel.table.item(woods, col).text() == str(old)
+    panel.undo_stack.redo()
+    assert panel.cell_source("woods", "observation_base") == "designer"
+    path = tmp_path / "chart.json"
+    assert panel.save(path) and not panel.dirty
+    saved = path.read_text()
+    assert panel.set_value(woods, "observation_base", "4")
+
+    def broken_replace(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    assert not panel.save(path)
+    assert "disk full" in panel.message.text()
+    assert path.read_text() == saved                      # the old file is untouched
+    assert [p.name for p in tmp_path.iterdir()] == ["chart.json"]   # no temporary file left
+    assert panel.dirty
+
+
+def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
+    from PySide6.QtGui import QImage, QPainter
+    from editor.map_painter import MapPainter
+
+    item = win.scene.map_item
+
+    def image(mp):
+        img = QImage(400, 300, QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(0)
+        p = QPainter(img)
+        mp.paint(p, target_rect=QRectF(0, 0, 400, 300))
+        p.end()
+        return img
+
+    image(item.painter)   # geometry cached
+    g = item.painter._geometry(None)
+    cols_before = dict(g.columns)
+    t = tool(win, "level")
+    t.level = 2
+    t.stroke_hexes(["1305"])          # over building B1: the buildings change too
+    tool(win, "trees").stroke_hexes(["1804", "1805"])
+    item.refresh()
+    g = item.painter._geometry(None)
+    assert g.columns[10] is cols_before[10]   # far from the edits
+    tr = tool(win, "trees")
+    before = dict(g.columns)
+    tr.stroke_hexes(["1909"])         # hexes only: columns 18-20 rebuilt, the others kept
+    item.refresh()
+    assert {c for c in g.columns if g.columns[c] is not before[c]} == {18, 19, 20}
+    tool(win, "path").draw_path(["1201", "1301", "1401"])
+    win.document.undo_stack.undo()
+    win.document.undo_stack.undo()
+    item.refresh()
+    fresh = MapPainter(win.document.hexmap, item.layers())
+    assert image(item.painter) == image(fresh)
