@@ -33,7 +33,7 @@ from typing import Callable, Iterable
 from core.dice import derive_seed
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
-           "DEFAULT_ERROR_DIR"]
+           "DEFAULT_ERROR_DIR", "FixedSetupPlayer"]
 
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
 DEFAULT_ERROR_DIR = "playtest-errors"
@@ -84,16 +84,72 @@ def parse_ai(text: str | None) -> dict[str, str]:
     return out
 
 
-def _setup_for(scenario_path: str, seed: int):
-    from core.ironcross.scenario_setup import load_setup
+def _setup_for(scenario_path: str, seed: int, fixed: dict | None = None):
+    from core.ironcross.scenario_setup import apply_fixed_setup, load_setup
 
-    return load_setup(scenario_path, seed=seed)[1]
+    return apply_fixed_setup(load_setup(scenario_path, seed=seed)[1], fixed)
+
+
+class FixedSetupPlayer:
+    """Wraps a player so that a designer's fixed set-up (``GameSetup.fixed``, see
+    :func:`core.ironcross.scenario_setup.apply_fixed_setup`) is what gets placed: each fixed unit
+    goes to its hex with its facing, UP/DOWN and hidden as the designer set it, the designer's
+    mines go where he put them; the other set-up choices (units he did not place, IPs, mines left
+    over) are the wrapped player's, kept out of the designer's hexes when it has a choice. After
+    the set-up every decision is the wrapped player's."""
+
+    def __init__(self, inner, fixed: dict, side: str):
+        self.inner = inner
+        self.name = getattr(inner, "name", "player")
+        self.units = {k: v for k, v in (fixed.get("units") or {}).items()}
+        self.hidden = {h for h, s in (fixed.get("hidden_hexes") or {}).items() if s == side}
+        self.mines_left = {h: {"ap": int(m.get("ap", 0)), "at": int(m.get("at", 0))}
+                           for h, m in (fixed.get("mines") or {}).items() if m.get("side") == side}
+        self.fixed_hexes = {v["hex"] for v in self.units.values()} | self.hidden | set(self.mines_left)
+
+    def choose(self, view, side: str, actions):
+        places = [a for a in actions if getattr(a, "kind", "") == "place"]
+        if not places:
+            return self.inner.choose(view, side, actions)
+        what = places[0].unit
+        if what.startswith(("AP-mines:", "AT-mines:")):
+            key = "ap" if what.startswith("AP") else "at"
+            best, best_n = None, 0
+            for a in places:
+                n = int(a.unit.split(":")[1])
+                if n <= self.mines_left.get(a.hex, {}).get(key, 0) and n > best_n:
+                    best, best_n = a, n
+            if best is not None:
+                self.mines_left[best.hex][key] -= best_n
+                return best
+            return self._free(view, side, actions)
+        p = self.units.get(what)
+        if p is None:
+            return self._free(view, side, actions)
+        here = [a for a in places if a.hex == p["hex"]]
+        hidden = p["hex"] in self.hidden
+        for ok in (lambda a: a.down == bool(p.get("down")) and a.facing == p.get("facing") and a.hidden == hidden,
+                   lambda a: a.down == bool(p.get("down")) and a.facing == p.get("facing"),
+                   lambda a: a.facing == p.get("facing"),
+                   lambda a: True):
+            match = [a for a in here if ok(a)]
+            if match:
+                return match[0]
+        return self.inner.choose(view, side, actions)
+
+    def _free(self, view, side: str, actions):
+        keep = [a for a in actions if getattr(a, "kind", "") != "place"
+                or (a.hex not in self.fixed_hexes and not getattr(a, "hidden", False))]
+        if any(getattr(a, "kind", "") == "place" for a in keep):
+            return self.inner.choose(view, side, keep)
+        return self.inner.choose(view, side, actions)
 
 
 def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
-          want_replay: bool, max_actions: int) -> tuple[GameResult, dict | None]:
+          want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game; returns its result and, when ``want_replay`` or the game raised, its replay
-    as ``{"header": ..., "events": [...]}`` (JSON-ready)."""
+    as ``{"header": ..., "events": [...]}`` (JSON-ready). ``fixed``: a designer's set-up the
+    game starts from (:func:`core.ironcross.scenario_setup.apply_fixed_setup`)."""
     from core.ironcross.actions import action_to_json
     from core.ironcross.game import Game
     from core.ironcross.view import PlayerView
@@ -102,11 +158,13 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     game = None
     fire_from: Counter = Counter()
     try:
-        setup = _setup_for(scenario_path, seed)
+        setup = _setup_for(scenario_path, seed, fixed)
         game = Game(setup, seed, rules=rules, options=options)
         for c in getattr(setup, "choices", []):
             game._event("pre_game_choice", rule="24.1", text=c)
         players = {side: make_player(ai[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
+        if getattr(setup, "fixed", None):
+            players = {side: FixedSetupPlayer(p, setup.fixed, side) for side, p in players.items()}
         n = 0
         seen = 0
         events = game.events
@@ -136,6 +194,7 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     if game is not None and (want_replay or res.outcome == "error"):
         header = {"scenario": str(scenario_path), "seed": seed, "rules": rules, "options": list(options),
                   "ai": ai, "index": index, "outcome": res.outcome, "error": res.error,
+                  **({"fixed_setup": fixed} if fixed else {}),
                   "actions": [action_to_json(a) for a in game.actions]}
         payload = {"header": header, "events": json.loads(json.dumps(game.events, default=str))}
     return res, payload
@@ -156,11 +215,12 @@ def _write_payload(folder: str | os.PathLike[str], res: GameResult, payload: dic
 
 def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str = "basic",
               options: tuple[str, ...] = (), replay_dir: str | None = None, max_actions: int = 200_000,
-              error_dir: str | None = None) -> GameResult:
+              error_dir: str | None = None, fixed_setup: dict | None = None) -> GameResult:
     """Play one game to its end; never raises for an error inside the game (reported instead).
     Its replay goes to ``replay_dir``; a game that raised always keeps its replay (in
     ``replay_dir``, else ``error_dir``, else :data:`DEFAULT_ERROR_DIR`)."""
-    res, payload = _play(scenario_path, index, seed, ai, rules, tuple(options), replay_dir is not None, max_actions)
+    res, payload = _play(scenario_path, index, seed, ai, rules, tuple(options), replay_dir is not None, max_actions,
+                         fixed_setup)
     if payload is not None:
         res.replay = _write_payload(replay_dir or error_dir or DEFAULT_ERROR_DIR, res, payload)
     return res
@@ -200,10 +260,11 @@ def _result_of(game, index: int, seed: int) -> GameResult:
 
 def _run_chunk(args) -> list[tuple[dict, dict | None]]:
     """One task: a batch of games ``items`` [(index, seed), ...]; (result dict, replay or None) each."""
-    scenario_path, items, ai, rules, options, want_replays = args
+    scenario_path, items, ai, rules, options, want_replays, *rest = args
+    fixed = rest[0] if rest else None
     out = []
     for i, s in items:
-        res, payload = _play(scenario_path, i, s, ai, rules, tuple(options), bool(want_replays), 200_000)
+        res, payload = _play(scenario_path, i, s, ai, rules, tuple(options), bool(want_replays), 200_000, fixed)
         out.append((asdict(res), payload))
     return out
 
@@ -258,18 +319,20 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
 def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, rules: str = "basic",
               options: tuple[str, ...] = (), workers: int | None = None, scheduler: str | None = None,
               replay_dir: str | None = None, error_dir: str | None = None, connect_timeout: float = 5.0,
-              on_progress: Callable[[int], None] | None = None) -> list[GameResult]:
+              on_progress: Callable[[int], None] | None = None, fixed_setup: dict | None = None) -> list[GameResult]:
     """Run ``games`` games; returns their results ordered by game index (independent of the
     number of workers and of the backend). ``scheduler``: address of a Dask scheduler
     (``tcp://host:8786``) instead of the local pool of ``workers`` processes (default: CPU
     count). Replays are written by the caller: every game's to ``replay_dir`` when given; a game
     that raised always to ``replay_dir`` or ``error_dir`` (default :data:`DEFAULT_ERROR_DIR`).
+    ``fixed_setup``: a designer's set-up every game starts from (the editor's "use this set-up").
     Raises :class:`PlaytestError` when the batch cannot run at all."""
     items = [(i, derive_seed(seed, i)) for i in range(games)]
     want = replay_dir is not None
 
     def make_tasks(parallel: int) -> list:
-        return [(str(scenario_path), c, ai, rules, list(options), want) for c in _chunks(items, parallel)]
+        return [(str(scenario_path), c, ai, rules, list(options), want) + ((fixed_setup,) if fixed_setup else ())
+                for c in _chunks(items, parallel)]
 
     if replay_dir:
         Path(replay_dir).mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-__all__ = ["Snapshot", "Step", "GameRecording", "HotseatSession", "run_games", "describe_action",
+__all__ = ["Snapshot", "Step", "GameRecording", "HotseatSession", "run_games", "lower_priority", "describe_action",
            "describe_event", "fire_odds"]
 
 
@@ -50,12 +50,24 @@ def snapshot(game) -> Snapshot:
     return Snapshot(s.turn, s.player_turn, s.phase.value, s.phasing, game.current_side(), units, s.outcome)
 
 
+def lower_priority(increment: int = 5) -> None:
+    """Initializer of the editor's batch worker processes: a lower CPU priority, so that on a
+    busy machine the GUI thread is scheduled first (the workers lose nothing on an idle one)."""
+    import os
+
+    try:
+        os.nice(increment)
+    except (AttributeError, OSError):  # no nice() (Windows) or not permitted
+        pass
+
+
 def run_games(scenario_path: str, items: list[tuple[int, int]], ai: dict[str, str], rules: str,
-              options: tuple[str, ...]) -> list[dict]:
-    """Play games ``items`` [(index, seed)...] in a worker process; their results as dicts."""
+              options: tuple[str, ...], fixed_setup: dict | None = None) -> list[dict]:
+    """Play games ``items`` [(index, seed)...] in a worker process; their results as dicts.
+    ``fixed_setup``: the designer's set-up the games start from (see ``core.playtest``)."""
     from core.playtest import play_game
 
-    return [asdict(play_game(scenario_path, i, s, ai, rules, options)) for i, s in items]
+    return [asdict(play_game(scenario_path, i, s, ai, rules, options, fixed_setup=fixed_setup)) for i, s in items]
 
 
 def describe_action(a) -> str:

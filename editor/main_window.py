@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -171,8 +171,15 @@ class MainWindow(QMainWindow):
         self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         e = mb.addMenu("&Edit")
-        self.undo_action = self._act(e, "&Undo", lambda: self.document.undo_stack.undo(), QKeySequence.StandardKey.Undo)
-        self.redo_action = self._act(e, "&Redo", lambda: self.document.undo_stack.redo(), "Ctrl+Shift+Z")
+        # one group for the map's and the scenario's stacks: Undo/Redo act on the active stack
+        # (the scenario controller switches it with the focus and the tool, issue 10)
+        self.undo_group = QUndoGroup(self)
+        self.undo_action = self._act(e, "&Undo", self.undo_group.undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self._act(e, "&Redo", self.undo_group.redo, "Ctrl+Shift+Z")
+        self.undo_group.undoTextChanged.connect(lambda t: self.undo_action.setText(f"&Undo {t}".rstrip()))
+        self.undo_group.redoTextChanged.connect(lambda t: self.redo_action.setText(f"&Redo {t}".rstrip()))
+        self.undo_group.canUndoChanged.connect(self.undo_action.setEnabled)
+        self.undo_group.canRedoChanged.connect(self.redo_action.setEnabled)
         e.addSeparator()
         self._act(e, "&Copy hexes", self.copy, QKeySequence.StandardKey.Copy)
         self._act(e, "&Paste hexes", self.paste, QKeySequence.StandardKey.Paste)
@@ -217,6 +224,9 @@ class MainWindow(QMainWindow):
         self.scene.set_document(document)
         self.ctx.set_document(document)
         self.undo_view.setStack(document.undo_stack)
+        self.undo_group.addStack(document.undo_stack)
+        if self.undo_group.activeStack() is None or old is None or self.undo_group.activeStack() is old.undo_stack:
+            self.undo_group.setActiveStack(document.undo_stack)
         document.dirty_changed.connect(lambda _d: self._update_title())
         document.path_changed.connect(lambda _p: self._update_title())
         self._update_title()

@@ -7,7 +7,9 @@ Each game ``i`` uses seed ``derive_seed(seed, i)`` exactly as ``ironcross playte
 (:func:`core.playtest.play_game`), so results match the CLI whatever the number of workers.
 Games go to a ``ProcessPoolExecutor`` in small chunks so that *Cancel* takes effect after the
 running chunks (pending ones are cancelled); with one worker they run in the thread itself.
-The UI thread only receives signals.
+The UI thread only receives signals; the worker processes run at a lower CPU priority
+(``nice`` 5) so that the UI stays responsive when they use every core
+(``benchmarks/editor_playtest.py`` measures both).
 """
 
 from __future__ import annotations
@@ -47,9 +49,10 @@ class BatchRunner(QThread):
     failed = Signal(str)
 
     def __init__(self, scenario_path: str, games: int, seed: int, ai: dict[str, str], rules: str = "basic",
-                 workers: int = 1, options: tuple[str, ...] = (), parent=None):
+                 workers: int = 1, options: tuple[str, ...] = (), parent=None, fixed_setup: dict | None = None):
         super().__init__(parent)
         self.args = (str(scenario_path), games, seed, dict(ai), rules, max(1, workers), tuple(options))
+        self.fixed_setup = fixed_setup
         self._cancel = False
         self.results: list = []
 
@@ -66,6 +69,7 @@ class BatchRunner(QThread):
         from editor.game_record import run_games
 
         path, games, seed, ai, rules, workers, options = self.args
+        fixed = self.fixed_setup
         items = [(i, derive_seed(seed, i)) for i in range(games)]
         out: list = []
         try:
@@ -73,16 +77,19 @@ class BatchRunner(QThread):
                 for it in items:
                     if self._cancel:
                         break
-                    out += [GameResult(**d) for d in run_games(path, [it], ai, rules, options)]
+                    out += [GameResult(**d) for d in run_games(path, [it], ai, rules, options, fixed)]
                     self.progress.emit(len(out), games)
             else:
                 import multiprocessing as mp
 
                 size = max(1, min(5, math.ceil(games / (workers * 4))))
                 chunks = [items[k:k + size] for k in range(0, games, size)]
-                ex = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+                from editor.game_record import lower_priority
+
+                ex = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                         initializer=lower_priority)
                 try:
-                    pending = {ex.submit(run_games, path, c, ai, rules, options) for c in chunks}
+                    pending = {ex.submit(run_games, path, c, ai, rules, options, fixed) for c in chunks}
                     while pending:
                         finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                         for f in finished:
@@ -156,11 +163,14 @@ class PlaytestPanel(QWidget):
 
     heat_changed = Signal(object, str)
 
-    def __init__(self, scenario_file=None, parent=None):
+    def __init__(self, scenario_file=None, parent=None, fixed_setup=None):
         super().__init__(parent)
         from core.players import PLAYERS
+        from PySide6.QtWidgets import QCheckBox
 
         self.scenario_file = scenario_file
+        #: () -> the designer's set-up as JSON (``ScenarioDocument.fixed_setup``) or None
+        self.fixed_setup = fixed_setup
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.games = QSpinBox()
@@ -186,6 +196,10 @@ class PlaytestPanel(QWidget):
         form.addRow("Russian AI", self.ai["russian"])
         form.addRow("Rules", self.rules)
         form.addRow("Worker processes", self.workers)
+        self.use_setup = QCheckBox("Use this set-up")
+        self.use_setup.setToolTip("Start every game from the units, hidden hexes and mines placed on the map "
+                                  "(Set-up panel); the AIs set up only what is not placed")
+        form.addRow("", self.use_setup)
         lay.addLayout(form)
         row = QHBoxLayout()
         self.run_btn = QPushButton("Run batch")
@@ -235,8 +249,11 @@ class PlaytestPanel(QWidget):
         self.bar.setRange(0, n)
         self.bar.setValue(0)
         self.status.setText(f"running {n} games on {self.workers.value()} worker(s)...")
+        fixed = None
+        if self.use_setup.isChecked() and self.fixed_setup is not None:
+            fixed = self.fixed_setup()
         self.runner = BatchRunner(str(path), n, self.seed.value(), self.ai_spec(), self.rules.currentText(),
-                                  self.workers.value(), parent=self)
+                                  self.workers.value(), parent=self, fixed_setup=fixed)
         self.runner.progress.connect(self._progress)
         self.runner.done.connect(self._done)
         self.runner.failed.connect(self._failed)

@@ -524,14 +524,68 @@ class RosterPanel(QWidget):
         self.prov.setWordWrap(True)
         lay.addWidget(self.prov)
         self.tree.currentItemChanged.connect(lambda it, _p: it is not None and self.prov.setText(it.toolTip(2)))
+        row = QHBoxLayout()
+        self.save_btn = QPushButton("Save roster")
+        self.save_btn.setToolTip("Write the counters file (atomically)")
+        self.save_btn.clicked.connect(lambda: self._save_clicked(False))
+        self.save_as_btn = QPushButton("Save roster as...")
+        self.save_as_btn.clicked.connect(lambda: self._save_clicked(True))
+        row.addWidget(self.save_btn)
+        row.addWidget(self.save_as_btn)
+        lay.addLayout(row)
         self.roster = None
         self.prompt = None
+        self.dirty = False
         if roster is not None:
             self.set_roster(roster)
 
     def set_roster(self, roster) -> None:
         self.roster = roster
+        self.dirty = False
         self.refresh()
+
+    def type_name(self, u) -> str:
+        """The type's name from the counters file (``description``, without the rule reference)."""
+        import re
+
+        if u.kind not in ("cw", "afv"):
+            return ""
+        side = getattr(self.roster.document, u.side)
+        types = side.cw_types if u.kind == "cw" else side.afv_types
+        t = types.get(u.type)
+        d = (getattr(t, "description", None) or "") if t is not None else ""
+        return re.sub(r"\s*\([0-9.]+\)\s*$", "", d)
+
+    def save(self, path=None):
+        """Write the roster to ``path`` (default: the file it was loaded from) atomically; returns the path."""
+        from maps.document_file import save_document
+
+        target = path or self.roster.path
+        if target is None:
+            raise ValueError("the roster has no file yet: use Save roster as")
+        save_document(target, self.roster.document)
+        from pathlib import Path
+
+        self.roster.path = Path(target)
+        self.dirty = False
+        self.refresh()
+        return Path(target)
+
+    def _save_clicked(self, ask: bool) -> None:
+        if self.roster is None:
+            return
+        path = None
+        if ask or self.roster.path is None:
+            from PySide6.QtWidgets import QFileDialog
+
+            path, _ = QFileDialog.getSaveFileName(self, "Save counter roster as", str(self.roster.path or "counters.json"),
+                                                  "Iron Cross counters (*.json)")
+            if not path:
+                return
+        try:
+            self.save(path)
+        except (OSError, ValueError) as e:
+            _warn(self, "Cannot save the roster", str(e))
 
     def refresh(self) -> None:
         from scenarios.counters import VALUE_FIELDS
@@ -540,7 +594,7 @@ class RosterPanel(QWidget):
         if self.roster is None:
             return
         side = self.side.currentText()
-        self.summary.setText(self.roster.summary())
+        self.summary.setText(self.roster.summary() + (" (changed, not saved)" if self.dirty else ""))
         groups: dict[str, QTreeWidgetItem] = {}
         for u in self.roster.units(side):
             key = {"infantry": f"Squad {getattr(u, 'squad', '')}", "commander": "Commanders", "cw": "Crew weapons",
@@ -550,7 +604,10 @@ class RosterPanel(QWidget):
                 self.tree.addTopLevelItem(groups[key])
             label = {"infantry": lambda: f"{u.id} {u.weapon}", "commander": lambda: f"{u.id} {u.rank}",
                      "cw": lambda: f"{u.id} {u.type} #{u.number}", "afv": lambda: f"{u.id} {u.type} #{u.number}"}[u.kind]()
-            ui = QTreeWidgetItem([label, f"PR{u.pr}"])
+            tname = self.type_name(u)
+            ui = QTreeWidgetItem([label + (f"  ({tname})" if tname else ""), f"PR{u.pr}"])
+            if tname:
+                ui.setToolTip(0, tname)
             groups[key].addChild(ui)
             for f in VALUE_FIELDS[u.kind]:
                 v = getattr(u, f, None)
@@ -600,6 +657,7 @@ class RosterPanel(QWidget):
         target[field] = value
         target.setdefault("sources", {})[field] = prov
         self.roster = build_roster(data, self.roster.path)
+        self.dirty = True
         self.refresh()
         self.roster_changed.emit(self.roster)
 
@@ -1050,6 +1108,23 @@ class SetupPanel(QWidget):
         b2.clicked.connect(self._unplace)
         row.addWidget(b2)
         lay.addLayout(row)
+        # hidden hexes and mines: what the Marks tool (K) puts on the map
+        mrow = QHBoxLayout()
+        mrow.addWidget(QLabel("Marks (K)"))
+        self.mark_side = QComboBox()
+        self.mark_side.addItems(SIDES)
+        self.mark_mode = QComboBox()
+        self.mark_mode.addItems(["hidden hex", "AP mines", "AT mines"])
+        self.mark_factors = QSpinBox()
+        self.mark_factors.setRange(1, 7)
+        self.mark_factors.setValue(2)
+        self.mark_factors.setToolTip("Mine factors in the hex (19.12: AP at most 4, AT 2 to 7)")
+        for wdg in (self.mark_side, self.mark_mode, self.mark_factors):
+            mrow.addWidget(wdg)
+        lay.addLayout(mrow)
+        self.marks = QLabel()
+        self.marks.setWordWrap(True)
+        lay.addWidget(self.marks)
         self.status = QLabel()
         self.status.setWordWrap(True)
         lay.addWidget(self.status)
@@ -1124,6 +1199,22 @@ class SetupPanel(QWidget):
         self.tree.expandAll()
         if cur:
             self.select_unit(cur)
+        lines = []
+        for side in SIDES:
+            n = self.doc.scenario.side(side).hidden_hexes
+            hh = sorted(h for h, s in self.doc.hidden.items() if s == side)
+            ap, at, _z = self.doc.mine_allotment(side)
+            pap, pat = self.doc.mines_placed(side)
+            parts = []
+            if n:
+                parts.append(f"hidden hexes {len(hh)}/{n}" + (f" ({', '.join(hh)})" if hh else ""))
+            if ap:
+                parts.append(f"AP mines {pap}/{ap}")
+            if at:
+                parts.append(f"AT mines {pat}/{at}")
+            if parts:
+                lines.append(f"{side.capitalize()}: " + "; ".join(parts))
+        self.marks.setText("\n".join(lines) or "No hidden hexes or mines in this scenario.")
         placed = len(self.doc.placement)
         self.status.setText(f"{placed} of {sum(len(d.units) for d in st.deployments)} set-up units placed. "
                             "Drag a unit from this list or the OOB onto the map (Place tool), or select it "

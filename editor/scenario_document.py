@@ -145,17 +145,24 @@ class ScenarioEditCommand(QUndoCommand):
 
 
 class PlacementCommand(QUndoCommand):
-    """Change the designer's placement (place, move, turn or remove units)."""
+    """Change the designer's set-up: the placement (place, move, turn or remove units), the
+    hidden hexes (hex -> side) and the mines (hex -> {"side", "ap", "at"}); what is not given
+    stays as it is."""
 
-    def __init__(self, doc: "ScenarioDocument", text: str, new: dict[str, PlacedUnit]):
+    def __init__(self, doc: "ScenarioDocument", text: str, new: dict[str, PlacedUnit] | None = None, *,
+                 hidden: dict[str, str] | None = None, mines: dict[str, dict] | None = None):
         super().__init__(text)
-        self.doc, self.before, self.after = doc, dict(doc.placement), dict(new)
+        self.doc = doc
+        self.before = (dict(doc.placement), dict(doc.hidden), {k: dict(v) for k, v in doc.mines.items()})
+        self.after = (dict(new) if new is not None else self.before[0],
+                      dict(hidden) if hidden is not None else self.before[1],
+                      {k: dict(v) for k, v in mines.items()} if mines is not None else self.before[2])
 
     def redo(self) -> None:
-        self.doc._set_placement(self.after)
+        self.doc._set_setup(*self.after)
 
     def undo(self) -> None:
-        self.doc._set_placement(self.before)
+        self.doc._set_setup(*self.before)
 
 
 class ScenarioDocument(QObject):
@@ -180,6 +187,9 @@ class ScenarioDocument(QObject):
             roster = load_counters()
         self.roster = roster
         self.placement: dict[str, PlacedUnit] = {}
+        #: designer's hidden hexes (24.2): hex -> side; mines (19.1): hex -> {"side", "ap", "at"}
+        self.hidden: dict[str, str] = {}
+        self.mines: dict[str, dict] = {}
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda c: self._emit_dirty())
         self._cache: dict[str, Any] = {}
@@ -187,8 +197,11 @@ class ScenarioDocument(QObject):
             try:
                 raw = json.loads(placement_path(self._path).read_text(encoding="utf-8"))
                 self.placement = {k: PlacedUnit(**v) for k, v in raw.get("units", {}).items()}
-            except (OSError, ValueError, TypeError):
-                self.placement = {}
+                self.hidden = {str(k): str(v) for k, v in raw.get("hidden_hexes", {}).items()}
+                self.mines = {str(k): {"side": v["side"], "ap": int(v.get("ap", 0)), "at": int(v.get("at", 0))}
+                              for k, v in raw.get("mines", {}).items()}
+            except (OSError, ValueError, TypeError, KeyError):
+                self.placement, self.hidden, self.mines = {}, {}, {}
 
     def _emit_dirty(self) -> None:
         try:
@@ -242,6 +255,10 @@ class ScenarioDocument(QObject):
 
     def _set_placement(self, placement: dict[str, PlacedUnit]) -> None:
         self.placement = dict(placement)
+        self.changed.emit("placement")
+
+    def _set_setup(self, placement: dict[str, PlacedUnit], hidden: dict[str, str], mines: dict[str, dict]) -> None:
+        self.placement, self.hidden, self.mines = dict(placement), dict(hidden), {k: dict(v) for k, v in mines.items()}
         self.changed.emit("placement")
 
     def data(self) -> dict:
@@ -345,8 +362,139 @@ class ScenarioDocument(QObject):
             return f"{u.name or uid} enters the map; it is not set up"
         if hex_id not in zone:
             return f"{hex_id} is outside the set-up zone of {u.name or uid}"
+        if u.is_afv:
+            if self.terrain.entry_cost(hex_id, "afv", False) is None:
+                return (f"{u.name or uid} cannot enter {hex_id} "
+                        f"({self.terrain.governing_row(hex_id)}: prohibited to AFVs on the terrain chart)")
+            if self.hidden.get(hex_id) == u.side:
+                return f"24.21: AFVs may not set up in a hidden hex ({hex_id})"
         here = [st.units[k] for k, p in self.placement.items() if p.hex == hex_id and k in st.units and k != uid]
         return stack_problem(here, u)
+
+    @property
+    def terrain(self):
+        """The engine's :class:`HexTerrain` of the map (terrain chart costs, buildings)."""
+        if "terrain" not in self._cache:
+            from core.ironcross.hex_terrain import HexTerrain
+            from maps.terrain_chart import load_terrain_chart
+
+            st = self.setup()
+            self._cache["terrain"] = HexTerrain(self.hexmap, st.chart if st is not None else load_terrain_chart())
+        return self._cache["terrain"]
+
+    def side_zone(self, side: str) -> frozenset[str]:
+        """Every hex of the side's set-up zones."""
+        st = self.setup()
+        if st is None:
+            return frozenset()
+        return frozenset(h for d in st.deployments if d.side == side for h in d.zone)
+
+    # ------------------------------------------------------------------ hidden hexes (24.2)
+    def hidden_problem(self, side: str, hex_id: str) -> str | None:
+        """Why ``hex_id`` may not become a hidden hex of ``side`` now, or None."""
+        allowed = self._scenario.side(side).hidden_hexes
+        if allowed <= 0:
+            return f"the {side} side has no hidden hexes in this scenario"
+        if self.hidden.get(hex_id) is not None:
+            return f"{hex_id} is already a hidden hex"
+        mine = sum(1 for s in self.hidden.values() if s == side)
+        if mine >= allowed:
+            return f"24.2: the {side} side has only {allowed} hidden hexes"
+        if hex_id not in self.side_zone(side):
+            return f"{hex_id} is outside the {side} set-up zone"
+        st = self.setup()
+        units = [st.units[k] for k, p in self.placement.items() if p.hex == hex_id and k in st.units]
+        if any(u.side != side for u in units):
+            return f"{hex_id} holds enemy units"
+        if any(u.is_afv for u in units):
+            return f"24.21: AFVs may not be hidden (an AFV is set up in {hex_id})"
+        return None
+
+    def mark_hidden(self, side: str, hex_id: str) -> str | None:
+        """Mark ``hex_id`` a hidden hex of ``side`` (one undo step); returns the refusal or None."""
+        why = self.hidden_problem(side, hex_id)
+        if why is not None:
+            return why
+        new = dict(self.hidden)
+        new[hex_id] = side
+        self.undo_stack.push(PlacementCommand(self, f"Hidden hex {hex_id} ({side})", hidden=new))
+        return None
+
+    def unmark_hidden(self, hex_id: str) -> bool:
+        if hex_id not in self.hidden:
+            return False
+        new = dict(self.hidden)
+        del new[hex_id]
+        self.undo_stack.push(PlacementCommand(self, f"Hidden hex {hex_id} removed", hidden=new))
+        return True
+
+    # ------------------------------------------------------------------ mines (19.1)
+    def mine_allotment(self, side: str) -> tuple[int, int, frozenset[str]]:
+        """(AP factors, AT factors, hexes they may go in) the side's set-up groups bring."""
+        st = self.setup()
+        if st is None:
+            return 0, 0, frozenset()
+        als = [a for a in st.allotments if a.side == side]
+        return (sum(a.ap_mines for a in als), sum(a.at_mines for a in als),
+                frozenset(h for a in als if a.ap_mines or a.at_mines for h in a.zone))
+
+    def mines_problem(self, side: str, hex_id: str, ap: int, at: int) -> str | None:
+        """Why ``side`` may not have ``ap`` AP and ``at`` AT mine factors in ``hex_id``, or None."""
+        if ap < 0 or at < 0:
+            return "mine factors cannot be negative"
+        if ap == 0 and at == 0:
+            return None
+        ap_max, at_max, zone = self.mine_allotment(side)
+        if ap_max == 0 and at_max == 0:
+            return f"the {side} side has no mine factors to set up"
+        if hex_id not in zone:
+            return f"{hex_id} is outside the {side} set-up zone of the mines"
+        if self.terrain.is_building(hex_id):
+            return f"19.14: mines may not be in a building hex ({hex_id})"
+        other = self.mines.get(hex_id)
+        if other is not None and other["side"] != side:
+            return f"{hex_id} already holds the other side's mines"
+        if ap > 4:
+            return "19.12: at most 4 AP mine factors in a hex"
+        if at and not 2 <= at <= 7:
+            return "19.12: 2 to 7 AT mine factors in a hex"
+        used_ap = sum(m["ap"] for h, m in self.mines.items() if m["side"] == side and h != hex_id) + ap
+        used_at = sum(m["at"] for h, m in self.mines.items() if m["side"] == side and h != hex_id) + at
+        if used_ap > ap_max:
+            return f"19.1: {used_ap} AP factors placed, the {side} side has {ap_max}"
+        if used_at > at_max:
+            return f"19.1: {used_at} AT factors placed, the {side} side has {at_max}"
+        return None
+
+    def set_mines(self, side: str, hex_id: str, ap: int = 0, at: int = 0) -> str | None:
+        """Set the mine factors of ``side`` in ``hex_id`` (0 and 0 removes them); one undo step.
+        Returns the refusal or None."""
+        why = self.mines_problem(side, hex_id, ap, at)
+        if why is not None:
+            return why
+        new = {k: dict(v) for k, v in self.mines.items()}
+        if ap == 0 and at == 0:
+            if hex_id not in new:
+                return None
+            del new[hex_id]
+            text = f"Mines removed from {hex_id}"
+        else:
+            new[hex_id] = {"side": side, "ap": ap, "at": at}
+            text = f"Mines in {hex_id}: {ap} AP, {at} AT ({side})"
+        if new == self.mines:
+            return None
+        self.undo_stack.push(PlacementCommand(self, text, mines=new))
+        return None
+
+    def mines_placed(self, side: str) -> tuple[int, int]:
+        return (sum(m["ap"] for m in self.mines.values() if m["side"] == side),
+                sum(m["at"] for m in self.mines.values() if m["side"] == side))
+
+    def fixed_setup(self) -> dict:
+        """The designer's set-up as JSON for a playtest (:func:`core.ironcross.scenario_setup.apply_fixed_setup`)."""
+        return {"units": {k: {"hex": v.hex, "facing": v.facing, "down": v.down} for k, v in sorted(self.placement.items())},
+                "hidden_hexes": dict(sorted(self.hidden.items())),
+                "mines": {k: dict(v) for k, v in sorted(self.mines.items())}}
 
     def place(self, uid: str, hex_id: str, facing: int | None = None, down: bool = False) -> str | None:
         """Place (or move) a unit; returns the refusal reason, or None when placed (one undo step)."""
@@ -362,8 +510,11 @@ class ScenarioDocument(QObject):
         return None
 
     def set_facing(self, uid: str, facing: int) -> None:
+        """Turn a placed unit to a hexside; only ATGs, MGs and AFVs have a facing (8.7)."""
         p = self.placement.get(uid)
-        if p is None or p.facing == facing:
+        st = self.setup()
+        u = st.units.get(uid) if st is not None else None
+        if p is None or p.facing == facing or u is None or not u.has_facing or not 1 <= facing <= 6:
             return
         new = dict(self.placement)
         new[uid] = PlacedUnit(p.hex, facing, p.down)
@@ -404,7 +555,7 @@ class ScenarioDocument(QObject):
         if target is None:
             raise ValueError("the scenario has no file name yet: use Save As")
         sc = self._scenario
-        mp = Path(sc.map.file)
+        mp = self.map_file().resolve()   # (a relative reference is relative to the old file: re-base it)
         if mp.is_absolute():  # keep the map reference relative to the scenario file when possible
             try:
                 rel = os.path.relpath(mp, target.resolve().parent)
@@ -416,10 +567,8 @@ class ScenarioDocument(QObject):
             self._scenario = sc
             self._cache.clear()
         pp = placement_path(target)
-        if self.placement:
-            atomic_write_text(pp, json.dumps({"format": "ironcross-placement", "version": 1,
-                                              "units": {k: {"hex": v.hex, "facing": v.facing, "down": v.down}
-                                                        for k, v in sorted(self.placement.items())}},
+        if self.placement or self.hidden or self.mines:
+            atomic_write_text(pp, json.dumps({"format": "ironcross-placement", "version": 1, **self.fixed_setup()},
                                              indent=1) + "\n")
         old = self._path
         self._path = target

@@ -283,3 +283,18 @@ class ScenarioOverlay:
 
     def count(self, name: str) -> int:
         return len(self.layers.get(name, []))
+
+
+def marks_items(hidden: dict[str, str], mines: dict[str, dict]) -> list[QGraphicsItem]:
+    """The designer's hidden hexes (dashed outline in the side's colour, "hidden") and mines
+    ("AP n / AT n" below the hex centre)."""
+    items: list[QGraphicsItem] = []
+    for hid, side in sorted(hidden.items()):
+        pen = QPen(SIDE_COLOURS.get(side, QColor(0, 0, 0)), 6, Qt.PenStyle.DashLine)
+        items.append(_path_item(hex_path([hexgrid.parse_hex_id(hid)]), QColor(255, 255, 255, 70), pen, 16))
+        items += _label("hidden", hex_centre(hid) + QPointF(0, -28), SIDE_COLOURS.get(side, QColor(0, 0, 0)), 18, 32)
+    for hid, m in sorted(mines.items()):
+        text = " ".join(t for t in (f"AP{m['ap']}" if m.get("ap") else "", f"AT{m['at']}" if m.get("at") else "") if t)
+        if text:
+            items += _label(text, hex_centre(hid) + QPointF(0, 30), QColor(120, 0, 0), 18, 32)
+    return items

@@ -6,6 +6,10 @@ painting and unit placement. They work on ``ctx.scenario`` (a
 * :class:`RegionPaintTool` (G): paint the selected region's hexes (an explicit ``hexes``
   region): a drag that starts on a hex outside the region adds, inside removes; one drag is one
   undo step. The region to paint is ``ctx.region_loc`` (set by the Regions panel).
+* :class:`SetupMarkTool` (K): hidden hexes (24.2) and mines (19.1) of the side chosen in the
+  Set-up panel: click toggles a hidden hex, or sets the hex's AP/AT mine factors; right-click
+  removes the hex's mines. Refusals (zone, count, 19.12 limits, buildings, allotment) in the
+  status bar.
 * :class:`PlacementTool` (U): drop the selected unit (``ctx.unit``) in a hex, or drag a placed
   unit to another hex; refused (with the reason in the status bar) outside the unit's set-up zone
   or over the stacking limit (8.62). Right-click turns a facing unit one hexside clockwise.
@@ -21,7 +25,7 @@ from editor.canvas import ToolEvent, hex_path
 from editor.scenario_document import region_at, set_region_at
 from editor.tools import Tool
 
-__all__ = ["NorthTool", "RegionPaintTool", "PlacementTool"]
+__all__ = ["NorthTool", "RegionPaintTool", "PlacementTool", "SetupMarkTool"]
 
 
 class _ScenarioTool(Tool):
@@ -197,4 +201,55 @@ class PlacementTool(_ScenarioTool):
         why = self.sdoc.place(uid, hid, facing)
         self.last_refusal = why
         self.set_status(f"refused: {why}" if why else f"{uid} placed in {hid}")
+        return why
+
+
+class SetupMarkTool(_ScenarioTool):
+    name = "marks"
+    label = "Hidden hexes and mines"
+    shortcut = "K"
+    help = ("Hidden hexes and mines (side and kind in the Set-up panel): click marks or unmarks a hidden "
+            "hex, or sets the mine factors of the hex; right-click removes the hex's mines")
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.panel = None  # the SetupPanel (side, mode, factors)
+        self.last_refusal: str | None = None
+
+    def settings(self) -> tuple[str, str, int]:
+        p = self.panel
+        if p is None:
+            return "german", "hidden hex", 2
+        return p.mark_side.currentText(), p.mark_mode.currentText(), p.mark_factors.value()
+
+    def press(self, ev: ToolEvent) -> None:
+        if not self._need():
+            return
+        side, mode, n = self.settings()
+        if ev.button == Qt.MouseButton.RightButton:
+            self.click(ev.hex.id, side, mode, 0)
+        elif ev.button == Qt.MouseButton.LeftButton:
+            self.click(ev.hex.id, side, mode, n)
+
+    def click(self, hid: str, side: str, mode: str, factors: int) -> str | None:
+        """One click: toggle a hidden hex, or set (``factors`` 0: remove) mines. Returns the refusal."""
+        d = self.sdoc
+        if mode == "hidden hex":
+            if d.hidden.get(hid) == side:
+                d.unmark_hidden(hid)
+                why, done = None, f"{hid} is no longer hidden"
+            else:
+                why = d.mark_hidden(side, hid)
+                done = f"{hid} is a {side} hidden hex"
+        else:
+            m = d.mines.get(hid, {"side": side, "ap": 0, "at": 0})
+            ap, at = m["ap"], m["at"]
+            if mode.startswith("AP"):
+                ap = factors
+            else:
+                at = factors
+            why = d.set_mines(side, hid, ap, at)
+            done = f"{hid}: {ap} AP, {at} AT mine factors ({side})" if ap or at else f"no mines in {hid}"
+        self.last_refusal = why
+        self.set_status(f"refused: {why}" if why else done)
         return why

@@ -33,11 +33,23 @@ from editor.scenario_docks import (
     parse_json_path,
 )
 from editor.scenario_document import ScenarioDocument
-from editor.scenario_overlay import CounterSpec, CountersItem, ScenarioOverlay, compass_items, heat_items, region_items
-from editor.scenario_tools import NorthTool, PlacementTool, RegionPaintTool
+from editor.scenario_forms import SidesPanel
+from editor.scenario_overlay import (
+    CounterSpec,
+    CountersItem,
+    ScenarioOverlay,
+    compass_items,
+    heat_items,
+    marks_items,
+    region_items,
+)
+from editor.scenario_tools import NorthTool, PlacementTool, RegionPaintTool, SetupMarkTool
 from editor.watch import WatchPanel
 
-__all__ = ["ScenarioController"]
+__all__ = ["ScenarioController", "SCENARIO_TOOLS"]
+
+#: the tools that edit the scenario (its undo stack is the active one while they are)
+SCENARIO_TOOLS = ("north", "region", "place", "marks", "hotseat")
 
 
 class _DropFilter(QObject):
@@ -74,12 +86,19 @@ class ScenarioController(QObject):
         ctx.region_loc = None
         ctx.unit = None
         self.tools = {}
-        for cls in (NorthTool, RegionPaintTool, PlacementTool, HotseatTool):
+        for cls in (NorthTool, RegionPaintTool, PlacementTool, SetupMarkTool, HotseatTool):
             t = win.tools.add(cls(ctx))
             t.status_changed.connect(win._tool_status)
             self.tools[t.name] = t
         self._make_docks()
         self.tools["hotseat"].panel = self.hotseat
+        self.tools["marks"].panel = self.setup_panel
+        # Undo/Redo (Edit menu, Ctrl+Z / Ctrl+Shift+Z) act on the scenario's stack after a scenario
+        # is opened, a scenario panel takes the focus or a scenario tool is chosen; on the map's
+        # after a map tool is chosen or a map dock (history, chart...) takes the focus
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.instance().focusChanged.connect(self._focus_changed)
         win.view.setAcceptDrops(True)
         win.view.viewport().setAcceptDrops(True)
         self._drop = _DropFilter(self)
@@ -107,7 +126,8 @@ class ScenarioController(QObject):
         self.victory = VictoryPanel()
         self.setup_panel = SetupPanel()
         self.validation = ValidationPanel()
-        self.playtest = PlaytestPanel(self.playable_file)
+        self.playtest = PlaytestPanel(self.playable_file, fixed_setup=lambda: self.doc.fixed_setup() if self.doc else None)
+        self.sides = SidesPanel()
         self.watch = WatchPanel(self.overlay, self.playable_file)
         self.hotseat = HotseatPanel(self.overlay, self.playable_file)
         self.scenario_history = QUndoView()
@@ -115,6 +135,7 @@ class ScenarioController(QObject):
             "properties": dock("Scenario", self.properties, left, "sc_properties"),
             "oob": dock("Orders of battle", self.oob, left, "sc_oob"),
             "setup": dock("Set-up", self.setup_panel, left, "sc_setup"),
+            "sides": dock("Sides", self.sides, left, "sc_sides"),
             "history": dock("Scenario history", self.scenario_history, left, "sc_history"),
             "regions": dock("Regions", self.regions, right, "sc_regions"),
             "victory": dock("Victory", self.victory, right, "sc_victory"),
@@ -152,7 +173,7 @@ class ScenarioController(QObject):
         for d in self.docks.values():
             m.addAction(d.toggleViewAction())
         m.addSeparator()
-        for name in ("north", "region", "place", "hotseat"):
+        for name in SCENARIO_TOOLS:
             t = self.tools[name]
             a = w._act(m, t.label, lambda _=False, n=name: w.tools.set_tool(n), t.shortcut, checkable=True)
             a.setToolTip(f"{t.help} ({t.shortcut})")
@@ -160,11 +181,11 @@ class ScenarioController(QObject):
         tbs = [t for t in w.findChildren(QToolBar) if t.objectName() == "tools"]
         if tbs:
             tbs[0].addSeparator()
-            for name in ("north", "region", "place", "hotseat"):
+            for name in SCENARIO_TOOLS:
                 tbs[0].addAction(w.tool_actions[name])
         group = next((a.actionGroup() for a in w.tool_actions.values() if a.actionGroup() is not None), None)
         if group is not None:
-            for name in ("north", "region", "place", "hotseat"):
+            for name in SCENARIO_TOOLS:
                 group.addAction(w.tool_actions[name])
 
     # ------------------------------------------------------------------ documents
@@ -194,10 +215,12 @@ class ScenarioController(QObject):
                 self.win.set_document(MapDocument.open(mp))
             except (DocumentError, OSError):
                 pass
-        for p in (self.properties, self.oob, self.regions, self.victory, self.setup_panel, self.validation):
+        for p in (self.properties, self.oob, self.regions, self.victory, self.setup_panel, self.validation, self.sides):
             p.set_document(doc)
         self.roster.set_roster(doc.roster)
         self.scenario_history.setStack(doc.undo_stack)
+        self.win.undo_group.addStack(doc.undo_stack)
+        self.win.undo_group.setActiveStack(doc.undo_stack)
         doc.changed.connect(self.redraw)
         doc.dirty_changed.connect(lambda _d: self.update_title())
         doc.path_changed.connect(lambda _p: self.update_title())
@@ -219,7 +242,7 @@ class ScenarioController(QObject):
         self._arranged = True
         for d in (w.options_dock, w.history_dock, w.los_dock, w.chart_dock, w.errata_dock):
             d.hide()
-        left = ["properties", "oob", "setup", "history"]
+        left = ["properties", "oob", "setup", "sides", "history"]
         right = ["regions", "victory", "validation", "playtest", "watch", "hotseat", "roster"]
         for names in (left, right):
             for n in names:
@@ -370,6 +393,7 @@ class ScenarioController(QObject):
             lab = f"{u.weapon}{u.squad or ''}" if u.kind.value == "infantry" else u.weapon[:5]
             specs.append(CounterSpec(p.hex, u.side, lab, p.facing, p.down, "normal", uid == self.win.ctx.unit))
         self.overlay.set_layer("units", [CountersItem(specs)] if specs else [])
+        self.overlay.set_layer("marks", marks_items(doc.hidden, doc.mines))
 
     def _region_selected(self, loc) -> None:
         self.win.ctx.region_loc = loc
@@ -401,15 +425,44 @@ class ScenarioController(QObject):
             self.doc._set_scenario(self.doc.scenario)
 
     def _tool_changed(self, tool) -> None:
+        self.activate_stack(tool.name in SCENARIO_TOOLS)
         if tool.name in ("hotseat",):
             self.docks["hotseat"].show()
             self.docks["hotseat"].raise_()
-        elif tool.name == "place":
+        elif tool.name in ("place", "marks"):
             self.docks["setup"].show()
             self.docks["setup"].raise_()
         elif tool.name == "region":
             self.docks["regions"].show()
             self.docks["regions"].raise_()
+
+    # ------------------------------------------------------------------ undo
+    def activate_stack(self, scenario: bool) -> None:
+        """Make the scenario's (``scenario``) or the map's undo stack the one Undo/Redo act on."""
+        g = self.win.undo_group
+        if scenario and self.doc is not None:
+            g.setActiveStack(self.doc.undo_stack)
+        elif not scenario and self.win.document is not None:
+            g.setActiveStack(self.win.document.undo_stack)
+
+    def _focus_changed(self, _old, new) -> None:
+        try:
+            if new is None or new.window() is not self.win:
+                return
+        except RuntimeError:   # a widget of a window being destroyed
+            return
+        w = new
+        scenario_docks = set(self.docks.values())
+        map_docks = {self.win.options_dock, self.win.history_dock, self.win.los_dock, self.win.chart_dock,
+                     self.win.errata_dock}
+        while w is not None:
+            if w in scenario_docks:
+                return self.activate_stack(True)
+            if w in map_docks:
+                return self.activate_stack(False)
+            if w is self.win.view:
+                return None   # the map canvas: the stack of the current tool's document stays
+            w = w.parentWidget()
 
     def _run_batch(self) -> None:
         self.docks["playtest"].show()

@@ -22,7 +22,7 @@ from pathlib import Path
 from core.ironcross.setup import Allotment, Deployment, Entry, GameSetup
 from core.ironcross.state import Phase, Unit, UnitKind
 
-__all__ = ["build_setup", "load_setup", "SetupError"]
+__all__ = ["build_setup", "load_setup", "apply_fixed_setup", "SetupError"]
 
 
 class SetupError(ValueError):
@@ -273,6 +273,43 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
             add(vp.side, a.region, "occupy", w, f"{vp.side} victory points")
             add(other(vp.side), a.region, "occupy", w * 0.8, f"deny {vp.side} victory points")
     return out
+
+
+def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
+    """Narrow ``setup`` to a designer's fixed set-up (the editor's "use this set-up"):
+    ``fixed = {"units": {uid: {"hex", "facing", "down"}}, "hidden_hexes": {hex: side},
+    "mines": {hex: {"side", "ap", "at"}}}``.
+
+    Each placed unit's deployment zone becomes its one hex (a unit the setup lacks, e.g. a man a
+    "less" left out with another seed, or a hex outside its zone is ignored). The order of the
+    units is kept (each deployment is split in place), so the set-up asks for the units in the
+    same order as the scenario's and a replay of such a game re-runs on the plain scenario.
+    The facings, UP/DOWN, hidden hexes and mines are kept in ``setup.fixed`` for the players
+    (:class:`core.playtest.FixedSetupPlayer` chooses them). The rules are unchanged: the narrowed
+    zones only remove choices. Returns ``setup`` (changed in place).
+    """
+    if not fixed:
+        return setup
+    units = fixed.get("units") or {}
+    deployments: list[Deployment] = []
+    for d in setup.deployments:
+        run: list[str] = []
+        for uid in d.units:
+            p = units.get(uid)
+            if p is not None and p.get("hex") in d.zone:
+                if run:
+                    deployments.append(Deployment(d.side, run, d.zone, d.group))
+                    run = []
+                deployments.append(Deployment(d.side, [uid], frozenset({p["hex"]}), d.group))
+            else:
+                run.append(uid)
+        if run:
+            deployments.append(Deployment(d.side, run, d.zone, d.group))
+    setup.deployments = deployments
+    setup.fixed = {"units": {k: dict(v) for k, v in units.items() if k in setup.units},  # type: ignore[attr-defined]
+                   "hidden_hexes": dict(fixed.get("hidden_hexes") or {}),
+                   "mines": {k: dict(v) for k, v in (fixed.get("mines") or {}).items()}}
+    return setup
 
 
 def load_setup(path: str | os.PathLike[str], *, seed: int = 0) -> tuple[object, GameSetup]:

@@ -279,3 +279,221 @@ def test_hotseat_move_and_fire(win):
     n = sum(1 for e in g.events if e["kind"] == "fire")
     hs.click(fire.target)
     assert sum(1 for e in g.events if e["kind"] == "fire") == n + 1
+
+
+# ---------------------------------------------------------------------------- issue 10 gaps
+S4 = ROOT / "scenarios" / "data" / "scenario_4_tula.json"
+
+
+def test_keyboard_undo_redo_follows_the_focus(win, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QUndoCommand
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    ctl, doc = win.scenario_ctl, sdoc(win)
+    turns = doc.scenario.turns
+    ctl.properties.turns.setValue(turns + 1)                  # a scenario edit
+    assert win.undo_group.activeStack() is doc.undo_stack     # a scenario is the active document
+    assert win.undo_action.text() == "&Undo Set turns" and win.undo_action.isEnabled()
+    win.document.undo_stack.push(QUndoCommand("map edit"))    # an edit of the map
+    win.tools.set_tool("terrain")                             # a map tool: the map's stack
+    assert win.undo_group.activeStack() is win.document.undo_stack
+    assert win.undo_action.text() == "&Undo map edit"
+    win.tools.set_tool("place")                               # a scenario tool: the scenario's
+    assert win.undo_action.text() == "&Undo Set turns"
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+    ctl.docks["oob"].show()
+    ctl.oob.tree.setFocus()                                   # focus in a scenario panel
+    qtbot.waitUntil(lambda: win.undo_group.activeStack() is doc.undo_stack, timeout=2000)
+    QTest.keyClick(ctl.oob.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.scenario.turns == turns and win.document.undo_stack.index() == 1
+    assert win.redo_action.text() == "&Redo Set turns"
+    QTest.keyClick(ctl.oob.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert doc.scenario.turns == turns + 1
+    win.tools.set_tool("terrain")                             # the map with a map tool: the map's stack
+    win.view.setFocus()
+    qtbot.waitUntil(lambda: win.view.hasFocus(), timeout=2000)
+    assert win.undo_group.activeStack() is win.document.undo_stack
+    QTest.keyClick(win.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.document.undo_stack.index() == 0 and doc.scenario.turns == turns + 1
+
+
+@pytest.fixture
+def tula(win):
+    win.scenario_ctl.open(S4)
+    return sdoc(win)
+
+
+def test_setup_afv_terrain_facing_hidden_hexes_and_mines(win, tula, tmp_path):
+    doc = tula
+    st = doc.setup()
+    afv = next(u for u in st.units.values() if u.is_afv and u.side == "german")
+    zone = doc.unit_zone(afv.id)
+    assert "1204" in zone                                     # a building hex: prohibited to AFVs
+    why = doc.place(afv.id, "1204")
+    assert why is not None and "cannot enter 1204" in why
+    ok_hex = next(h for h in sorted(zone) if doc.terrain.entry_cost(h, "afv", False) is not None)
+    assert doc.place(afv.id, ok_hex) is None and doc.placement[afv.id].facing == 1
+    # facing: infantry has none, ATGs (even with a crew of 2) have one
+    inf = next(u for u in st.units.values() if u.side == "german" and u.kind.value == "infantry")
+    assert doc.place(inf.id, ok_hex) is None and doc.placement[inf.id].facing is None
+    doc.set_facing(inf.id, 3)
+    assert doc.placement[inf.id].facing is None
+    win.scenario_ctl.roster.set_value("R-45AT-1", "crew", 2)
+    st = doc.setup()
+    assert st.units["R-45AT-1"].crew == 2
+    rz = sorted(doc.unit_zone("R-45AT-1"))
+    assert doc.place("R-45AT-1", rz[0]) is None and doc.placement["R-45AT-1"].facing == 1
+    doc.set_facing("R-45AT-1", 4)
+    assert doc.placement["R-45AT-1"].facing == 4
+    # hidden hexes: the Russians have 3, inside their zone, none for the Germans, no AFV
+    tool = win.tools.set_tool("marks")
+    assert tool.click("1001", "german", "hidden hex", 0) is not None      # Germans have none
+    assert "outside" in doc.hidden_problem("russian", ok_hex)
+    for h in rz[1:4]:
+        assert tool.click(h, "russian", "hidden hex", 0) is None
+    assert "only 3 hidden hexes" in tool.click(rz[4], "russian", "hidden hex", 0)
+    assert doc.hidden == {h: "russian" for h in rz[1:4]}
+    assert tool.click(rz[3], "russian", "hidden hex", 0) is None and rz[3] not in doc.hidden  # toggles off
+    german_afv_in_hidden = doc.hidden_problem("german", ok_hex)
+    assert german_afv_in_hidden is not None
+    # mines: 10 AT factors, 2..7 a hex, not in buildings, within the zone
+    assert "19.12" in doc.set_mines("russian", rz[5], at=1)
+    assert "19.12" in doc.set_mines("russian", rz[5], at=8)
+    assert "AP factors" in doc.set_mines("russian", rz[5], ap=1)    # no AP allotment
+    assert "19.14" in doc.set_mines("russian", "1318", at=3)         # a building hex
+    assert tool.click(rz[5], "russian", "AT mines", 7) is None
+    assert "10" in tool.click(rz[6], "russian", "AT mines", 4)       # 11 of 10
+    assert tool.click(rz[6], "russian", "AT mines", 3) is None
+    assert doc.mines_placed("russian") == (0, 10)
+    assert "no mine factors" in doc.set_mines("german", rz[7], at=2)  # the Germans have none
+    assert win.scenario_ctl.overlay.count("marks") > 0
+    assert "AT mines 10/10" in win.scenario_ctl.setup_panel.marks.text()
+    n = doc.undo_stack.count()
+    doc.undo_stack.undo()
+    assert doc.mines_placed("russian") == (0, 7) and doc.undo_stack.count() == n
+    doc.undo_stack.redo()
+    # saved beside the scenario and read back
+    out = doc.save(tmp_path / "tula.json")
+    again = ScenarioDocument.open(out)
+    assert again.hidden == doc.hidden and again.mines == doc.mines and again.placement == doc.placement
+
+
+def test_playtest_uses_the_designers_setup(win, tula, tmp_path, qtbot, monkeypatch):
+    from core.playtest import _play
+
+    doc = tula
+    st = doc.setup()
+    g = next(d for d in st.deployments if d.side == "german")
+    r = next(d for d in st.deployments if d.side == "russian")
+    zg, zr = sorted(g.zone), sorted(r.zone)
+    mmg = "G-MMG-1"
+    assert doc.place(g.units[0], zg[5], down=True) is None
+    assert doc.place(mmg, zg[6]) is None
+    doc.set_facing(mmg, 4)
+    assert doc.place(r.units[0], zr[20]) is None
+    assert doc.mark_hidden("russian", zr[20]) is None
+    assert doc.set_mines("russian", zr[30], at=5) is None
+    fixed = doc.fixed_setup()
+    path = doc.playable_copy(tmp_path)
+    from core.ironcross.game import Game
+    from core.playtest import FixedSetupPlayer, _setup_for
+    from core.players import make_player
+    from core.ironcross.view import PlayerView
+
+    setup = _setup_for(str(path), 11, fixed)
+    game = Game(setup, 11, rules="advanced")
+    players = {s: FixedSetupPlayer(make_player("random", i), setup.fixed, s) for i, s in enumerate(("german", "russian"))}
+    while game.state.phase.value == "setup":
+        s = game.current_side()
+        game.apply(players[s].choose(PlayerView(game, s), s, game.legal_actions()))
+    u = game.units
+    assert (u[g.units[0]].hex, u[g.units[0]].down) == (zg[5], True)
+    assert (u[mmg].hex, u[mmg].facing) == (zg[6], 4)
+    assert u[r.units[0]].hex == zr[20] and u[r.units[0]].hidden and game.state.hidden_hexes.get(zr[20]) == "russian"
+    assert game.state.mines[zr[30]]["at"] == 5
+    # a played game (its set-up part) starts where the designer put the units
+    res, payload = _play(str(path), 0, 3, {"german": "random", "russian": "random"}, "basic", (), True, 150, fixed)
+    placed = {e["unit"]: e["hex"] for e in payload["events"] if e["kind"] == "placed"}
+    assert placed[g.units[0]] == zg[5] and placed[mmg] == zg[6] and placed[r.units[0]] == zr[20]
+    # the batch panel's "use this set-up" passes it into the games (the worker function is faked)
+    import editor.game_record as gr
+    from dataclasses import asdict
+    from core.playtest import GameResult
+
+    seen = []
+
+    def fake_run_games(path, items, ai, rules, options, fixed_setup=None):
+        seen.append(fixed_setup)
+        return [asdict(GameResult(i, s, "draw", 1)) for i, s in items]
+
+    monkeypatch.setattr(gr, "run_games", fake_run_games)
+    p = win.scenario_ctl.playtest
+    p.games.setValue(2)
+    p.workers.setValue(1)
+    p.use_setup.setChecked(True)
+    assert p.start()
+    qtbot.waitUntil(lambda: p.summary is not None, timeout=10_000)
+    assert seen == [fixed, fixed] and p.summary["games"] == 2
+
+
+def test_side_forms_entries_detachments_infiltration_notes(win):
+    ctl, doc = win.scenario_ctl, sdoc(win)
+    f = ctl.sides
+    f.side.setCurrentText("russian")
+    f.select_entry(0, 0)
+    f.entry_turn.setValue(2)
+    f.entry_phase.setCurrentText("reaction_movement")
+    o = doc.scenario.russian.groups[0].entry.options[0]
+    assert (o.turn, o.phase) == (2, "reaction_movement")
+    n0 = doc.undo_stack.count()
+    f.add_entry_option()
+    assert len(doc.scenario.russian.groups[0].entry.options) == 2
+    # detachments
+    f.det_name.setText("Flank party")
+    f.det_group.setCurrentText("Russian force")
+    f.det_limits.setText("squad 1; crew_weapon 1 MMG")
+    f.det_turn.setValue(3)
+    assert f.add_detachment()
+    d = doc.scenario.russian.detachments[0]
+    assert (d.name, d.from_group, d.entry.options[0].turn) == ("Flank party", "Russian force", 3)
+    assert d.limits[1].types == ["MMG"]
+    f.det_limits.setText("squad two")
+    assert not f.apply_detachment()                    # refused, nothing pushed
+    # infiltration and hidden hexes
+    assert doc.scenario.russian.infiltration.allowed
+    f.infiltration.setChecked(False)
+    assert doc.scenario.russian.infiltration is None
+    f.infiltration.setChecked(True)
+    assert doc.scenario.russian.infiltration.zone is not None
+    f.hidden.setValue(2)
+    assert doc.scenario.russian.hidden_hexes == 2
+    # notes
+    k = len(doc.scenario.russian.notes)
+    assert f.add_note("The Russians may not enter building 4002.")
+    assert doc.scenario.russian.notes[-1].text.startswith("The Russians may not")
+    f.note_text.setPlainText("Changed note.")
+    assert f.apply_note() and doc.scenario.russian.notes[k].text == "Changed note."
+    assert any(loc[1] == "detachments" for loc, _ in doc.regions())   # its entry is in the Regions panel
+    for _ in range(doc.undo_stack.count() - n0 + 2):
+        doc.undo_stack.undo()
+    assert doc.scenario.russian.groups[0].entry.options[0].turn == 1 and not doc.scenario.russian.detachments
+
+
+def test_roster_saved_and_type_names_shown(win, tmp_path):
+    from scenarios.counters import load_counters
+
+    r = win.scenario_ctl.roster
+    r.side.setCurrentText("russian")
+    labels = [r.tree.topLevelItem(i).child(k).text(0) for i in range(r.tree.topLevelItemCount())
+              for k in range(r.tree.topLevelItem(i).childCount())]
+    assert any("45mm/146 M-32 anti-tank gun" in t for t in labels)
+    r.set_value("R-45AT-1", "crew", 3)
+    assert r.dirty and "not saved" in r.summary.text()
+    out = r.save(tmp_path / "counters.json")
+    assert not r.dirty and r.roster.path == out
+    again = load_counters(out)
+    assert again.unit("R-45AT-1").crew == 3
+    assert again.unit("R-45AT-1").provenance_of("crew").source == "designer"
