@@ -78,7 +78,7 @@ def errata_apply(map_file: str, errata_file: str, out: str, force: bool) -> None
     Refuses (exit 1, nothing written) when the map shows neither the printed nor the corrected
     value of a correction, unless --force.
     """
-    from maps.errata import ErrataMismatchError, apply_errata, load_errata
+    from maps.errata import ErrataMismatchError, apply_errata, label_corrected, load_errata
     from maps.mapfile import load_map_file, save_map
 
     try:
@@ -91,6 +91,8 @@ def errata_apply(map_file: str, errata_file: str, out: str, force: bool) -> None
         raise InputError(f"{map_file}: {e}\nnothing written") from None
     for ch in changes:
         click.echo(str(ch))
+    if any(ch.status in ("applied", "forced") for ch in changes):  # a no-op run leaves the file as it was
+        new = label_corrected(doc, new, Path(map_file).name, err.title)
     try:
         save_map(out, new)
     except DocumentError as e:
@@ -346,7 +348,11 @@ def replay(file: str, verify: bool) -> None:
     import json as _json
 
     try:
-        _sc, setup = load_setup(h["scenario"], seed=h["seed"])
+        scen = Path(h["scenario"])
+        if not scen.is_absolute() and not scen.exists():  # older replays: relative to where playtest ran
+            alt = Path(file).resolve().parent / scen
+            scen = alt if alt.exists() else scen
+        _sc, setup = load_setup(scen, seed=h["seed"])
     except DocumentError as e:
         raise InputError(f"{file}: its scenario: {e}") from None
     except SetupError as e:
@@ -367,7 +373,15 @@ def replay(file: str, verify: bool) -> None:
         click.echo(f"verified: the re-run reproduces all {len(rerun)} events exactly")
         return
     i, a, b = d
-    click.echo(f"DIVERGED at event {i}:\n  recorded: {a}\n  re-run:   {b}", err=True)
+    if a is None:
+        click.echo(f"{file}: DIVERGED: the replay ends after {i} events but the re-run goes on "
+                   f"(next: {b.get('kind')} {b.get('rule', '')}); the file looks truncated", err=True)
+    elif b is None:
+        click.echo(f"{file}: DIVERGED: the re-run ends after {i} events but the replay has more", err=True)
+    else:
+        keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        click.echo(f"{file}: DIVERGED at event {i} ({a.get('kind')}, rule {a.get('rule') or '-'}): "
+                   + "; ".join(f"{k}: recorded {a.get(k)!r}, re-run {b.get(k)!r}" for k in keys), err=True)
     raise SystemExit(1)
 
 

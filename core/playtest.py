@@ -192,7 +192,8 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
                          error=f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
     payload = None
     if game is not None and (want_replay or res.outcome == "error"):
-        header = {"scenario": str(scenario_path), "seed": seed, "rules": rules, "options": list(options),
+        # the scenario as an absolute path, so the replay verifies from any working directory
+        header = {"scenario": str(Path(scenario_path).resolve()), "seed": seed, "rules": rules, "options": list(options),
                   "ai": ai, "index": index, "outcome": res.outcome, "error": res.error,
                   **({"fixed_setup": fixed} if fixed else {}),
                   "actions": [action_to_json(a) for a in game.actions]}

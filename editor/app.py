@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             err = e
         else:
             err = None
-    win = MainWindow(doc)
+    win = MainWindow(doc, persist_settings=not args.screenshot)
     win.resize(w, h)
     if args.file and doc is None and not args.screenshot:
         from PySide6.QtWidgets import QMessageBox
@@ -109,7 +109,7 @@ def _scenario_main(app, args, w: int, h: int) -> int:
     from maps.document_file import DocumentError
     from editor.main_window import MainWindow
 
-    win = MainWindow()
+    win = MainWindow(persist_settings=not args.screenshot)
     win.resize(w, h)
     if args.screenshot:
         win.show()

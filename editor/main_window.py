@@ -63,9 +63,12 @@ MAX_RECENT = 8
 class MainWindow(QMainWindow):
     """The map editor window; one map document at a time."""
 
-    def __init__(self, document: MapDocument | None = None):
+    def __init__(self, document: MapDocument | None = None, *, persist_settings: bool = True):
         super().__init__()
         self.settings = QSettings("IronCross", "editor")
+        #: False for ``--screenshot`` runs: neither restore nor save the user's window layout, so a
+        #: picture never depends on (or changes) what the user last had open
+        self.persist_settings = persist_settings
         self.document: MapDocument | None = None
         self.scene = MapScene(self)   # the view does not own its scene: the window does
         self.view = MapView(self.scene, self)
@@ -109,12 +112,14 @@ class MainWindow(QMainWindow):
         self.set_document(document or MapDocument(new_map()))
         self.tools.set_tool("select")
         self.resize(1280, 800)
-        geo = self.settings.value("geometry")
-        if geo is not None:
-            self.restoreGeometry(geo)
-        state = self.settings.value("windowState")
-        if state is not None:
-            self.restoreState(state)
+        if persist_settings:
+            geo = self.settings.value("geometry")
+            if geo is not None:
+                self.restoreGeometry(geo)
+            # the dock layout is kept per mode: a scenario's docks never reappear around a bare map
+            state = self.settings.value("windowState/map")
+            if state is not None:
+                self.restoreState(state)
 
     # ------------------------------------------------------------------ set-up
     def _make_docks(self) -> None:
@@ -521,6 +526,8 @@ class MainWindow(QMainWindow):
             return
         self.los_panel.shutdown()
         self.scenario_ctl.shutdown()
-        self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("windowState", self.saveState())
+        if self.persist_settings:
+            mode = "scenario" if getattr(self.scenario_ctl, "doc", None) is not None else "map"
+            self.settings.setValue("geometry", self.saveGeometry())
+            self.settings.setValue(f"windowState/{mode}", self.saveState())
         ev.accept()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMessageBox, QToolBar, QUndoView
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QFrame, QMessageBox, QScrollArea, QToolBar, QUndoView
 
 from maps import hexgrid
 from maps.document_file import DocumentError
@@ -112,7 +112,12 @@ class ScenarioController(QObject):
         def dock(title, widget, area, name):
             d = QDockWidget(title, w)
             d.setObjectName(name)
-            d.setWidget(widget)
+            # a scroll area, so a tall panel never forces the window taller than the screen
+            scroll = QScrollArea(d)
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(widget)
+            d.setWidget(scroll)
             w.addDockWidget(area, d)
             d.hide()
             return d
@@ -206,6 +211,10 @@ class ScenarioController(QObject):
     def set_document(self, doc: ScenarioDocument) -> None:
         old = self.doc
         self.doc = doc
+        if old is None and getattr(self.win, "persist_settings", False):
+            state = self.win.settings.value("windowState/scenario")  # the layout last used for scenarios
+            if state is not None:
+                self.win.restoreState(state)
         self.win.ctx.scenario = doc
         self.win.ctx.region_loc = None
         self.win.ctx.unit = None

@@ -134,6 +134,15 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        # mkstemp makes the file private (0600); give it the mode a plain open() would (0666 & ~umask),
+        # or the mode of the file it replaces
+        try:
+            mode = os.stat(p).st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, p)
     except BaseException:
         try:

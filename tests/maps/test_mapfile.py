@@ -176,3 +176,19 @@ def test_fuzz_mutated_map_files_never_crash(muts):
         assert str(e).startswith("fuzz.json: ")
     else:
         assert m.hex_count > 0
+
+
+def test_atomic_save_gives_the_usual_file_mode(tmp_path):
+    import os
+
+    from maps.document_file import atomic_write_text
+
+    umask = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "a.json", "{}")
+        assert (tmp_path / "a.json").stat().st_mode & 0o777 == 0o644
+        os.chmod(tmp_path / "a.json", 0o640)
+        atomic_write_text(tmp_path / "a.json", "{ }")  # an existing file keeps its mode
+        assert (tmp_path / "a.json").stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(umask)
