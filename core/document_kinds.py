@@ -21,10 +21,17 @@ def _map(path: str, data) -> str:
 
     m = map_from_data(data, path)
     s = m.summary()
-    return (f"map {m.name!r}: {s['hexes']} hexes, {s['sections']} sections, {s['buildings']} buildings "
-            f"({s['building_hexes']} building hexes), {s['woods_hexes']} woods hexes, {s['hill_hexes']} hill hexes, "
-            f"{s['road_hexes']} road hexes, {s['gully_hexes']} gully hexes, {s['bridges']} bridges, "
-            f"{s['marsh_hexes']} marsh hexes")
+    parts = [_count(s["hexes"], "hex", "hexes"), _count(s["sections"], "section"),
+             _count(s["buildings"], "building") + f" ({_count(s['building_hexes'], 'building hex', 'building hexes')})",
+             _count(s["woods_hexes"], "woods hex", "woods hexes"), _count(s["hill_hexes"], "hill hex", "hill hexes"),
+             _count(s["road_hexes"], "road hex", "road hexes"), _count(s["gully_hexes"], "gully hex", "gully hexes"),
+             _count(s["bridges"], "bridge"), _count(s["marsh_hexes"], "marsh hex", "marsh hexes")]
+    return f"map {m.name!r}: " + ", ".join(parts)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``3 bridges`` / ``1 bridge``."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _terrain_chart(path: str, data) -> str:
@@ -41,8 +48,9 @@ def _errata(path: str, data) -> str:
     e = load_errata(path, data)
     n = {k: sum(isinstance(c, k) for c in e.corrections)
          for k in (HexCorrection, BuildingCorrection, LabelCorrection, ScenarioCorrection)}
-    return (f"errata {e.title!r}: {len(e.corrections)} corrections ({n[HexCorrection]} hex values, "
-            f"{n[BuildingCorrection]} buildings, {n[LabelCorrection]} labels, {n[ScenarioCorrection]} scenario references)")
+    return (f"errata {e.title!r}: {_count(len(e.corrections), 'correction')} ({_count(n[HexCorrection], 'hex value')}, "
+            f"{_count(n[BuildingCorrection], 'building')}, {_count(n[LabelCorrection], 'label')}, "
+            f"{_count(n[ScenarioCorrection], 'scenario reference')})")
 
 
 def _scenario(path: str, data) -> str:
