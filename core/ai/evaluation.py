@@ -132,3 +132,51 @@ def assault_odds(attackers: list[Unit], defenders: list[Unit]) -> float:
         return 10.0
     # strength ratio weighted by numbers (losses fall one unit per hit, 17.23)
     return (att * max(n_att, 0.1)) / max(1e-6, deff * n_def)
+
+
+def overrun_outcome(afv: Unit, defenders: list[Unit], trees: int, ips: int, marsh: bool, higher: bool,
+                    combined_men: int = 0) -> tuple[float, float]:
+    """(expected value taken from the defenders, probability the AFV is destroyed) of an overrun
+    (9.2): A) special AT fire by each NORMAL ATR/ATG in the hex at the frontal armour (a PC, then
+    12.3); B) defensive infantry fire (skipped in a combined overrun, 9.32): the highest-PR NORMAL
+    infantry unit's PC, then 3d6 <= men + trees + IPs + NORMAL commanders + 2 in marsh; C) per
+    defender 2d6 + trees + IPs (+1 all PINNED/SUPPRESSED) <= overrun factor eliminates, else
+    SUPPRESSED (in an IP hex NORMAL units only PINNED, 18.4). ``combined_men``: the accompanying
+    infantry's men (9.3: they go in only with at least the defenders' men), who then assault the
+    survivors at once (9.33), counted roughly."""
+    live = [d for d in defenders if not d.eliminated and not d.is_afv]
+    if not live:
+        return (0.0, 0.0)
+    p_live = 1.0
+    for d in live:  # A
+        if d.normal and (d.is_atr or d.is_atg) and d.at > 0 and (not d.is_atr or d.full_crew):
+            n = 3 if d.moved else 2
+            p_live *= 1.0 - pc_pass(d.pr) * at_kill_probability(d.at, n, afv.frontal, higher)
+    combined = combined_men > 0 and combined_men >= sum(d.men for d in live)
+    p_b = 0.0
+    normal_inf = [d for d in live if d.is_infantry and d.normal]
+    if normal_inf and not combined:  # B
+        best = max(normal_inf, key=lambda d: (d.pr, d.id))
+        men = sum(d.men for d in live if d.normal and (d.is_infantry or d.is_cw))
+        comm = sum(1 for d in live if d.normal and d.is_commander)
+        number = men + trees + ips + comm + (2 if marsh else 0)
+        dist3 = ct.dice_total_distribution(3)
+        p_b = pc_pass(best.pr) * sum(p for t, p in enumerate(dist3) if t <= number)
+    p_c = p_live * (1.0 - p_b)  # the AFV survives to attack
+    all_down = all(d.morale is not Morale.NORMAL for d in live)
+    mod = trees + ips + (1 if all_down else 0)
+    dist2 = ct.dice_total_distribution(2)
+    pe = sum(p for t, p in enumerate(dist2) if t + mod <= afv.overrun)
+    ev = 0.0
+    for d in live:  # C
+        if ips and d.morale is Morale.NORMAL:
+            v = result_value(d, pe, 0.0, 1.0 - pe)
+        else:
+            v = result_value(d, pe, 1.0 - pe, 0.0)
+        if combined:  # 9.33: the survivors, SUPPRESSED, face an immediate assault without PCs
+            v += (1.0 - pe) * unit_value(d) * 0.5
+        ev += v
+    return (p_c * ev, 1.0 - p_c)
+
+
+__all__ += ["overrun_outcome", "result_value"]

@@ -35,6 +35,7 @@ from typing import Sequence
 from core.ai.evaluation import (
     ap_attack_value, assault_odds, at_kill_probability, flame_value, grenade_value, pc_pass, unit_value)
 from core.ai.influence import InfluenceMaps, bfs_distance
+from core.ai.tactics import TacticsMixin
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, EndSetup, Pass, Step, StopMove, action_to_json
 from core.ironcross.state import Phase
@@ -59,7 +60,7 @@ def _d(a: str, b: str) -> int:
     return hexgrid.distance(_hex(a), _hex(b))
 
 
-class HeuristicPlayer:
+class HeuristicPlayer(TacticsMixin):
     """Heuristic player for either side; ``seed`` makes it reproducible."""
 
     name = "heuristic"
@@ -117,7 +118,11 @@ class HeuristicPlayer:
         ph = view.phase
         kinds = {a.kind for a in actions}
         if ph is Phase.SETUP:
+            if "reveal_hidden" in kinds:
+                return self._reveal_for_infiltration(view, actions)  # 24.32
             return self._setup(view, actions)
+        if ph is Phase.MORALE:
+            return self._mg_modes(view, actions)  # 21.41
         if view.window_hex() is not None:
             return self._opportunity(view, actions)
         if ph in _FIRE_PHASES:
@@ -168,6 +173,8 @@ class HeuristicPlayer:
     # ================================================================== set-up
     def _setup(self, view, actions: list[Action]) -> Action | None:
         item = view.setup_item()
+        if item is not None and item[0] == "infiltration":
+            return self._infiltration(view, actions, item[1])  # 24.3
         places = [a for a in actions if a.kind == "place"]
         if item is None or not places:
             return EndSetup()
@@ -221,6 +228,7 @@ class HeuristicPlayer:
             if u.has_facing:
                 good = [a for a in pick if a.facing and view.in_frontal_area(h, a.facing, focus)]
                 pick = good or pick
+            pick = self._hide_filter(view, u, h, pick)  # 24.21
             return sorted(pick, key=_key)[0]
         if what == "ip":
             own = view.own_units()
@@ -422,7 +430,7 @@ class HeuristicPlayer:
     def _start_move(self, view, actions: list[Action]) -> Action | None:
         reaction = view.phase is Phase.REACTION_MOVEMENT
         if reaction and self.posture == "defend":
-            return EndPhase()
+            return self._reaction_defend(view, actions)
         scored = []
         pcs = view.first_shot
         for a in actions:
@@ -444,6 +452,9 @@ class HeuristicPlayer:
             if a.directed_by:
                 mp = min(mp, 2 if reaction else 4)
             gain, dest, _ = self._plan(view, units, mp, one)
+            ov = self._overrun_potential(view, units) if any(u.is_afv for u in units) else 0.0
+            if ov > 0.4 and ov > gain:
+                dest, gain = None, ov  # 9.0: start the move to overrun an adjacent enemy hex
             if dest == units[0].hex or gain <= 0:
                 continue
             if not pcs:
@@ -494,6 +505,13 @@ class HeuristicPlayer:
                     scored.append((s, a))
             s, a = self._best(scored)
             return a if a is not None else StopMove()
+        if view.phase is Phase.REACTION_MOVEMENT and self.posture == "defend":
+            st = self._reaction_step(view, actions, units)
+            if st is not None:
+                return st
+        ov = self._overrun(view, actions, units)  # 9.0 when favourable
+        if ov is not None:
+            return ov
         mp = min(mv["mp"].get(u.id, 0) for u in units)
         one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
         gain, dest, path = self._plan(view, units, mp, one)
@@ -610,6 +628,10 @@ class HeuristicPlayer:
     def _fire(self, view, actions: list[Action]) -> Action | None:
         scored = []
         for a in actions:
+            if a.kind in ("lane_fire", "spray_fire"):  # 21.2, 21.3
+                s = self._price_mode(view, a, False)
+                if s is not None:
+                    scored.append((s, a))
             if a.kind in ("fire", "grenade", "flame", "mortar"):
                 s = self._price(view, a, False)
                 if s is not None:
@@ -622,6 +644,10 @@ class HeuristicPlayer:
     def _opportunity(self, view, actions: list[Action]) -> Action | None:
         scored = []
         for a in actions:
+            if a.kind in ("lane_fire", "spray_fire"):  # 21.2, 21.3 opportunity fire
+                s = self._price_mode(view, a, True)
+                if s is not None:
+                    scored.append((s, a))
             if a.kind == "fire":
                 s = self._price(view, a, True)
                 if s is not None:

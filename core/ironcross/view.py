@@ -352,3 +352,59 @@ class PlayerView:
     def legal_actions(self) -> list:
         """The legal actions of this side now (empty when another side decides)."""
         return self._game.legal_actions(self.side)
+
+    # ------------------------------------------------------------------ advanced rules (21.0, 24.2, 24.3)
+    @property
+    def advanced(self) -> bool:
+        """Advanced rules (21.0-24.3) in force."""
+        return getattr(self._game, "rules", "basic") == "advanced"
+
+    def own_hidden_hexes(self) -> list[str]:
+        """This side's hexes that still hold hidden units (24.2; its own secret)."""
+        g = self._game
+        return g.hidden_hexes_of(self.side) if hasattr(g, "hidden_hexes_of") else []
+
+    def hidden_hexes_left(self) -> int:
+        """How many more hidden hexes this side may choose at set-up (24.21)."""
+        g = self._game
+        return g._hidden_hexes_left(self.side) if hasattr(g, "_hidden_hexes_left") else 0
+
+    def infiltration_terrain_modifier(self, hex_id: str) -> int:
+        """24.3 terrain modifier of an Infiltration Hex (buildings, gully, trees; negative is good)."""
+        return self._game._infiltration_terrain_modifier(hex_id)[0]
+
+    def infiltration(self) -> dict:
+        """The public record of the infiltration attempt (24.3): ``side``, ``stage``, ``hex``,
+        ``units``, ``result`` as far as known (empty before any attempt)."""
+        rec = self._game.state.records.get("infiltration") or {}
+        keys = ("side", "stage", "hex", "result") + (("units", "squad", "commander") if rec.get("side") == self.side
+                                                      else ())
+        return {k: copy.deepcopy(rec[k]) for k in keys if k in rec}
+
+    def in_spray_area(self, uid: str, hex_id: str) -> bool:
+        """21.31: ``hex_id`` in the spray fire area of own MG ``uid`` (frontal area, initial range,
+        same level, unblocked LOS)."""
+        u = self._game.state.units[uid]
+        return u.side == self.side and u.on_map and self._game._in_spray_area(u, hex_id)
+
+    def mode_firepower(self, uid: str, hex_id: str, mode: str) -> int:
+        """21.25/21.35: final AP firepower of own MG ``uid`` at a unit in ``hex_id`` in FL/SP ``mode``."""
+        u = self._game.state.units[uid]
+        return int(self._game._mode_firepower(u, hex_id, mode)["final"])
+
+    def fire_lane(self, uid: str, target: str | None = None) -> list[str]:
+        """21.21: the hexes of the Fire Lane of own MG ``uid`` toward ``target`` (default: its
+        current FL target), as the engine draws it now; empty when it could not be fired."""
+        g = self._game
+        u = g.state.units[uid]
+        t = target if target is not None else u.fl_target
+        if u.side != self.side or t is None or not u.on_map or t == u.hex or _dist(u.hex, t) > u.ap_range:
+            return []
+        if u.facing and not self.in_frontal_area(u.hex, u.facing, t):
+            return []
+        los = g.los(u.hex, t, firer_down=u.down)
+        ids = [h for h in los.hex_ids if h != u.hex]
+        if not los.clear and los.blocking_hex in ids:
+            ids = ids[:ids.index(los.blocking_hex) + 1]
+        lvl = g.terrain.level(u.hex)
+        return [h for h in ids if g.map.contains(hexgrid.parse_hex_id(h)) and g.terrain.level(h) == lvl]

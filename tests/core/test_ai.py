@@ -123,3 +123,121 @@ def test_prefers_the_fire_target_with_the_higher_expected_effect():
     a = p.choose(PlayerView(g, "german"), "german", acts)
     assert isinstance(a, Fire) and a.target == "1506"
     assert p.errors == []
+
+
+# ---------------------------------------------------------------- overruns, reaction movement, advanced rules
+def _choose(p, g, side):
+    acts = g.legal_actions()
+    a = p.choose(PlayerView(g, side), side, acts)
+    assert a in acts and p.errors == []
+    return a
+
+
+def test_overruns_when_clearly_favourable():
+    # a T-34 next to two riflemen in the open, no AT weapon among them: 9.2 B needs 3d6 <= 2
+    from core.ironcross.actions import Overrun, StartMove
+    from tests.core.engine_fixtures import afv
+    from tests.core.engine_helpers import advance_to
+
+    g = small_game([afv("GT", "german"), inf("R1", "russian"), inf("R2", "russian")],
+                   {"GT": ("1505", False, 1), "R1": "1504", "R2": "1504"})
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    a = _choose(p, g, "german")
+    assert a == StartMove(("GT",))  # starts the move for the overrun
+    g.apply(a)
+    assert _choose(p, g, "german") == Overrun("1504")
+
+
+def test_declines_an_overrun_into_an_antitank_gun():
+    from core.ironcross.actions import StartMove
+    from tests.core.engine_fixtures import afv
+    from tests.core.engine_helpers import advance_to
+
+    g = small_game([afv("GT", "german", frontal=2), cw("RA", "russian", weapon="45AT", ap=2, at=12, rng=10, crew=3, pr=9),
+                    inf("R1", "russian", pr=9)],
+                   {"GT": ("1505", False, 1), "RA": ("1504", False, 4), "R1": "1504"})
+    advance_to(g, Phase.MOVEMENT)
+    g.apply(StartMove(("GT",)))
+    assert _choose(HeuristicPlayer(1), g, "german").kind != "overrun"
+
+
+def test_reaction_movement_leaves_a_hex_under_heavy_threat_for_adjacent_cover():
+    from core.ironcross.actions import StartMove, Step
+    from tests.core.engine_helpers import advance_to
+    from tests.mapbuilder import make_map
+
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1409": 2, "1509": 2, "1609": 2})
+    g = small_game([cw("G1", "german"), cw("G2", "german"), inf("G3", "german"), inf("R1", "russian")],
+                   {"G1": ("1503", False, 4), "G2": ("1603", False, 4), "G3": "1502", "R1": "1508"}, hexmap=m)
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    assert g.current_side() == "russian"
+    p = HeuristicPlayer(2)
+    a = _choose(p, g, "russian")
+    assert a == StartMove(("R1",))
+    g.apply(a)
+    st = _choose(p, g, "russian")
+    assert isinstance(st, Step) and st.hex in {"1409", "1509", "1609"}  # into the trees
+
+
+def test_no_reaction_movement_without_threat():
+    from core.ironcross.actions import EndPhase
+    from tests.core.engine_helpers import advance_to
+
+    g = small_game([inf("G3", "german"), inf("R1", "russian")], {"G3": "1502", "R1": "1510"})
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    if g.current_side() != "russian":
+        pytest.skip("no reaction decision")
+    assert _choose(HeuristicPlayer(2), g, "russian") == EndPhase()
+
+
+def test_picks_mg_modes():
+    from tests.core.test_mg_modes import adv_game
+
+    # several enemy hexes in the frontal area: spray
+    g = adv_game([cw("G1", "german"), inf("R1", "russian"), inf("R2", "russian"), inf("R3", "russian")],
+                 {"G1": ("1505", False, 4), "R1": "1509", "R2": "1508", "R3": "1607"})
+    assert g.state.phase is Phase.MORALE and g.current_side() == "german"
+    a = _choose(HeuristicPlayer(3), g, "german")
+    assert a.kind == "mg_mode" and a.unit == "G1" and a.mode == "SP"
+    # one enemy hex: stays in DF (the default), nothing to change
+    g = adv_game([cw("G1", "german"), inf("R1", "russian")], {"G1": ("1505", False, 4), "R1": "1509"})
+    assert _choose(HeuristicPlayer(3), g, "german").kind == "end_phase"
+
+
+def test_hides_key_units_at_setup_under_advanced_rules():
+    path = SCENARIOS[0]  # Scenario 1: the Germans have 2 hidden hexes
+    setup = _short_setup(path, seed=2)
+    game = Game(setup, 2, rules="advanced")
+    p = HeuristicPlayer(1)
+    while game.state.phase is Phase.SETUP and game.current_side() == "german":
+        game.apply(p.choose(PlayerView(game, "german"), "german", game.legal_actions()))
+    hidden = [u for u in game.units.values() if u.side == "german" and u.hidden]
+    hexes = {u.hex for u in hidden}
+    assert len(hexes) == setup.hidden_hexes["german"] == 2
+    assert not any(u.is_afv for u in hidden)
+    objectives = {"4307", "4308"}
+    for h in hexes:  # every hidden hex holds an MG/ATG or is an objective hex
+        assert h in objectives or any(u.is_mg or u.is_atg for u in hidden if u.hex == h)
+    assert p.errors == []
+
+
+@pytest.mark.parametrize("path", [SCENARIOS[0], SCENARIOS[1]], ids=lambda p: p.split("/")[-1][:12])
+def test_advanced_rules_legal_and_deterministic(path):
+    runs = []
+    for _ in range(2):
+        setup = _short_setup(path, seed=4, turns=2)
+        players = {"german": HeuristicPlayer(31), "russian": HeuristicPlayer(32)}
+        game = Game(setup, 4, rules="advanced")
+        n = 0
+        while not game.is_terminal():
+            side = game.current_side()
+            acts = game.legal_actions()
+            a = players[side].choose(PlayerView(game, side), side, acts)
+            assert a in acts
+            game.apply(a)
+            n += 1
+            assert n < 20_000
+        assert all(p.errors == [] for p in players.values())
+        runs.append((game.state.outcome, [repr(a) for a in game.actions]))
+    assert runs[0] == runs[1]

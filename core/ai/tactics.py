@@ -1,0 +1,422 @@
+"""Heuristic tactics beyond plain move-and-fire (issue 8): overruns (9.0), Reaction Movement of
+defenders, and the advanced rules' hidden hexes (24.2), infiltration (24.3) and MG modes (21.0).
+
+A mixin of :class:`core.ai.heuristic.HeuristicPlayer`; every method scores the legal actions it
+is given and returns one of them (or EndPhase/EndSetup/None). Scores use the exact dice
+probabilities (``core.ai.evaluation``) and the influence maps (``core.ai.influence``).
+"""
+
+from __future__ import annotations
+
+from core.ai.evaluation import ap_attack_value, overrun_outcome, pc_pass, unit_value
+from core.ironcross import combat_tables as ct
+from core.ironcross.actions import Action, EndPhase, EndSetup, Overrun
+from core.ironcross.state import Phase
+from maps import hexgrid
+
+__all__ = ["TacticsMixin"]
+
+
+def _d(a: str, b: str) -> int:
+    return hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
+
+
+#: infiltration results (24.3) by the modified roll
+_INFIL_OK = {"SN": 1.0, "SS": 0.6, "SP": 0.8}
+
+
+class TacticsMixin:
+    """Overruns, defenders' Reaction Movement, hidden hexes, infiltration, MG modes."""
+
+    # ================================================================== overruns (9.0)
+    def _overrun_score(self, view, afv, group, a) -> float | None:
+        """Expected gain of overrun ``a`` by ``afv`` (moving with ``group``) minus the expected loss
+        of the AFV (9.2 A/B), weighed by the objectives."""
+        defenders = view.enemy_at(a.hex)
+        if not defenders or afv is None:
+            return None
+        t = view.terrain
+        higher = t.level(afv.hex) > t.level(a.hex)
+        men = sum(u.men for u in group if u.id != afv.id and not u.is_afv) if a.with_infantry else 0
+        ev, p_loss = overrun_outcome(afv, defenders, t.trees(a.hex), view.ips.get(a.hex, 0),
+                                     t.is_marsh(a.hex), higher, men)
+        if a.with_infantry and men < sum(d.men for d in defenders):
+            return None  # 9.3 refused: the infantry would halt outside, plain overrun instead
+        score = ev * self._objective_factor(a.hex) - p_loss * unit_value(afv)
+        if a.with_infantry:
+            score += 0.5 if (a.hex in self.maps.occupy or a.hex in self.maps.clear) else 0.0
+            score -= 0.15 * len([u for u in group if u.id != afv.id])  # the infantry's risk in the assault
+        return score
+
+    def _overrun(self, view, actions: list[Action], units) -> Action | None:
+        """The best legal overrun when it is favourable (score > 0.4), else None."""
+        ovs = [a for a in actions if a.kind == "overrun"]
+        if not ovs:
+            return None
+        mv = view.moving()
+        afv = view.unit(mv["afv"]) if mv and mv.get("afv") else next((u for u in units if u.is_afv), None)
+        scored = []
+        for a in ovs:
+            s = self._overrun_score(view, afv, units, a)
+            if s is not None:
+                scored.append((s, a))
+        s, a = self._best(scored)
+        return a if a is not None and s > 0.4 else None
+
+    def _overrun_potential(self, view, units) -> float:
+        """Before a move: the best overrun score of an AFV of ``units`` at an adjacent enemy hex."""
+        if view.phase is not Phase.MOVEMENT:
+            return 0.0
+        afv = next((u for u in units if u.is_afv), None)
+        if afv is None or afv.overrun_done or afv.immobilized or not afv.normal or afv.overrun <= 0:
+            return 0.0
+        best = 0.0
+        for n in view.neighbours(afv.hex):
+            ds = view.enemy_at(n)
+            if not ds or any(d.is_afv for d in ds) or view.wrecks.get(n):
+                continue
+            s = self._overrun_score(view, afv, units, Overrun(n, len(units) > 1))
+            if s is None:
+                s = self._overrun_score(view, afv, units, Overrun(n, False))
+            best = max(best, s or 0.0)
+        return best
+
+    # ================================================================== Reaction Movement (defenders)
+    def _reaction_defend(self, view, actions: list[Action]) -> Action | None:
+        """Defenders react only to leave a hex under heavy threat for much better cover nearby,
+        or to reinforce a threatened, thinly held objective hex; otherwise EndPhase."""
+        m = self.maps
+        small = self._small_hexes or set()
+        own = view.own_units()
+        urg = self._urgency(view)
+        enemies = view.enemy_units()
+        scored = []
+        plans: dict = {}
+        for a in actions:
+            if a.kind != "start_move":
+                continue
+            units = [view.unit(x) for x in a.units]
+            if any(u is None or u.hex is None for u in units) or any(u.is_afv for u in units):
+                continue
+            if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
+                continue
+            ids = {u.id for u in units}
+            here = units[0].hex
+            staying = [o for o in own if o.hex == here and o.id not in ids]
+            mp, one = 99.0, False
+            for u in units:
+                m_, o_ = view.allowance(u.id)
+                mp, one = min(mp, m_), one or o_
+            if a.directed_by:
+                mp = min(mp, 2)
+            if mp <= 0:
+                continue
+            men_at: dict[str, tuple[int, int]] = {}
+            for o in own:
+                if o.id not in ids:
+                    x, y = men_at.get(o.hex, (0, 0))
+                    men_at[o.hex] = (x + o.men, y + (1 if o.is_cw else 0))
+            men = sum(u.men for u in units)
+            has_cw = any(u.is_cw for u in units)
+            full = frozenset(h for h, (x, y) in men_at.items() if x + men > 6 or (has_cw and y))
+            reach = self._reach(view, units, here, mp, one, full)
+            down = all(u.down for u in units)
+            val = sum(unit_value(u) for u in units)
+            thr_here = m.threat(here, down)
+            dice_here = view.hex_dice(here, down)
+            leaving_objective = here in small and not staying
+            for h, (cost, prev) in sorted(reach.items()):
+                if h == here:
+                    continue
+                thr = m.threat(h, down)
+                s = (thr_here - thr) * val + 0.12 * (view.hex_dice(h, down) - dice_here) * len(units)
+                path_thr = 0.0
+                p = prev
+                while p is not None and p != here:
+                    path_thr += m.threat(p, down)
+                    p = reach[p][1]
+                s -= 0.4 * path_thr * val
+                if leaving_objective:
+                    s -= 4.0
+                if h in small and men_at.get(h, (0, 0))[0] < 3 and any(_d(h, e.hex) <= 2 for e in enemies):
+                    s += 1.2 * urg  # reinforce a threatened, thinly held objective hex
+                if thr_here < 0.15 and h not in small:
+                    continue  # not threatened: stay
+                scored.append((s, a))
+                if s > plans.get(a, (float("-inf"),))[0]:
+                    path = [h]
+                    while reach[path[-1]][1] is not None:
+                        path.append(reach[path[-1]][1])
+                    plans[a] = (s, path[::-1])
+        if not scored:
+            return EndPhase()
+        s, a = self._best(scored)
+        if a is None or s < 0.5:
+            return EndPhase()
+        if view.first_shot:
+            u0 = view.unit(a.leader) if a.leader else view.unit(a.units[0])
+            if u0 is not None and s * pc_pass(u0.pr) < 0.5:
+                return EndPhase()
+        self._react_plan = (frozenset(a.units), plans[a][1])
+        return a
+
+    def _reaction_step(self, view, actions: list[Action], units) -> Action | None:
+        """Follow the path chosen by :meth:`_reaction_defend` (None when there is no such plan)."""
+        plan = getattr(self, "_react_plan", None)
+        if plan is None or plan[0] != frozenset(u.id for u in units):
+            return None
+        path = plan[1]
+        here = units[0].hex
+        if here == path[-1]:
+            self._react_plan = None
+            return next((a for a in actions if a.kind == "stop_move"), None)
+        if here in path and path.index(here) + 1 < len(path):
+            for a in actions:
+                if a.kind == "step" and a.hex == path[path.index(here) + 1]:
+                    return a
+        self._react_plan = None
+        return None
+
+    # ================================================================== hidden hexes (24.2) at set-up
+    def _hide_filter(self, view, u, h: str, pick: list[Action]) -> list[Action]:
+        """Keep the hidden or the open placements of ``pick``: key stacks (MGs, ATGs, objective
+        hexes) go hidden while the side has hidden hexes left; AFVs never (24.21)."""
+        hid = [a for a in pick if getattr(a, "hidden", False)]
+        vis = [a for a in pick if not getattr(a, "hidden", False)]
+        if not hid:
+            return vis or pick
+        if not vis:
+            return hid  # an own hidden hex: only hidden units may join it
+        if u.is_afv or not view.advanced:
+            return vis
+        left = view.hidden_hexes_left()
+        if left <= 0:
+            return vis
+        key_weapon = u.is_mg or u.is_atg
+        on_objective = h in (self._small_hexes or set())
+        if key_weapon:
+            return hid
+        if on_objective:
+            pending = sum(1 for o in view.own_units(on_map=False)
+                          if o.hex is None and not o.eliminated and (o.is_mg or o.is_atg) and o.id != u.id
+                          and view.entry_of(o.id) is None)
+            return hid if left > pending else vis
+        return vis
+
+    def _reveal_for_infiltration(self, view, actions: list[Action]) -> Action:
+        """24.32: the German may reveal hidden hexes closer to the Infiltration Hex than his nearest
+        on-map unit: each raises the infiltration's distance modifier. Reveal the closest when it
+        makes a difference (within 4 hexes)."""
+        rec = view.infiltration()
+        ih = rec.get("hex")
+        rev = [a for a in actions if a.kind == "reveal_hidden"]
+        if ih and rev:
+            a = min(rev, key=lambda r: (_d(r.hex, ih), r.hex))
+            if _d(a.hex, ih) <= 4:
+                return a
+        return EndSetup()
+
+    # ================================================================== infiltration (24.3)
+    def _infil_hex_base(self, view, zone) -> list[tuple[float, int, str]]:
+        """(position gain per unit, modifier without PR, hex) for each possible Infiltration Hex."""
+        enemies = view.enemy_units()
+        entry = set(view.entry_hexes()) | set(view.setup_zones())
+        m = self.maps
+        base_d = min((m.objective_distance(h) for h in entry), default=20)
+        out = []
+        for h in sorted(zone):
+            if not view.contains(h) or view.enemy_at(h):
+                continue
+            if view.terrain.entry_cost(h, "infantry", False) is None:
+                continue
+            near = min((_d(h, e.hex) for e in enemies), default=None)
+            mod = view.infiltration_terrain_modifier(h) + (0 if near is None else ct.infiltration_distance_modifier(near))
+            gain = 0.12 * min(12, max(0, base_d - m.objective_distance(h)))
+            out.append((gain, mod, h))
+        return out
+
+    @staticmethod
+    def _infil_probs(mod: int) -> dict[str, float]:
+        dist = ct.dice_total_distribution(2)
+        out: dict[str, float] = {}
+        for t, p in enumerate(dist):
+            if p:
+                r = ct.infiltration_result(t + mod)
+                out[r] = out.get(r, 0.0) + p
+        return out
+
+    def _infil_ev(self, gain: float, mod: int, units) -> float:
+        n = len(units)
+        val = sum(unit_value(u) for u in units) / max(1, n)
+        ev = 0.0
+        for r, p in self._infil_probs(mod).items():
+            if r in _INFIL_OK:
+                ev += p * gain * n * _INFIL_OK[r]
+            elif r.startswith("F"):
+                ev -= p * min(int(r[1:]), n) * val
+        return ev
+
+    def _infiltration(self, view, actions: list[Action], zone) -> Action | None:
+        kinds = {a.kind for a in actions}
+        m = self.maps
+        if "infiltrate" in kinds:
+            cands = self._infil_hex_base(view, zone)
+            cands.sort(key=lambda x: (-(x[0] - 0.1 * x[1]), x[2]))
+            top = []
+            for gain, mod, h in cands[:40]:  # threat only for the promising hexes (LOS is dear)
+                top.append((gain - 0.6 * m.threat(h, True), mod, h))
+            off = {u.id: u for u in view.own_units(on_map=False) if u.hex is None and not u.eliminated}
+            scored = []
+            plans = {}
+            for a in actions:
+                if a.kind != "infiltrate":
+                    continue
+                units = [u for u in off.values() if u.squad == a.squad and not u.is_commander and u.is_infantry]
+                if a.commander and a.commander in off:
+                    units.append(off[a.commander])
+                if not units:
+                    continue
+                pmod = ct.infiltration_pr_modifier(max(u.pr for u in units))
+                best = max(((self._infil_ev(g, mod + pmod, units), h) for g, mod, h in top), default=None,
+                           key=lambda x: (x[0], x[1]))
+                if best is None:
+                    continue
+                ev = best[0] - (0.2 if a.commander else 0.0)  # the commander is missed elsewhere
+                scored.append((ev, a))
+                plans[a] = best[1]
+            s, a = self._best(scored)
+            if a is None or s < 0.4:
+                return EndSetup()
+            self._infil_plan = plans[a]
+            return a
+        if "infiltration_hex" in kinds:
+            hexes = {a.hex: a for a in actions if a.kind == "infiltration_hex"}
+            plan = getattr(self, "_infil_plan", None)
+            if plan in hexes:
+                return hexes[plan]
+            rec = view.infiltration()
+            units = [view.unit(x) for x in rec.get("units", [])]
+            units = [u for u in units if u is not None] or view.own_units(on_map=False)[:1]
+            pmod = ct.infiltration_pr_modifier(max((u.pr for u in units), default=8))
+            scored = [(self._infil_ev(g, mod + pmod, units), hexes[h]) for g, mod, h in
+                      self._infil_hex_base(view, hexes)]
+            return self._best(scored)[1]
+        places = [a for a in actions if a.kind == "place"]
+        if places:  # deploy the infiltrators in cover, out of the enemy's fire, toward the objective
+            scored = []
+            for a in places:
+                s = 0.35 * view.hex_dice(a.hex, a.down) - 1.5 * m.threat(a.hex, a.down)
+                s -= 0.1 * min(m.objective_distance(a.hex), 20)
+                s += 0.3 if a.down else 0.0
+                scored.append((s, a))
+            return self._best(scored)[1]
+        return None
+
+    # ================================================================== MG modes (21.0)
+    def _approach_hexes(self, view) -> set[str]:
+        """Open hexes on the enemy's shortest approaches to the objectives (for Fire Lanes)."""
+        ap = self._dc.get("approach")
+        if ap is not None:
+            return ap
+        ed = self._enemy_dist or {}
+        m = self.maps
+        tot = {h: d + m.objective_distance(h) for h, d in ed.items()}
+        best = min(tot.values(), default=0)
+        ap = {h for h, t in tot.items() if t <= best + 2 and view.hex_dice(h, False) <= 2}
+        self._dc["approach"] = ap
+        return ap
+
+    def _mg_mode_values(self, view, u, fl_targets: list[str]) -> dict[tuple, float]:
+        """Value of each mode (("DF",), ("SP",), ("FL", target)) for own MG ``u`` now."""
+        enemies = [e for e in view.enemy_units() if _d(u.hex, e.hex) <= u.ap_range]
+        by_hex: dict[str, list] = {}
+        for e in enemies:
+            by_hex.setdefault(e.hex, []).append(e)
+        df = 0.0
+        sp = 0.0
+        sp_hexes = 0
+        for h, es in sorted(by_hex.items()):
+            if u.facing and not view.in_frontal_area(u.hex, u.facing, h):
+                continue
+            if not view.los(u.hex, h, u.down).clear:
+                continue
+            fp = view.ap_firepower([u.id], h)
+            df = max(df, ap_attack_value(fp, [(e, view.ap_dice_against(e.id, False)) for e in es]))
+            if view.in_spray_area(u.id, h):
+                sp_hexes += 1
+                fs = view.mode_firepower(u.id, h, "SP")
+                sp += sum(ap_attack_value(fs, [(e, view.ap_dice_against(e.id, False))]) for e in es)
+        out = {("DF",): df + 0.1, ("SP",): sp if sp_hexes >= 2 else -1.0}
+        if view.is_phasing:
+            return out  # FL/SP do not fire in the Moving Fire Phase: DF unless spraying pays now
+        approach = self._approach_hexes(view)
+        own_hexes = {o.hex for o in view.own_units() if o.id != u.id}
+        far = [t for t in fl_targets if _d(u.hex, t) >= max(2, u.ap_range - 1)]
+        for t in far or fl_targets[:24]:
+            lane = view.fire_lane(u.id, t)
+            if not lane or own_hexes.intersection(lane):
+                continue  # 21.23: the lane would hit own units
+            now = 0.0
+            for h in lane:
+                es = by_hex.get(h)
+                if es:
+                    fs = view.mode_firepower(u.id, h, "FL")
+                    now += sum(ap_attack_value(fs, [(e, view.ap_dice_against(e.id, False))]) for e in es)
+            out[("FL", t)] = now + 0.12 * sum(1 for h in lane if h in approach) - (0.05 if not now else 0.0)
+        return out
+
+    def _mg_modes(self, view, actions: list[Action]) -> Action:
+        """21.41: DF by default; FL along the enemy's approach; SP with several enemy hexes in front."""
+        by_unit: dict[str, list[Action]] = {}
+        for a in actions:
+            if a.kind == "mg_mode":
+                by_unit.setdefault(a.unit, []).append(a)
+        for uid in sorted(by_unit):
+            u = view.unit(uid)
+            if u is None or not u.on_map:
+                continue
+            opts = by_unit[uid]
+            fl = sorted(a.target for a in opts if a.mode == "FL")
+            vals = self._mg_mode_values(view, u, fl)
+            best = max(sorted(vals), key=lambda k: vals[k])
+            cur = ("FL", u.fl_target) if u.mg_mode == "FL" else ((u.mg_mode or "DF"),)
+            if best == cur or vals[best] <= vals.get(cur, vals[("DF",)]) + 0.05:
+                continue
+            want = [a for a in opts if (a.mode,) + ((a.target,) if a.mode == "FL" else ()) == best]
+            if want:
+                return want[0]
+        return EndPhase()
+
+    # ================================================================== FL / SP fire (21.2, 21.3)
+    def _price_mode(self, view, a: Action, opportunity: bool) -> float | None:
+        u = view.unit(a.unit)
+        if u is None or not u.on_map:
+            return None
+        reaction = view.phase is Phase.REACTION_MOVEMENT
+        p = pc_pass(u.pr, 1 if (opportunity and reaction) else 0)
+        cost = self._fire_cost(view, u, view.phase, opportunity)
+        ev = 0.0
+        if a.kind == "lane_fire":
+            lane = view.fire_lane(u.id)
+            w = view.window_hex() if opportunity else None
+            hexes = [w] if w is not None else lane
+            for h in hexes:
+                if h not in lane:
+                    continue
+                fs = view.mode_firepower(u.id, h, "FL")
+                for t in view.units_at(h):
+                    v = ap_attack_value(fs, [(t, view.ap_dice_against(t.id, u.moved))])
+                    ev += v * self._objective_factor(h) if t.side != view.side else -1.3 * v
+            return p * ev - cost - 0.1
+        if a.kind == "spray_fire":
+            hexes = set()
+            for x in a.targets:
+                t = view.unit(x)
+                if t is None or t.hex is None:
+                    continue
+                hexes.add(t.hex)
+                fs = view.mode_firepower(u.id, t.hex, "SP")
+                ev += ap_attack_value(fs, [(t, view.ap_dice_against(t.id, u.moved))]) * self._objective_factor(t.hex)
+            return p * ev - cost - 0.05 * len(hexes)
+        return None  # ChangeToSpray: not priced (a PC for a quarter of the factors)
+
