@@ -31,9 +31,6 @@ BG = "#fbf7ec"
 INK = "#2b2620"
 GRIDLINE = "#d9d1bf"
 
-_APP = None
-
-
 def _ensure_app() -> None:
     from editor.map_painter import ensure_app
 

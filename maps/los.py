@@ -298,8 +298,8 @@ def line_of_sight(
             if not poly.intersects(full):
                 continue
             for part in shapely.get_parts(poly.intersection(full)):
-                ts = [full.project(p) / flen for p in _points_of(part)]
-                t0, t1 = min(ts), max(ts)
+                ts = shapely.line_locate_point(full, shapely.points(shapely.get_coordinates(part))) / flen
+                t0, t1 = float(ts.min()), float(ts.max())
                 if max(t0, t_lo) <= min(t1, t_hi) + eps:
                     spans.append((max(t0, t_lo) - eps, min(t1, t_hi) + eps, bid))
 
@@ -466,20 +466,6 @@ def _build_hexes(hexmap, a, b, rel, occ, counted_at, buildings_at) -> list["LosH
 
 def _fmt(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}".rstrip("0")
-
-
-def _points_of(geom) -> list:
-    """Vertices of a (multi)point/line intersection geometry."""
-    from shapely.geometry import Point
-
-    out = []
-    if geom.is_empty:
-        return out
-    if hasattr(geom, "geoms"):
-        for g in geom.geoms:
-            out.extend(_points_of(g))
-        return out
-    return [Point(c) for c in geom.coords]
 
 
 def warm_line_cache(hexmap: HexMap, columns: tuple[int, int] | None = None) -> int:
