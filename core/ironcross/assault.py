@@ -226,7 +226,7 @@ class AssaultRules:
             if u.is_afv:
                 continue
             r = self.roll(1, f"AP mine attack on {u.id}", "19.24")
-            self._apply_ap_result(u, ap_mine_result(r.total, m["ap"]), "19.24")
+            self._apply_ap_result(u, ct.ap_mine_result(r.total, m["ap"]), "19.24")
 
     # ================================================================== assault fire (17.2)
     def _casualty(self, side_units: list[Unit]) -> Unit | None:
@@ -295,16 +295,3 @@ class AssaultRules:
             if rounds >= 500:  # both sides with assault factor 0: nobody can ever hit
                 self._event("assault_stalemate", rule="17.0 e", rounds=rounds)
                 break
-
-
-def ap_mine_result(die: int, factors: int) -> ct.ApResult:
-    """19.24: one die <= 1/4 of the AP factors eliminated, <= 1/2 SUPPRESSED, <= all PINNED,
-    otherwise no effect (fractions rounded up)."""
-    q, h = -(-factors // 4), -(-factors // 2)
-    if die <= q:
-        return ct.ApResult.ELIMINATED
-    if die <= h:
-        return ct.ApResult.SUPPRESSED
-    if die <= factors:
-        return ct.ApResult.PINNED
-    return ct.ApResult.NO_EFFECT

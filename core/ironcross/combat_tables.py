@@ -25,6 +25,7 @@ __all__ = [
     "flamethrower_result",
     "scatter_result",
     "infiltration_result",
+    "ap_mine_result",
     "infiltration_pr_modifier",
     "infiltration_distance_modifier",
     "dice_total_distribution",
@@ -219,3 +220,16 @@ def ap_result_probabilities(firepower: int, n_dice: int) -> dict[ApResult, float
                 out[r] -= all_ones
                 out[ApResult.ELIMINATED] += all_ones
     return out
+
+
+def ap_mine_result(die: int, factors: int) -> ApResult:
+    """19.24: one die <= 1/4 of the AP factors eliminated, <= 1/2 SUPPRESSED, <= all PINNED,
+    otherwise no effect (fractions rounded up)."""
+    q, h = -(-factors // 4), -(-factors // 2)
+    if die <= q:
+        return ApResult.ELIMINATED
+    if die <= h:
+        return ApResult.SUPPRESSED
+    if die <= factors:
+        return ApResult.PINNED
+    return ApResult.NO_EFFECT

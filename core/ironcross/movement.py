@@ -659,9 +659,7 @@ class MovementRules:
                 attacked.add(u.id)
                 r = self.roll(1, f"AP mine attack on {u.id}", "19.24")
                 f = m["ap"]
-                q, h2 = -(-f // 4), -(-f // 2)  # fractions rounded up
-                res = (ct.ApResult.ELIMINATED if r.total <= q else ct.ApResult.SUPPRESSED if r.total <= h2
-                       else ct.ApResult.PINNED if r.total <= f else ct.ApResult.NO_EFFECT)
+                res = ct.ap_mine_result(r.total, f)
                 self._event("mine_result", rule="19.24", unit=u.id, die=r.total, factors=f, result=res.value)
                 self._apply_ap_result(u, res, "19.24")
         if m.get("at", 0) > 0 and afvs:

@@ -90,3 +90,11 @@ def test_exact_probabilities_match_enumeration(fp, n):
 def test_levels_are_ordered(fp):
     p, s, e = result_levels(fp)
     assert p >= s >= e >= 1
+
+
+def test_19_24_ap_mine_table_fractions_rounded_up():
+    from core.ironcross.combat_tables import ap_mine_result
+
+    # 3 factors: E on 1 (3/4 -> 1), S on 2 (3/2 -> 2), P on 3, no effect above
+    assert [ap_mine_result(d, 3).value for d in range(1, 7)] == ["E", "S", "P", "NE", "NE", "NE"]
+    assert [ap_mine_result(d, 4).value for d in range(1, 7)] == ["E", "S", "P", "P", "NE", "NE"]
