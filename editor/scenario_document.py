@@ -110,15 +110,9 @@ class PlacedUnit:
 def stack_problem(units: list, adding) -> str | None:
     """Why ``adding`` (an engine unit) may not join ``units`` in a hex (8.62/8.63: six men plus
     one AFV, one CW counter a side; 8.61 one AFV a hex), or None."""
-    mine = [u for u in units if u.side == adding.side and u.id != adding.id] + [adding]
-    men = sum(u.men for u in mine)
-    if men > 6:
-        return f"8.62: {men} men in the hex (at most six men plus one AFV)"
-    if sum(1 for u in mine if u.is_afv) > 1 or sum(1 for u in units if u.is_afv and u.id != adding.id) + adding.is_afv > 1:
-        return "8.62: at most one AFV in a hex"
-    if sum(1 for u in mine if u.is_cw) > 1:
-        return "8.62: at most one CW counter in a hex"
-    return None
+    from core.ironcross.state import stacking_problem
+
+    return stacking_problem([u for u in units if u.id != adding.id] + [adding])
 
 
 class ScenarioEditCommand(QUndoCommand):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core.ironcross.actions import (
     Action, EndSetup, IllegalAction, Place)
-from core.ironcross.state import SIDES, Unit
+from core.ironcross.state import Unit, stacking_problem
 
 
 class DeploymentRules:
@@ -35,15 +35,8 @@ class DeploymentRules:
 
     def _stack_ok(self, hex_id: str, adding: list[Unit]) -> bool:
         """8.62/8.63: at most six men plus one AFV, and one CW counter, in a hex."""
-        present = [u for u in self.state.units_at(hex_id) if u.id not in {a.id for a in adding}]
-        allu = present + adding
-        for side in SIDES:
-            mine = [u for u in allu if u.side == side]
-            if sum(u.men for u in mine) > 6 or sum(1 for u in mine if u.is_afv) > 1 or sum(1 for u in mine if u.is_cw) > 1:
-                return False
-        if sum(1 for u in allu if u.is_afv) > 1:
-            return False  # 8.61: an AFV may not enter a hex containing another AFV
-        return True
+        ids = {a.id for a in adding}
+        return stacking_problem([u for u in self.state.units_at(hex_id) if u.id not in ids] + adding) is None
 
     def _setup_actions(self) -> list[Action]:
         side, what, data = self._setup_queue[0]

@@ -17,7 +17,7 @@ from core.ironcross.actions import (
     Action, CrewReplacement, Enter, Face, Halt, IllegalAction, Overrun, PushWreck, StartMove, Step, StopMove,
     ToggleState)
 from core.ironcross.hex_terrain import in_frontal_area
-from core.ironcross.state import Morale, Phase, Unit, other_side
+from core.ironcross.state import Morale, Phase, Unit, other_side, stacking_problem
 from maps import hexgrid
 
 
@@ -817,8 +817,7 @@ class MovementRules:
         for hx in sorted({u.hex for u in s.units_of(side) if u.on_map}):
             while True:
                 mine = [u for u in s.units_at(hx) if u.side == side]
-                if (sum(u.men for u in mine) <= 6 and sum(u.is_afv for u in mine) <= 1
-                        and sum(u.is_cw for u in mine) <= 1):
+                if stacking_problem(mine) is None:
                     break
                 order = arrivals.get(hx, [])
                 late = [self.units[i] for i in reversed(order) if self.units[i] in mine]

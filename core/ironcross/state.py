@@ -12,7 +12,7 @@ import copy
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
-__all__ = ["SIDES", "other_side", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState"]
+__all__ = ["SIDES", "other_side", "stacking_problem", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState"]
 
 SIDES: tuple[str, str] = ("german", "russian")
 
@@ -20,6 +20,21 @@ SIDES: tuple[str, str] = ("german", "russian")
 def other_side(side: str) -> str:
     """The opponent of ``side`` ("german" <-> "russian")."""
     return "russian" if side == "german" else "german"
+
+
+def stacking_problem(units) -> str | None:
+    """Why ``units`` may not share one hex, or None (8.61-8.63): per side at most six men (a CW
+    counts its crew) plus one AFV and one CW counter; one AFV in the hex whatever its side."""
+    for side in SIDES:
+        mine = [u for u in units if u.side == side]
+        men = sum(u.men for u in mine)
+        if men > 6:
+            return f"8.62: {men} men in the hex (at most six men plus one AFV)"
+        if sum(1 for u in mine if u.is_cw) > 1:
+            return "8.63: at most one CW counter in a hex"
+    if sum(1 for u in units if u.is_afv) > 1:
+        return "8.61: at most one AFV in a hex"
+    return None
 
 
 class Morale(str, Enum):
