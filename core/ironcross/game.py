@@ -44,6 +44,19 @@ __all__ = ["Game", "MoveContext", "OpportunityWindow"]
 FIRE_PHASES = (Phase.SUPPORT_FIRE, Phase.DEFENSIVE_FIRE, Phase.MOVING_FIRE)
 
 
+def event_value(v: Any) -> Any:
+    """A snapshot of ``v`` for the event log: dicts, lists and tuples are copied recursively
+    (tuples become lists, as in JSON); anything else (str, int, float, bool, None) is immutable.
+    Raises TypeError for a value the log cannot hold (e.g. a set), so no live object slips in."""
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    if isinstance(v, dict):
+        return {k: event_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [event_value(x) for x in v]
+    raise TypeError(f"event data must be JSON values, not {type(v).__name__}: {v!r}")
+
+
 class PlayingArea:
     """The map as the scenario uses it: ``contains`` is limited to the scenario's sections (24.1
     "MAP"), so nothing moves, enters, scatters or is placed outside them; everything else is the
@@ -126,8 +139,11 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
 
     # ================================================================== logging
     def _event(self, kind: str, rule: str = "", **data: Any) -> dict:
+        """Log an event. Its data is copied as it is now (``event_value``): an event is a snapshot,
+        never a live view of state that changes later (e.g. a move's MP dictionary)."""
         e = {"i": len(self.events), "kind": kind, "rule": rule, "turn": self.state.turn,
-             "player_turn": self.state.player_turn, "phase": self.state.phase.value, **data}
+             "player_turn": self.state.player_turn, "phase": self.state.phase.value,
+             **{k: event_value(v) for k, v in data.items()}}
         self.events.append(e)
         return e
 

@@ -67,3 +67,32 @@ def test_replay_from_seed_and_decisions_reproduces_the_game():
             g2.apply(action_from_json(action_to_json(a)))
         assert first_divergence(recorded, json.loads(json.dumps(g2.events))) is None
         assert g2.state.snapshot() == g.state.snapshot()
+
+
+class _LoggedAsWritten(Game):
+    """A game that serialises every event at the moment it is logged (issue 13, item 14)."""
+
+    def _event(self, kind, rule="", **data):
+        e = super()._event(kind, rule, **data)
+        self.as_written = getattr(self, "as_written", [])
+        self.as_written.append(json.dumps(e, sort_keys=True))
+        return e
+
+
+def test_events_are_snapshots_when_logged():
+    """Replay events are snapshots (issue 13 item 14): each event serialised when it was logged
+    equals the same event at the end of the game; ``move_start`` records the MP allowance, not the MP
+    left at the end of the move."""
+    rnd = random.Random(3)
+    g = _LoggedAsWritten(_setup(), 3)
+    while not g.is_terminal():
+        acts = g.legal_actions()
+        g.apply(acts[rnd.randrange(len(acts))])
+    assert g.as_written == [json.dumps(e, sort_keys=True) for e in g.events]
+    starts = [e for e in g.events if e["kind"] == "move_start"]
+    moved = [e for e in g.events if e["kind"] == "moved"]
+    assert starts and moved
+    # 8.11: NORMAL UP infantry starts a Movement Phase move with 6 MP, in Reaction Movement with 3
+    allowances = {mp for e in starts for uid, mp in e["mp"].items() if uid.startswith("G") and uid != "GAT"}
+    assert allowances <= {6, 3, 4, 2, 0}
+    assert 6 in allowances or 3 in allowances
