@@ -6,11 +6,14 @@
 2. median wall time of one game (heuristic vs heuristic when available, else random vs random)
    for Scenario 1 (target <= 2 s) and Scenario 6 (target <= 30 s);
 3. throughput of the local pool with 2 workers against 1 worker (target >= 1.7 x);
-4. peak memory (RSS) of a worker process (target <= 300 MB).
+4. peak memory (RSS) of a worker process (target <= 300 MB);
+5. eliminations by the engine's own bookkeeping (issue 13: must be 0) over heuristic-vs-heuristic
+   games of each shipped scenario, basic rules, with every elimination's cause.
 
 Run: .venv/bin/python benchmarks/playtest.py            (default: 10 games per side and scenario)
      .venv/bin/python benchmarks/playtest.py --games 200  (the issue's figure; long)
      .venv/bin/python benchmarks/playtest.py --quick      (a smoke run: a few games each)
+     .venv/bin/python benchmarks/playtest.py --only bookkeeping --bookkeeping-games 20
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.players import PLAYERS  # noqa: E402
-from core.playtest import _play, run_batch, wilson_interval  # noqa: E402
+from core.playtest import _play, run_batch, summarise, wilson_interval  # noqa: E402
 
 DATA = ROOT / "scenarios" / "data"
 SCEN = {1: DATA / "scenario_1_demyansk_pocket.json", 3: DATA / "scenario_3_closing_the_ring.json",
@@ -96,20 +99,47 @@ def throughput(ai: dict, games: int, seed: int) -> int:
     return peak
 
 
+def bookkeeping(games: int, workers: int, seed: int) -> int:
+    """Figure 5: units eliminated by no attack, mine, scenario roll or crew rule; returns the total."""
+    print(f"\n5. Eliminations by cause, {games} heuristic-vs-heuristic games of each shipped scenario "
+          f"(--rules basic; 'bookkeeping' must be 0):")
+    total = 0
+    for path in sorted(DATA.glob("scenario_*.json")):
+        t0 = time.perf_counter()
+        rs = run_batch(str(path), games, seed, {"german": "heuristic", "russian": "heuristic"}, workers=workers)
+        s = summarise(rs)
+        bk = s["bookkeeping_eliminations"]
+        total += bk["total"]
+        causes = ", ".join(f"{k} {v * len([r for r in rs if r.outcome != 'error']):.0f}"
+                           for k, v in s["eliminations_by_cause"].items())
+        rules = (" (" + ", ".join(f"rule {r}: {n}" for r, n in bk["by_rule"].items()) + ")") if bk["total"] else ""
+        errs = len(s["errors"])
+        print(f"   {path.stem}: bookkeeping {bk['total']}{rules}; all eliminations by cause: {causes}; "
+              f"{errs} errors; {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"   total eliminated by bookkeeping: {total}")
+    return total
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10, help="games per side and scenario for the win shares")
     ap.add_argument("--quick", action="store_true", help="a smoke run: a few games of each figure")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers for the win-share batches")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bookkeeping-games", type=int, default=20, help="games per scenario for figure 5")
+    ap.add_argument("--only", choices=("wins", "times", "throughput", "bookkeeping"), action="append",
+                    help="print only these figures (repeatable); default: all")
     args = ap.parse_args(argv)
+    only = set(args.only or ("wins", "times", "throughput", "bookkeeping"))
     smart = "heuristic" if "heuristic" in PLAYERS else None
     games = 4 if args.quick else args.games
     if smart is None:
         print('No "heuristic" player is registered yet (core/players.py): measuring random vs random instead.')
     name = smart or "random"
     t0 = time.perf_counter()
-    if smart:
+    if "wins" not in only:
+        pass
+    elif smart:
         win_shares(smart, games, args.workers, args.seed)
     else:
         print(f"\n1. random against random, {games} games per scenario (baseline; German share of decisive games):")
@@ -123,9 +153,15 @@ def main(argv: list[str] | None = None) -> int:
             share = f"{g / (g + r_):.1%}" if g + r_ else "n/a (no decisive game)"
             print(f"   Scenario {n}: German {g}, Russian {r_}, draw {d}, error {e}; German share of decisive: {share}",
                   flush=True)
-    peak = median_times(name, {1: 2 if args.quick else 5, 6: 1 if args.quick else 3}, args.seed)
-    peak = max(peak, throughput({"german": name, "russian": name}, 4 if args.quick else 8, args.seed))
-    print(f"\n4. Peak memory (RSS) of a worker process: {peak / 2**20:.0f} MB")
+    peak = 0
+    if "times" in only:
+        peak = median_times(name, {1: 2 if args.quick else 5, 6: 1 if args.quick else 3}, args.seed)
+    if "throughput" in only:
+        peak = max(peak, throughput({"german": name, "russian": name}, 4 if args.quick else 8, args.seed))
+    if peak:
+        print(f"\n4. Peak memory (RSS) of a worker process: {peak / 2**20:.0f} MB")
+    if "bookkeeping" in only and smart:
+        bookkeeping(2 if args.quick else args.bookkeeping_games, args.workers, args.seed)
     print(f"\n(total {time.perf_counter() - t0:.0f} s)")
     return 0
 

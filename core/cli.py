@@ -288,6 +288,12 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
         rows = s["casualties_by_turn"][side]
         if rows:
             click.echo("  by Game Turn: " + " ".join(f"{r['turn']}:{r['mean']:.1f}" for r in rows))
+    causes = s["eliminations_by_cause"]
+    click.echo("Eliminations per game by cause: " + ", ".join(f"{k} {v:.1f}" for k, v in causes.items()))
+    bk = s["bookkeeping_eliminations"]
+    if bk["total"]:
+        click.echo(f"WARNING: {bk['total']} units were eliminated by the engine's own bookkeeping, not by play ("
+                   + ", ".join(f"rule {r}: {n}" for r, n in bk["by_rule"].items()) + ")", err=True)
     fc = s["first_contact"]
     if fc["mean_turn"] is not None:
         click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {games} games)")
@@ -307,7 +313,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
                "outcomes": s["outcomes"], "rates": s["rates"], "summary": s,
                "per_game": [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
                              "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
-                             "first_contact": r.first_contact, "reason": r.reason, "error": r.error,
+                             "first_contact": r.first_contact, "eliminations_by_rule": r.eliminations_by_rule,
+                             "reason": r.reason, "error": r.error,
                              "replay": r.replay} for r in results]}
         try:
             atomic_write_text(json_out, _json.dumps(doc, indent=1) + "\n")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from core.dice import derive_seed
+from core.ironcross.elimination_causes import CAUSES, elimination_cause
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
            "DEFAULT_ERROR_DIR", "FixedSetupPlayer"]
@@ -50,7 +51,8 @@ class GameResult:
     per Game Turn (item 0 = Game Turn 1); ``first_contact`` the Game Turn of the first combat
     roll (None without combat); hex -> count of ``eliminated_at`` (units eliminated in the hex),
     ``fire_at`` (fire, grenade, flame and assault targets) and ``fire_from`` (one per firer of
-    each fire attack)."""
+    each fire attack); ``eliminations_by_rule``: rule number -> units eliminated under it (see
+    :func:`core.ironcross.elimination_causes.elimination_cause`)."""
 
     index: int
     seed: int
@@ -66,6 +68,7 @@ class GameResult:
     replay: str | None = None
     casualties_by_turn: dict[str, list[int]] = field(default_factory=dict)
     fire_from: dict[str, int] = field(default_factory=dict)
+    eliminations_by_rule: dict[str, int] = field(default_factory=dict)
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
@@ -232,10 +235,12 @@ def _result_of(game, index: int, seed: int) -> GameResult:
     by_turn: dict[str, list[int]] = {"german": [], "russian": []}
     elim: Counter = Counter()
     fire: Counter = Counter()
+    by_rule: Counter = Counter()
     first = None
     for e in game.events:
         k = e["kind"]
         if k == "eliminated":
+            by_rule[e.get("rule") or ""] += 1
             u = game.units[e["unit"]]
             cas[u.side][u.kind.value] = cas[u.side].get(u.kind.value, 0) + 1
             t = max(1, int(e.get("turn") or 1))
@@ -256,7 +261,7 @@ def _result_of(game, index: int, seed: int) -> GameResult:
     details = game.events[-1].get("details") or {}
     return GameResult(index, seed, game.state.outcome or "draw", turns, cas, first, dict(elim), dict(fire),
                       len(game.actions), reason=(details.get("reason") if isinstance(details, dict) else "") or "",
-                      casualties_by_turn=by_turn)
+                      casualties_by_turn=by_turn, eliminations_by_rule=dict(by_rule))
 
 
 def _run_chunk(args) -> list[tuple[dict, dict | None]]:
@@ -378,8 +383,11 @@ def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 def summarise(results: Iterable[GameResult]) -> dict:
     """Outcome counts and rates with 95 % intervals, game length, casualties (per side and unit
     kind; per side and Game Turn: mean per game with a 95 % interval of the mean), first contact,
-    hot spots (most fired-at plus eliminations) and fire origins. Errored games count in the
-    outcomes (as "error") but not in game length or casualties by turn."""
+    hot spots (most fired-at plus eliminations) and fire origins; eliminations per game by cause
+    (attack, mine, scenario, crew, bookkeeping) and the total of ``bookkeeping_eliminations`` (units
+    removed by a rule that is no attack, mine, scenario roll or crew rule; 0 in a sound engine) with
+    their rules. Errored games count in the outcomes (as "error") but not in game length, casualties
+    by turn or causes."""
     rs = list(results)
     n = len(rs)
     counts = Counter(r.outcome for r in rs)
@@ -395,6 +403,16 @@ def summarise(results: Iterable[GameResult]) -> dict:
             kinds.update(r.casualties.get(side, {}))
         cas[side] = {k: v / n for k, v in sorted(kinds.items())} if n else {}
     contact = [r.first_contact for r in rs if r.first_contact is not None]
+    causes: Counter = Counter()
+    bookkeeping: Counter = Counter()
+    for r in rs:
+        if r.outcome == "error":
+            continue
+        for rule, k in r.eliminations_by_rule.items():
+            c = elimination_cause(rule)
+            causes[c] += k
+            if c == "bookkeeping":
+                bookkeeping[rule] += k
     hot = Counter()
     origins = Counter()
     for r in rs:
@@ -423,6 +441,8 @@ def summarise(results: Iterable[GameResult]) -> dict:
         "first_contact": {"mean_turn": statistics.mean(contact) if contact else None,
                           "games_with_contact": len(contact)},
         "casualties_by_turn": by_turn,
+        "eliminations_by_cause": {c: causes.get(c, 0) / len(played) if played else 0.0 for c in CAUSES},
+        "bookkeeping_eliminations": {"total": sum(bookkeeping.values()), "by_rule": dict(sorted(bookkeeping.items()))},
         "hot_hexes": hot.most_common(10),
         "fire_origins": origins.most_common(10),
         "errors": [{"seed": r.seed, "index": r.index, "error": r.error, "replay": r.replay}

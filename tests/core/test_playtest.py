@@ -179,6 +179,24 @@ def test_summary_casualties_by_turn():
     assert lo < 2.0 < hi
 
 
+def test_eliminations_by_cause_and_bookkeeping_in_summary():
+    """Issue 13: a playtest says what lies behind each elimination; any elimination that is no
+    attack, mine, scenario roll or crew rule is the engine's own bookkeeping and is counted."""
+    from core.ironcross.elimination_causes import elimination_cause
+    from core.playtest import GameResult
+
+    assert [elimination_cause(r) for r in ("11.42", "9.2 C", "17.23", "12.32", "14.5", "24.35")] == ["attack"] * 6
+    assert [elimination_cause(r) for r in ("19.24", "19.25", "24.37")] == ["mine"] * 3
+    assert elimination_cause("20.3") == "crew" and elimination_cause("24.34") == "scenario"
+    assert elimination_cause("8.62") == "bookkeeping" and elimination_cause("") == "bookkeeping"
+    a = GameResult(0, 1, "german", 2, eliminations_by_rule={"11.42": 3, "8.62": 2})
+    b = GameResult(1, 2, "draw", 3, eliminations_by_rule={"19.24": 1, "11.42": 1})
+    err = GameResult(2, 3, "error", 1, eliminations_by_rule={"8.62": 5})  # errored games are left out
+    s = summarise([a, b, err])
+    assert s["eliminations_by_cause"] == {"attack": 2.0, "mine": 0.5, "scenario": 0.0, "crew": 0.0, "bookkeeping": 1.0}
+    assert s["bookkeeping_eliminations"] == {"total": 2, "by_rule": {"8.62": 2}}
+
+
 def test_units_stay_inside_the_scenarios_map_sections():
     """24.1 MAP: Scenario 1 is played on Map 2 (columns 30-50): nothing moves, fires or dies outside."""
     import random
