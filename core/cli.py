@@ -1,7 +1,8 @@
 """The ``ironcross`` command line (click).
 
 Exit codes: 0 success, 1 invalid input (a message naming the file, the place and the problem,
-never a traceback), 2 usage error (click's own).
+never a traceback), 2 usage error (click's own), 3 a playtest whose batch ran but in which some
+games raised (they are listed with their seed and replay, and left out of the shares).
 """
 
 from __future__ import annotations
@@ -276,9 +277,13 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
     elapsed = _time.perf_counter() - t0
     s = summarise(results)
     click.echo("")
-    click.echo(f"{games} games in {elapsed:.1f} s. Outcomes (count, share of games, 95 % confidence interval):")
+    click.echo(f"{games} games in {elapsed:.1f} s. Outcomes (count, share of the games played to the end, "
+               f"95 % confidence interval):")
     for k, v in s["outcomes"].items():
-        r = s["rates"][k]
+        r = s["rates"].get(k)
+        if r is None:  # "error": listed below, never part of the shares
+            click.echo(f"  {k:8s} {v:5d}  (left out of the shares)")
+            continue
         click.echo(f"  {k:8s} {v:5d}  {r['rate']:6.1%}  [{r['ci95'][0]:.1%} - {r['ci95'][1]:.1%}]")
     click.echo(f"Game length: {s['turns']['mean']:.1f} Game Turns on average (sd {s['turns']['stdev']:.1f})")
     for side in ("german", "russian"):
@@ -290,10 +295,6 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
             click.echo("  by Game Turn: " + " ".join(f"{r['turn']}:{r['mean']:.1f}" for r in rows))
     causes = s["eliminations_by_cause"]
     click.echo("Eliminations per game by cause: " + ", ".join(f"{k} {v:.1f}" for k, v in causes.items()))
-    bk = s["bookkeeping_eliminations"]
-    if bk["total"]:
-        click.echo(f"WARNING: {bk['total']} units were eliminated by the engine's own bookkeeping, not by play ("
-                   + ", ".join(f"rule {r}: {n}" for r, n in bk["by_rule"].items()) + ")", err=True)
     fc = s["first_contact"]
     if fc["mean_turn"] is not None:
         click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {games} games)")
@@ -301,6 +302,12 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
         click.echo("Most fought-over hexes: " + ", ".join(f"{h} ({n})" for h, n in s["hot_hexes"][:6]))
     if s["fire_origins"]:
         click.echo("Most fired from: " + ", ".join(f"{h} ({n})" for h, n in s["fire_origins"][:6]))
+    t = s["trust"]
+    click.echo(f"Trust: {t['played']} of {t['games']} games played to the end; "
+               f"{t['seconds_per_game']['median']:.2f} s and {t['decisions_per_game']['median']:.0f} decisions "
+               f"a game (median)")
+    for w in t["warnings"]:
+        click.echo(f"WARNING: {w}")
     for e in s["errors"]:
         click.echo(f"ERROR in game {e['index']} (seed {e['seed']}): {e['error'].splitlines()[0]}"
                    + (f"; replay {e['replay']}" if e["replay"] else ""), err=True)
@@ -310,10 +317,11 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
         doc = {"scenario": scenario, "title": title, "games": games, "seed": seed, "rules": rules,
                "options": list(options), "ai": ai,
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
-               "outcomes": s["outcomes"], "rates": s["rates"], "summary": s,
+               "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
                "per_game": [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
                              "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
                              "first_contact": r.first_contact, "eliminations_by_rule": r.eliminations_by_rule,
+                             "idle": r.idle, "seconds": r.seconds, "decisions": r.actions,
                              "reason": r.reason, "error": r.error,
                              "replay": r.replay} for r in results]}
         try:
@@ -329,6 +337,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
         except OSError as e:
             raise InputError(f"--report {report_dir}: cannot write: {e}") from None
         click.echo(f"wrote {len(paths)} pictures to {report_dir}: " + ", ".join(Path(p).name for p in paths))
+    if s["errors"]:
+        raise SystemExit(3)  # the batch ran, but some games raised: its answer is incomplete
 
 
 @cli.command()
@@ -354,6 +364,8 @@ def replay(file: str, verify: bool) -> None:
         return
     import json as _json
 
+    if h.get("outcome") == "error":
+        return _verify_error_replay(file, rp)
     try:
         scen = Path(h["scenario"])
         if not scen.is_absolute() and not scen.exists():  # older replays: relative to where playtest ran
@@ -389,6 +401,42 @@ def replay(file: str, verify: bool) -> None:
         keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
         click.echo(f"{file}: DIVERGED at event {i} ({a.get('kind')}, rule {a.get('rule') or '-'}): "
                    + "; ".join(f"{k}: recorded {a.get(k)!r}, re-run {b.get(k)!r}" for k in keys), err=True)
+    raise SystemExit(1)
+
+
+def _verify_error_replay(file: str, rp) -> None:
+    """``replay --verify`` of a game that raised: play it again from its scenario, seed and players
+    (the header's ``ai``) and check that it takes the same decisions, logs the same events and raises
+    the same error at the same place. Exit 0 when the error is reproduced, 1 otherwise."""
+    from core.playtest import _play
+    from core.replay import first_divergence
+
+    h = rp.header
+    first = (h.get("error") or "").splitlines()[0] if h.get("error") else ""
+    if not h.get("ai"):
+        raise InputError(f"{file}: an error replay without its players ('ai' in the header) cannot be re-played")
+    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], h.get("rules", "basic"),
+                         tuple(h.get("options", ())), True, 200_000, h.get("fixed_setup"))
+    again = (res.error or "").splitlines()[0] if res.error else ""
+    if res.outcome != "error":
+        click.echo(f"{file}: NOT REPRODUCED: the re-run ends without an error (outcome {res.outcome}); recorded: {first}",
+                   err=True)
+        raise SystemExit(1)
+    rerun = payload["events"] if payload else []
+    d = first_divergence(rp.events, rerun)
+    same_actions = payload is not None and payload["header"].get("actions") == h.get("actions")
+    if again == first and d is None and same_actions:
+        click.echo(f"reproduced: the re-run takes the same {len(h.get('actions') or [])} decisions, logs the same "
+                   f"{len(rerun)} events and raises the same error: {first}")
+        return
+    why = []
+    if again != first:
+        why.append(f"the re-run raises {again!r}")
+    if not same_actions:
+        why.append("the players' decisions differ")
+    if d is not None:
+        why.append(f"the events differ from event {d[0]}")
+    click.echo(f"{file}: NOT REPRODUCED: recorded {first!r}; " + "; ".join(why), err=True)
     raise SystemExit(1)
 
 

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import statistics
+import time
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from core.dice import derive_seed
-from core.ironcross.elimination_causes import CAUSES, elimination_cause
+from core.ironcross.game_record import CAUSES, elimination_cause, unit_activity
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
            "DEFAULT_ERROR_DIR", "FixedSetupPlayer"]
@@ -52,7 +53,10 @@ class GameResult:
     roll (None without combat); hex -> count of ``eliminated_at`` (units eliminated in the hex),
     ``fire_at`` (fire, grenade, flame and assault targets) and ``fire_from`` (one per firer of
     each fire attack); ``eliminations_by_rule``: rule number -> units eliminated under it (see
-    :func:`core.ironcross.elimination_causes.elimination_cause`)."""
+    :func:`core.ironcross.game_record.elimination_cause`); ``idle``: side -> ``never_entered`` /
+    ``never_acted`` unit ids (:func:`core.ironcross.game_record.unit_activity`); ``seconds``: wall
+    time of the game; ``actions``: decisions taken; for an error, ``error`` starts with where it was
+    raised ("in the german player 'heuristic' at decision 30: ..." or "in the engine ...")."""
 
     index: int
     seed: int
@@ -69,6 +73,8 @@ class GameResult:
     casualties_by_turn: dict[str, list[int]] = field(default_factory=dict)
     fire_from: dict[str, int] = field(default_factory=dict)
     eliminations_by_rule: dict[str, int] = field(default_factory=dict)
+    idle: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    seconds: float = 0.0
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
@@ -160,6 +166,9 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
 
     game = None
     fire_from: Counter = Counter()
+    t0 = time.perf_counter()
+    where = "in the set-up"
+    failed_action = None
     try:
         setup = _setup_for(scenario_path, seed, fixed)
         game = Game(setup, seed, rules=rules, options=options)
@@ -174,9 +183,14 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
         units = game.units
         while not game.is_terminal():
             side = game.current_side()
+            where = f"in the engine (legal actions) at decision {n}"
             acts = game.legal_actions()
+            where = f"in the {side} player {ai[side]!r} at decision {n}"
             a = players[side].choose(PlayerView(game, side), side, acts)
+            where = f"in the engine at decision {n} ({a!r})"
+            failed_action = a
             game.apply(a)
+            failed_action = None
             for k in range(seen, len(events)):  # firers stand still during their own fire action
                 e = events[k]
                 if e["kind"] == "fire":
@@ -190,14 +204,17 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
                 raise RuntimeError(f"no end after {max_actions} actions")
         res = _result_of(game, index, seed)
         res.fire_from = dict(fire_from)
-    except Exception as e:  # one broken game must not stop the batch
+    except Exception as e:  # one broken game must not stop the batch: it is reported, never swallowed
         res = GameResult(index, seed, "error", game.state.turn if game else 0,
-                         error=f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+                         actions=len(game.actions) if game else 0,
+                         error=f"{where}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+    res.seconds = round(time.perf_counter() - t0, 4)
     payload = None
     if game is not None and (want_replay or res.outcome == "error"):
         # the scenario as an absolute path, so the replay verifies from any working directory
         header = {"scenario": str(Path(scenario_path).resolve()), "seed": seed, "rules": rules, "options": list(options),
                   "ai": ai, "index": index, "outcome": res.outcome, "error": res.error,
+                  **({"failed_action": action_to_json(failed_action)} if failed_action is not None else {}),
                   **({"fixed_setup": fixed} if fixed else {}),
                   "actions": [action_to_json(a) for a in game.actions]}
         payload = {"header": header, "events": json.loads(json.dumps(game.events, default=str))}
@@ -261,7 +278,7 @@ def _result_of(game, index: int, seed: int) -> GameResult:
     details = game.events[-1].get("details") or {}
     return GameResult(index, seed, game.state.outcome or "draw", turns, cas, first, dict(elim), dict(fire),
                       len(game.actions), reason=(details.get("reason") if isinstance(details, dict) else "") or "",
-                      casualties_by_turn=by_turn, eliminations_by_rule=dict(by_rule))
+                      casualties_by_turn=by_turn, eliminations_by_rule=dict(by_rule), idle=unit_activity(game))
 
 
 def _run_chunk(args) -> list[tuple[dict, dict | None]]:
@@ -394,7 +411,10 @@ def summarise(results: Iterable[GameResult]) -> dict:
     outcomes = {k: counts.get(k, 0) for k in ("german", "russian", "draw")}
     if counts.get("error"):
         outcomes["error"] = counts["error"]
-    rates = {k: {"rate": v / n if n else 0.0, "ci95": wilson_interval(v, n)} for k, v in outcomes.items()}
+    n_played = n - counts.get("error", 0)
+    # errored games are listed, never counted in the shares (their outcome is unknown)
+    rates = {k: {"rate": outcomes[k] / n_played if n_played else 0.0, "ci95": wilson_interval(outcomes[k], n_played)}
+             for k in ("german", "russian", "draw")}
     turns = [r.turns for r in rs if r.outcome != "error"]
     cas: dict[str, dict[str, float]] = {}
     for side in ("german", "russian"):
@@ -447,4 +467,60 @@ def summarise(results: Iterable[GameResult]) -> dict:
         "fire_origins": origins.most_common(10),
         "errors": [{"seed": r.seed, "index": r.index, "error": r.error, "replay": r.replay}
                    for r in rs if r.outcome == "error"],
+        "trust": trust_report(rs),
     }
+
+
+def trust_report(results: Iterable[GameResult]) -> dict:
+    """How far to trust a batch: the things that make its answer mislead, each expected to be 0.
+
+    Returns ``{"games", "played", "errors", "player_errors", "never_entered", "never_acted",
+    "bookkeeping_eliminations", "seconds_per_game", "decisions_per_game", "warnings"}``:
+    ``errors`` the games that raised (excluded from the shares and averages); ``player_errors``
+    those raised inside a player (an AI bug, never swallowed); ``never_entered`` / ``never_acted``
+    per side the mean number of units per played game that never entered the map / never acted,
+    and ``most_often``: [(unit id, games idle)] for the five most often idle; ``bookkeeping_eliminations``
+    the units removed by no attack, mine, scenario roll or crew rule (rule -> count); wall time and
+    decisions per game (mean, median, max); ``warnings``: one line for each of these that is not 0."""
+    rs = list(results)
+    played = [r for r in rs if r.outcome != "error"]
+    errors = [r for r in rs if r.outcome == "error"]
+    player_errors = [r for r in errors if (r.error or "").startswith("in the ") and " player " in (r.error or "").split(":")[0]]
+    idle: dict[str, dict] = {}
+    for what in ("never_entered", "never_acted"):
+        idle[what] = {}
+        for side in ("german", "russian"):
+            c: Counter = Counter()
+            for r in played:
+                c.update((r.idle.get(side) or {}).get(what, []))
+            idle[what][side] = {"mean": sum(c.values()) / len(played) if played else 0.0,
+                                "most_often": c.most_common(5)}
+    bk: Counter = Counter()
+    for r in played:
+        for rule, k in r.eliminations_by_rule.items():
+            if elimination_cause(rule) == "bookkeeping":
+                bk[rule] += k
+
+    def stats(xs: list[float]) -> dict:
+        return {"mean": statistics.mean(xs) if xs else 0.0, "median": statistics.median(xs) if xs else 0.0,
+                "max": max(xs) if xs else 0.0}
+
+    warnings = []
+    if errors:
+        warnings.append(f"{len(errors)} of {len(rs)} games raised an error ({len(player_errors)} inside a player); "
+                        "they are left out of the shares and averages")
+    for what, label in (("never_entered", "never entered the map"), ("never_acted", "never acted")):
+        for side in ("german", "russian"):
+            d = idle[what][side]
+            if d["mean"]:
+                ids = ", ".join(f"{uid} ({k}/{len(played)})" for uid, k in d["most_often"])
+                warnings.append(f"{side}: {d['mean']:.1f} units a game {label}; most often {ids}")
+    if bk:
+        warnings.append(f"{sum(bk.values())} units eliminated by the engine's own bookkeeping, not by play ("
+                        + ", ".join(f"rule {r}: {k}" for r, k in sorted(bk.items())) + ")")
+    return {"games": len(rs), "played": len(played), "errors": len(errors), "player_errors": len(player_errors),
+            "never_entered": idle["never_entered"], "never_acted": idle["never_acted"],
+            "bookkeeping_eliminations": dict(sorted(bk.items())),
+            "seconds_per_game": stats([r.seconds for r in rs]),
+            "decisions_per_game": stats([float(r.actions) for r in rs]),
+            "warnings": warnings}

@@ -292,7 +292,8 @@ class PlaytestPanel(QWidget):
         o = s["outcomes"]
         self.status.setText(f"{s['games']} games{cancelled}: German {o['german']}, Russian {o['russian']}, "
                             f"draw {o['draw']}" + (f", errors {o['error']}" if o.get("error") else "")
-                            + f"; mean length {s['turns']['mean']:.1f} turns")
+                            + f"; mean length {s['turns']['mean']:.1f} turns"
+                            + "".join(f"\nWARNING: {w}" for w in s["trust"]["warnings"]))
         cas = s["casualties_per_game"]
         kinds = sorted(set(cas.get("german", {})) | set(cas.get("russian", {})))
         self.casualties.setRowCount(len(kinds))

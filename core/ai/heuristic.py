@@ -69,7 +69,6 @@ class HeuristicPlayer(TacticsMixin):
         self._rng = random.Random(seed)
         self.maps = InfluenceMaps()
         self.posture: str | None = None
-        self.errors: list[str] = []
         self._enemy_dist: dict[str, int] | None = None
         self._costs: dict[tuple, float | None] = {}
         self._nbs: dict[str, list[str]] = {}
@@ -84,13 +83,12 @@ class HeuristicPlayer(TacticsMixin):
             return actions[0]
         if not hasattr(view, "enemy_units"):  # a plain dict view: no judgement possible
             return self._fallback(actions)
-        try:
-            a = self._decide(view, list(actions))
-        except Exception as e:  # never let a judgement bug break a game: fall back to a safe choice
-            self.errors.append(f"{type(e).__name__}: {e}")
-            a = None
-        if a is None or a not in actions:
+        # never swallow a judgement bug: an exception here makes the game an error with its replay
+        a = self._decide(view, list(actions))
+        if a is None:
             return self._fallback(actions)
+        if a not in actions:
+            raise RuntimeError(f"the heuristic AI chose {a!r}, which is not among the {len(actions)} legal actions")
         return a
 
     def _fallback(self, actions: Sequence[Action]) -> Action:

@@ -6,6 +6,7 @@ Most tests play a shortened Scenario 1 (two Game Turns, same map and OOB) to sta
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -125,20 +126,26 @@ def test_an_exception_in_one_game_does_not_kill_the_batch(tmp_path, monkeypatch)
     out = tmp_path / "r.json"
     res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--seed", "7", "--workers", "1", "--quiet",
                                    "--ai", "german=boom", "--json", str(out)])
-    assert res.exit_code == 0, res.output
-    assert f"ERROR in game 1 (seed {bad_game_seed}): ZeroDivisionError: boom in the AI" in res.output
+    assert res.exit_code == 3, res.output  # the batch ran, but a game raised: never a silent success
+    assert re.search(rf"ERROR in game 1 \(seed {bad_game_seed}\): in the german player 'boom' at decision \d+: "
+                     "ZeroDivisionError: boom in the AI", res.output), res.output
+    assert "WARNING: 1 of 2 games raised an error (1 inside a player)" in res.output
     doc = json.loads(out.read_text())
     assert doc["per_game"][0]["outcome"] != "error"
     bad = doc["per_game"][1]
     assert bad["outcome"] == "error" and bad["seed"] == bad_game_seed and "boom in the AI" in bad["error"]
     assert doc["outcomes"]["error"] == 1
+    # the errored game is left out of the shares: the one played game is 100 % of them
+    good = doc["per_game"][0]["outcome"]
+    assert doc["rates"][good]["rate"] == 1.0 and "error" not in doc["rates"]
+    assert doc["trust"]["errors"] == 1 and doc["trust"]["player_errors"] == 1 and doc["trust"]["played"] == 1
     replay = Path(bad["replay"])
     assert replay.is_file() and replay.parent.name == "playtest-errors"
     head = json.loads(replay.read_text().splitlines()[0])
     assert head["seed"] == bad_game_seed and head["outcome"] == "error" and len(head["actions"]) >= 29
-    # the decisions up to the failure reproduce the game to that point
+    # re-played from its seed and players, the game takes the same decisions and raises the same error
     r = CliRunner().invoke(cli, ["replay", str(replay), "--verify"])
-    assert r.exit_code == 0 and "verified" in r.output, r.output
+    assert r.exit_code == 0 and "reproduced" in r.output and "boom in the AI" in r.output, r.output
 
 
 def test_replay_tampered_is_reported_as_divergence(tmp_path):
@@ -182,7 +189,7 @@ def test_summary_casualties_by_turn():
 def test_eliminations_by_cause_and_bookkeeping_in_summary():
     """Issue 13: a playtest says what lies behind each elimination; any elimination that is no
     attack, mine, scenario roll or crew rule is the engine's own bookkeeping and is counted."""
-    from core.ironcross.elimination_causes import elimination_cause
+    from core.ironcross.game_record import elimination_cause
     from core.playtest import GameResult
 
     assert [elimination_cause(r) for r in ("11.42", "9.2 C", "17.23", "12.32", "14.5", "24.35")] == ["attack"] * 6
