@@ -221,3 +221,24 @@ def test_units_stay_inside_the_scenarios_map_sections():
         for u in g.state.units.values():
             if u.hex is not None:
                 assert 30 <= int(u.hex[:2]) <= 50, (u.id, u.hex)
+
+
+def test_unit_activity_never_entered_and_never_acted():
+    """Trust report: a reinforcement that has not entered is 'never entered'; a unit on the map that
+    has not moved, turned or fired is 'never acted'; a unit that moved has acted."""
+    from core.ironcross.actions import StartMove, Step
+    from core.ironcross.game_record import unit_activity
+    from core.ironcross.setup import Entry
+    from core.ironcross.state import Phase
+    from tests.core.engine_fixtures import inf, small_game
+    from tests.core.engine_helpers import advance_to
+
+    units = [inf("G1", "german"), inf("G2", "german"), inf("R1", "russian"), inf("R2", "russian")]
+    g = small_game(units, {"G1": "1205", "G2": "1206", "R1": "1810"},
+                   entries=[Entry("russian", ["R2"], frozenset({"2012"}), 3)])
+    assert unit_activity(g) == {"german": {"never_entered": [], "never_acted": ["G1", "G2"]},
+                                "russian": {"never_entered": ["R2"], "never_acted": ["R1"]}}
+    advance_to(g, Phase.MOVEMENT)
+    g.apply(StartMove(("G1",)))
+    g.apply(Step("1204"))
+    assert unit_activity(g)["german"] == {"never_entered": [], "never_acted": ["G2"]}
