@@ -1,4 +1,4 @@
-"""Set-up (24.1): placing units in their set-up zones, hidden hexes (24.21, advanced rules), IPs
+"""Set-up (24.1): placing units in their set-up zones, hidden hexes (24.21, where the scenario grants them), IPs
 (18.1), mines (19.1), then the Russian infiltration (24.3, :mod:`core.ironcross.infiltration`).
 
 A mixin of :class:`core.ironcross.game.Game`; it reads and changes only the game's state.

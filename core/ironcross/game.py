@@ -119,7 +119,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self._grenade_hexes: set[str] = set()
         self._state_changed: set[str] = set()  # 6.0 H: units that changed their state this phase
         self._assault_cleared: set[str] = set()  # 17.32: hexes whose defenders an assault eliminated
-        self._queue_infiltration()  # 24.31 after the German set-up (advanced rules)
+        self._queue_infiltration()  # 24.31 after the German set-up (where the scenario allows it)
         self._event("game_start", rule="24.1", seed=seed, rules=rules, options=list(self.options),
                     title=setup.title)
         self._advance_setup()

@@ -9,7 +9,8 @@ seeded from the game's seed and recorded in ``GameSetup.choices`` (logged at gam
 * which entry option a group takes when the scenario offers a choice before the game.
 
 Hidden hexes (24.2) and the infiltration zone (24.3) go into ``GameSetup.hidden_hexes`` and
-``GameSetup.infiltration`` (the engine uses them with the advanced rules). Not used yet: optional
+``GameSetup.infiltration`` (scenario rules: the engine uses them under the basic and the advanced
+rules alike). Not used yet: optional
 detachments (e.g. Scenario 5's turn-2 entry, Scenario 6's SPECIAL).
 """
 
@@ -195,7 +196,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                       no_move_before=no_move_before, title=scenario.title,
                       playing_area=frozenset(h.id for h in ctx.area))
     setup.choices = choices  # type: ignore[attr-defined]
-    # 24.2 hidden hexes and 24.3 infiltration (used with the advanced rules only)
+    # 24.2 hidden hexes and 24.3 infiltration (scenario rules: used under any rules)
     for side in ("german", "russian"):
         spec = scenario.side(side)
         setup.hidden_hexes[side] = spec.hidden_hexes

@@ -78,8 +78,8 @@ class GameSetup:
     title: str = ""
     #: the hexes in play (the scenario's map sections, 24.1 "MAP"); None = the whole map
     playing_area: frozenset[str] | None = None
-    #: 24.2 (advanced rules): hidden hexes each side may choose at set-up
+    #: 24.2 (a scenario rule, basic and advanced rules): hidden hexes each side may choose at set-up
     hidden_hexes: dict[str, int] = field(default_factory=lambda: {"german": 0, "russian": 0})
-    #: 24.3 (advanced rules): side -> hexes its Infiltration Hex may be chosen in (the Russian
+    #: 24.3 (a scenario rule, basic and advanced rules): side -> hexes its Infiltration Hex may be chosen in (the Russian
     #: infiltration of the scenario); empty when the scenario does not allow it
     infiltration: dict[str, frozenset[str]] = field(default_factory=dict)

@@ -14,6 +14,8 @@ from core.cli import cli
 from core.dice import derive_seed
 from core.playtest import parse_ai, run_batch, summarise, wilson_interval
 
+RANDOM = {"german": "random", "russian": "random"}  # fast games (the default players are heuristic)
+
 ROOT = Path(__file__).resolve().parents[2]
 S1 = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
 
@@ -35,8 +37,8 @@ def key(rs):
 
 def test_same_results_whatever_the_number_of_workers(tmp_path):
     sc = short_scenario(tmp_path)
-    one = run_batch(sc, 2, 11, parse_ai(None), workers=1)
-    two = run_batch(sc, 2, 11, parse_ai(None), workers=2, replay_dir=str(tmp_path / "rp"))
+    one = run_batch(sc, 2, 11, RANDOM, workers=1)
+    two = run_batch(sc, 2, 11, RANDOM, workers=2, replay_dir=str(tmp_path / "rp"))
     assert key(one) == key(two)
     assert [r.seed for r in one] == [derive_seed(11, i) for i in range(2)]
     assert all(r.outcome in ("german", "russian", "draw") for r in one)
@@ -142,7 +144,7 @@ def test_an_exception_in_one_game_does_not_kill_the_batch(tmp_path, monkeypatch)
 
 
 def test_replay_tampered_is_reported_as_divergence(tmp_path):
-    rs = run_batch(short_scenario(tmp_path, turns=1), 1, 3, parse_ai(None), workers=1, replay_dir=str(tmp_path))
+    rs = run_batch(short_scenario(tmp_path, turns=1), 1, 3, RANDOM, workers=1, replay_dir=str(tmp_path))
     p = Path(rs[0].replay)
     lines = p.read_text().splitlines()
     for i, line in enumerate(lines[1:], 1):
@@ -158,6 +160,19 @@ def test_replay_tampered_is_reported_as_divergence(tmp_path):
     bad.write_text("{not json\n")
     res = CliRunner().invoke(cli, ["replay", str(bad)])
     assert res.exit_code == 1 and "line 1" in res.output
+
+
+def test_default_players_and_rules_are_heuristic_and_basic():
+    """One set of defaults (``core.playtest.DEFAULT_AI``/``DEFAULT_RULES``) for the CLI and the editor;
+    a side left out of ``--ai`` takes the default, not another player."""
+    from core.cli import playtest as cli_playtest
+    from core.playtest import DEFAULT_AI, DEFAULT_RULES
+
+    assert DEFAULT_AI == {"german": "heuristic", "russian": "heuristic"} and DEFAULT_RULES == "basic"
+    assert parse_ai(None) == DEFAULT_AI
+    assert parse_ai("german=random") == {"german": "random", "russian": "heuristic"}
+    defaults = {o.name: o.default for o in cli_playtest.params}
+    assert parse_ai(defaults["ai_spec"]) == DEFAULT_AI and defaults["rules"] == DEFAULT_RULES
 
 
 def test_wilson_interval_and_summary():
