@@ -77,6 +77,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self.options = tuple(options)
         check_rules(rules, self.options)  # issue 7: "basic" | "advanced", named optional rules
         self.map = PlayingArea(setup.hexmap, setup.playing_area) if setup.playing_area else setup.hexmap
+        self._check_setup_hexes()  # 24.1: nothing is placed, entered or infiltrated off the map
         self.terrain = HexTerrain(setup.hexmap, setup.chart)
         self.events: list[dict] = []
         self.actions: list[Action] = []
