@@ -91,6 +91,13 @@ def test_cli_playtest_bad_input(tmp_path):
     wrong.write_text(json.dumps({"format": "ironcross-scenario", "title": "x"}))
     r = CliRunner().invoke(cli, ["playtest", str(wrong)])
     assert r.exit_code == 1 and "Traceback" not in r.output
+    off = json.loads(Path(S1).read_text())  # 24.1: a set-up zone listing a hex off the map is refused
+    off["map"]["file"] = str((Path(S1).parent / off["map"]["file"]).resolve())
+    off["german"]["groups"][0]["setup"]["region"] = {"kind": "hexes", "hexes": ["4307", "7507"]}
+    (tmp_path / "off.json").write_text(json.dumps(off))
+    r = CliRunner().invoke(cli, ["playtest", str(tmp_path / "off.json"), "--games", "1"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"{tmp_path / 'off.json'}: $.german.groups[0].setup.region.hexes[1]: hex 7507 is not on map" in r.output
     r = CliRunner().invoke(cli, ["playtest", S1, "--ai", "german=genius"])
     assert r.exit_code == 1 and "unknown AI player" in r.output
     r = CliRunner().invoke(cli, ["playtest", S1, "--ai", "prussian=random"])
