@@ -88,8 +88,8 @@ class GameSetup:
     playing_area: frozenset[str] | None = None
     #: 24.2 (a scenario rule, basic and advanced rules): hidden hexes each side may choose at set-up
     hidden_hexes: dict[str, int] = field(default_factory=lambda: {"german": 0, "russian": 0})
-    #: 24.3 (a scenario rule, basic and advanced rules): side -> hexes its Infiltration Hex may be chosen in (the Russian
-    #: infiltration of the scenario); empty when the scenario does not allow it
+    #: 24.3 (a scenario rule, basic and advanced rules): side -> hexes its Infiltration Hex may be
+    #: chosen in (the Russian infiltration of the scenario); empty when the scenario does not allow it
     infiltration: dict[str, frozenset[str]] = field(default_factory=dict)
     #: what each OOB entry of the scenario became: its JSON path (``"$.german.oob[0]"``) -> a line
     #: ("IP3 x 1 placed by german at set-up ...", "units ... of Squad C"); every entry is here or

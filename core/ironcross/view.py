@@ -353,7 +353,7 @@ class PlayerView:
         """The legal actions of this side now (empty when another side decides)."""
         return self._game.legal_actions(self.side)
 
-    # ------------------------------------------------------------------ advanced rules (21.0-23.0); scenario rules 24.2, 24.3
+    # ---------------------------------------------- advanced rules (21.0-23.0); scenario rules 24.2, 24.3
     @property
     def advanced(self) -> bool:
         """Advanced rules (21.0-23.0) in force. Hidden hexes (24.2) and infiltration (24.3) are

@@ -260,7 +260,8 @@ SCENARIOS = sorted(__import__("glob").glob(str(__import__("pathlib").Path(__file
                                                / "scenarios" / "data" / "scenario_*.json")))
 _TARGETED = ("fire", "grenade", "flame", "mortar")
 # every scenario under the advanced rules; under the basic rules the two with infiltration (24.3)
-_RUNS = [(p, "advanced") for p in SCENARIOS] + [(p, "basic") for p in SCENARIOS if "scenario_1_" in p or "scenario_2_" in p]
+_RUNS = [(p, "advanced") for p in SCENARIOS] + [(p, "basic") for p in SCENARIOS
+                                                if "scenario_1_" in p or "scenario_2_" in p]
 
 
 @pytest.mark.parametrize("path,rules", _RUNS, ids=lambda x: x.rsplit("/", 1)[-1][:10] if "/" in x else x)

@@ -1,6 +1,6 @@
-"""Russian infiltration (24.3, a scenario rule: under the basic and the advanced rules alike): designation (24.31), the Infiltration Hex and the
-German option (24.32), the roll and its modifiers (24.33), the results (24.34), hidden hexes (24.35,
-24.36) and AP mines (24.37)."""
+"""Russian infiltration (24.3, a scenario rule: under the basic and the advanced rules alike):
+designation (24.31), the Infiltration Hex and the German option (24.32), the roll and its modifiers
+(24.33), the results (24.34), hidden hexes (24.35, 24.36) and AP mines (24.37)."""
 
 from __future__ import annotations
 
