@@ -134,8 +134,6 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
     allotments: list[Allotment] = []
     grenades = {"german": 0, "russian": 0}
     no_move_before: dict[str, int] = {}
-    area = {h.id for h in ctx.area}
-
     oob_use: dict[str, str] = {}
 
     def zone_of(region, what: str) -> frozenset[str]:
