@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from core.playtest import DEFAULT_AI, DEFAULT_RULES, RULES, ai_spec_text
 from maps.document_file import DocumentError
 
 __all__ = ["main", "cli"]
@@ -197,10 +198,12 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
-@click.option("--ai", "ai_spec", default="german=heuristic,russian=heuristic", show_default=True,
-              help="players per side: heuristic (plays to the victory conditions) or random")
-@click.option("--rules", type=click.Choice(["basic", "advanced"]), default="basic", show_default=True,
-              help="basic rules (3.0-20.0) or all advanced rules together (21.0-24.3)")
+@click.option("--ai", "ai_spec", default=ai_spec_text(DEFAULT_AI), show_default=True,
+              help="players per side: heuristic (plays to the victory conditions) or random; a side left out "
+                   "takes the default")
+@click.option("--rules", type=click.Choice(RULES), default=DEFAULT_RULES, show_default=True,
+              help="basic rules (3.0-20.0) or all advanced rules together (21.0-23.0); the scenario's hidden "
+                   "hexes (24.2) and infiltration (24.3) apply under both")
 @click.option("--option", "options", multiple=True, type=click.Choice(["observation-penalty", "observation-special-roll"]),
               help="optional rule (advanced rules only; repeatable): 23.2 penalty, the table's optional special roll")
 @click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")

@@ -35,10 +35,18 @@ from core.dice import derive_seed
 from core.ironcross.game_record import CAUSES, elimination_cause, unit_activity
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
-           "DEFAULT_ERROR_DIR", "FixedSetupPlayer"]
+           "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES", "FixedSetupPlayer"]
 
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
 DEFAULT_ERROR_DIR = "playtest-errors"
+
+#: The players and rules every playtest front end starts from (``ironcross playtest`` and the
+#: editor's Playtest panel): the heuristic AI on both sides, the basic rules. Hidden hexes (24.2)
+#: and infiltration (24.3) are scenario rules, in force under either rules when the scenario grants them.
+DEFAULT_AI: dict[str, str] = {"german": "heuristic", "russian": "heuristic"}
+DEFAULT_RULES = "basic"
+#: "basic" (3.0-20.0) or "advanced" (all of 21.0-23.0 together)
+RULES = ("basic", "advanced")
 
 
 class PlaytestError(RuntimeError):
@@ -79,8 +87,8 @@ class GameResult:
 
 def parse_ai(text: str | None) -> dict[str, str]:
     """``"german=random,russian=heuristic"`` -> {"german": "random", "russian": "heuristic"};
-    missing sides default to ``random``. Raises ValueError on a malformed spec."""
-    out = {"german": "random", "russian": "random"}
+    missing sides (and an empty spec) take :data:`DEFAULT_AI`. Raises ValueError on a malformed spec."""
+    out = dict(DEFAULT_AI)
     if not text:
         return out
     for part in text.split(","):
@@ -91,6 +99,11 @@ def parse_ai(text: str | None) -> dict[str, str]:
             raise ValueError(f"unknown side {side!r} in --ai (german or russian)")
         out[side] = name
     return out
+
+
+def ai_spec_text(ai: dict[str, str]) -> str:
+    """The ``--ai`` text of a players dict: {"german": "heuristic", ...} -> "german=heuristic,..."."""
+    return ",".join(f"{side}={name}" for side, name in ai.items())
 
 
 def _setup_for(scenario_path: str, seed: int, fixed: dict | None = None):

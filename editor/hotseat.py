@@ -154,8 +154,13 @@ class HotseatPanel(QWidget):
     def auto_setup(self) -> None:
         if self.session is None:
             return
+        from core.ironcross.state import Phase
+
         n = len(self.session.log)
-        self.session.advance_until(lambda acts: not any(a.kind in ("place", "end_setup") for a in acts))
+        g = self.session.game
+        # the whole set-up: placements (24.1), hidden hexes (24.21), IPs, mines and the infiltration
+        # steps (24.3, whose Infiltration Hex choice offers neither Place nor EndSetup)
+        self.session.advance_until(lambda _acts: g.state.phase is not Phase.SETUP)
         for e in self.session.log[n:]:
             self.log.addItem(describe_event(e))
         self._after()

@@ -166,6 +166,7 @@ class PlaytestPanel(QWidget):
     def __init__(self, scenario_file=None, parent=None, fixed_setup=None):
         super().__init__(parent)
         from core.players import PLAYERS
+        from core.playtest import DEFAULT_AI, DEFAULT_RULES, RULES
         from PySide6.QtWidgets import QCheckBox
 
         self.scenario_file = scenario_file
@@ -183,10 +184,13 @@ class PlaytestPanel(QWidget):
         for side in ("german", "russian"):
             c = QComboBox()
             c.addItems(sorted(PLAYERS))
-            c.setCurrentText("random")
+            c.setCurrentText(DEFAULT_AI[side])  # the same defaults as ``ironcross playtest``
             self.ai[side] = c
         self.rules = QComboBox()
-        self.rules.addItems(["basic", "advanced"])
+        self.rules.addItems(list(RULES))
+        self.rules.setCurrentText(DEFAULT_RULES)
+        self.rules.setToolTip("basic rules (3.0-20.0) or all advanced rules together (21.0-23.0); the scenario's "
+                              "hidden hexes (24.2) and infiltration (24.3) apply under both")
         self.workers = QSpinBox()
         self.workers.setRange(1, max(1, os.cpu_count() or 1))
         self.workers.setValue(max(1, (os.cpu_count() or 2) - 1))

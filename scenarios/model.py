@@ -444,8 +444,9 @@ class Infiltration(_Strict):
 
 
 class SideSpec(_Strict):
-    """One side: printed set-up text and player notes, groups, side-wide OOB entries (grenades),
-    hidden hexes (24.2), infiltration (24.3) and special options."""
+    """One side: printed set-up text and player notes, groups, side-wide OOB entries (grenades; IPs
+    and mines, placed by the side at set-up in its set-up zones, 18.1, 19.1; never units, which
+    belong to a group), hidden hexes (24.2), infiltration (24.3) and special options."""
 
     setup_text: str = ""
     notes: list[PlayerNote] = Field(default_factory=list)

@@ -303,7 +303,8 @@ class HexesRegion(_Node):
 
 class HexRangeRegion(_Node):
     """Hexes ``first`` to ``last`` inclusive along one hex column or one hex row
-    ("between hexes 5015 and 5027 (inclusive)")."""
+    ("between hexes 5015 and 5027 (inclusive)"). Both ends must lie in the playing area (then so
+    does every hex between them: the area is a block of whole columns)."""
 
     kind: Literal["hex_range"] = "hex_range"
     first: str
@@ -318,6 +319,9 @@ class HexRangeRegion(_Node):
 
     def _resolve(self, ctx):
         a, b = ctx.hex(self.first, ("first",)), ctx.hex(self.last, ("last",))
+        for f, h in (("first", a), ("last", b)):
+            if h not in ctx.area:
+                raise RegionError(f"hex {h.id} is outside the scenario's playing area", (f,))
         if a.col == b.col:
             lo, hi = sorted((a.row, b.row))
             return frozenset(Hex(a.col, r) for r in range(lo, hi + 1))

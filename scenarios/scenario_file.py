@@ -2,8 +2,11 @@
 
 :func:`load_scenario` validates the JSON against :class:`scenarios.model.Scenario`, then checks
 the whole document: the referenced map loads, every region resolves to at least one hex of that
-map (inside the scenario's map sections), named regions, group and detachment names, errata
-records, and -- when a counter roster is available -- every OOB entry names counters that exist.
+map (inside the scenario's map sections; an explicitly listed hex off the map or outside the
+sections is an error naming it), named regions, group and detachment names, errata records, that
+every OOB entry is used by a game (:func:`oob_problems`: no unit entry outside a group, IPs and
+mines only where a set-up zone can take them, no ammo number for nobody, "with" naming a unit of
+the group), and -- when a counter roster is available -- every OOB entry names counters that exist.
 Each problem is one line ``FILE: $.json.path: problem`` (:class:`maps.document_file.DocumentError`).
 """
 
@@ -18,10 +21,12 @@ from maps.hexmap import HexMap
 from scenarios.model import (
     SCENARIO_FORMAT,
     SCENARIO_VERSION,
+    UNIT_ENTRY_TYPES,
     AFVEntry,
     CommanderEntry,
     CrewWeaponEntry,
     IPEntry,
+    MinesEntry,
     Scenario,
     SquadEntry,
 )
@@ -39,6 +44,7 @@ __all__ = [
     "load_scenario_map",
     "scenario_context",
     "iter_regions",
+    "oob_problems",
     "apply_scenario_errata",
 ]
 
@@ -147,6 +153,87 @@ def _structure_problems(sc: Scenario) -> list[Problem]:
     return out
 
 
+def oob_problems(sc: Scenario) -> list[Problem]:
+    """Every OOB entry a game could not use ("read but not used" is an error, never silent), one
+    :class:`Problem` naming the entry's JSON path and text:
+
+    * a unit entry (squad, commander, CW, AFV) at side level: it belongs to no group, so it has no
+      set-up zone and no entry (24.1);
+    * IPs or mines of a group that enters the map, or at side level when no group of the side sets
+      up on the map: there is no set-up zone to place them in (18.1, 19.1);
+    * "with X" naming no unit entry of the same group;
+    * an ammo number on a member a "less" leaves out (it would go to nobody; 24.1).
+
+    The region checks (an IP's "on any building hex" meeting its zone, mines outside buildings,
+    19.14) are in :func:`check_scenario`; the squad-has-an-LMG check needs the roster."""
+    out: list[Problem] = []
+    for side in ("german", "russian"):
+        s = sc.side(side)
+        sets_up = any(g.setup is not None for g in s.groups)
+        for gi, g in enumerate(s.groups):
+            labels = {e.label() for e in g.oob if isinstance(e, UNIT_ENTRY_TYPES)}
+            for ei, e in enumerate(g.oob):
+                p = json_path((side, "groups", gi, "oob", ei))
+                what = e.text or e.kind
+                if isinstance(e, (IPEntry, MinesEntry)) and g.setup is None:
+                    out.append(Problem(p, f"{what}: group {g.name!r} enters the map and has no set-up zone to "
+                                          f"place {'IPs' if isinstance(e, IPEntry) else 'mines'} in (18.1, 19.1); "
+                                          "give them to a group that sets up"))
+                if e.with_unit is not None and e.with_unit not in labels:
+                    out.append(Problem(f"{p}.with_unit", f"{what}: 'with {e.with_unit}' names no unit entry of group "
+                                                         f"{g.name!r} ({', '.join(sorted(labels)) or 'none'})"))
+                if isinstance(e, SquadEntry):
+                    for si, spec in enumerate(e.less):
+                        if spec.ammo is not None:
+                            out.append(Problem(f"{p}.less[{si}].ammo", f"{what}: ammo ({spec.ammo}) on a member "
+                                                                       "left out would go to nobody (24.1)"))
+        for ei, e in enumerate(s.oob):
+            p = json_path((side, "oob", ei))
+            what = e.text or e.kind
+            if isinstance(e, UNIT_ENTRY_TYPES):
+                out.append(Problem(p, f"{what}: a unit entry at side level belongs to no group, so it is never set "
+                                      "up nor entered (24.1); move it into a group"))
+            elif isinstance(e, (IPEntry, MinesEntry)) and not sets_up:
+                out.append(Problem(p, f"{what}: no {side} group sets up on the map, so there is no set-up zone to "
+                                      "place it in (18.1, 19.1)"))
+            if e.with_unit is not None:
+                out.append(Problem(f"{p}.with_unit", f"{what}: 'with {e.with_unit}' at side level: a side-level "
+                                                     "entry deploys with no group; move it into the group"))
+    return out
+
+
+def _allotment_problems(sc: Scenario, ctx: RegionContext) -> list[Problem]:
+    """IPs and mines that could never be placed: an IP's ``where`` ("on any building hex") meeting no
+    hex of its set-up zone(s) (18.1), mines whose zone has only building hexes (19.14)."""
+    out: list[Problem] = []
+    buildings = frozenset(h for hs in ctx.hexmap.building_hexes.values() for h in hs)
+
+    def hexes(region) -> frozenset:
+        try:
+            return region.resolve(ctx)
+        except RegionError:
+            return frozenset()  # reported by the region checks
+
+    for side in ("german", "russian"):
+        s = sc.side(side)
+        side_zone = frozenset().union(*(hexes(g.setup.region) for g in s.groups if g.setup is not None))
+        items = [((side, "groups", gi, "oob", ei), e, hexes(g.setup.region), f"the set-up zone of {g.name!r}")
+                 for gi, g in enumerate(s.groups) if g.setup is not None for ei, e in enumerate(g.oob)]
+        items += [((side, "oob", ei), e, side_zone, f"the {side} set-up zones") for ei, e in enumerate(s.oob)]
+        for loc, e, zone, zname in items:
+            if not zone:
+                continue
+            if isinstance(e, IPEntry) and e.where is not None:
+                w = hexes(e.where)
+                if w and not (zone & w):
+                    out.append(Problem(json_path((*loc, "where")), f"{e.text or 'IP'}: no hex of {zname} is "
+                                                                   f"{e.where.describe()} (18.1)"))
+            if isinstance(e, MinesEntry) and not (zone - buildings):
+                out.append(Problem(json_path(loc), f"{e.text or 'mines'}: {zname} has only building hexes, where mines "
+                                                   "may not be deployed (19.14)"))
+    return out
+
+
 def _region_problems(sc: Scenario, hexmap: HexMap) -> list[Problem]:
     out: list[Problem] = []
     ctx = scenario_context(sc, hexmap)
@@ -170,6 +257,7 @@ def _region_problems(sc: Scenario, hexmap: HexMap) -> list[Problem]:
             hexmap.hex(h)
         except KeyError as e:
             out.append(Problem(json_path(("north", k)), str(e)))
+    out.extend(_allotment_problems(sc, ctx))
     return out
 
 
@@ -194,6 +282,14 @@ def _roster_problems(sc: Scenario, roster) -> list[Problem]:
                                 what = f"{t}{f' PR{pr}' if pr is not None else ''}"
                                 out.append(Problem(f"{p}.{field}", f"{e.text or e.label()}: {side} Squad {e.letter} has "
                                                                    f"{have} {what} unit(s), the entry needs {n}"))
+                    if e.ammo is not None:  # 24.1 AMMO POINTS: the squad's "(N)" is its LMG's
+                        if e.only is not None:
+                            lmgs = sum(spec.count for spec in e.only if spec.type == "LMG")
+                        else:
+                            lmgs = len(sq.matching("LMG", None)) - sum(x.count for x in e.less if x.type == "LMG")
+                        if lmgs <= 0:
+                            out.append(Problem(f"{p}.ammo", f"{e.text or e.label()}: ammo ({e.ammo}) but {side} Squad "
+                                                            f"{e.letter} has no LMG in play to take it (24.1)"))
                 elif isinstance(e, CommanderEntry):
                     if e.pr is None:
                         if not any(c.rank == e.type.upper() for c in roster.commanders(side)):
@@ -220,6 +316,7 @@ def check_scenario(sc: Scenario, scenario_path: str | os.PathLike[str] | None = 
     :class:`scenarios.counters.Roster`, ``None`` to skip, or ``"auto"`` (the shipped roster when
     the counters module and file exist)."""
     out = _structure_problems(sc)
+    out.extend(oob_problems(sc))
     if hexmap is None:
         try:
             hexmap = load_scenario_map(sc, scenario_path)

@@ -1,5 +1,5 @@
 """Heuristic tactics beyond plain move-and-fire (issue 8): overruns (9.0), Reaction Movement of
-defenders, and the advanced rules' hidden hexes (24.2), infiltration (24.3) and MG modes (21.0).
+defenders, the scenarios' hidden hexes (24.2) and infiltration (24.3), and the advanced rules' MG modes (21.0).
 
 A mixin of :class:`core.ai.heuristic.HeuristicPlayer`; every method scores the legal actions it
 is given and returns one of them (or EndPhase/EndSetup/None). Scores use the exact dice
@@ -187,7 +187,7 @@ class TacticsMixin:
             return vis or pick
         if not vis:
             return hid  # an own hidden hex: only hidden units may join it
-        if u.is_afv or not view.advanced:
+        if u.is_afv:
             return vis
         left = view.hidden_hexes_left()
         if left <= 0:
@@ -272,11 +272,12 @@ class TacticsMixin:
                 if a.kind != "infiltrate":
                     continue
                 units = [u for u in off.values() if u.squad == a.squad and not u.is_commander and u.is_infantry]
-                if a.commander and a.commander in off:
-                    units.append(off[a.commander])
                 if not units:
                     continue
-                pmod = ct.infiltration_pr_modifier(max(u.pr for u in units))
+                if a.commander and a.commander in off:
+                    units.append(off[a.commander])
+                # 24.33 best PR in the infiltrating squad: the commander's does not count
+                pmod = ct.infiltration_pr_modifier(max(u.pr for u in units if not u.is_commander))
                 best = max(((self._infil_ev(g, mod + pmod, units), h) for g, mod, h in top), default=None,
                            key=lambda x: (x[0], x[1]))
                 if best is None:
@@ -297,7 +298,7 @@ class TacticsMixin:
             rec = view.infiltration()
             units = [view.unit(x) for x in rec.get("units", [])]
             units = [u for u in units if u is not None] or view.own_units(on_map=False)[:1]
-            pmod = ct.infiltration_pr_modifier(max((u.pr for u in units), default=8))
+            pmod = ct.infiltration_pr_modifier(max((u.pr for u in units if not u.is_commander), default=8))  # 24.33
             scored = [(self._infil_ev(g, mod + pmod, units), hexes[h]) for g, mod, h in
                       self._infil_hex_base(view, hexes)]
             return self._best(scored)[1]

@@ -34,7 +34,7 @@ class Place:
     hex: str
     down: bool = False
     facing: int | None = None
-    hidden: bool = False  # 24.21: set up in a hidden hex (advanced rules)
+    hidden: bool = False  # 24.21: set up in a hidden hex (where the scenario grants hidden hexes)
     kind: str = "place"
 
 

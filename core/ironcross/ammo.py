@@ -8,7 +8,8 @@ with ``rules="advanced"`` does it deplete (22.0: under the basic rules only gren
   costs nothing); out of ammo (0 points) it may fire no more in the game; there is no resupply.
 * 22.2 costs: MG DF 1, DF with Intensive Fire 3, SP 1 for one hex and 2 in all when it attacks several
   hexes, FL 2 whatever the number of hexes; ATR 1; mortar 1 per round; ATG 1; any other unit that
-  carries an ammo number 1 per fire combat.
+  carries an ammo number 1 per fire combat (e.g. a flamethrower with its own number in an "ONLY"
+  list, Scenario 4's "FT PR9 (4)": 1 per flame attack).
 * Our reading: an attack whose cost exceeds the points left is not allowed (Intensive Fire needs 3,
   FL needs 2; an SP fire with 1 point left may attack only one hex), so ammo never goes negative.
 """

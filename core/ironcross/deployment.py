@@ -1,4 +1,4 @@
-"""Set-up (24.1): placing units in their set-up zones, hidden hexes (24.21, advanced rules), IPs
+"""Set-up (24.1): placing units in their set-up zones, hidden hexes (24.21, where the scenario grants them), IPs
 (18.1), mines (19.1), then the Russian infiltration (24.3, :mod:`core.ironcross.infiltration`).
 
 A mixin of :class:`core.ironcross.game.Game`; it reads and changes only the game's state.
@@ -9,11 +9,48 @@ from __future__ import annotations
 
 from core.ironcross.actions import (
     Action, EndSetup, IllegalAction, Place)
+from core.ironcross.setup import SetupError
 from core.ironcross.state import Unit, stacking_problem
+from maps import hexgrid
 
 
 class DeploymentRules:
     """Set-up of the forces before the first Player Turn (24.1, 8.62, 18.1, 19.1)."""
+
+    def _check_setup_hexes(self) -> None:
+        """24.1 MAP: every hex the set-up names -- set-up zones (and so hidden hexes, 24.21), IP
+        and mine zones (18.1, 19.1), entry hexes, infiltration zones (24.32) -- lies on the map and
+        in the scenario's playing area, so no ``Place``, entry or Infiltration Hex is ever offered
+        off it. The playing area itself must lie on the map. Raises :class:`SetupError` naming
+        each group and hex (the game is not started)."""
+        s = self.setup
+        full = s.hexmap
+        problems: list[str] = []
+
+        def check(what: str, hexes, on=None) -> None:
+            for h in sorted(hexes):
+                try:
+                    hx = hexgrid.parse_hex_id(h)
+                except ValueError as e:
+                    problems.append(f"{what}: {e}")
+                    continue
+                if not full.contains(hx):
+                    problems.append(f"{what}: hex {h} is not on map {full.name!r}")
+                elif on is not None and not on.contains(hx):
+                    problems.append(f"{what}: hex {h} is outside the scenario's playing area")
+
+        if s.playing_area:
+            check("playing area", s.playing_area)
+        for d in s.deployments:
+            check(f"{d.side} set-up zone of {d.group or ', '.join(d.units)}", d.zone, self.map)
+        for a in s.allotments:
+            check(f"{a.side} IP/mine zone of {a.group or 'the side'}", a.zone, self.map)
+        for e in s.entries:
+            check(f"{e.side} entry hexes of {e.group or ', '.join(e.units)}", e.hexes, self.map)
+        for side, zone in sorted(s.infiltration.items()):
+            check(f"{side} infiltration zone", zone, self.map)
+        if problems:
+            raise SetupError("; ".join(problems))
 
     def _advance_setup(self) -> None:
         while self._setup_queue:

@@ -713,6 +713,8 @@ class FireRules:
             return ("10.13", f"{u.id} moved in the Reaction Movement Phase")
         if u.down:
             return ("16.2", "flamethrowers fire only from the UP state")
+        if not self._has_ammo(u, 1):  # 22.1 an FT with an ammo number (Scenario 4's "FT PR9 (4)")
+            return ("22.1", f"{u.id} is out of ammo")
         d = _dist(u.hex, tid)
         if d < 1 or d > 2:
             return ("16.1", "flamethrowers reach one or two hexes")
@@ -750,6 +752,7 @@ class FireRules:
             self._event("flame", rule="16.0", unit=u.id, target=a.target, passed=False)
             return
         self._event("flame", rule="16.0", unit=u.id, target=a.target, passed=True)
+        self._spend_ammo(u, 1, f"flame attack at {a.target}")  # 22.1: one fire combat, one point (advanced)
         self._note_fired(u, "g")  # 23.2 observer g
         self._note_first_shot()
         rng = _dist(u.hex, a.target)

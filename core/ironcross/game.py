@@ -90,6 +90,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self.options = tuple(options)
         check_rules(rules, self.options)  # issue 7: "basic" | "advanced", named optional rules
         self.map = PlayingArea(setup.hexmap, setup.playing_area) if setup.playing_area else setup.hexmap
+        self._check_setup_hexes()  # 24.1: nothing is placed, entered or infiltrated off the map
         self.terrain = HexTerrain(setup.hexmap, setup.chart)
         self.events: list[dict] = []
         self.actions: list[Action] = []
@@ -132,7 +133,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self._grenade_hexes: set[str] = set()
         self._state_changed: set[str] = set()  # 6.0 H: units that changed their state this phase
         self._assault_cleared: set[str] = set()  # 17.32: hexes whose defenders an assault eliminated
-        self._queue_infiltration()  # 24.31 after the German set-up (advanced rules)
+        self._queue_infiltration()  # 24.31 after the German set-up (where the scenario allows it)
         self._event("game_start", rule="24.1", seed=seed, rules=rules, options=list(self.options),
                     title=setup.title)
         self._advance_setup()

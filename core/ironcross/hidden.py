@@ -1,4 +1,5 @@
-"""Hidden hexes (24.2, advanced rules): choosing them at set-up, keeping them out of the
+"""Hidden hexes (24.2, a scenario rule: in force whenever the scenario grants a side hidden hexes,
+under the basic and the advanced rules alike): choosing them at set-up, keeping them out of the
 opponent's sight, and every way they are revealed (24.22, 24.23).
 
 A mixin of :class:`core.ironcross.game.Game`. A hidden unit is on the map for its owner (it has a
@@ -36,7 +37,8 @@ class HiddenRules:
     # ================================================================== visibility API
     @property
     def advanced(self) -> bool:
-        """Advanced rules (21.0-24.3) in force (``Game(..., rules="advanced")``)."""
+        """Advanced rules (21.0-23.0) in force (``Game(..., rules="advanced")``). Hidden hexes (24.2)
+        and infiltration (24.3) are scenario rules and do not depend on it."""
         return self.rules == "advanced"
 
     def is_visible_to(self, unit: Unit, side: str) -> bool:
@@ -60,7 +62,7 @@ class HiddenRules:
 
     # ================================================================== 24.21 set-up
     def _hidden_hexes_left(self, side: str) -> int:
-        allowed = self.setup.hidden_hexes.get(side, 0) if self.advanced else 0
+        allowed = self.setup.hidden_hexes.get(side, 0)  # 24.2: as many as the scenario grants, any rules
         return allowed - sum(1 for s in self.state.hidden_hexes.values() if s == side)
 
     def _hidden_placement_ok(self, u: Unit, hex_id: str, hidden: bool) -> bool:
@@ -104,8 +106,6 @@ class HiddenRules:
     def _reveal_actions(self, side: str) -> list[Action]:
         """24.22: the owner may reveal a hidden hex whenever he decides (not during a move or an
         opportunity fire window)."""
-        if not self.advanced:
-            return []
         return [RevealHidden(h) for h in self.hidden_hexes_of(side)]
 
     def _voluntary_reveal(self, a: RevealHidden, side: str, rule: str = "24.22") -> None:
@@ -166,8 +166,6 @@ class HiddenRules:
     def _morale_phase_reveals(self) -> None:
         """24.22: a NORMAL enemy unit beginning the Morale Phase adjacent to a hidden hex reveals all
         units in it (checked at the start of every Morale Phase, before 7.0)."""
-        if not self.advanced:
-            return
         for h in sorted({u.hex for u in self.state.units.values() if u.hidden and u.on_map}):
             owner = self._hidden_at(h)[0].side
             for e in sorted(self.state.units_of(other_side(owner)), key=lambda x: x.id):

@@ -1,4 +1,5 @@
-"""Russian infiltration (24.3, advanced rules, where the scenario allows it).
+"""Russian infiltration (24.3, a scenario rule: wherever the scenario allows it, under the basic and
+the advanced rules alike).
 
 A mixin of :class:`core.ironcross.game.Game`. The infiltration is one item of the set-up queue,
 after the German set-up (24.31): ``(side, "infiltration", zone)``. Its steps are decisions offered
@@ -11,7 +12,8 @@ through ``legal_actions``:
    (24.35);
 3. the German may reveal hidden hexes closer to it than his nearest on-map unit
    (:class:`RevealHidden`, or ``EndSetup`` to go on) (24.32);
-4. 2d6 + modifiers on the Infiltration Resolution Table (24.33);
+4. 2d6 + modifiers on the Infiltration Resolution Table (24.33; the best PR is the squad's, never
+   the commander's);
 5. SN/SS/SP: the Russian places each infiltrator (``Place``) within two hexes, no closer to any
    German unit than the Infiltration Hex (24.34); then hidden hexes stacked with or adjacent to them
    are revealed (24.36: SUPPRESSED, moved to an adjacent hex by the Russian (``Place``), a Grenade
@@ -39,9 +41,9 @@ class InfiltrationRules:
 
     # ================================================================== queue
     def _queue_infiltration(self) -> None:
-        """24.31: the infiltration comes after the German set-up (units, hidden hexes, mines)."""
-        if self.rules != "advanced":
-            return
+        """24.31: the infiltration comes after the German set-up (units, hidden hexes, mines). 24.3
+        "may only be used if the option is present in the scenario instructions": it is queued for
+        every side the scenario grants it to, whatever the rules (basic or advanced)."""
         for side, zone in sorted(self.setup.infiltration.items()):
             if not zone:
                 continue
@@ -228,11 +230,13 @@ class InfiltrationRules:
 
     # ================================================================== resolution
     def _resolve_infiltration(self) -> None:
-        """24.33: 2d6 + best PR + terrain + distance to the nearest on-map German unit."""
+        """24.33: 2d6 + best PR in the infiltrating squad + terrain + distance to the nearest on-map
+        German unit. The best PR is the squad's men's only: a commander is not part of a squad
+        (24.31 "ONE squad PLUS ... one commander"), so his PR does not count."""
         rec = self._infil
         side, ih = rec["side"], rec["hex"]
         units = self._infiltrators()
-        best = max(u.pr for u in units)
+        best = max(u.pr for u in units if not u.is_commander)  # 24.33 "Best PR in the Infiltrating Squad"
         pr_mod = ct.infiltration_pr_modifier(best)
         ter_mod, ter = self._infiltration_terrain_modifier(ih)
         near = self._nearest_enemy_distance(side, ih)

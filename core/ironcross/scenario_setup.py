@@ -9,8 +9,17 @@ seeded from the game's seed and recorded in ``GameSetup.choices`` (logged at gam
 * which entry option a group takes when the scenario offers a choice before the game.
 
 Hidden hexes (24.2) and the infiltration zone (24.3) go into ``GameSetup.hidden_hexes`` and
-``GameSetup.infiltration`` (the engine uses them with the advanced rules). Not used yet: optional
-detachments (e.g. Scenario 5's turn-2 entry, Scenario 6's SPECIAL).
+``GameSetup.infiltration`` (scenario rules: the engine uses them under the basic and the advanced
+rules alike).
+
+Every OOB entry becomes game data, recorded in ``GameSetup.oob_use`` (JSON path -> what it became),
+or the scenario is refused with a :class:`SetupError` naming the entry (``ironcross validate``
+reports the same cases first, :func:`scenarios.scenario_file.check_scenario`): units of a group
+set up in its zone or enter with it; ammo numbers go to the squad's LMGs or to the member an
+"ONLY" list gives them to, or to the CW; grenades to the side; a group's IPs and mines are placed
+by the side at set-up in the group's zone, the side-level ones anywhere in the side's set-up zones
+(18.1, 19.1); an IP's "on any building hex" narrows its zone. Not used yet (not OOB entries): the
+optional detachments (e.g. Scenario 5's turn-2 entry, Scenario 6's SPECIAL).
 """
 
 from __future__ import annotations
@@ -19,26 +28,25 @@ import os
 import random
 from pathlib import Path
 
-from core.ironcross.setup import Allotment, Deployment, Entry, GameSetup
+from core.ironcross.setup import Allotment, Deployment, Entry, GameSetup, SetupError
 from core.ironcross.state import Phase, Unit, UnitKind
+from maps.document_file import json_path
+from scenarios.model import UNIT_ENTRY_TYPES
 
 __all__ = ["build_setup", "load_setup", "apply_fixed_setup", "SetupError"]
-
-
-class SetupError(ValueError):
-    """The scenario cannot be turned into a game (an OOB entry the roster lacks, an empty zone)."""
 
 
 _PHASES = {"movement": Phase.MOVEMENT, "reaction_movement": Phase.REACTION_MOVEMENT}
 
 
-def _engine_unit(ru, squad_ammo: int | None = None, cw_ammo: int | None = None) -> Unit:
-    """An engine :class:`Unit` from a roster unit (scenarios.counters)."""
+def _engine_unit(ru, ammo: int | None = None) -> Unit:
+    """An engine :class:`Unit` from a roster unit (scenarios.counters); ``ammo``: its ammo points
+    (24.1; None = unlimited) for an infantry man or a CW."""
     k = ru.kind
     if k == "infantry":
         return Unit(id=ru.id, side=ru.side, kind=UnitKind.INFANTRY, weapon=ru.weapon, squad=ru.squad,
                     ap=ru.ap_factor, ap_range=max(1, ru.initial_range), assault=ru.assault_rating, pr=ru.pr,
-                    name=f"{ru.weapon} {ru.squad} PR{ru.pr}", ammo=squad_ammo if ru.weapon == "LMG" else None)
+                    name=f"{ru.weapon} {ru.squad} PR{ru.pr}", ammo=ammo)
     if k == "commander":
         return Unit(id=ru.id, side=ru.side, kind=UnitKind.COMMANDER, weapon=ru.rank, squad=None,
                     ap=ru.ap_factor, ap_range=max(1, ru.initial_range), assault=ru.assault_rating, pr=ru.pr,
@@ -46,7 +54,7 @@ def _engine_unit(ru, squad_ammo: int | None = None, cw_ammo: int | None = None) 
     if k == "cw":
         return Unit(id=ru.id, side=ru.side, kind=UnitKind.CW, weapon=ru.type, ap=ru.ap_factor,
                     ap_range=max(1, ru.initial_range), at=ru.at_factor or 0, assault=ru.assault_rating, pr=ru.pr,
-                    ma=ru.movement, crew_max=ru.crew, crew=ru.crew, name=f"{ru.type} #{ru.number}", ammo=cw_ammo)
+                    ma=ru.movement, crew_max=ru.crew, crew=ru.crew, name=f"{ru.type} #{ru.number}", ammo=ammo)
     if k == "afv":
         return Unit(id=ru.id, side=ru.side, kind=UnitKind.AFV, weapon=ru.type, ap=ru.ap_factor,
                     ap_range=max(1, ru.ap_range), at=ru.at_factor or 0, pr=ru.pr, ma=ru.movement,
@@ -55,8 +63,13 @@ def _engine_unit(ru, squad_ammo: int | None = None, cw_ammo: int | None = None) 
     raise SetupError(f"unknown unit kind {k!r}")
 
 
-def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str]) -> list:
+def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str]) -> list[tuple[object, int | None]]:
+    """The roster men of a squad entry (24.1 "less" / "ONLY"), each with its ammo points: the
+    member's own "(N)" in an "ONLY" list ("LMG PR9 (10)", "FT PR9 (4)"), else the squad's "(N)" for
+    its LMGs (24.1 AMMO POINTS), else None (unlimited). Raises :class:`SetupError` when the squad
+    lacks a member the entry names, or when an ammo number would go to nobody."""
     men = list(roster.squad(side, entry.letter).men)
+    label = f"{side} Squad {entry.letter}"
     if entry.only is not None:
         keep = []
         pool = list(men)
@@ -64,12 +77,18 @@ def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str
             for _ in range(spec.count):
                 match = [m for m in pool if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
                 if not match:
-                    raise SetupError(f"{side} Squad {entry.letter} has no {spec.type} PR{spec.pr} for 'only'")
+                    raise SetupError(f"{label} has no {spec.type} PR{spec.pr} for 'only'")
                 pick = match[0] if len(match) == 1 else match[rnd.randrange(len(match))]
                 pool.remove(pick)
-                keep.append(pick)
-        return sorted(keep, key=lambda m: m.index)
+                keep.append((pick, spec.ammo))
+        out = [(m, a if a is not None else (entry.ammo if m.weapon == "LMG" else None))
+               for m, a in sorted(keep, key=lambda x: x[0].index)]
+        _check_squad_ammo(entry, label, [m for m, _ in out])
+        return out
     for spec in entry.less:
+        if spec.ammo is not None:
+            raise SetupError(f"{label}: ammo ({spec.ammo}) on {spec.type} PR{spec.pr}, a member left out (24.1 "
+                             "'less'), would go to nobody")
         for _ in range(spec.count):
             match = [m for m in men if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
             if not match:
@@ -81,14 +100,23 @@ def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str
                 choices.append(f"{side} Squad {entry.letter} less {spec.type} PR{spec.pr}: "
                                f"{pick.id} left out, chosen at random among {[m.id for m in match]} (24.1)")
             men.remove(pick)
-    return men
+    _check_squad_ammo(entry, label, men)
+    return [(m, entry.ammo if m.weapon == "LMG" else None) for m in men]
+
+
+def _check_squad_ammo(entry, label: str, men: list) -> None:
+    """24.1 AMMO POINTS: a squad's "(N)" is its LMG's; a squad with no LMG in play would drop it."""
+    if entry.ammo is not None and not any(m.weapon == "LMG" for m in men):
+        raise SetupError(f"{label} ({entry.ammo}): the squad has no LMG in play to take the ammo points (24.1)")
 
 
 def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> GameSetup:
     """Turn a validated :class:`scenarios.model.Scenario` on ``hexmap`` into a :class:`GameSetup`.
 
     ``seed`` drives the pre-game random choices (recorded in ``GameSetup.choices``).
-    Raises :class:`SetupError` when the roster lacks a unit or a zone is empty.
+    Raises :class:`SetupError` when the roster lacks a unit, a zone is empty or an OOB entry would
+    not be used (a unit entry at side level, IPs or mines without a set-up zone, an ammo number
+    for nobody, a "with" naming no unit of the group).
     """
     from maps.terrain_chart import load_terrain_chart
     from scenarios.counters import load_counters
@@ -106,29 +134,33 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
     allotments: list[Allotment] = []
     grenades = {"german": 0, "russian": 0}
     no_move_before: dict[str, int] = {}
-    area = {h.id for h in ctx.area}
+    oob_use: dict[str, str] = {}
 
     def zone_of(region, what: str) -> frozenset[str]:
-        hexes = frozenset(h.id for h in region.resolve(ctx))
-        if area is not None:
-            hexes = frozenset(h for h in hexes if h in area) or hexes
+        hexes = frozenset(h.id for h in region.resolve(ctx))  # inside the playing area (24.1 MAP)
         if not hexes:
             raise SetupError(f"{scenario.title}: {what} resolves to no hex")
         return hexes
 
+    def unusable(loc: tuple, e, why: str) -> SetupError:
+        return SetupError(f"{scenario.title}: {json_path(loc)}: {e.text or e.kind}: {why}")
+
     for side in ("german", "russian"):
         spec = scenario.side(side)
-        for e in spec.oob:
-            if e.kind == "grenades":
-                grenades[side] += e.count
+        setup_zones: list[frozenset[str]] = []  # the side's set-up zones (side-level IPs and mines, 18.1, 19.1)
         for gi, group in enumerate(spec.groups):
             ids: list[str] = []
             ips: list[int] = []
             ap_mines = at_mines = 0
-            for e in group.oob:
+            where_ips: list[tuple[tuple, object]] = []  # IP entries restricted to a region ("on any building hex")
+            label = group.name or f"{side} group {gi + 1}"
+            unit_labels = {x.label() for x in group.oob if isinstance(x, UNIT_ENTRY_TYPES)}
+            for ei, e in enumerate(group.oob):
+                loc = (side, "groups", gi, "oob", ei)
+                before = len(ids)
                 if e.kind == "squad":
-                    for ru in _squad_units(roster, side, e, rnd, choices):
-                        u = _engine_unit(ru, squad_ammo=e.ammo)
+                    for ru, ammo in _squad_units(roster, side, e, rnd, choices):
+                        u = _engine_unit(ru, ammo)  # 24.1 AMMO POINTS (22.0 counts them, advanced rules)
                         units[u.id] = u
                         ids.append(u.id)
                 elif e.kind == "commander":
@@ -138,7 +170,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                     ids.append(u.id)
                 elif e.kind == "crew_weapon":
                     for n in e.numbers:
-                        u = _engine_unit(roster.crew_weapon(side, e.weapon, n), cw_ammo=e.ammo)
+                        u = _engine_unit(roster.crew_weapon(side, e.weapon, n), e.ammo)
                         units[u.id] = u
                         ids.append(u.id)
                 elif e.kind == "afv":
@@ -146,21 +178,48 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                         u = _engine_unit(roster.afv(side, e.type, n))
                         units[u.id] = u
                         ids.append(u.id)
-                elif e.kind == "ip":
-                    ips.extend([e.points] * e.count)
-                elif e.kind == "mines":
-                    if e.mine_type == "AP":
-                        ap_mines += e.factors
+                elif e.kind in ("ip", "mines"):
+                    if group.setup is None:
+                        raise unusable(loc, e, f"group {label!r} enters the map and has no set-up zone to place "
+                                               "it in (18.1, 19.1)")
+                    if e.kind == "mines":
+                        if e.mine_type == "AP":
+                            ap_mines += e.factors
+                        else:
+                            at_mines += e.factors
+                        oob_use[json_path(loc)] = f"{e.factors} {e.mine_type} mine factors placed by {side} at " \
+                                                  f"set-up in the zone of {label} (19.1)"
+                    elif e.where is not None:
+                        where_ips.append((loc, e))
                     else:
-                        at_mines += e.factors
+                        ips.extend([e.points] * e.count)
+                        oob_use[json_path(loc)] = f"IP{e.points} x {e.count} placed by {side} at set-up in the zone " \
+                                                  f"of {label} (18.1)"
                 elif e.kind == "grenades":
                     grenades[side] += e.count
-            label = group.name or f"{side} group {gi + 1}"
+                    oob_use[json_path(loc)] = f"{e.count} grenades for {side} (15.6)"
+                else:  # pragma: no cover - the model's discriminated union has no other kind
+                    raise unusable(loc, e, f"unknown OOB entry kind {e.kind!r}")
+                if len(ids) > before:
+                    with_ = ""
+                    if e.with_unit is not None:
+                        if e.with_unit not in unit_labels:
+                            raise unusable(loc, e, f"'with {e.with_unit}' names no unit entry of group {label!r}")
+                        with_ = f" with {e.with_unit}"
+                    oob_use[json_path(loc)] = f"units {', '.join(ids[before:])} of {label}{with_}"
             if group.setup is not None:
                 zone = zone_of(group.setup.region, f"{label} set-up zone")
+                setup_zones.append(zone)
                 deployments.append(Deployment(side, ids, zone, label))
                 if ips or ap_mines or at_mines:
-                    allotments.append(Allotment(side, zone, ips, ap_mines, at_mines))
+                    allotments.append(Allotment(side, zone, ips, ap_mines, at_mines, label))
+                for loc, e in where_ips:
+                    z = zone & zone_of(e.where, f"{json_path(loc)} 'where'")
+                    if not z:
+                        raise unusable(loc, e, f"no hex of the set-up zone of {label} is {e.where.describe()}")
+                    allotments.append(Allotment(side, z, [e.points] * e.count, group=label))
+                    oob_use[json_path(loc)] = f"IP{e.points} x {e.count} placed by {side} at set-up in the zone " \
+                                              f"of {label}, {e.where.describe()} (18.1)"
             elif group.entry is not None:
                 opts = group.entry.options
                 opt = opts[0] if len(opts) == 1 else opts[rnd.randrange(len(opts))]
@@ -169,13 +228,42 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                                    f"({opt.text or 'turn ' + str(opt.turn)}), chosen before the game")
                 hexes = zone_of(opt.region, f"{label} entry")
                 entries.append(Entry(side, ids, hexes, opt.turn, _PHASES.get(opt.phase, Phase.MOVEMENT), label))
-                if ips or ap_mines or at_mines:
-                    choices.append(f"{label}: IPs/mines of an entering group are not placed (no set-up zone)")
             else:
                 raise SetupError(f"{scenario.title}: {label} has neither a set-up zone nor an entry")
             for r in group.restrictions:
                 for uid in ids:
                     no_move_before[uid] = r.until_turn
+        # side-level entries (24.1 "The units, improved positions, and number of grenades each side
+        # will have"): grenades for the side; IPs and mines placed by the side at set-up anywhere in
+        # its set-up zones (18.1, 19.1); units belong to a group (they need a zone or an entry)
+        side_zone = frozenset().union(*setup_zones)
+        for ei, e in enumerate(spec.oob):
+            loc = (side, "oob", ei)
+            if e.kind == "grenades":
+                grenades[side] += e.count
+                oob_use[json_path(loc)] = f"{e.count} grenades for {side} (15.6)"
+            elif e.kind in ("ip", "mines"):
+                if not side_zone:
+                    raise unusable(loc, e, f"the {side} side sets nothing up on the map: no set-up zone to place it "
+                                           "in (18.1, 19.1)")
+                zone, where = side_zone, ""
+                if e.kind == "ip" and e.where is not None:
+                    zone = side_zone & zone_of(e.where, f"{json_path(loc)} 'where'")
+                    where = f", {e.where.describe()}"
+                    if not zone:
+                        raise unusable(loc, e, f"no hex of the {side} set-up zones is {e.where.describe()}")
+                if e.kind == "ip":
+                    allotments.append(Allotment(side, zone, [e.points] * e.count, group=f"{side} set-up"))
+                    oob_use[json_path(loc)] = f"IP{e.points} x {e.count} placed by {side} at set-up in its set-up " \
+                                              f"zones{where} (18.1)"
+                else:
+                    ap, at = (e.factors, 0) if e.mine_type == "AP" else (0, e.factors)
+                    allotments.append(Allotment(side, zone, [], ap, at, f"{side} set-up"))
+                    oob_use[json_path(loc)] = f"{e.factors} {e.mine_type} mine factors placed by {side} at set-up " \
+                                              "in its set-up zones (19.1)"
+            else:
+                raise unusable(loc, e, "a unit entry at side level belongs to no group: it has no set-up zone and "
+                                       "no entry (24.1); move it into a group")
     victory = scenario.victory
 
     def decide(state, game):
@@ -193,9 +281,9 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                       first_side=scenario.moves_first, setup_order=order, deployments=deployments,
                       entries=entries, allotments=allotments, grenades=grenades, victory=decide,
                       no_move_before=no_move_before, title=scenario.title,
-                      playing_area=frozenset(h.id for h in ctx.area))
+                      playing_area=frozenset(h.id for h in ctx.area), oob_use=oob_use)
     setup.choices = choices  # type: ignore[attr-defined]
-    # 24.2 hidden hexes and 24.3 infiltration (used with the advanced rules only)
+    # 24.2 hidden hexes and 24.3 infiltration (scenario rules: used under any rules)
     for side in ("german", "russian"):
         spec = scenario.side(side)
         setup.hidden_hexes[side] = spec.hidden_hexes

@@ -13,7 +13,13 @@ from typing import Callable
 from core.ironcross.state import GameState, Phase, Unit
 from maps.hexmap import HexMap
 
-__all__ = ["Deployment", "Entry", "Allotment", "GameSetup"]
+__all__ = ["Deployment", "Entry", "Allotment", "GameSetup", "SetupError"]
+
+
+class SetupError(ValueError):
+    """The scenario cannot be turned into a game (an OOB entry the roster lacks or that nothing
+    uses, an empty zone), or a :class:`GameSetup` names a hex off the map or outside the playing
+    area (raised by ``Game(setup, ...)``)."""
 
 
 @dataclass
@@ -42,13 +48,15 @@ class Entry:
 @dataclass
 class Allotment:
     """IPs (18.1) and mines (19.1) a side places in ``zone`` at set-up: ``ips`` lists IP points of
-    each IP marker; ``ap_mines``/``at_mines`` are factors to deploy."""
+    each IP marker; ``ap_mines``/``at_mines`` are factors to deploy; ``group`` says whose they are
+    (a group's name, or the side's set-up for side-level entries)."""
 
     side: str
     zone: frozenset[str]
     ips: list[int] = field(default_factory=list)
     ap_mines: int = 0
     at_mines: int = 0
+    group: str = ""
 
 
 @dataclass
@@ -78,8 +86,12 @@ class GameSetup:
     title: str = ""
     #: the hexes in play (the scenario's map sections, 24.1 "MAP"); None = the whole map
     playing_area: frozenset[str] | None = None
-    #: 24.2 (advanced rules): hidden hexes each side may choose at set-up
+    #: 24.2 (a scenario rule, basic and advanced rules): hidden hexes each side may choose at set-up
     hidden_hexes: dict[str, int] = field(default_factory=lambda: {"german": 0, "russian": 0})
-    #: 24.3 (advanced rules): side -> hexes its Infiltration Hex may be chosen in (the Russian
-    #: infiltration of the scenario); empty when the scenario does not allow it
+    #: 24.3 (a scenario rule, basic and advanced rules): side -> hexes its Infiltration Hex may be
+    #: chosen in (the Russian infiltration of the scenario); empty when the scenario does not allow it
     infiltration: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: what each OOB entry of the scenario became: its JSON path (``"$.german.oob[0]"``) -> a line
+    #: ("IP3 x 1 placed by german at set-up ...", "units ... of Squad C"); every entry is here or
+    #: the scenario was refused (:class:`SetupError`)
+    oob_use: dict[str, str] = field(default_factory=dict)

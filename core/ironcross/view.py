@@ -353,10 +353,11 @@ class PlayerView:
         """The legal actions of this side now (empty when another side decides)."""
         return self._game.legal_actions(self.side)
 
-    # ------------------------------------------------------------------ advanced rules (21.0, 24.2, 24.3)
+    # ---------------------------------------------- advanced rules (21.0-23.0); scenario rules 24.2, 24.3
     @property
     def advanced(self) -> bool:
-        """Advanced rules (21.0-24.3) in force."""
+        """Advanced rules (21.0-23.0) in force. Hidden hexes (24.2) and infiltration (24.3) are
+        scenario rules: they apply whenever the scenario grants them, whatever this says."""
         return getattr(self._game, "rules", "basic") == "advanced"
 
     def own_hidden_hexes(self) -> list[str]:

@@ -105,3 +105,26 @@ def test_22_2_mortar_one_point_per_round():
     assert MortarFire("GMO", "1003", 3) in acts and MortarFire("GMO", "1003", 4) not in acts
     g.apply(MortarFire("GMO", "1003", 2))
     assert g.units["GMO"].ammo == 1
+
+
+def test_22_1_a_flamethrower_with_an_ammo_number_spends_one_per_flame_attack_and_then_stops():
+    """Scenario 4's "FT PR9 (4)": an FT's own ammo number counts under the advanced rules (22.1 "the
+    maximum number of times the unit can fire"), one point per flame attack that passes its PC."""
+    from core.ironcross.actions import Flame
+
+    ft = inf("GF", "german", weapon="FT", ap=0, rng=2, pr=9)
+    ft.ammo = 1
+    g = adv_game([ft, inf("R1", "russian")], {"GF": "1502", "R1": "1503"}, script=[(1, 1), (6, 6)])
+    assert Flame("GF", "1503") in g.legal_actions()
+    g.apply(Flame("GF", "1503"))
+    assert g.units["GF"].ammo == 0 and any(e["kind"] == "out_of_ammo" for e in g.events)
+    g.units["GF"].fired = False
+    assert Flame("GF", "1503") not in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Flame("GF", "1503"))
+    assert e.value.rule == "22.1"
+    basic = adv_game([inf("GF", "german", weapon="FT", ap=0, rng=2, pr=9), inf("R1", "russian")],
+                     {"GF": "1502", "R1": "1503"}, rules="basic", script=[(1, 1), (6, 6)])
+    basic.units["GF"].ammo = 1
+    basic.apply(Flame("GF", "1503"))
+    assert basic.units["GF"].ammo == 1  # 22.0: nothing but grenades depletes under the basic rules

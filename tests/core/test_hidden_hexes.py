@@ -1,5 +1,5 @@
-"""Hidden hexes (24.2, advanced rules): choice at set-up (24.21), invisibility to the opponent, every
-reveal of 24.22 and 24.23."""
+"""Hidden hexes (24.2, a scenario rule: under the basic and the advanced rules alike): choice at set-up
+(24.21), invisibility to the opponent, every reveal of 24.22 and 24.23."""
 
 from __future__ import annotations
 
@@ -76,10 +76,21 @@ def test_24_21_no_afvs_in_hidden_hexes_and_stacking_applies():
     assert not any(isinstance(a, Place) and a.hex == "1505" for a in acts)  # 8.62 six men
 
 
-def test_24_2_basic_rules_have_no_hidden_hexes():
-    g = hidden_game([inf("G1", "german"), inf("R1", "russian")], {"G1": "1505", "R1": "1510"}, rules="basic",
-                    place=False)
-    assert not any(isinstance(a, Place) and a.hidden for a in g.legal_actions())
+def test_24_2_hidden_hexes_are_a_scenario_rule_offered_under_the_basic_rules_too():
+    """24.2 is the scenarios' section, not an advanced rule (21.0-23.0): the side the scenario grants
+    hidden hexes chooses them under the basic rules; a side granted none has none."""
+    zone = ["1505", "1506"]
+    g = hidden_game([inf("G1", "german"), inf("G2", "german"), inf("R1", "russian")],
+                    {"G1": "1505", "G2": "1506", "R1": "1510"}, zones={"G1": zone, "G2": zone, "R1": ["1510", "1511"]},
+                    counts={"german": 1, "russian": 0}, rules="basic", place=False)
+    assert {a.hex for a in g.legal_actions() if isinstance(a, Place) and a.hidden} == set(zone)
+    g.apply(Place("G1", "1505", hidden=True))
+    assert g.units["G1"].hidden and g.state.hidden_hexes == {"1505": "german"}
+    assert g._hidden_hexes_left("german") == 0  # the scenario's number, no more
+    g.apply(Place("G2", "1506"))
+    assert g.current_side() == "russian"
+    assert not any(isinstance(a, Place) and a.hidden for a in g.legal_actions())  # none granted to the Russian
+    assert "G1" not in g.view("russian")["units"]
 
 
 # ---------------------------------------------------------------- invisibility
@@ -120,9 +131,10 @@ def test_24_2_attacks_on_a_hex_leave_its_hidden_units_alone():
 
 
 # ---------------------------------------------------------------- 24.22 reveals
-def test_24_22_voluntary_reveal_by_the_owner():
+@pytest.mark.parametrize("rules", ["basic", "advanced"])
+def test_24_22_voluntary_reveal_by_the_owner(rules):
     g = hidden_game([inf("G1", "german"), inf("G2", "german"), inf("R1", "russian")],
-                    {"G1": "1505", "G2": "1505", "R1": "1510"}, hidden={"G1", "G2"})
+                    {"G1": "1505", "G2": "1505", "R1": "1510"}, hidden={"G1", "G2"}, rules=rules)
     assert g.current_side() == "german" and RevealHidden("1505") in g.legal_actions()
     g.apply(EndPhase())
     assert g.state.phase is Phase.MOVEMENT and RevealHidden("1505") in g.legal_actions()
@@ -172,9 +184,10 @@ def test_24_22_an_illegal_fire_by_a_hidden_unit_reveals_nothing():
     assert g.units["G1"].hidden and not _revealed(g)
 
 
-def test_24_22_normal_enemy_beginning_the_morale_phase_adjacent_reveals_all():
+@pytest.mark.parametrize("rules", ["basic", "advanced"])
+def test_24_22_normal_enemy_beginning_the_morale_phase_adjacent_reveals_all(rules):
     g = hidden_game([inf("G1", "german"), inf("G2", "german"), inf("R1", "russian"), inf("R2", "russian")],
-                    {"G1": "1505", "G2": "1510", "R1": "1507", "R2": "1512"}, hidden={"G1", "G2"})
+                    {"G1": "1505", "G2": "1510", "R1": "1507", "R2": "1512"}, hidden={"G1", "G2"}, rules=rules)
     advance_to(g, Phase.FREE_STATE_CHANGE, player_turn=1)
     g.units["R1"].hex = "1506"  # adjacent to 1505
     g.units["R2"].hex = "1511"  # adjacent to 1510, but PINNED
@@ -242,14 +255,20 @@ def test_24_23_set_up_into_an_enemy_hidden_hex_reveals_it_and_the_unit_is_placed
     assert g.units["R1"].hex == "1506"
 
 
-# ---------------------------------------------------------------- the shipped scenarios, advanced rules
+# ---------------------------------------------------------------- the shipped scenarios
 SCENARIOS = sorted(__import__("glob").glob(str(__import__("pathlib").Path(__file__).resolve().parents[2]
                                                / "scenarios" / "data" / "scenario_*.json")))
 _TARGETED = ("fire", "grenade", "flame", "mortar")
+# every scenario under the advanced rules; under the basic rules the two with infiltration (24.3)
+_RUNS = [(p, "advanced") for p in SCENARIOS] + [(p, "basic") for p in SCENARIOS
+                                                if "scenario_1_" in p or "scenario_2_" in p]
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.rsplit("/", 1)[-1][:10])
-def test_24_2_random_advanced_games_never_show_hidden_units_to_the_opponent(path):
+@pytest.mark.parametrize("path,rules", _RUNS, ids=lambda x: x.rsplit("/", 1)[-1][:10] if "/" in x else x)
+def test_24_2_random_games_never_show_hidden_units_to_the_opponent(path, rules):
+    """A random game (two Game Turns) of each shipped scenario: the scenario's hidden hexes (24.2) are
+    chosen and its infiltration (24.3) offered under either rules, and no view or legal action of
+    the opponent ever shows a hidden unit."""
     import random
 
     from core.ironcross.scenario_setup import load_setup
@@ -257,7 +276,7 @@ def test_24_2_random_advanced_games_never_show_hidden_units_to_the_opponent(path
     seed = 5
     _, setup = load_setup(path, seed=seed)
     setup.game_length = 2
-    g = Game(setup, seed, rules="advanced")
+    g = Game(setup, seed, rules=rules)
     rnd = random.Random(seed)
     ever_hidden: set[str] = set()
     steps = 0
@@ -285,3 +304,5 @@ def test_24_2_random_advanced_games_never_show_hidden_units_to_the_opponent(path
         steps += 1
     if setup.hidden_hexes.get("german") or setup.hidden_hexes.get("russian"):
         assert g.state.hidden_hexes and ever_hidden
+    if setup.infiltration:  # 24.31 the Russian was offered the infiltration (he may decline)
+        assert any(e["kind"] == "infiltration" and e["rule"] == "24.31" for e in g.events)

@@ -1,6 +1,6 @@
-"""Russian infiltration (24.3, advanced rules): designation (24.31), the Infiltration Hex and the
-German option (24.32), the roll and its modifiers (24.33), the results (24.34), hidden hexes (24.35,
-24.36) and AP mines (24.37)."""
+"""Russian infiltration (24.3, a scenario rule: under the basic and the advanced rules alike):
+designation (24.31), the Infiltration Hex and the German option (24.32), the roll and its modifiers
+(24.33), the results (24.34), hidden hexes (24.35, 24.36) and AP mines (24.37)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _dist(a, b):
 
 
 def infil_game(german, hidden=(), *, rules="advanced", script=(), trees=None, gullies=None, squad_prs=(9, 8),
-               commander_pr=10, seed=1, counts=None):
+               commander_pr=10, seed=1, counts=None, zone=ZONE):
     """German units set up at ``german`` (uid -> hex, ``hidden`` ones in hidden hexes); the Russian
     squad B (``squad_prs``), a commander RC and an MMG enter on turn 1; the Russian moves first and
     may infiltrate anywhere in rows 06-12."""
@@ -39,7 +39,8 @@ def infil_game(german, hidden=(), *, rules="advanced", script=(), trees=None, gu
                       setup_order=("german", "russian"), deployments=deps,
                       entries=[Entry("russian", rus, frozenset(f"{c}12" for c in range(10, 21)), 1)],
                       grenades={"german": 2, "russian": 2},
-                      hidden_hexes=counts or {"german": 3, "russian": 0}, infiltration={"russian": ZONE})
+                      hidden_hexes=counts or {"german": 3, "russian": 0},
+                      infiltration={"russian": zone} if zone else {})
     g = Game(setup, seed, rules=rules)
     g.dice = ScriptedDice(seed=seed, on_roll=g._log_roll, script=list(script))
     while g.state.phase is Phase.SETUP and g._setup_queue[0][1] == "unit":
@@ -64,8 +65,20 @@ def test_24_31_one_squad_plus_optionally_one_commander_never_cw_and_may_decline(
     assert not events(g, "morale_phase_skipped") and all(g.units[u].hex is None for u in ("R1", "R2", "RC"))
 
 
-def test_24_3_basic_rules_and_scenarios_without_the_option_have_no_infiltration():
-    g = infil_game({"G1": "1503"}, rules="basic")
+def test_24_3_infiltration_is_a_scenario_rule_offered_under_the_basic_rules_too():
+    """24.3 "may only be used if the option is present in the scenario instructions": a scenario
+    rule (24.0), not an advanced rule (21.0-23.0)."""
+    g = infil_game({"G1": "1503"}, rules="basic", script=[(1, 1)], trees={"1509": 3})
+    assert g.state.phase is Phase.SETUP and g.current_side() == "russian"
+    assert g.legal_actions() == [Infiltrate("B", None), Infiltrate("B", "RC"), EndSetup()]
+    g.apply(Infiltrate("B"))
+    g.apply(InfiltrationHex("1509"))
+    assert _infil(g)["result"] == "SN" and g.state.records["infiltration"]["stage"] == "place"
+
+
+@pytest.mark.parametrize("rules", ["basic", "advanced"])
+def test_24_3_no_infiltration_where_the_scenario_does_not_offer_it(rules):
+    g = infil_game({"G1": "1503"}, rules=rules, zone=None)
     assert g.state.phase is not Phase.SETUP and "infiltration" not in g.state.records
 
 
@@ -99,18 +112,33 @@ def test_24_32_german_may_reveal_a_hidden_hex_closer_than_his_nearest_on_map_uni
 
 # ---------------------------------------------------------------- 24.33 / table
 def test_24_33_modifiers_best_pr_terrain_trees_and_distance_to_the_closest_on_map_german():
-    # best PR 10 (the commander): -2; 2 trees: -2; 3 hexes to G1 (1506 -> 1503): +4; dice 6 -> 6: F1
+    # best PR in the squad 9 (the commander's 10 does not count): -1; 2 trees: -2; 3 hexes to G1
+    # (1506 -> 1503): +4; dice 6 -> 7: F1
     g = infil_game({"G1": "1503"}, trees={"1506": 2}, script=[(3, 3)])
     g.apply(Infiltrate("B", "RC"))
     g.apply(InfiltrationHex("1506"))
     roll = [e for e in events(g, "infiltration") if e["stage"] == "roll"][0]
-    assert (roll["pr_modifier"], roll["terrain_modifier"], roll["distance_modifier"]) == (-2, -2, 4)
-    assert roll["modified"] == 6 and roll["result"] == "F1"
+    assert roll["best_pr"] == 9
+    assert (roll["pr_modifier"], roll["terrain_modifier"], roll["distance_modifier"]) == (-1, -2, 4)
+    assert roll["modified"] == 7 and roll["result"] == "F1"
     # F1: one infiltrator chosen at random (a logged draw) is removed; the others enter normally
     dead = [u for u in ("R1", "R2", "RC") if g.units[u].eliminated]
     assert len(dead) == 1 and any(e["rule"] == "24.34" for e in events(g, "roll"))
     assert all(g.units[u].hex is None and not g.units[u].entered for u in ("R1", "R2", "RC") if u not in dead)
     assert g.state.phase is not Phase.SETUP and not events(g, "morale_phase_skipped")
+
+
+@pytest.mark.parametrize("commander", [None, "RC"])
+def test_24_33_best_pr_in_the_infiltrating_squad_never_counts_the_commander(commander):
+    """24.33 "Best PR in the Infiltrating Squad": a commander goes with the squad (24.31 "ONE squad
+    PLUS ... one commander") but is not part of it. Squad PRs 8 and 7 (modifier 0), commander PR 11
+    (would be -3): with or without him the modifier is 0 and the result the same."""
+    g = infil_game({"G1": "1503"}, squad_prs=(8, 7), commander_pr=11, script=[(2, 2)])
+    g.apply(Infiltrate("B", commander))
+    g.apply(InfiltrationHex("1509"))
+    roll = [e for e in events(g, "infiltration") if e["stage"] == "roll"][0]
+    # 4 + 0 (PR) + 0 (clear) + 1 (6 hexes to G1) = 5: F0
+    assert (roll["best_pr"], roll["pr_modifier"], roll["modified"], roll["result"]) == (8, 0, 5, "F0")
 
 
 def test_24_33_gully_terrain_modifier():

@@ -15,6 +15,8 @@ from core.cli import cli
 from core.dice import derive_seed
 from core.playtest import parse_ai, run_batch, summarise, wilson_interval
 
+RANDOM = {"german": "random", "russian": "random"}  # fast games (the default players are heuristic)
+
 ROOT = Path(__file__).resolve().parents[2]
 S1 = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
 
@@ -36,8 +38,8 @@ def key(rs):
 
 def test_same_results_whatever_the_number_of_workers(tmp_path):
     sc = short_scenario(tmp_path)
-    one = run_batch(sc, 2, 11, parse_ai(None), workers=1)
-    two = run_batch(sc, 2, 11, parse_ai(None), workers=2, replay_dir=str(tmp_path / "rp"))
+    one = run_batch(sc, 2, 11, RANDOM, workers=1)
+    two = run_batch(sc, 2, 11, RANDOM, workers=2, replay_dir=str(tmp_path / "rp"))
     assert key(one) == key(two)
     assert [r.seed for r in one] == [derive_seed(11, i) for i in range(2)]
     assert all(r.outcome in ("german", "russian", "draw") for r in one)
@@ -90,6 +92,13 @@ def test_cli_playtest_bad_input(tmp_path):
     wrong.write_text(json.dumps({"format": "ironcross-scenario", "title": "x"}))
     r = CliRunner().invoke(cli, ["playtest", str(wrong)])
     assert r.exit_code == 1 and "Traceback" not in r.output
+    off = json.loads(Path(S1).read_text())  # 24.1: a set-up zone listing a hex off the map is refused
+    off["map"]["file"] = str((Path(S1).parent / off["map"]["file"]).resolve())
+    off["german"]["groups"][0]["setup"]["region"] = {"kind": "hexes", "hexes": ["4307", "7507"]}
+    (tmp_path / "off.json").write_text(json.dumps(off))
+    r = CliRunner().invoke(cli, ["playtest", str(tmp_path / "off.json"), "--games", "1"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"{tmp_path / 'off.json'}: $.german.groups[0].setup.region.hexes[1]: hex 7507 is not on map" in r.output
     r = CliRunner().invoke(cli, ["playtest", S1, "--ai", "german=genius"])
     assert r.exit_code == 1 and "unknown AI player" in r.output
     r = CliRunner().invoke(cli, ["playtest", S1, "--ai", "prussian=random"])
@@ -149,7 +158,7 @@ def test_an_exception_in_one_game_does_not_kill_the_batch(tmp_path, monkeypatch)
 
 
 def test_replay_tampered_is_reported_as_divergence(tmp_path):
-    rs = run_batch(short_scenario(tmp_path, turns=1), 1, 3, parse_ai(None), workers=1, replay_dir=str(tmp_path))
+    rs = run_batch(short_scenario(tmp_path, turns=1), 1, 3, RANDOM, workers=1, replay_dir=str(tmp_path))
     p = Path(rs[0].replay)
     lines = p.read_text().splitlines()
     for i, line in enumerate(lines[1:], 1):
@@ -165,6 +174,19 @@ def test_replay_tampered_is_reported_as_divergence(tmp_path):
     bad.write_text("{not json\n")
     res = CliRunner().invoke(cli, ["replay", str(bad)])
     assert res.exit_code == 1 and "line 1" in res.output
+
+
+def test_default_players_and_rules_are_heuristic_and_basic():
+    """One set of defaults (``core.playtest.DEFAULT_AI``/``DEFAULT_RULES``) for the CLI and the editor;
+    a side left out of ``--ai`` takes the default, not another player."""
+    from core.cli import playtest as cli_playtest
+    from core.playtest import DEFAULT_AI, DEFAULT_RULES
+
+    assert DEFAULT_AI == {"german": "heuristic", "russian": "heuristic"} and DEFAULT_RULES == "basic"
+    assert parse_ai(None) == DEFAULT_AI
+    assert parse_ai("german=random") == {"german": "random", "russian": "heuristic"}
+    defaults = {o.name: o.default for o in cli_playtest.params}
+    assert parse_ai(defaults["ai_spec"]) == DEFAULT_AI and defaults["rules"] == DEFAULT_RULES
 
 
 def test_wilson_interval_and_summary():

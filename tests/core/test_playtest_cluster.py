@@ -12,7 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from core.cli import cli
-from core.playtest import PlaytestError, parse_ai, run_batch
+from core.playtest import PlaytestError, run_batch
+
+RANDOM = {"german": "random", "russian": "random"}  # fast games (the default players are heuristic)
 from tests.core.test_playtest import short_scenario
 
 distributed = pytest.importorskip("distributed")
@@ -42,12 +44,12 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def local(s1):
-    return run_batch(s1, GAMES, SEED, parse_ai(None), workers=1)
+    return run_batch(s1, GAMES, SEED, RANDOM, workers=1)
 
 
 def test_cluster_gives_the_local_pool_results(s1, cluster, local, tmp_path):
     done = []
-    remote = run_batch(s1, GAMES, SEED, parse_ai(None), scheduler=cluster.scheduler_address,
+    remote = run_batch(s1, GAMES, SEED, RANDOM, scheduler=cluster.scheduler_address,
                        replay_dir=str(tmp_path), on_progress=done.append)
     assert [_key(r) for r in remote] == [_key(r) for r in local]
     assert sum(done) == GAMES
@@ -80,4 +82,4 @@ def test_bad_scheduler_address_is_a_clear_message_quickly():
     assert res.exit_code == 1 and "cannot connect to the Dask scheduler" in res.output, res.output
     assert time.perf_counter() - t0 < 15
     with pytest.raises(PlaytestError):
-        run_batch(S1_FULL, 1, 1, parse_ai(None), scheduler="tcp://127.0.0.1:9", connect_timeout=1)
+        run_batch(S1_FULL, 1, 1, RANDOM, scheduler="tcp://127.0.0.1:9", connect_timeout=1)

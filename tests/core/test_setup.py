@@ -106,3 +106,149 @@ def test_24_1_hidden_information_views_hide_enemy_mines_only():
     assert vr["mines"] == {} and vg["mines"]["1504"]["ap"] == 1
     assert vr["units"]["G1"]["hex"] == "1505"  # set-up units are visible
     assert g.legal_actions("german") == []  # only the deciding side acts
+
+
+# ---------------------------------------------------------------- 24.1 MAP: nothing off the map
+def _setup_with(where, hexes, *, playing_area=None):
+    m = make_map(cols=(10, 20), rows=(1, 12))
+    us = {u.id: u for u in (inf("G1", "german"), inf("R1", "russian"))}
+    zone = frozenset(hexes)
+    deps = [Deployment("german", ["G1"], zone if where == "deployment" else ZONE, "Squad G")]
+    entries = [Entry("russian", ["R1"], zone if where == "entry" else frozenset(["1512"]), 1, group="Russians")]
+    allot = [Allotment("german", zone, ips=[1], group="Squad G")] if where == "allotment" else []
+    infil = {"russian": zone} if where == "infiltration" else {}
+    return GameSetup(hexmap=m, chart=load_terrain_chart(), units=us, game_length=1, first_side="german",
+                     setup_order=("german", "russian"), deployments=deps, entries=entries, allotments=allot,
+                     infiltration=infil, playing_area=playing_area)
+
+
+@pytest.mark.parametrize("where,what", [("deployment", "german set-up zone of Squad G"),
+                                        ("allotment", "german IP/mine zone of Squad G"),
+                                        ("entry", "russian entry hexes of Russians"),
+                                        ("infiltration", "russian infiltration zone")])
+def test_24_1_the_engine_refuses_a_set_up_with_a_hex_off_the_map(where, what):
+    """Guard of the engine (a hand-made or stale GameSetup): a zone, IP/mine zone, entry or infiltration
+    zone naming a hex off the map never reaches ``Place`` (LOS would raise on it later)."""
+    from core.ironcross.setup import SetupError
+
+    with pytest.raises(SetupError) as e:
+        Game(_setup_with(where, ["1504", "2104"]), 5)
+    assert f"{what}: hex 2104 is not on map 'test map'" in str(e.value)
+    area = frozenset(f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 13))
+    with pytest.raises(SetupError) as e:
+        Game(_setup_with(where, ["1504", "1604"], playing_area=area), 5)
+    assert f"{what}: hex 1604 is outside the scenario's playing area" in str(e.value)
+    g = Game(_setup_with(where, ["1504", "1505"], playing_area=area), 5)  # on the map and in the area: fine
+    assert all(a.hex in area for a in g.legal_actions() if isinstance(a, Place))
+
+
+def test_24_1_the_engine_refuses_a_playing_area_off_the_map():
+    from core.ironcross.setup import SetupError
+
+    with pytest.raises(SetupError, match="playing area: hex 2101 is not on map"):
+        Game(_setup_with("deployment", ["1504"], playing_area=frozenset(["1504", "1505", "1512", "2101"])), 5)
+
+
+# ---------------------------------------------------------------- every OOB entry becomes game data
+SHIPPED = sorted(__import__("pathlib").Path(__file__).resolve().parents[2].glob("scenarios/data/scenario_*.json"))
+
+
+def _oob_locations(sc):
+    from maps.document_file import json_path
+
+    out = {}
+    for side in ("german", "russian"):
+        s = sc.side(side)
+        for gi, g in enumerate(s.groups):
+            for ei, e in enumerate(g.oob):
+                out[json_path((side, "groups", gi, "oob", ei))] = e
+        for ei, e in enumerate(s.oob):
+            out[json_path((side, "oob", ei))] = e
+    return out
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem[:10])
+def test_24_1_every_oob_entry_of_each_shipped_scenario_becomes_game_data(path):
+    """24.1: "the units, improved positions, and number of grenades each side will have": each OOB
+    entry, in a group or at side level, is accounted for in ``GameSetup.oob_use`` and its content is
+    in the game data (units, IP markers, mine factors, grenades)."""
+    from core.ironcross.scenario_setup import load_setup
+    from scenarios.model import GrenadesEntry, IPEntry, MinesEntry
+
+    sc, st = load_setup(path, seed=3)
+    entries = _oob_locations(sc)
+    assert set(st.oob_use) == set(entries)
+    for side in ("german", "russian"):
+        es = [e for p, e in entries.items() if p.startswith(f"$.{side}.")]
+        assert st.grenades[side] == sum(e.count for e in es if isinstance(e, GrenadesEntry))
+        assert sorted(p for a in st.allotments if a.side == side for p in a.ips) == sorted(
+            e.points for e in es if isinstance(e, IPEntry) for _ in range(e.count))
+        for t, attr in (("AP", "ap_mines"), ("AT", "at_mines")):
+            assert sum(getattr(a, attr) for a in st.allotments if a.side == side) == sum(
+                e.factors for e in es if isinstance(e, MinesEntry) and e.mine_type == t)
+    placed = {u for d in st.deployments for u in d.units} | {u for e in st.entries for u in e.units}
+    assert placed == set(st.units)  # every unit sets up or enters
+
+
+def test_18_1_scenario_2_side_level_ips_are_placed_by_the_german_in_building_hexes_of_his_zones():
+    """Scenario 2's "IP3 x 1 on any building hex; IP2 x 2 ...; IP1 x 3 ..." are side-level entries: the
+    German places all six markers at set-up (18.1), each in a building hex of his set-up zones."""
+    from core.ironcross.scenario_setup import load_setup
+    from scenarios.scenario_file import load_scenario_map
+
+    path = next(p for p in SHIPPED if p.name.startswith("scenario_2_"))
+    sc, st = load_setup(path, seed=2)
+    buildings = {h.id for hs in load_scenario_map(sc, path).building_hexes.values() for h in hs}
+    zones = set().union(*(d.zone for d in st.deployments if d.side == "german"))
+    g = Game(st, 2)
+    while g.state.phase is Phase.SETUP and g.current_side() == "german":
+        acts = g.legal_actions()
+        g.apply(next((a for a in acts if isinstance(a, Place)), acts[0]))
+    assert sorted(g.state.ips.values()) == [1, 1, 1, 2, 2, 3]
+    assert set(g.state.ips) <= buildings & zones
+    ev = [e for e in g.events if e["kind"] == "ip_placed"]
+    assert len(ev) == 6 and {e["rule"] for e in ev} == {"18.1"} and {e["side"] for e in ev} == {"german"}
+
+
+def test_24_1_ammo_of_an_only_list_member_reaches_its_unit():
+    """Scenario 4's German "Squad E (4 units, MP PR10, LMG PR9 (10), R PR8, FT PR9 (4) only)": the LMG
+    gets 10 ammo points and the FT 4 (24.1 AMMO POINTS); the others none."""
+    from core.ironcross.scenario_setup import load_setup
+
+    path = next(p for p in SHIPPED if p.name.startswith("scenario_4_"))
+    _, st = load_setup(path, seed=1)
+    squad_e = {u.weapon: u.ammo for u in st.units.values() if u.side == "german" and u.squad == "E"}
+    assert squad_e == {"MP": None, "LMG": 10, "R": None, "FT": 4}
+
+
+def _small_scenario(**change):
+    from tests.scenarios.test_scenario_model import minimal
+
+    d = minimal()
+    for k, v in change.items():
+        side, key = k.split("__")
+        d[side][key] = v
+    return d
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"german__oob": [{"kind": "squad", "letter": "D", "text": "Squad D"}]},
+     "$.german.oob[0]: Squad D: a unit entry at side level belongs to no group"),
+    ({"russian__oob": [{"kind": "ip", "points": 1, "count": 2, "text": "IP1 x 2"}]},
+     "$.russian.oob[0]: IP1 x 2: the russian side sets nothing up on the map"),
+    ({"russian__groups": [{"name": "Main", "oob": [{"kind": "mines", "mine_type": "AP", "factors": 3, "text": "3 AP"}],
+                           "entry": {"options": [{"turn": 1, "region": {"kind": "map_edge", "direction": "south"}}]}}]},
+     "$.russian.groups[0].oob[0]: 3 AP: group 'Main' enters the map and has no set-up zone"),
+])
+def test_24_1_build_setup_refuses_an_oob_entry_it_cannot_use(change, message):
+    """The engine side of "read but not used is never silent": ``build_setup`` raises (``validate``
+    reports the same entries first, tests/scenarios/test_scenario_model.py)."""
+    from core.ironcross.scenario_setup import build_setup
+    from core.ironcross.setup import SetupError
+    from scenarios.scenario_file import scenario_from_data
+
+    m = make_map((10, 15), (1, 8))
+    sc = scenario_from_data(_small_scenario(**change), "t.json", check=False)
+    with pytest.raises(SetupError) as e:
+        build_setup(sc, m)
+    assert message in str(e.value)

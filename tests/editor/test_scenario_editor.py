@@ -191,8 +191,25 @@ def test_validation_panel_after_an_error(win):
     assert ctl.validation.problems() == []
 
 
+def test_playtest_panel_defaults_are_the_clis(qtbot):
+    """The editor's Playtest panel and ``ironcross playtest`` start from the same players and rules."""
+    from core.cli import playtest as cli_playtest
+    from core.playtest import DEFAULT_AI, DEFAULT_RULES, parse_ai
+    from editor.playtest_dock import PlaytestPanel
+
+    panel = PlaytestPanel(lambda folder: None)
+    qtbot.addWidget(panel)
+    defaults = {o.name: o.default for o in cli_playtest.params}
+    assert panel.ai_spec() == parse_ai(defaults["ai_spec"]) == DEFAULT_AI == {"german": "heuristic",
+                                                                            "russian": "heuristic"}
+    assert panel.rules.currentText() == defaults["rules"] == DEFAULT_RULES == "basic"
+    panel.shutdown()
+
+
 def test_batch_playtest_from_the_ui(win, qtbot):
     p = win.scenario_ctl.playtest
+    for c in p.ai.values():
+        c.setCurrentText("random")  # fast games
     p.games.setValue(2)
     p.workers.setValue(1)
     p.seed.setValue(7)

@@ -228,3 +228,147 @@ def test_scenario_errata_apply_to_the_printed_text():
     assert fixed.model_dump() == shipped.model_dump()
     _, again = apply_scenario_errata(fixed, load_errata(SHIPPED_ERRATA))
     assert again == ["scenario 4 russian.notes point 3: 2703 -> 2613: already applied"]
+
+
+# ------------------------------------------------------------------ every hex list on the map (24.1 MAP)
+
+def _with_region(d, where, region):
+    """Put ``region`` at ``where`` in the scenario data ``d`` (adding what the place needs)."""
+    if where == "setup":
+        d["german"]["groups"][0]["setup"]["region"] = region
+    elif where == "entry":
+        d["russian"]["groups"][0]["entry"]["options"][0]["region"] = region
+    elif where == "infiltration":
+        d["russian"]["infiltration"]["zone"] = region
+    elif where == "group_ip":
+        d["german"]["groups"][0]["oob"].append({"kind": "ip", "points": 1, "count": 1, "where": region})
+    elif where == "side_ip":
+        d["german"]["oob"].append({"kind": "ip", "points": 1, "count": 1, "where": region})
+    elif where == "victory":
+        d["victory"]["outcomes"][0]["condition"]["region"] = region
+    elif where == "named":
+        d["regions"] = {"Spot": region}
+    elif where == "detachment":
+        d["russian"]["detachments"] = [{"name": "X", "from_group": "Main", "limits": [{"kind": "commander", "count": 1}],
+                                        "entry": {"options": [{"turn": 1, "region": region}]}}]
+    return d
+
+
+_PLACES = {
+    "setup": "$.german.groups[0].setup.region",
+    "entry": "$.russian.groups[0].entry.options[0].region",
+    "infiltration": "$.russian.infiltration.zone",
+    "group_ip": "$.german.groups[0].oob[1].where",
+    "side_ip": "$.german.oob[1].where",
+    "victory": "$.victory.outcomes[0].condition.region",
+    "named": "$.regions.Spot",
+    "detachment": "$.russian.detachments[0].entry.options[0].region",
+}
+
+
+@pytest.mark.parametrize("where", sorted(_PLACES))
+def test_24_1_a_hex_off_the_map_is_refused_in_every_hex_list_naming_file_path_and_hex(where, small):
+    """Set-up zones (and so hidden hexes, 24.21), entry hexes, infiltration zones (24.32), IP zones
+    (18.1), victory regions, named regions, detachment entries: a listed hex off the map is an error
+    naming the file, the JSON path and the hex."""
+    d = _with_region(minimal(), where, {"kind": "hexes", "hexes": ["1203", "1799"]})
+    msg = problems(d, small, roster=None)
+    assert f"bad.json: {_PLACES[where]}.hexes[1]: hex 1799 is not on map 'test map'" in msg
+
+
+@pytest.mark.parametrize("where", sorted(_PLACES))
+def test_24_1_a_hex_outside_the_playing_area_is_refused_in_every_hex_list(where):
+    m = make_map((10, 15), (1, 8), sections=[{"name": "All", "first_column": 10, "last_column": 13},
+                                             {"name": "East", "first_column": 14, "last_column": 15}])
+    d = _with_region(minimal(), where, {"kind": "hexes", "hexes": ["1203", "1404"]})
+    msg = problems(d, m, roster=None)
+    assert f"bad.json: {_PLACES[where]}.hexes[1]: hex 1404 is outside the scenario's playing area" in msg
+    d = _with_region(minimal(), where, {"kind": "hex_range", "first": "1104", "last": "1404"})
+    msg = problems(d, m, roster=None)
+    assert f"bad.json: {_PLACES[where]}.last: hex 1404 is outside the scenario's playing area" in msg
+
+
+def test_24_1_validate_names_the_file_path_and_hex_of_an_off_map_set_up_hex(tmp_path):
+    """``ironcross validate`` on a shipped scenario whose set-up zone lists a hex off the mapsheet."""
+    from scenarios.scenario_file import SHIPPED_SCENARIOS
+
+    d = json.loads(SHIPPED_SCENARIOS[0].read_text())
+    d["map"]["file"] = str((SHIPPED_SCENARIOS[0].parent / d["map"]["file"]).resolve())
+    d["german"]["groups"][0]["setup"]["region"] = {"kind": "hexes", "hexes": ["4307", "7507"]}
+    f = tmp_path / "off_map.json"
+    f.write_text(json.dumps(d))
+    with pytest.raises(DocumentError) as e:
+        validate_file(f)
+    assert f"{f}: $.german.groups[0].setup.region.hexes[1]: hex 7507 is not on map" in str(e.value)
+
+
+# ------------------------------------------------------------------ every OOB entry is used (24.1, 18.1, 19.1)
+
+def test_24_1_a_unit_entry_at_side_level_is_an_error(small):
+    d = minimal()
+    d["german"]["oob"].append({"kind": "squad", "letter": "D", "text": "Squad D"})
+    msg = problems(d, small, roster=None)
+    assert "bad.json: $.german.oob[1]: Squad D: a unit entry at side level belongs to no group" in msg
+
+
+def test_18_1_ips_and_mines_of_an_entering_group_are_an_error(small):
+    d = minimal()
+    d["russian"]["groups"][0]["oob"] += [{"kind": "ip", "points": 2, "count": 1, "text": "IP2 x 1"},
+                                         {"kind": "mines", "mine_type": "AT", "factors": 4, "text": "4 AT Mine Factors"}]
+    msg = problems(d, small, roster=None)
+    assert "bad.json: $.russian.groups[0].oob[1]: IP2 x 1: group 'Main' enters the map and has no set-up zone" in msg
+    assert "bad.json: $.russian.groups[0].oob[2]: 4 AT Mine Factors: group 'Main' enters the map" in msg
+
+
+def test_18_1_side_level_ips_need_a_group_that_sets_up(small):
+    d = minimal()
+    d["russian"]["oob"] = [{"kind": "ip", "points": 1, "count": 3, "text": "IP1 x 3"}]
+    msg = problems(d, small, roster=None)
+    assert "bad.json: $.russian.oob[0]: IP1 x 3: no russian group sets up on the map" in msg
+    d = minimal()
+    d["german"]["oob"].append({"kind": "ip", "points": 1, "count": 3, "text": "IP1 x 3"})
+    scenario_from_data(d, "ok.json", hexmap=small, roster=None)  # the German sets up: accepted
+
+
+def test_18_1_an_ip_where_meeting_no_hex_of_its_zone_is_an_error(small):
+    d = minimal()
+    d["german"]["oob"].append({"kind": "ip", "points": 1, "count": 1, "text": "IP1 x 1 on any building hex",
+                               "where": {"kind": "hexes", "hexes": ["1207"]}})  # row 7: south of the zone
+    msg = problems(d, small, roster=None)
+    assert "bad.json: $.german.oob[1].where: IP1 x 1 on any building hex: no hex of the german set-up zones is hex 1207" in msg
+
+
+def test_19_14_mines_in_a_zone_of_building_hexes_only_are_an_error():
+    from tests.scenarios.test_regions import hex_poly
+
+    m = make_map((10, 15), (1, 8), buildings={"B1": hex_poly("1203", "1204")})
+    building = sorted(h.id for hs in m.building_hexes.values() for h in hs)
+    assert building == ["1203", "1204"]
+    d = minimal()
+    d["german"]["groups"][0]["setup"]["region"] = {"kind": "hexes", "hexes": building}
+    d["german"]["groups"][0]["oob"].append({"kind": "mines", "mine_type": "AP", "factors": 2, "text": "2 AP Mine Factors"})
+    msg = problems(d, m, roster=None)
+    assert "bad.json: $.german.groups[0].oob[1]: 2 AP Mine Factors: the set-up zone of 'Main' has only building hexes" in msg
+
+
+def test_24_1_with_naming_no_unit_of_the_group_is_an_error(small):
+    d = minimal()
+    d["german"]["groups"][0]["oob"].append({"kind": "commander", "type": "PL", "with_unit": "Squad E",
+                                            "text": "PL with Squad E"})
+    msg = problems(d, small, roster=None)
+    assert "bad.json: $.german.groups[0].oob[1].with_unit: PL with Squad E: 'with Squad E' names no unit entry of " \
+           "group 'Main' (PL, Squad C)" in msg
+
+
+def test_24_1_ammo_for_nobody_is_an_error(small):
+    from scenarios.counters import load_counters
+
+    d = minimal()
+    d["german"]["groups"][0]["oob"] = [
+        {"kind": "squad", "letter": "C", "ammo": 10, "less": [{"type": "LMG", "pr": 9}], "text": "Squad C (10) less LMG PR9"},
+        {"kind": "squad", "letter": "D", "less": [{"type": "R", "pr": 8, "ammo": 3}], "text": "Squad D less R PR8 (3)"}]
+    msg = problems(d, small, roster=load_counters())
+    assert "bad.json: $.german.groups[0].oob[0].ammo: Squad C (10) less LMG PR9: ammo (10) but german Squad C has " \
+           "no LMG in play to take it (24.1)" in msg
+    assert "bad.json: $.german.groups[0].oob[1].less[0].ammo: Squad D less R PR8 (3): ammo (3) on a member left " \
+           "out would go to nobody (24.1)" in msg
