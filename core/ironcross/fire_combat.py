@@ -408,16 +408,18 @@ class FireRules:
 
     def _ap_firepower(self, firers: list[Unit], target: str, intensive: set[str], opportunity: bool,
                       unobserved: set[str] | frozenset = frozenset()) -> dict:
-        """AP firepower (11.1) in the order 11.1 gives: range attenuation (11.2) for each unit,
-        then doubling (Intensive Fire 11.15) and halving (under-crewed MMGs 11.16 d), then the
-        other reductions: 11.16 a (target hex), b (along each firing hex's LOS), c (once)."""
+        """AP firepower (11.1) in the order 11.1 gives: range attenuation (11.2) for each unit (an
+        AFV's opportunity fire is first capped at 4 factors, 13.2, and then attenuated), then
+        doubling (Intensive Fire 11.15) and halving (under-crewed MMGs 11.16 d), then the other
+        reductions: 11.16 a (target hex), b (along each firing hex's LOS), c (once)."""
         units = []
         total = 0
         for u in firers:
             rng = _dist(u.hex, target)
-            f = ct.attenuated(u.ap, u.ap_range, rng)  # 11.2 first
+            ap = u.ap
             if u.is_afv and opportunity:
-                f = min(f, 4)  # 13.2 AFV AP opportunity fire: 4 factors at most
+                ap = min(ap, 4)  # 13.2 AFV AP opportunity fire: "4 factors maximum", then attenuated
+            f = ct.attenuated(ap, u.ap_range, rng)  # 11.2 first of the 11.1 steps
             if u.id in intensive and u.is_mg:
                 f *= 2  # 11.15
             if u.weapon == "MMG" and not u.full_crew:

@@ -326,9 +326,8 @@ class PlayerView:
         total = 0
         for u in us:
             rng = _dist(u.hex, target)
-            f = ct.attenuated(u.ap, max(1, u.ap_range), rng)
-            if u.is_afv and opportunity:
-                f = min(f, 4)
+            ap = min(u.ap, 4) if (u.is_afv and opportunity) else u.ap  # 13.2: capped, then attenuated
+            f = ct.attenuated(ap, max(1, u.ap_range), rng)
             if u.id in intensive and u.is_mg:
                 f *= 2
             if u.weapon == "MMG" and not u.full_crew:
