@@ -97,11 +97,21 @@ class FireRules:
             return ("11.15", f"{u.id}: the MG is jammed / malfunctioning until Player Turn {u.mg_out_until + 1}")
         if u.is_stug and u.moved and not u.changed_facing_only:
             return ("10.14", f"{u.id}: a Stug that moved this Player Turn may not fire")
-        if u.is_cw and s.phase is Phase.MOVING_FIRE and u.moved:
+        if u.is_cw and s.phase is Phase.MOVING_FIRE and u.moved and not self._turned_only(u):
             return ("10.13", f"{u.id}: CW units that moved may not fire in the Moving Fire Phase")
-        if s.phase is Phase.DEFENSIVE_FIRE and u.reaction_moved:
+        if s.phase is Phase.DEFENSIVE_FIRE and u.reaction_moved and not self._turned_only(u):
             return ("10.13", f"{u.id} moved in the Reaction Movement Phase")
         return None
+
+    @staticmethod
+    def _turned_only(u: Unit) -> bool:
+        """8.72 / 8.73: an ATG (3-4 crew when it turned) or an MG (any crew) whose only movement this
+        Player Turn was a facing change in its own hex may still fire: the 10.13 bars on moved CWs
+        in the Moving Fire Phase and on reaction movers in the Defensive Fire Phase, and the 13.12
+        "have not moved" condition, do not apply to it. It has moved all the same (8.71 "for all
+        purposes": 11.32 one more AP die, 12.2 three AT dice). Moving to another hex, or a movement
+        PC without a facing change, is not covered."""
+        return (u.is_mg or u.is_atg) and u.moved and u.changed_facing_only
 
     def _can_fire_basic(self, u: Unit) -> bool:
         """10.11, 10.13-10.16, 11.15: may ``u`` perform (AP/AT) fire combat now?"""

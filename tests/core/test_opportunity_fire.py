@@ -143,3 +143,22 @@ def test_13_2_afv_ap_capped_before_attenuation():
     g.apply(Fire(("RT",), "1504"))
     fp = events(g, "ap_firepower")[-1]
     assert fp["units"] == [{"unit": "RT", "range": 8, "factor": 3}] and fp["final"] == 3
+
+
+def test_13_12_8_72_phasing_atg_that_only_changed_facing_may_opportunity_fire_in_reaction_movement():
+    from core.ironcross.actions import Face, StopMove
+    g = og([cw("GG", "german", weapon="45AT", ap=2, at=8, ma=0), cw("GA", "german", weapon="ATR", ap=0, at=4,
+            rng=4, crew=2), afv("RT", "russian")],
+           {"GG": ("1505", False, 1), "GA": "1405", "RT": ("1510", False, 1)}, script=[(1, 2), (6, 6, 6)])
+    g.apply(StartMove(("GG",)))
+    g.apply(Face(4))  # towards 1509
+    g.apply(StopMove())
+    g.units["GA"].moved = True  # an ATR that moved out of its hex (no exception: it has no facing)
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    g.apply(StartMove(("RT",)))
+    g.apply(Step("1509"))
+    assert g.current_side() == "german" and firers(g, "german", "1509") == ["GG"]
+    evs = g.apply(Fire(("GG",), "1509", "AT", target_unit="RT"))
+    pc = [e for e in evs if e["kind"] == "pc"][0]
+    assert pc["rule"] == "13.17" and pc["modifier"] == 1  # +1 in the Reaction Movement Phase
+    assert len([e for e in evs if e["kind"] == "at_result"][0]["dice"]) == 3  # 12.2: it moved (8.71)
