@@ -285,7 +285,39 @@ def test_9_2_a_declining_uses_up_the_one_chance_in_the_movement_phase():
     assert not events(g, "overrun_at_fire_window")[1:] and g.current_side() == "german"
 
 
-def test_9_2_a_overrun_at_fire_round_trips_through_json():
+def test_9_2_a_overrun_at_fire_round_trips_through_json_and_reads_in_the_hot_seat_list():
+    from editor.game_record import describe_action
+
     a = OverrunAtFire("RA")
     assert action_to_json(a) == {"unit": "RA", "kind": "overrun_at_fire"}
     assert action_from_json(action_to_json(a)) == a
+    assert describe_action(a) == "special AT fire by RA at the overrunning AFV (9.2 A)"
+
+
+def test_9_2_a_decisions_replay_from_the_seed_and_the_json_actions():
+    # the game is reproduced from its seed and its decisions (core.replay / ironcross replay --verify)
+    import json
+
+    from core.ironcross.game import Game
+    from core.ironcross.view import PlayerView
+    from core.players import RandomPlayer
+    from core.replay import first_divergence
+
+    g = og([afv("GT", "german"), cw("RA", "russian", weapon="ATR", ap=0, at=4, rng=4, crew=2),
+            inf("R1", "russian"), inf("G1", "german")],
+           {"GT": ("1505", False, 1), "RA": "1504", "R1": "1504", "G1": "1510"}, length=1, seed=5)
+    g.apply(StartMove(("GT",)))
+    g.apply(Overrun("1504"))
+    assert g.overrun_window is not None
+    players = {"german": RandomPlayer(1), "russian": RandomPlayer(2)}
+    while not g.is_terminal():
+        side = g.current_side()
+        g.apply(players[side].choose(PlayerView(g, side), side, g.legal_actions()))
+    assert any(e["kind"] == "action" and e["action"]["kind"] in ("overrun_at_fire", "pass") and e["side"] == "russian"
+               for e in g.events)
+    rerun = Game(g.setup, 5)
+    for e in g.events:
+        if e["kind"] == "action":
+            rerun.apply(action_from_json(json.loads(json.dumps(e["action"]))))
+    recorded = json.loads(json.dumps(g.events, default=str))
+    assert first_divergence(recorded, json.loads(json.dumps(rerun.events, default=str))) is None
