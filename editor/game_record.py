@@ -86,6 +86,8 @@ def describe_action(a) -> str:
             (" intensive" if d.get("intensive") else "")
     if k == "face":
         return f"face hexside {d['hexside']}"
+    if k == "overrun_at_fire":
+        return f"special AT fire by {d['unit']} at the overrunning AFV (9.2 A)"
     if k in ("grenade", "flame"):
         return f"{k}: {d.get('thrower') or d.get('unit')} at {d['target']}"
     if k == "mortar":

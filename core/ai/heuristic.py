@@ -121,6 +121,10 @@ class HeuristicPlayer(TacticsMixin):
             return self._setup(view, actions)
         if ph is Phase.MORALE:
             return self._mg_modes(view, actions)  # 21.41
+        if "overrun_at_fire" in kinds:
+            # 9.2 A: the special AT fire costs nothing (no fired mark, no ammo) and may stop the
+            # overrun: always fire, unit by unit, before Pass
+            return min((a for a in actions if a.kind == "overrun_at_fire"), key=_key)
         if view.window_hex() is not None:
             return self._opportunity(view, actions)
         if ph in _FIRE_PHASES:

@@ -318,3 +318,18 @@ class SprayFire:
 for _c in (SetMgMode, ChangeToSpray, LaneFire, SprayFire):
     _KINDS[_c.__dataclass_fields__["kind"].default] = _c
 __all__ += ["SetMgMode", "ChangeToSpray", "LaneFire", "SprayFire"]
+
+
+# ---------------------------------------------------------------- overrun defence (9.2 A)
+@dataclass(frozen=True)
+class OverrunAtFire:
+    """9.2 A: the defending player's NORMAL ATR/ATG ``unit`` in the hex about to be overrun makes its
+    special AT fire at the overrunning AFV (frontal armour). Offered one unit at a time while the
+    overrun waits; :class:`Pass` declines the shots not yet taken and the overrun goes on."""
+
+    unit: str
+    kind: str = "overrun_at_fire"
+
+
+_KINDS[OverrunAtFire.__dataclass_fields__["kind"].default] = OverrunAtFire
+__all__ += ["OverrunAtFire"]

@@ -97,11 +97,21 @@ class FireRules:
             return ("11.15", f"{u.id}: the MG is jammed / malfunctioning until Player Turn {u.mg_out_until + 1}")
         if u.is_stug and u.moved and not u.changed_facing_only:
             return ("10.14", f"{u.id}: a Stug that moved this Player Turn may not fire")
-        if u.is_cw and s.phase is Phase.MOVING_FIRE and u.moved:
+        if u.is_cw and s.phase is Phase.MOVING_FIRE and u.moved and not self._turned_only(u):
             return ("10.13", f"{u.id}: CW units that moved may not fire in the Moving Fire Phase")
-        if s.phase is Phase.DEFENSIVE_FIRE and u.reaction_moved:
+        if s.phase is Phase.DEFENSIVE_FIRE and u.reaction_moved and not self._turned_only(u):
             return ("10.13", f"{u.id} moved in the Reaction Movement Phase")
         return None
+
+    @staticmethod
+    def _turned_only(u: Unit) -> bool:
+        """8.72 / 8.73: an ATG (3-4 crew when it turned) or an MG (any crew) whose only movement this
+        Player Turn was a facing change in its own hex may still fire: the 10.13 bars on moved CWs
+        in the Moving Fire Phase and on reaction movers in the Defensive Fire Phase, and the 13.12
+        "have not moved" condition, do not apply to it. It has moved all the same (8.71 "for all
+        purposes": 11.32 one more AP die, 12.2 three AT dice). Moving to another hex, or a movement
+        PC without a facing change, is not covered."""
+        return (u.is_mg or u.is_atg) and u.moved and u.changed_facing_only
 
     def _can_fire_basic(self, u: Unit) -> bool:
         """10.11, 10.13-10.16, 11.15: may ``u`` perform (AP/AT) fire combat now?"""
@@ -408,16 +418,18 @@ class FireRules:
 
     def _ap_firepower(self, firers: list[Unit], target: str, intensive: set[str], opportunity: bool,
                       unobserved: set[str] | frozenset = frozenset()) -> dict:
-        """AP firepower (11.1) in the order 11.1 gives: range attenuation (11.2) for each unit,
-        then doubling (Intensive Fire 11.15) and halving (under-crewed MMGs 11.16 d), then the
-        other reductions: 11.16 a (target hex), b (along each firing hex's LOS), c (once)."""
+        """AP firepower (11.1) in the order 11.1 gives: range attenuation (11.2) for each unit (an
+        AFV's opportunity fire is first capped at 4 factors, 13.2, and then attenuated), then
+        doubling (Intensive Fire 11.15) and halving (under-crewed MMGs 11.16 d), then the other
+        reductions: 11.16 a (target hex), b (along each firing hex's LOS), c (once)."""
         units = []
         total = 0
         for u in firers:
             rng = _dist(u.hex, target)
-            f = ct.attenuated(u.ap, u.ap_range, rng)  # 11.2 first
+            ap = u.ap
             if u.is_afv and opportunity:
-                f = min(f, 4)  # 13.2 AFV AP opportunity fire: 4 factors at most
+                ap = min(ap, 4)  # 13.2 AFV AP opportunity fire: "4 factors maximum", then attenuated
+            f = ct.attenuated(ap, u.ap_range, rng)  # 11.2 first of the 11.1 steps
             if u.id in intensive and u.is_mg:
                 f *= 2  # 11.15
             if u.weapon == "MMG" and not u.full_crew:

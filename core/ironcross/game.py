@@ -125,6 +125,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
                         self._setup_queue.append((side, "at_mines", (al.at_mines, al.zone)))
         self.moving: MoveContext | None = None
         self.window: OpportunityWindow | None = None
+        self.overrun_window = None  # 9.2 A: overrun.OverrunFireWindow while the defender decides
         self._decider: str | None = None
         self._sub: str = ""  # sub-step within a phase: "", "assault_designation", "second"
         self._movement_stage = 0
@@ -334,6 +335,8 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         s = self.state
         if s.phase is Phase.SETUP:
             return self._setup_actions()
+        if self.overrun_window is not None:
+            return self._overrun_fire_actions() + [Pass()]  # 9.2 A
         if self.window is not None:
             return self._opportunity_actions() + [Pass()]
         if s.phase is Phase.MORALE:
@@ -381,6 +384,8 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         s = self.state
         if s.phase is Phase.SETUP:
             return self._apply_setup(a)
+        if self.overrun_window is not None:
+            return self._apply_overrun_window(a)  # 9.2 A special AT fire decisions
         if self.window is not None:
             if isinstance(a, Pass):
                 self.window = None

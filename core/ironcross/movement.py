@@ -89,6 +89,8 @@ class MovementRules:
         """(movement points, one-hex-only) for ``u`` (8.1 and the Movement Point Allowance Chart)."""
         if u.morale is Morale.SUPPRESSED or u.immobilized:
             return (0, False)  # 8.15; 8.54/8.55 immobilized AFVs
+        if u.support_fired and not reaction:
+            return (0, False)  # 8.21 no movement out of the hex (an MG may still turn, 8.73)
         if u.is_afv:
             ma = 12 if u.weapon.upper().startswith("BT7") else 10  # 8.13 (BT7M exception)
             return (ma / 2, False) if reaction else (ma, False)
@@ -132,8 +134,8 @@ class MovementRules:
                 return False
         elif u.hex is None:
             return False  # off the map (e.g. a crew replacement, 20.1)
-        if not reaction and (u.support_fired or u.fired):
-            return False  # 8.21
+        if not reaction and (u.support_fired or u.fired) and not u.is_mg:
+            return False  # 8.21 (8.73: an MG that fired may still change facing, alone, below)
         first = self.setup.no_move_before.get(u.id)
         if first is not None and s.turn < first:
             return False
@@ -156,6 +158,10 @@ class MovementRules:
         if ps["end_steps"]:
             return self._end_step_actions(side)
         movers = [u for u in s.units_of(side) if self._can_start_moving(u, reaction)]
+        # 8.21 / 8.73: an MG that fired in the Support Fire Phase only changes facing, on its own
+        turners = [u for u in movers if u.support_fired and not reaction]
+        movers = [u for u in movers if u not in turners]
+        out.extend(StartMove((u.id,)) for u in sorted(turners, key=lambda x: x.id))
         stage = self._movement_stage
         by_hex: dict[str, list[Unit]] = {}
         for u in movers:
@@ -685,8 +691,9 @@ class MovementRules:
             if not u.on_map or not u.normal or u.fired or u.opp_fired:
                 continue  # 10.11, 13.15
             if reaction:
-                # 13.12: Phasing ATR/ATG that did not move in the preceding Movement Phase
-                if not (u.is_atr or u.is_atg) or u.moved:
+                # 13.12: Phasing ATR/ATG that did not move in the preceding Movement Phase (8.72: an
+                # ATG that only changed facing may still fire)
+                if not (u.is_atr or u.is_atg) or (u.moved and not self._turned_only(u)):
                     continue
             else:
                 # 13.11: infantry, AFV, MG, ATR, ATG of the Non-phasing Player

@@ -1,6 +1,7 @@
 """Overruns (9.0-9.3, 18.4, 19.2): an AFV moving in the Movement Phase enters an adjacent
-enemy-occupied hex, the defenders' special AT fire (9.2 A) and infantry fire (9.2 B) try to stop
-it, it attacks every defender (9.2 C), mines attack it (19.2), and it must exit. A combined
+enemy-occupied hex, the defenders' special AT fire (9.2 A, the defending player's decision:
+``OverrunAtFire`` per eligible unit or ``Pass``, while the overrun waits) and infantry fire (9.2 B)
+try to stop it, it attacks every defender (9.2 C), mines attack it (19.2), and it must exit. A combined
 overrun (9.3) takes the infantry moving with it (8.4) into the hex, where they stay and assault
 at once (9.33). A mixin of :class:`core.ironcross.game.Game`; readings of unclear clauses are in
 ``docs/rules-interpretations.md``.
@@ -8,10 +9,27 @@ at once (9.33). A mixin of :class:`core.ironcross.game.Game`; readings of unclea
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.ironcross import combat_tables as ct
-from core.ironcross.actions import Action, IllegalAction, Overrun
-from core.ironcross.state import Morale, Phase, Unit
+from core.ironcross.actions import Action, IllegalAction, Overrun, OverrunAtFire, Pass
+from core.ironcross.state import Morale, Phase, Unit, other_side
 from maps import hexgrid
+
+
+@dataclass
+class OverrunFireWindow:
+    """9.2 A: the overrun of ``hex`` by ``afv`` (about to enter from ``frm`` with the accompanying
+    infantry ``infantry``, 9.3) waits while the defending ``side`` decides, unit by unit, which of
+    its eligible ATR/ATG units (``pending``, ids) fire at it; ``resume`` decides again afterwards."""
+
+    side: str
+    hex: str
+    afv: str
+    frm: str
+    infantry: list[str]
+    pending: list[str]
+    resume: str | None
 
 
 class OverrunRules:
@@ -104,27 +122,80 @@ class OverrunRules:
             if u not in inf:
                 mv.units.remove(u.id)
         self._event("overrun", rule="9.0", unit=afv.id, hex=target, frm=frm, combined=[u.id for u in inf])
-        # ---- A) defensive AT fire, once per Movement Phase, at the first AFV (9.2 A)
+        # ---- A) defensive AT fire, once per Movement Phase, at the first AFV (9.2 A): it "may" be
+        # tried, so the defending player decides, unit by unit (OverrunAtFire or Pass)
         ps = self._mph()
         if target not in ps["overrun_at"]:
-            ps["overrun_at"].add(target)
-            for d in sorted(self.enemy_in(target, side), key=lambda x: x.id):
-                if afv.eliminated:
-                    break
-                if not d.normal or not (d.is_atr or d.is_atg) or d.at <= 0 or (d.is_atr and not d.full_crew):
-                    continue  # NORMAL ATR/ATG (10.16); facing and earlier fire do not matter
-                if not self.pc(d, f"special AT fire at {afv.id}", "9.2 A"):
-                    continue
-                self._note_first_shot()
-                n = 3 if d.moved else 2  # 12.2
-                r = self.roll(n, f"special AT fire {d.id} at {afv.id}", "9.2 A")
-                higher = self.terrain.level(frm) > self.terrain.level(target)
-                kill = ct.at_destroys(d.at, r.dice, afv.frontal, higher)  # frontal armour (9.2 A)
-                self._event("at_result", rule="9.2 A", firer=d.id, unit=afv.id, dice=list(r.dice), at=d.at,
-                            armour=afv.frontal, frontal=True, higher=higher, destroyed=kill)
-                if kill:
-                    self._overrun_afv_destroyed_outside(afv, frm, inf)
-                    return
+            ps["overrun_at"].add(target)  # the one chance, used even if every unit declines
+            shooters = [d.id for d in sorted(self.enemy_in(target, side), key=lambda x: x.id)
+                        if self._overrun_at_eligible(d)]
+            if shooters:
+                defender = other_side(side)
+                self.overrun_window = OverrunFireWindow(defender, target, afv.id, frm, [u.id for u in inf],
+                                                        shooters, self._decider)
+                self._decider = defender
+                self._event("overrun_at_fire_window", rule="9.2 A", side=defender, hex=target, unit=afv.id,
+                            eligible=list(shooters))
+                return
+        self._overrun_enter(afv, frm, target, inf)
+
+    # ------------------------------------------------------------------ 9.2 A decisions
+    @staticmethod
+    def _overrun_at_eligible(d: Unit) -> bool:
+        """9.2 A: a NORMAL ATR (full crew, 10.16) or ATG with AT factors; facing and earlier fire in
+        the Player Turn do not matter ("regardless")."""
+        return (not d.eliminated and d.on_map and d.normal and (d.is_atr or d.is_atg) and d.at > 0
+                and not (d.is_atr and not d.full_crew))
+
+    def _overrun_fire_actions(self) -> list[Action]:
+        """The special AT fire shots the defending side may still take (9.2 A), one per unit."""
+        w = self.overrun_window
+        if w is None:
+            return []
+        return [OverrunAtFire(x) for x in w.pending if self._overrun_at_eligible(self.units[x])]
+
+    def _apply_overrun_window(self, a: Action) -> None:
+        """Apply the defending side's 9.2 A decision: ``OverrunAtFire(unit)`` (a normal fire PC,
+        10.12, then 12.2 dice against the AFV's frontal armour, +1 if the AFV's hex is higher) or
+        ``Pass`` (no more shots). The overrun goes on when no shot is left, unless the AFV was
+        destroyed (Wreck in the hex it came from, 9.2 A / 9.31). Raises IllegalAction (9.2 A)."""
+        w = self.overrun_window
+        if isinstance(a, Pass):
+            if w.pending:
+                self._event("overrun_at_fire_declined", rule="9.2 A", units=list(w.pending))
+            return self._close_overrun_window(resume=True)
+        if not isinstance(a, OverrunAtFire) or a not in self._overrun_fire_actions():
+            raise IllegalAction("9.2 A", f"{a} is not possible now: special AT fire by an eligible unit or Pass")
+        w.pending.remove(a.unit)
+        d, afv = self.units[a.unit], self.units[w.afv]
+        if self.pc(d, f"special AT fire at {afv.id}", "9.2 A"):  # 10.12, no modifier
+            self._note_first_shot()
+            n = 3 if d.moved else 2  # 12.2
+            r = self.roll(n, f"special AT fire {d.id} at {afv.id}", "9.2 A")
+            higher = self.terrain.level(w.frm) > self.terrain.level(w.hex)
+            kill = ct.at_destroys(d.at, r.dice, afv.frontal, higher)  # frontal armour (9.2 A)
+            self._event("at_result", rule="9.2 A", firer=d.id, unit=afv.id, dice=list(r.dice), at=d.at,
+                        armour=afv.frontal, frontal=True, higher=higher, destroyed=kill)
+            if kill:
+                self._close_overrun_window(resume=False)
+                self._overrun_afv_destroyed_outside(afv, w.frm, [self.units[x] for x in w.infantry])
+                return
+        if not self._overrun_fire_actions():
+            self._close_overrun_window(resume=True)
+
+    def _close_overrun_window(self, resume: bool) -> None:
+        """End the 9.2 A decision; the moving side decides again; with ``resume`` the AFV enters."""
+        w = self.overrun_window
+        self.overrun_window = None
+        self._decider = w.resume
+        if resume:
+            self._overrun_enter(self.units[w.afv], w.frm, w.hex, [self.units[x] for x in w.infantry])
+
+    def _overrun_enter(self, afv: Unit, frm: str, target: str, inf: list[Unit]) -> None:
+        """The overrun after 9.2 A: the AFV (and the infantry of a combined overrun) enter, 9.2 B,
+        9.2 C, the 9.33 assault, then mines and the exit (:meth:`_overrun_finish`)."""
+        mv = self.moving
+        side = afv.side
         # ---- the AFV (and accompanying infantry) enter the hex: terrain cost, +1 MP for the AFV
         for u in [afv] + inf:
             c = self._step_cost(u, frm, target) or 0

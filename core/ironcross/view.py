@@ -252,6 +252,15 @@ class PlayerView:
         return {"units": list(mv.units), "mp": dict(mv.mp), "path": list(mv.path), "leader": mv.leader,
                 "afv": mv.afv, "entering": mv.entering, "hexes_moved": mv.hexes_moved, "one_hex": dict(mv.one_hex)}
 
+    def overrun_fire(self) -> dict | None:
+        """The overrun this side may answer now with special AT fire (9.2 A): ``hex`` (its hex about
+        to be overrun), ``afv`` (the enemy AFV's id), ``frm`` (the hex it comes from) and ``pending``
+        (own ATR/ATG ids not yet decided); None when no such decision is open for this side."""
+        w = self._game.overrun_window
+        if w is None or w.side != self.side:
+            return None
+        return {"hex": w.hex, "afv": w.afv, "frm": w.frm, "pending": list(w.pending)}
+
     def window_hex(self) -> str | None:
         """The hex this side may opportunity-fire at now (13.0), or None."""
         w = self._game.window
@@ -326,9 +335,8 @@ class PlayerView:
         total = 0
         for u in us:
             rng = _dist(u.hex, target)
-            f = ct.attenuated(u.ap, max(1, u.ap_range), rng)
-            if u.is_afv and opportunity:
-                f = min(f, 4)
+            ap = min(u.ap, 4) if (u.is_afv and opportunity) else u.ap  # 13.2: capped, then attenuated
+            f = ct.attenuated(ap, max(1, u.ap_range), rng)
             if u.id in intensive and u.is_mg:
                 f *= 2
             if u.weapon == "MMG" and not u.full_crew:

@@ -236,3 +236,24 @@ def test_advanced_rules_legal_and_deterministic(path):
             assert n < 20_000
         runs.append((game.state.outcome, [repr(a) for a in game.actions]))
     assert runs[0] == runs[1]
+
+
+def test_9_2_a_always_takes_the_special_at_fire_against_an_overrun():
+    # 9.2 A is the defending player's choice; the shot costs nothing, so the heuristic always fires,
+    # unit by unit, and both players only ever choose legal actions in the decision
+    from core.ironcross.actions import Overrun, OverrunAtFire, Pass, StartMove
+    from tests.core.engine_fixtures import afv
+    from tests.core.engine_helpers import advance_to
+
+    g = small_game([afv("GT", "german"), cw("RA", "russian", weapon="ATR", ap=0, at=4, rng=4, crew=2),
+                    inf("R1", "russian")],
+                   {"GT": ("1505", False, 1), "RA": "1504", "R1": "1504"})
+    advance_to(g, Phase.MOVEMENT)
+    g.apply(StartMove(("GT",)))
+    g.apply(Overrun("1504"))
+    view = PlayerView(g, "russian")
+    assert view.overrun_fire() == {"hex": "1504", "afv": "GT", "frm": "1505", "pending": ["RA"]}
+    assert PlayerView(g, "german").overrun_fire() is None
+    assert g.legal_actions() == [OverrunAtFire("RA"), Pass()]
+    assert _choose(HeuristicPlayer(1), g, "russian") == OverrunAtFire("RA")
+    assert RandomPlayer(3).choose(view, "russian", g.legal_actions()) in g.legal_actions()

@@ -569,3 +569,95 @@ def test_fire_actions_listed_are_all_legal_and_illegal_ones_change_nothing():
     with pytest.raises(IllegalAction):
         g.apply(Fire(("G1", "GT"), "1507"))
     assert g.state.snapshot() == before and len(g.events) == n
+
+
+# ---------------------------------------------------------------------------- 8.72 / 8.73 turn and fire
+def _turn(g, uid, hexside):
+    """Change ``uid``'s facing in its hex (8.71: a move with its PC; none before the first shot)."""
+    from core.ironcross.actions import Face, StartMove, StopMove
+    g.apply(StartMove((uid,)))
+    g.apply(Face(hexside))
+    g.apply(StopMove())
+
+
+def test_8_73_10_13_mg_that_only_changed_facing_in_the_movement_phase_fires_in_moving_fire():
+    from tests.core.engine_helpers import advance_to
+    g = small_game([cw("GM", "german"), cw("GN", "german"), inf("R1", "russian")],
+                   {"GM": ("1505", False, 1), "GN": ("1405", False, 1), "R1": "1508"})
+    advance_to(g, Phase.MOVEMENT)
+    _turn(g, "GM", 4)  # 1508 is now in its frontal area
+    from core.ironcross.actions import Pass, StartMove, Step, StopMove
+    g.apply(StartMove(("GN",)))
+    g.apply(Step("1406"))  # moved to another hex: no exception
+    if g.window is not None:
+        g.apply(Pass())  # no opportunity fire
+    g.apply(StopMove())
+    advance_to(g, Phase.MOVING_FIRE)
+    gm = g.units["GM"]
+    assert gm.moved and gm.changed_facing_only
+    assert Fire(("GM",), "1508") in g.legal_actions()
+    assert not any(isinstance(a, Fire) and "GN" in a.firers for a in g.legal_actions())
+    with pytest.raises(IllegalAction) as e:
+        fire(g, "GN", target="1508")
+    assert rule_of(e) == "10.13"
+    # 8.71 "considered to have moved for all purposes": the 11.32 extra die (clear, UP: 1 + 1)
+    script(g, PASS, (6, 6))
+    evs = fire(g, "GM", target="1508")
+    assert of(evs, "pc")[0]["passed"] and len(of(evs, "ap_result")[0]["dice"]) == 2
+
+
+def test_8_72_10_13_atg_that_only_changed_facing_fires_in_moving_fire_with_three_at_dice():
+    from tests.core.engine_helpers import advance_to
+    g = small_game([cw("GA", "german", weapon="37AT", ap=2, rng=6, at=9, crew=3, ma=0), afv("RT", "russian")],
+                   {"GA": ("1505", False, 1), "RT": "1508"})
+    advance_to(g, Phase.MOVEMENT)
+    _turn(g, "GA", 4)
+    advance_to(g, Phase.MOVING_FIRE)
+    assert Fire(("GA",), "1508", "AT", target_unit="RT") in g.legal_actions()
+    script(g, PASS, (6, 6, 6))
+    evs = fire(g, "GA", target="1508", mode="AT", target_unit="RT")
+    assert len(of(evs, "at_result")[0]["dice"]) == 3  # 12.2: it moved (8.71)
+
+
+def test_8_73_10_13_a_failed_movement_pc_is_not_a_facing_change():
+    # the reading: the exception covers a facing change made; a failed PC (StartMove does not say
+    # whether the MG meant to turn or to leave) is a move (4.0) and 10.13 still bars the CW
+    from tests.core.engine_helpers import advance_to
+    g = small_game([cw("GM", "german", pr=7), inf("G2", "german"), inf("R1", "russian")],
+                   {"GM": ("1505", False, 4), "G2": "1405", "R1": "1508"})
+    advance_to(g, Phase.MOVEMENT)
+    g.state.first_shot = True
+    g.state.movement_pcs_from_player_turn = 0
+    from core.ironcross.actions import StartMove
+    script(g, FAIL)
+    g.apply(StartMove(("GM",)))
+    advance_to(g, Phase.MOVING_FIRE, player_turn=1)
+    assert g.units["GM"].moved and not g.units["GM"].changed_facing_only
+    with pytest.raises(IllegalAction) as e:
+        fire(g, "GM", target="1508")
+    assert rule_of(e) == "10.13"
+
+
+def test_8_73_8_72_10_13_mg_and_atg_that_turned_in_reaction_movement_fire_in_defensive_fire():
+    from tests.core.engine_helpers import advance_to
+    g = small_game([cw("RM", "russian"), cw("RG", "russian", weapon="45AT", ap=2, rng=6, at=8, crew=3),
+                    cw("RN", "russian"), inf("G1", "german"), afv("GT", "german")],
+                   {"RM": ("1508", False, 1), "RG": ("1608", False, 1), "RN": ("1408", False, 1),
+                    "G1": "1511", "GT": "1611"})
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    _turn(g, "RM", 4)
+    _turn(g, "RG", 4)
+    from core.ironcross.actions import StartMove, Step, StopMove
+    g.apply(StartMove(("RN",)))
+    g.apply(Step("1409"))  # a reaction move to another hex
+    g.apply(StopMove())
+    advance_to(g, Phase.DEFENSIVE_FIRE)
+    acts = g.legal_actions()
+    assert Fire(("RM",), "1511") in acts and Fire(("RG",), "1611", "AT", target_unit="GT") in acts
+    assert not any(isinstance(a, Fire) and "RN" in a.firers for a in acts)
+    with pytest.raises(IllegalAction) as e:
+        fire(g, "RN", target="1511")
+    assert rule_of(e) == "10.13"
+    script(g, PASS, (6, 6), PASS, (6, 6, 6))
+    assert len(of(fire(g, "RM", target="1511"), "ap_result")[0]["dice"]) == 2  # 11.32: it moved
+    assert len(of(fire(g, "RG", target="1611", mode="AT", target_unit="GT"), "at_result")[0]["dice"]) == 3  # 12.2

@@ -472,3 +472,48 @@ def test_3_13_toggle_state_during_movement():
     g.apply(StartMove(("G1",)))
     g.apply(ToggleState())
     assert g.units["G1"].down and g.moving.mp["G1"] == 4
+
+
+def test_8_21_8_73_mg_that_fired_in_support_fire_may_still_change_facing_but_not_leave_its_hex():
+    g = small_game([cw("GM", "german", ma=3), inf("GC", "german", weapon="PL", pr=9, commander=True),
+                    cw("GA", "german", weapon="37AT", ap=2, rng=6, at=9, crew=3, ma=0), inf("R1", "russian")],
+                   {"GM": ("1505", False, 4), "GC": "1505", "GA": ("1405", False, 4), "R1": "1508"},
+                   script=[(6, 6), (6, 6)])
+    g.apply(Fire(("GM",), "1508"))  # PC fails: it has fired all the same (4.0)
+    g.apply(Fire(("GA",), "1508"))
+    advance_to(g, Phase.MOVEMENT)
+    # 8.73: the MG may turn (alone: no leader-directed or AFV stack move); 8.72: the ATG that fired may not
+    assert StartMove(("GM",)) in starts(g)
+    assert not any("GM" in a.units for a in starts(g) if a != StartMove(("GM",)))
+    assert not any("GA" in a.units for a in starts(g))
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("GA",)))
+    assert e.value.rule == "8.21"
+    with pytest.raises(IllegalAction) as e:
+        g.apply(StartMove(("GC", "GM"), leader="GC"))
+    assert e.value.rule == "8.21"
+    g.apply(StartMove(("GM",)))
+    acts = g.legal_actions()
+    assert not any(isinstance(a, (Step, ToggleState)) for a in acts)  # 8.21: not out of its hex
+    assert {a.hexside for a in acts if isinstance(a, Face)} == {1, 2, 3, 5, 6}
+    g.apply(Face(1))
+    assert g.units["GM"].facing == 1 and g.units["GM"].changed_facing_only
+
+
+def test_8_73_8_72_mg_that_opportunity_fired_may_change_facing_in_reaction_movement_an_atg_may_not():
+    g = small_game([inf("G1", "german"), cw("RM", "russian"),
+                    cw("RG", "russian", weapon="45AT", ap=2, rng=6, at=8, crew=3, ma=0)],
+                   {"G1": "1504", "RM": ("1508", False, 1), "RG": ("1408", False, 1)},
+                   script=[(6, 6), (6, 6)])
+    advance_to(g, Phase.MOVEMENT)
+    g.apply(StartMove(("G1",)))
+    g.apply(Step("1505"))
+    g.apply(Fire(("RM",), "1505"))  # opportunity fire (PC fails)
+    g.apply(Fire(("RG",), "1505"))
+    assert g.units["RM"].opp_fired and g.units["RG"].opp_fired
+    g.apply(StopMove())
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    assert StartMove(("RM",)) in starts(g) and StartMove(("RG",)) not in starts(g)
+    g.apply(StartMove(("RM",)))
+    g.apply(Face(4))
+    assert g.units["RM"].facing == 4

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.ironcross.actions import Fire, Pass, StartMove, Step
 from core.ironcross.state import Morale, Phase
+from core.ironcross.view import PlayerView
 from tests.core.engine_fixtures import afv, cw, inf, small_game
 from tests.core.engine_helpers import advance_to, events
 
@@ -127,3 +128,37 @@ def test_13_2_afv_ap_at_most_four_factors_up_to_ten_hexes_at_unlimited():
     assert Fire(("RT",), "1501", "AP") not in acts
     acts = g._fire_options(g._opp_firers("russian", "1502"), "1502", [g.units["G1"]], opportunity=True)
     assert Fire(("RT",), "1502", "AP") in acts
+
+
+def test_13_2_afv_ap_capped_before_attenuation():
+    # 13.2: "AP factors (4 factors maximum) ... Range attenuation applies": AP 6, initial range 5,
+    # at range 8 -> the cap first (4), then one less for the second range increment -> 3 (not 4)
+    g = og([inf("G1", "german"), afv("RT", "russian", ap=6)], {"G1": "1505", "RT": ("1512", False, 1)},
+           script=[(2, 2)])
+    g.units["RT"].ap_range = 5
+    g.apply(StartMove(("G1",)))
+    g.apply(Step("1504"))  # range 8 from 1512
+    assert g.current_side() == "russian"
+    assert PlayerView(g, "russian").ap_firepower(("RT",), "1504", opportunity=True) == 3
+    g.apply(Fire(("RT",), "1504"))
+    fp = events(g, "ap_firepower")[-1]
+    assert fp["units"] == [{"unit": "RT", "range": 8, "factor": 3}] and fp["final"] == 3
+
+
+def test_13_12_8_72_phasing_atg_that_only_changed_facing_may_opportunity_fire_in_reaction_movement():
+    from core.ironcross.actions import Face, StopMove
+    g = og([cw("GG", "german", weapon="45AT", ap=2, at=8, ma=0), cw("GA", "german", weapon="ATR", ap=0, at=4,
+            rng=4, crew=2), afv("RT", "russian")],
+           {"GG": ("1505", False, 1), "GA": "1405", "RT": ("1510", False, 1)}, script=[(1, 2), (6, 6, 6)])
+    g.apply(StartMove(("GG",)))
+    g.apply(Face(4))  # towards 1509
+    g.apply(StopMove())
+    g.units["GA"].moved = True  # an ATR that moved out of its hex (no exception: it has no facing)
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    g.apply(StartMove(("RT",)))
+    g.apply(Step("1509"))
+    assert g.current_side() == "german" and firers(g, "german", "1509") == ["GG"]
+    evs = g.apply(Fire(("GG",), "1509", "AT", target_unit="RT"))
+    pc = [e for e in evs if e["kind"] == "pc"][0]
+    assert pc["rule"] == "13.17" and pc["modifier"] == 1  # +1 in the Reaction Movement Phase
+    assert len([e for e in evs if e["kind"] == "at_result"][0]["dice"]) == 3  # 12.2: it moved (8.71)

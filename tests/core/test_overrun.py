@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.ironcross.actions import IllegalAction, Overrun, StartMove, Step, StopMove
+from core.ironcross.actions import (
+    EndPhase, IllegalAction, Overrun, OverrunAtFire, Pass, StartMove, Step, StopMove, action_from_json, action_to_json)
 from core.ironcross.state import Morale, Phase
 from tests.core.engine_fixtures import afv, cw, inf, small_game
 from tests.core.engine_helpers import advance_to, events
@@ -74,6 +75,8 @@ def test_9_2_a_special_at_fire_at_frontal_armour_regardless_of_facing_once_wreck
     g.units["RA"].fired = True
     g.apply(StartMove(("GT",)))
     g.apply(Overrun("1504"))
+    assert g.current_side() == "russian" and g.legal_actions() == [OverrunAtFire("RA"), Pass()]
+    g.apply(OverrunAtFire("RA"))
     r = events(g, "at_result")[-1]
     assert r["rule"] == "9.2 A" and r["armour"] == 4 and r["destroyed"]
     assert g.units["GT"].eliminated and g.state.wrecks == {"1505": 1} and g.moving is None
@@ -85,7 +88,8 @@ def test_9_2_a_only_once_in_the_movement_phase_at_the_first_afv():
            {"GT": ("1505", False, 1), "GU": ("1503", False, 4), "RA": "1504", "R1": "1504"},
            script=[(6, 6), (6, 6), (6, 6), (6, 6)])
     g.apply(StartMove(("GT",)))
-    g.apply(Overrun("1504"))  # ATR PC fails (12), infantry PC fails, attack (12) on RA suppressed...
+    g.apply(Overrun("1504"))
+    g.apply(OverrunAtFire("RA"))  # ATR PC fails (12), infantry PC fails, attack (12) on RA suppressed...
     g.apply(Step("1604"))
     g.apply(StopMove())
     n = len([e for e in events(g, "pc") if e["rule"] == "9.2 A"])
@@ -93,7 +97,8 @@ def test_9_2_a_only_once_in_the_movement_phase_at_the_first_afv():
     g.units["R1"].morale = Morale.NORMAL
     g.apply(StartMove(("GU",)))
     g.dice.script = [(6, 6), (6, 6), (6, 6)]
-    g.apply(Overrun("1504"))
+    g.apply(Overrun("1504"))  # no decision this time: the overrun goes on at once
+    assert g.current_side() == "german" and g.units["GU"].hex == "1504"
     assert len([e for e in events(g, "pc") if e["rule"] == "9.2 A"]) == n == 1
 
 
@@ -203,6 +208,7 @@ def test_9_31_afv_destroyed_by_special_at_fire_infantry_down_in_the_adjacent_hex
     g.units["RA"].crew_max = 1
     g.apply(StartMove(("GT", "G1")))
     g.apply(Overrun("1504", True))
+    g.apply(OverrunAtFire("RA"))
     u = g.units["G1"]
     assert g.units["GT"].eliminated and u.hex == "1505" and u.down and u.normal and g.moving is None
 
@@ -221,3 +227,97 @@ def test_9_32_9_33_9_34_combined_overrun_skips_infantry_fire_infantry_stay_and_a
     assert g.moving.units == ["GT"] and g.units["G1"].fired  # 9.34
     g.apply(Step("1503"))
     assert g.units["G1"].hex == "1504"
+
+
+def test_9_2_a_special_at_fire_is_the_defending_players_choice_each_unit_independently():
+    # 9.2 A "may fire": the overrun waits while the defender decides; RA fires (PC fails), RG is
+    # declined (Pass): no PC for it; the overrun then goes on (9.2 B, 9.2 C) and the mover decides again
+    g = og([afv("GT", "german", overrun=2), cw("RA", "russian", weapon="ATR", ap=0, at=4, rng=4, crew=2),
+            cw("RG", "russian", weapon="45AT", ap=2, at=8, crew=3), cw("RM", "russian")],
+           {"GT": ("1505", False, 1), "RA": "1504", "RG": ("1404", False, 1), "RM": ("1405", False, 1)},
+           script=[(6, 6), (6, 6), (6, 6), (6, 6)])
+    # 8.63 allows one CW counter a hex, so a legal position has one ATR/ATG there; the decision is per
+    # unit all the same: put two in (and a PINNED MG, never offered)
+    for uid in ("RG", "RM"):
+        g.units[uid].hex = "1504"
+    g.units["RM"].morale = Morale.PINNED
+    g.units["RM"].down = True
+    g.apply(StartMove(("GT",)))
+    g.apply(Overrun("1504"))
+    w = events(g, "overrun_at_fire_window")[-1]
+    assert w["rule"] == "9.2 A" and w["eligible"] == ["RA", "RG"] and w["side"] == "russian"
+    assert g.current_side() == "russian" and g.units["GT"].hex == "1505"
+    assert g.legal_actions() == [OverrunAtFire("RA"), OverrunAtFire("RG"), Pass()]
+    assert g.legal_actions("german") == []
+    with pytest.raises(IllegalAction) as e:
+        g.apply(OverrunAtFire("RM"))
+    assert e.value.rule == "9.2 A"
+    with pytest.raises(IllegalAction) as e:
+        g.apply(EndPhase())
+    assert e.value.rule == "9.2 A"
+    g.apply(OverrunAtFire("RA"))
+    assert [p["unit"] for p in events(g, "pc")] == ["RA"] and not events(g, "at_result")
+    assert g.legal_actions() == [OverrunAtFire("RG"), Pass()]  # RA has had its shot
+    g.apply(Pass())
+    assert events(g, "overrun_at_fire_declined")[-1]["units"] == ["RG"]
+    assert [p["unit"] for p in events(g, "pc") if p["rule"] == "9.2 A"] == ["RA"]  # RG took no PC
+    assert g.units["GT"].hex == "1504" and events(g, "overrun_result")  # 9.2 C happened
+    assert g.current_side() == "german" and g.moving is not None
+    assert not g.units["RA"].fired and not g.units["RG"].fired  # 9.2 A does not mark them fired
+
+
+def test_9_2_a_declining_uses_up_the_one_chance_in_the_movement_phase():
+    g = og([afv("GT", "german"), afv("GU", "german"), cw("RA", "russian", weapon="ATR", ap=0, at=4, rng=4, crew=2),
+            inf("R1", "russian")],
+           {"GT": ("1505", False, 1), "GU": ("1503", False, 4), "RA": "1504", "R1": "1504"},
+           script=[(6, 6), (6, 6), (6, 6)])
+    g.apply(StartMove(("GT",)))
+    g.apply(Overrun("1504"))
+    g.apply(Pass())  # no special AT fire at the first AFV
+    assert not [e for e in events(g, "pc") if e["rule"] == "9.2 A"]
+    g.apply(Step("1604"))
+    g.apply(StopMove())
+    g.units["RA"].morale = Morale.NORMAL
+    g.units["R1"].morale = Morale.NORMAL
+    g.apply(StartMove(("GU",)))
+    g.dice.script = [(6, 6), (6, 6), (6, 6)]
+    g.apply(Overrun("1504"))
+    assert not events(g, "overrun_at_fire_window")[1:] and g.current_side() == "german"
+
+
+def test_9_2_a_overrun_at_fire_round_trips_through_json_and_reads_in_the_hot_seat_list():
+    from editor.game_record import describe_action
+
+    a = OverrunAtFire("RA")
+    assert action_to_json(a) == {"unit": "RA", "kind": "overrun_at_fire"}
+    assert action_from_json(action_to_json(a)) == a
+    assert describe_action(a) == "special AT fire by RA at the overrunning AFV (9.2 A)"
+
+
+def test_9_2_a_decisions_replay_from_the_seed_and_the_json_actions():
+    # the game is reproduced from its seed and its decisions (core.replay / ironcross replay --verify)
+    import json
+
+    from core.ironcross.game import Game
+    from core.ironcross.view import PlayerView
+    from core.players import RandomPlayer
+    from core.replay import first_divergence
+
+    g = og([afv("GT", "german"), cw("RA", "russian", weapon="ATR", ap=0, at=4, rng=4, crew=2),
+            inf("R1", "russian"), inf("G1", "german")],
+           {"GT": ("1505", False, 1), "RA": "1504", "R1": "1504", "G1": "1510"}, length=1, seed=5)
+    g.apply(StartMove(("GT",)))
+    g.apply(Overrun("1504"))
+    assert g.overrun_window is not None
+    players = {"german": RandomPlayer(1), "russian": RandomPlayer(2)}
+    while not g.is_terminal():
+        side = g.current_side()
+        g.apply(players[side].choose(PlayerView(g, side), side, g.legal_actions()))
+    assert any(e["kind"] == "action" and e["action"]["kind"] in ("overrun_at_fire", "pass") and e["side"] == "russian"
+               for e in g.events)
+    rerun = Game(g.setup, 5)
+    for e in g.events:
+        if e["kind"] == "action":
+            rerun.apply(action_from_json(json.loads(json.dumps(e["action"]))))
+    recorded = json.loads(json.dumps(g.events, default=str))
+    assert first_divergence(recorded, json.loads(json.dumps(rerun.events, default=str))) is None
