@@ -21,7 +21,7 @@ from typing import Any
 from core.dice import Dice, Roll
 from core.ironcross.actions import (
     Action, DesignateAssault, EndPhase, Fire, Flame, Grenade, IllegalAction, MortarFire, Pass, RevealHidden, SetState,
-    StartMove, action_to_json)
+    StartMove, TakeCasualty, action_to_json)
 from core.ironcross.ammo import AmmoRules
 from core.ironcross.assault import AssaultRules
 from core.ironcross.deployment import DeploymentRules
@@ -111,6 +111,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
                         self._setup_queue.append((side, "at_mines", (al.at_mines, al.zone)))
         self.moving: MoveContext | None = None
         self.window: OpportunityWindow | None = None
+        self.fight = None  # 17.2: an assault being fought out, waiting for a casualty choice (17.23)
         self._decider: str | None = None
         self._sub: str = ""  # sub-step within a phase: "", "assault_designation", "second"
         self._movement_stage = 0
@@ -317,6 +318,8 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         s = self.state
         if s.phase is Phase.SETUP:
             return self._setup_actions()
+        if self.fight is not None:
+            return self._casualty_actions(dec)  # 17.23 the owner removes his units
         if self.window is not None:
             return self._opportunity_actions() + [Pass()]
         if s.phase is Phase.MORALE:
@@ -364,6 +367,10 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         s = self.state
         if s.phase is Phase.SETUP:
             return self._apply_setup(a)
+        if self.fight is not None:
+            if isinstance(a, TakeCasualty):
+                return self._take_casualty(a)  # 17.23
+            raise IllegalAction("17.23", "choose the units removed by the assault fire first (TakeCasualty)")
         if self.window is not None:
             if isinstance(a, Pass):
                 self.window = None
@@ -474,6 +481,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         """What ``side`` may know: the state without the opponent's unrevealed mines and without
         the opponent's hidden units (24.2, :meth:`HiddenRules.is_visible_to`)."""
         snap = self._hide_in_view(self.state.snapshot(), side)
+        snap["casualty_choice"] = self.casualty_choice(side)  # 17.23 an open choice (None: none)
         self._redact_modes(snap, side)  # 21.0 modes hidden until the MG fires
         snap["mines"] = {h: m for h, m in snap["mines"].items() if m.get("side") == side or m.get("revealed_ap")
                          or m.get("revealed_at")}
