@@ -200,7 +200,6 @@ class AssaultRules:
                 self._event("cannot_assault", rule=why[0], unit=u.id, reason=why[1])
         if not eligible:
             raise IllegalAction("17.13", "no unit of this stack may assault now")
-        s = self.state
         defenders_at_start = bool(self.enemy_in(target, side))
         # 17.0 a / 17.12: the PCs
         if target in self._assault_cleared and not defenders_at_start:
