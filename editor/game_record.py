@@ -70,9 +70,21 @@ def run_games(scenario_path: str, items: list[tuple[int, int]], ai: dict[str, st
     return [asdict(play_game(scenario_path, i, s, ai, rules, options, fixed_setup=fixed_setup)) for i, s in items]
 
 
-def describe_action(a) -> str:
+def describe_action(a, game=None) -> str:
+    """A short readable label of action ``a`` (an Action or its JSON dict); with ``game`` the
+    units it names may be described from the game (e.g. "Lose G1 (R PR7)" for a 17.23 casualty)."""
     d = a if isinstance(a, dict) else _to_json(a)
     k = d.get("kind")
+    if k == "take_casualty":
+        u = game.state.units.get(d["unit"]) if game is not None else None
+        if u is None:
+            return f"Lose {d['unit']}"
+        what = [f"{u.weapon} PR{u.pr}", f"assault {u.assault}"]
+        if u.is_cw:
+            what.append(f"crew {u.crew}")
+        if u.is_commander:
+            what.append("commander")
+        return f"Lose {u.id} ({', '.join(what)})"
     if k == "place":
         return f"place {d['unit']} in {d['hex']}" + (" DOWN" if d.get("down") else "") + \
             (f" facing {d['facing']}" if d.get("facing") else "")

@@ -2,7 +2,8 @@
 
 The :class:`HotseatPanel` lists the legal actions of the side to act (``Game.legal_actions``),
 grouped by kind, with the exact odds of each AP fire (``combat_tables.ap_result_probabilities``
-through :func:`editor.game_record.fire_odds`); double-click or *Do it* applies one. On the map
+through :func:`editor.game_record.fire_odds`); double-click or *Do it* applies one. An assault that
+waits for its owner's casualty choice (17.23) lists one "Lose UNIT (weapon PR, ...)" per candidate. On the map
 the :class:`HotseatTool` (H) selects a unit of the side to act by clicking it (its moves are
 outlined blue, its fire targets red) and acts by clicking a hex: a set-up placement, a step of
 the moving unit (starting its move when needed), or fire / grenade / flame at the hex.
@@ -186,7 +187,7 @@ class HotseatPanel(QWidget):
         self.state_label.setText(
             f"<b>Turn {st.turn}/{st.game_length}</b>, {st.phasing} phasing, phase <b>{st.phase.value.replace('_', ' ')}"
             f"</b>; " + (f"<b>{dec}</b> to act" if dec else f"game over: <b>{st.outcome}</b>")
-            + (f"; selected {self.selected}" if self.selected else ""))
+            + (f"; selected {self.selected}" if self.selected else "") + self._casualty_note(g, dec))
         self.actions.clear()
         groups: dict[str, QTreeWidgetItem] = {}
         acts = g.legal_actions()
@@ -209,7 +210,7 @@ class HotseatPanel(QWidget):
                     odds = f"FP {o['firepower']}: " + "; ".join(
                         f"{t} {v['dice']}d {100 * v['E']:.0f}/{100 * v['S']:.0f}/{100 * v['P']:.0f}%"
                         for t, v in o["targets"].items())
-            it = QTreeWidgetItem([describe_action(a), odds])
+            it = QTreeWidgetItem([describe_action(a, g), odds])
             it.setData(0, ACTION_ROLE, a)
             gi.addChild(it)
         for k, gi in groups.items():
@@ -217,6 +218,15 @@ class HotseatPanel(QWidget):
         if len(groups) <= 3:
             self.actions.expandAll()
         self.draw()
+
+    @staticmethod
+    def _casualty_note(g, dec) -> str:
+        """17.23: what the side to act must decide while an assault waits for its casualties."""
+        c = g.casualty_choice(dec) if dec else None
+        if not c:
+            return ""
+        return (f"<br><b>Assault in {c['hex']}: {dec} removes {c['hits']} more unit(s) of his choice (17.23)</b>"
+                f" - choose in the list")
 
     def do_selected(self) -> bool:
         it = self.actions.currentItem()

@@ -115,6 +115,8 @@ class HeuristicPlayer(TacticsMixin):
         self._init_posture(view)
         ph = view.phase
         kinds = {a.kind for a in actions}
+        if "take_casualty" in kinds:
+            return self._casualty(view, actions)  # 17.23, also inside a 9.33 overrun
         if ph is Phase.SETUP:
             if "reveal_hidden" in kinds:
                 return self._reveal_for_infiltration(view, actions)  # 24.32
@@ -697,6 +699,29 @@ class HeuristicPlayer(TacticsMixin):
                 scored.append((odds, a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
+
+    @staticmethod
+    def casualty_cost(u) -> float:
+        """What removing own unit ``u`` for an assault hit costs (17.23): its value
+        (:func:`unit_value`), its assault factor (it fires again next round), a CW's firepower,
+        and a large premium on commanders (lost only when nothing else is left)."""
+        c = unit_value(u) + 0.5 * u.assault
+        if u.is_cw:
+            c += 0.1 * u.ap
+        if u.is_commander:
+            c += 100.0
+        return c
+
+    def _casualty(self, view, actions: list[Action]) -> Action | None:
+        """17.23: lose the least valuable unit first (:meth:`casualty_cost`)."""
+        scored = []
+        for a in actions:
+            if a.kind != "take_casualty":
+                continue
+            u = view.unit(a.unit)
+            if u is not None:
+                scored.append((-self.casualty_cost(u), a))
+        return self._best(scored)[1]
 
     # ================================================================== UP / DOWN
     def _state_change(self, view, actions: list[Action]) -> Action | None:

@@ -333,3 +333,16 @@ class OverrunAtFire:
 
 _KINDS[OverrunAtFire.__dataclass_fields__["kind"].default] = OverrunAtFire
 __all__ += ["OverrunAtFire"]
+# ---------------------------------------------------------------- assault casualties (17.23)
+@dataclass(frozen=True)
+class TakeCasualty:
+    """17.23: the owning player removes his unit ``unit`` for one assault fire hit on his side.
+    Offered one unit at a time (one action per hit) to the owner of the units hit, for each unit of
+    his still in the fight and not yet chosen (``Game.casualty_choice(side)`` lists them)."""
+
+    unit: str
+    kind: str = "take_casualty"
+
+
+_KINDS[TakeCasualty.__dataclass_fields__["kind"].default] = TakeCasualty
+__all__ += ["TakeCasualty"]

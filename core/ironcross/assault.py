@@ -11,16 +11,65 @@ A mixin of :class:`core.ironcross.game.Game`.
   Non-phasing Player; each performs one marked stack at a time by choosing ``DesignateAssault``
   again (the stack's units and its marked hex) in the Assault Phase, or ends his part with
   ``EndPhase`` (assault is voluntary, 17.0). Each assault is completed before the next (17.31).
-* Casualties (17.23): the owner picks which unit he loses; the engine picks for him by a fixed,
-  documented policy (:meth:`AssaultRules._casualty`), so that no decision interrupts a fire round.
+* Casualties (17.23): each hit eliminates one enemy unit (a CW whole, whatever its crew), and the
+  owner decides which of his units in the fight he removes: the fight (:class:`AssaultFight`, kept
+  in ``Game.fight``) stops after each fire step that scored hits and the owner of the units hit
+  becomes the deciding side, with one :class:`TakeCasualty` per candidate, one hit at a time.
+  Hits fired together (17.21 b, 17.0 e) are all allotted (the assaulting side first, then the
+  defender) before any unit is removed. A choice that is no choice (hits >= units, or every
+  candidate identical in every respect) is made by the engine and logged (``casualties_forced``).
+  The same fight serves the 9.33 immediate assault of a combined overrun.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, fields
+
 from core.ironcross import combat_tables as ct
-from core.ironcross.actions import Action, DesignateAssault, IllegalAction
-from core.ironcross.state import Morale, Unit
+from core.ironcross.actions import Action, DesignateAssault, IllegalAction, TakeCasualty
+from core.ironcross.state import Morale, Unit, other_side
 from maps import hexgrid
+
+
+#: Unit fields that do not make two units different for a casualty choice (17.23): the id and the
+#: display name. Everything else (counter values and state) must be equal for the choice to be forced.
+_NOT_COMPARED = ("id", "name")
+
+
+def _identical(units: list[Unit]) -> bool:
+    """True when all ``units`` are equal in every field but their id and name (so which of them
+    is removed cannot matter, 17.23)."""
+    keys = [f.name for f in fields(Unit) if f.name not in _NOT_COMPARED]
+    first = units[0]
+    return all(all(getattr(u, k) == getattr(first, k) for k in keys) for u in units[1:])
+
+
+@dataclass
+class AssaultFight:
+    """An assault being fought out in ``target`` (17.2), kept between the owners' casualty choices
+    (17.23).
+
+    ``kind``: "assault" (Assault Phase, 17.0) or "overrun" (the immediate assault of 9.33);
+    ``side``: the assaulting side; ``attackers``/``defenders``: ids of the units fighting;
+    ``prev_decider``: the side that decides again when the fight is over; ``after``: what the end
+    of the fight needs (the 17.0 f / 9.33 continuation). ``step`` is the fire step last fired:
+    "" (none yet), "a", "b", "c" (the initial round, 17.21) or "round" (17.0 e, number ``round``).
+    ``hits``: side -> hits of that step still to be allotted to that side's units; ``chosen``:
+    side -> its units chosen as casualties, removed together once every hit of the step is
+    allotted (17.21 b, 17.23: eliminated units of a simultaneous step have fired already).
+    """
+
+    kind: str
+    side: str
+    target: str
+    attackers: list[str]
+    defenders: list[str]
+    prev_decider: str | None
+    after: dict = field(default_factory=dict)
+    step: str = ""
+    round: int = 1
+    hits: dict[str, int] = field(default_factory=dict)
+    chosen: dict[str, list[str]] = field(default_factory=dict)
 
 
 class AssaultRules:
@@ -151,7 +200,6 @@ class AssaultRules:
                 self._event("cannot_assault", rule=why[0], unit=u.id, reason=why[1])
         if not eligible:
             raise IllegalAction("17.13", "no unit of this stack may assault now")
-        s = self.state
         defenders_at_start = bool(self.enemy_in(target, side))
         # 17.0 a / 17.12: the PCs
         if target in self._assault_cleared and not defenders_at_start:
@@ -175,23 +223,35 @@ class AssaultRules:
             u.hex = target
         self._event("assault", rule="17.0", side=side, frm=origin, target=target, attackers=[u.id for u in moved_in])
         defenders = sorted(self.enemy_in(target, side), key=lambda x: x.id)
+        after = {"origin": origin, "concealed": [u.id for u in concealed], "moved_in": [u.id for u in moved_in],
+                 "defenders_at_start": defenders_at_start}
         if defenders:
             self._note_first_shot()
-            self._assault_rounds(moved_in, defenders)
+            self._start_fight("assault", side, target, moved_in, defenders, after)  # 17.2
+        else:
+            self._assault_over(side, target, after)
+
+    def _assault_over(self, side: str, target: str, after: dict) -> None:
+        """17.0 f and what follows an assault: survivors DOWN, 17.32, control, 19.2 AP mines,
+        24.22/24.23 reveals. ``after`` holds ``origin``, ``concealed``, ``moved_in`` (unit ids) and
+        ``defenders_at_start``."""
+        s = self.state
+        moved_in = [self.units[x] for x in after["moved_in"]]
+        concealed = [self.units[x] for x in after["concealed"]]
         survivors = s.units_at(target)
         for u in survivors:
             u.down = True  # 17.0 f: all surviving units DOWN
         if survivors:
             self._event("assault_over", rule="17.0 f", target=target, survivors=[u.id for u in survivors],
                         winner=survivors[0].side)
-        if defenders_at_start and not self.enemy_in(target, side) and survivors:
+        if after["defenders_at_start"] and not self.enemy_in(target, side) and survivors:
             self._assault_cleared.add(target)  # 17.32
         self._update_control(target)
         # 19.2: in an assault the mines detonate after the assault resolution
         m = s.mines.get(target)
         if m and m.get("ap") and moved_in:
             self._mine_attack_after_assault(target)
-        self._reveal_after_assault(target, concealed, origin, moved_in)  # 24.23, 24.22
+        self._reveal_after_assault(target, concealed, after["origin"], moved_in)  # 24.23, 24.22
 
     def _assault_pcs(self, eligible: list[Unit], target: str) -> list[Unit]:
         """17.12: a modified PC (+1) for each unit; a leader in the stack may take one PC with his PR
@@ -229,15 +289,6 @@ class AssaultRules:
             self._apply_ap_result(u, ct.ap_mine_result(r.total, m["ap"]), "19.24")
 
     # ================================================================== assault fire (17.2)
-    def _casualty(self, side_units: list[Unit]) -> Unit | None:
-        """17.23: the owner picks which unit to remove. The engine picks for him, the unit whose
-        loss costs the least: a crew member of a CW that keeps firing (crew > 1, 17.24) first, then
-        the lowest assault factor, non-commanders before commanders, lowest PR, then by id."""
-        alive = [u for u in side_units if not u.eliminated]
-        if not alive:
-            return None
-        return min(alive, key=lambda u: (0 if (u.is_cw and u.crew > 1) else 1, u.assault, u.is_commander, u.pr, u.id))
-
     def _assault_fire(self, u: Unit, purpose: str) -> bool:
         """17.23: one die <= the Assault factor eliminates an enemy unit; one shot per round even
         for a CW with several crew members (17.24)."""
@@ -246,52 +297,168 @@ class AssaultRules:
         self._event("assault_fire", rule="17.23", unit=u.id, die=r.total, rating=u.assault, hit=hit, step=purpose)
         return hit
 
-    def _take_casualties(self, units: list[Unit], hits: int) -> None:
-        for _ in range(hits):
-            v = self._casualty(units)
-            if v is None:
+    def _start_fight(self, kind: str, side: str, target: str, attackers: list[Unit], defenders: list[Unit],
+                     after: dict) -> None:
+        """Begin the fire rounds (17.21 a-c, 17.22, 17.0 e) of ``attackers`` (of ``side``) against
+        ``defenders`` in ``target`` and run them until a casualty choice (17.23) needs the owner or
+        the fight is over (then the ``kind`` continuation runs: :meth:`_assault_over` or the 9.33 end
+        of the overrun)."""
+        self.fight = AssaultFight(kind, side, target, [u.id for u in attackers], [u.id for u in defenders],
+                                  self._decider, dict(after))
+        self._fight_run()
+
+    def _fight_units(self, side: str) -> list[Unit]:
+        """The units of ``side`` still in the fight (not eliminated)."""
+        f = self.fight
+        ids = f.attackers if side == f.side else f.defenders
+        return [self.units[x] for x in ids if not self.units[x].eliminated]
+
+    def _casualty_candidates(self, side: str) -> list[Unit]:
+        """17.23: the units ``side`` may still remove for the current hits (in the fight, not yet
+        chosen in this step), by id."""
+        chosen = self.fight.chosen.get(side, [])
+        return sorted((u for u in self._fight_units(side) if u.id not in chosen), key=lambda u: u.id)
+
+    def _fight_run(self) -> None:
+        """Advance the fight: allot the current hits (asking the owner when he has a choice),
+        remove the casualties, fire the next step; stop when a choice is open, else finish."""
+        f = self.fight
+        while True:
+            chooser = self._next_casualty_chooser()
+            if chooser is not None:
+                self._decider = chooser  # 17.23: the owner decides which units he removes
+                self._event("casualty_choice", rule="17.23", side=chooser, hex=f.target, hits=f.hits[chooser],
+                            candidates=[u.id for u in self._casualty_candidates(chooser)])
                 return
-            if v.is_cw and v.crew > 1:
-                v.crew -= 1  # a CW's crew members are lost one per hit (8.63 men; 17.24)
-                self._event("crew_losses", rule="17.23", unit=v.id, lost=1, crew=v.crew)
-                if v.replacements:
-                    self._crew_reversion()  # 20.3 "at any time"
-            else:
-                self._eliminate(v, "17.23")
-
-    def _assault_rounds(self, attackers: list[Unit], defenders: list[Unit]) -> None:
-        """17.21 the initial round in sequence a/b/c, 17.22, then simultaneous rounds (17.0 e)
-        until only one side is left."""
-        def alive(us: list[Unit]) -> list[Unit]:
-            return [u for u in us if not u.eliminated]
-
-        normal = [d for d in defenders if d.morale is Morale.NORMAL]
-        pinned = [d for d in defenders if d.morale is Morale.PINNED]
-        supp = [d for d in defenders if d.morale is Morale.SUPPRESSED]
-        # 17.21 a: NORMAL defenders fire, results applied immediately
-        hits = sum(self._assault_fire(d, "initial a") for d in normal)
-        self._take_casualties(attackers, hits)
-        # 17.21 b: PINNED defenders and all attackers fire, results applied together afterwards
-        h_att = sum(self._assault_fire(u, "initial b") for u in alive(attackers))
-        h_def = sum(self._assault_fire(d, "initial b") for d in alive(pinned))
-        self._take_casualties(defenders, h_att)
-        self._take_casualties(attackers, h_def)
-        # 17.21 c: SUPPRESSED defenders still there fire, results applied immediately
-        hits = sum(self._assault_fire(d, "initial c") for d in alive(supp))
-        self._take_casualties(attackers, hits)
-        if not (alive(attackers) and alive(defenders)):
-            return  # 17.0 d: only one side (or nobody) is left -> f
-        for d in alive(defenders):
-            if d.morale is not Morale.NORMAL:
-                d.morale = Morale.NORMAL  # 17.22
-                self._event("recovered", rule="17.22", unit=d.id)
-        rounds = 1
-        while alive(attackers) and alive(defenders):
-            rounds += 1  # 17.0 e: simultaneous rounds; eliminated units still fire (17.23)
-            a_hits = sum(self._assault_fire(u, f"round {rounds}") for u in alive(attackers))
-            d_hits = sum(self._assault_fire(d, f"round {rounds}") for d in alive(defenders))
-            self._take_casualties(defenders, a_hits)
-            self._take_casualties(attackers, d_hits)
-            if rounds >= 500:  # both sides with assault factor 0: nobody can ever hit
-                self._event("assault_stalemate", rule="17.0 e", rounds=rounds)
+            self._remove_casualties()
+            if not self._fight_fire_next():
                 break
+        self.fight = None
+        self._decider = f.prev_decider
+        if f.kind == "assault":
+            self._assault_over(f.side, f.target, f.after)
+        else:
+            self._overrun_assault_over(f)  # 9.33
+
+    def _next_casualty_chooser(self) -> str | None:
+        """The side that must choose a casualty now, or None when every hit is allotted. Hits are
+        allotted by the assaulting side first, then by the defender; forced choices (hits >= units,
+        or all candidates identical) are made here and logged."""
+        f = self.fight
+        for side in (f.side, other_side(f.side)):
+            while f.hits.get(side, 0) > 0:
+                cands = self._casualty_candidates(side)
+                need = f.hits[side]
+                if not cands:
+                    f.hits[side] = 0  # nobody left to hit
+                elif need >= len(cands):
+                    self._force_casualties(side, cands, "as many hits as units: all are eliminated")
+                elif _identical(cands):
+                    self._force_casualties(side, cands[:need], "the candidates are identical")
+                else:
+                    return side
+        return None
+
+    def _force_casualties(self, side: str, units: list[Unit], reason: str) -> None:
+        """17.23 without a choice: allot the hits to ``units`` and log the skipped decision."""
+        f = self.fight
+        f.chosen.setdefault(side, []).extend(u.id for u in units)
+        f.hits[side] -= len(units)
+        self._event("casualties_forced", rule="17.23", side=side, hex=f.target, units=[u.id for u in units],
+                    reason=reason)
+
+    def _take_casualty(self, a: TakeCasualty) -> None:
+        """Apply the owner's choice ``a`` (17.23) and resume the fight. Raises IllegalAction when
+        ``a.unit`` is not one of the deciding side's candidates (nothing changes then)."""
+        f = self.fight
+        side = self._decider
+        if f is None or f.hits.get(side, 0) <= 0:
+            raise IllegalAction("17.23", "no assault casualty to choose now")
+        if a.unit not in [u.id for u in self._casualty_candidates(side)]:
+            raise IllegalAction("17.23", f"{a.unit} is not a unit of {side} in the assault in {f.target} "
+                                         f"still to be removed")
+        f.chosen.setdefault(side, []).append(a.unit)
+        f.hits[side] -= 1
+        self._event("casualty_chosen", rule="17.23", side=side, unit=a.unit, hex=f.target, hits_left=f.hits[side])
+        self._fight_run()
+
+    def _casualty_actions(self, side: str) -> list[Action]:
+        """17.23: one TakeCasualty per candidate of the deciding side."""
+        f = self.fight
+        if f is None or f.hits.get(side, 0) <= 0:
+            return []
+        return [TakeCasualty(u.id) for u in self._casualty_candidates(side)]
+
+    def casualty_choice(self, side: str) -> dict | None:
+        """The open casualty choice (17.23) as ``side`` may see it, or None when there is none.
+
+        Both sides see ``side`` (who decides), ``hex``, ``hits`` (still to allot), ``rule``; the
+        deciding side also sees ``candidates`` (its unit ids it may remove) and ``chosen`` (its
+        units already chosen in this step, removed when every hit is allotted)."""
+        f = self.fight
+        dec = self._decider
+        if f is None or dec is None or f.hits.get(dec, 0) <= 0:
+            return None
+        out = {"side": dec, "hex": f.target, "hits": f.hits[dec], "rule": "17.23",
+               "step": f.step if f.step != "round" else f"round {f.round}"}
+        if side == dec:
+            out["candidates"] = [u.id for u in self._casualty_candidates(dec)]
+            out["chosen"] = list(f.chosen.get(dec, []))
+        return out
+
+    def _remove_casualties(self) -> None:
+        """Remove every chosen casualty of the step together (17.21 b, 17.0 e simultaneous). A hit
+        eliminates a whole unit, a CW with all its crew (17.23; 17.24 only limits its fire); a CW's
+        replacements go with it (20.3)."""
+        f = self.fight
+        crew = False
+        for side in (f.side, other_side(f.side)):
+            for uid in f.chosen.get(side, []):
+                u = self.units[uid]
+                if not u.eliminated:
+                    self._eliminate(u, "17.23")
+                    crew = crew or bool(u.is_cw and u.replacements)
+        f.chosen, f.hits = {}, {}
+        if crew:
+            self._crew_reversion()  # 20.3
+
+    def _fight_fire_next(self) -> bool:
+        """Fire the next step of the fight and record its hits per side hit; False when the fight
+        is over (17.0 d/e: only one side left, or a stalemate)."""
+        f = self.fight
+        enemy = other_side(f.side)
+        att, dfn = self._fight_units(f.side), self._fight_units(enemy)
+
+        def volley(units: list[Unit], purpose: str) -> int:
+            return sum(self._assault_fire(u, purpose) for u in units)
+
+        if f.step == "":
+            f.step = "a"  # 17.21 a: NORMAL defenders fire, results applied immediately
+            f.hits = {f.side: volley([d for d in dfn if d.morale is Morale.NORMAL], "initial a")}
+            return True
+        if f.step == "a":
+            f.step = "b"  # 17.21 b: all attackers and PINNED defenders, results applied together
+            h_att = volley(att, "initial b")
+            h_def = volley([d for d in dfn if d.morale is Morale.PINNED], "initial b")
+            f.hits = {enemy: h_att, f.side: h_def}
+            return True
+        if f.step == "b":
+            f.step = "c"  # 17.21 c: SUPPRESSED defenders still there, results applied immediately
+            f.hits = {f.side: volley([d for d in dfn if d.morale is Morale.SUPPRESSED], "initial c")}
+            return True
+        if not (att and dfn):
+            return False  # 17.0 d/e: only one side (or nobody) is left -> f
+        if f.step == "c":
+            for d in dfn:
+                if d.morale is not Morale.NORMAL:
+                    d.morale = Morale.NORMAL  # 17.22
+                    self._event("recovered", rule="17.22", unit=d.id)
+            f.step = "round"
+        elif f.round >= 500:  # both sides with assault factor 0: nobody can ever hit
+            self._event("assault_stalemate", rule="17.0 e", rounds=f.round)
+            return False
+        f.round += 1  # 17.0 e: simultaneous rounds; eliminated units still fire (17.23)
+        a_hits = volley(att, f"round {f.round}")
+        d_hits = volley(dfn, f"round {f.round}")
+        f.hits = {enemy: a_hits, f.side: d_hits}
+        return True

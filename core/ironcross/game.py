@@ -21,7 +21,7 @@ from typing import Any
 from core.dice import Dice, Roll
 from core.ironcross.actions import (
     Action, DesignateAssault, EndPhase, Fire, Flame, Grenade, IllegalAction, MortarFire, Pass, RevealHidden, SetState,
-    StartMove, action_to_json)
+    StartMove, TakeCasualty, action_to_json)
 from core.ironcross.ammo import AmmoRules
 from core.ironcross.assault import AssaultRules
 from core.ironcross.deployment import DeploymentRules
@@ -126,6 +126,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self.moving: MoveContext | None = None
         self.window: OpportunityWindow | None = None
         self.overrun_window = None  # 9.2 A: overrun.OverrunFireWindow while the defender decides
+        self.fight = None  # 17.2: an assault being fought out, waiting for a casualty choice (17.23)
         self._decider: str | None = None
         self._sub: str = ""  # sub-step within a phase: "", "assault_designation", "second"
         self._movement_stage = 0
@@ -337,6 +338,8 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
             return self._setup_actions()
         if self.overrun_window is not None:
             return self._overrun_fire_actions() + [Pass()]  # 9.2 A
+        if self.fight is not None:
+            return self._casualty_actions(dec)  # 17.23 the owner removes his units
         if self.window is not None:
             return self._opportunity_actions() + [Pass()]
         if s.phase is Phase.MORALE:
@@ -386,6 +389,10 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
             return self._apply_setup(a)
         if self.overrun_window is not None:
             return self._apply_overrun_window(a)  # 9.2 A special AT fire decisions
+        if self.fight is not None:
+            if isinstance(a, TakeCasualty):
+                return self._take_casualty(a)  # 17.23
+            raise IllegalAction("17.23", "choose the units removed by the assault fire first (TakeCasualty)")
         if self.window is not None:
             if isinstance(a, Pass):
                 self.window = None
@@ -496,6 +503,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         """What ``side`` may know: the state without the opponent's unrevealed mines and without
         the opponent's hidden units (24.2, :meth:`HiddenRules.is_visible_to`)."""
         snap = self._hide_in_view(self.state.snapshot(), side)
+        snap["casualty_choice"] = self.casualty_choice(side)  # 17.23 an open choice (None: none)
         self._redact_modes(snap, side)  # 21.0 modes hidden until the MG fires
         snap["mines"] = {h: m for h, m in snap["mines"].items() if m.get("side") == side or m.get("revealed_ap")
                          or m.get("revealed_at")}

@@ -224,15 +224,26 @@ class OverrunRules:
                 self._event("assault", rule="9.33", side=side, target=target, attackers=[u.id for u in inf],
                             immediate=True)
                 self._note_first_shot()
-                self._assault_rounds(list(inf), enemies)  # 17.2 rounds, no PC (9.33)
-                for u in self.state.units_at(target):
-                    if not u.is_afv:
-                        u.down = True  # 17.0 f
-                for u in inf:
-                    u.fired = True  # 9.34 their participation in this Player Turn is complete
-                    u.moving_fired = True
-                    u.assault_hex = None
+                # 17.2 rounds, no PC (9.33); the owners choose their casualties (17.23), then
+                # _overrun_assault_over finishes the overrun
+                self._start_fight("overrun", side, target, list(inf), enemies, {"afv": afv.id})
+                return
         self._overrun_finish(afv, target, [u for u in inf if not u.eliminated])
+
+    def _overrun_assault_over(self, fight) -> None:
+        """The end of the 9.33 immediate assault (``fight``: the finished
+        :class:`core.ironcross.assault.AssaultFight`): survivors DOWN (17.0 f), the infantry's
+        participation complete (9.34), then mines and the AFV's exit (:meth:`_overrun_finish`)."""
+        target = fight.target
+        inf = [self.units[x] for x in fight.attackers]
+        for u in self.state.units_at(target):
+            if not u.is_afv:
+                u.down = True  # 17.0 f
+        for u in inf:
+            u.fired = True  # 9.34 their participation in this Player Turn is complete
+            u.moving_fired = True
+            u.assault_hex = None
+        self._overrun_finish(self.units[fight.after["afv"]], target, [u for u in inf if not u.eliminated])
 
     def _overrun_afv_destroyed_outside(self, afv: Unit, frm: str, inf: list[Unit]) -> None:
         """9.2 A / 9.31: the Wreck goes in the hex the AFV came from; the accompanying infantry

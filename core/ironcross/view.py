@@ -266,6 +266,12 @@ class PlayerView:
         w = self._game.window
         return w.hex if w is not None and w.side == self.side else None
 
+    def casualty_choice(self) -> dict | None:
+        """An open assault casualty choice (17.23), or None: ``side`` (who removes units), ``hex``,
+        ``hits`` still to allot, ``step``; when this side decides also ``candidates`` (its unit ids
+        it may remove, one per :class:`core.ironcross.actions.TakeCasualty`) and ``chosen``."""
+        return self._game.casualty_choice(self.side)
+
     def allowance(self, uid: str, reaction: bool | None = None) -> tuple[float, bool]:
         """(MP, one-hex-only) of an own unit (8.1)."""
         if reaction is None:

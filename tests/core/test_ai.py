@@ -257,3 +257,48 @@ def test_9_2_a_always_takes_the_special_at_fire_against_an_overrun():
     assert g.legal_actions() == [OverrunAtFire("RA"), Pass()]
     assert _choose(HeuristicPlayer(1), g, "russian") == OverrunAtFire("RA")
     assert RandomPlayer(3).choose(view, "russian", g.legal_actions()) in g.legal_actions()
+
+
+# ---------------------------------------------------------------- assault casualties (17.23)
+def _casualty_choice_game(defenders):
+    """A German assault into 1504 whose single hit in 17.21 b leaves the Russian to choose."""
+    from core.ironcross.actions import DesignateAssault
+    from tests.core.engine_helpers import advance_to
+
+    units = [inf("G1", "german", assault=3)] + defenders
+    places = {"G1": "1505", **{u.id: "1504" for u in defenders}}
+    script = [(1, 1)] + [(6,)] * len(defenders) + [(1,)]  # PC; a: all miss; b: G1 hits
+    g = small_game(units, places, script=script)
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation")
+    g.apply(DesignateAssault(("G1",), "1504"))
+    advance_to(g, Phase.ASSAULT)
+    g.apply(DesignateAssault(("G1",), "1504"))
+    assert g.current_side() == "russian"
+    return g
+
+
+def test_17_23_heuristic_loses_the_least_valuable_unit_first():
+    from core.ironcross.actions import TakeCasualty
+
+    m = cw("RM", "russian", weapon="MMG", ap=8, crew=3)
+    m.assault = 1
+    rc = inf("RC", "russian", commander=True, weapon="PL", assault=4, pr=10)
+    g = _casualty_choice_game([m, rc, inf("R1", "russian", assault=2, pr=7), inf("R2", "russian", assault=4, pr=9)])
+    assert _choose(HeuristicPlayer(1), g, "russian") == TakeCasualty("R1")  # lowest assault factor and PR
+    # a commander only when nothing else is left: the MMG (with its firepower) goes first
+    g = _casualty_choice_game([cw("RM", "russian", weapon="MMG", ap=8, crew=3),
+                               inf("RC", "russian", commander=True, weapon="PL", assault=4, pr=10)])
+    assert _choose(HeuristicPlayer(1), g, "russian") == TakeCasualty("RM")
+    assert HeuristicPlayer.casualty_cost(m) > HeuristicPlayer.casualty_cost(inf("R9", "russian", assault=2))
+
+
+def test_17_23_random_player_chooses_a_casualty_uniformly():
+    from collections import Counter
+
+    from core.ironcross.actions import TakeCasualty
+
+    g = _casualty_choice_game([inf("R1", "russian", assault=2), inf("R2", "russian", assault=4)])
+    acts = g.legal_actions()
+    assert acts == [TakeCasualty("R1"), TakeCasualty("R2")]
+    picks = Counter(RandomPlayer(s).choose(PlayerView(g, "russian"), "russian", acts) for s in range(200))
+    assert set(picks) == set(acts) and min(picks.values()) > 60

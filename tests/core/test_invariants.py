@@ -152,3 +152,36 @@ def test_random_game_of_each_shipped_scenario_to_its_end_with_invariants_and_rep
     for a in g.actions:
         g2.apply(action_from_json(action_to_json(a)))
     assert g2.state.snapshot() == g.state.snapshot()
+
+
+def test_17_23_random_games_with_casualty_choices_keep_invariants_and_replay():
+    """Random-vs-random games on the close set-up until one in which an owner had to choose his
+    assault casualties (17.23, TakeCasualty): every invariant holds after every action, the
+    candidates offered are the chooser's own units in the assaulted hex, and the replay of the
+    JSON actions reproduces every event."""
+    for seed in range(150):
+        g = Game(_close_setup(), seed)
+        rnd = random.Random(seed)
+        fired: Counter = Counter()
+        seen = 0
+        while not g.is_terminal():
+            acts = g.legal_actions()
+            if g.fight is not None:
+                hx = g.fight.target
+                assert acts and all(a.kind == "take_casualty" and g.units[a.unit].side == g.current_side()
+                                    and g.units[a.unit].hex == hx for a in acts)
+            g.apply(acts[rnd.randrange(len(acts))])
+            for e in g.events[seen:]:
+                if e["kind"] == "pc" and e["rule"] in FIRE_PC_RULES:
+                    fired[(e["player_turn"], e["unit"])] += 1
+            seen = len(g.events)
+            _check(g, fired)
+        if not any(e["kind"] == "casualty_chosen" for e in g.events):
+            continue
+        g2 = Game(_close_setup(), seed)
+        for a in g.actions:
+            g2.apply(action_from_json(json.loads(json.dumps(action_to_json(a)))))
+        assert first_divergence(json.loads(json.dumps(g.events)), json.loads(json.dumps(g2.events))) is None
+        assert g2.state.snapshot() == g.state.snapshot()
+        return
+    pytest.fail("no random game with an assault casualty choice (17.23) in 150 seeds")

@@ -321,3 +321,31 @@ def test_9_2_a_decisions_replay_from_the_seed_and_the_json_actions():
             rerun.apply(action_from_json(json.loads(json.dumps(e["action"]))))
     recorded = json.loads(json.dumps(g.events, default=str))
     assert first_divergence(recorded, json.loads(json.dumps(rerun.events, default=str))) is None
+
+
+def test_9_33_17_23_immediate_assault_waits_for_the_defenders_casualty_choice_then_the_afv_exits():
+    from core.ironcross.actions import TakeCasualty
+
+    g = og([afv("GT", "german", overrun=2), inf("G1", "german", assault=5), inf("G2", "german", assault=5),
+            inf("R1", "russian", assault=1), inf("R2", "russian", assault=3, pr=9)],
+           {"GT": ("1505", False, 1), "G1": "1505", "G2": "1505", "R1": "1504", "R2": "1504"},
+           # 9.2 C: R1, R2 survive (SUPPRESSED); b: G1 hits, G2 misses; c: R1 misses;
+           # round 2: G1, G2 hit, R1 misses
+           script=[(6, 6), (6, 6), (1,), (6,), (6,), (1,), (1,), (6,)])
+    g.apply(StartMove(("GT", "G1", "G2")))
+    g.apply(Overrun("1504", True))
+    # in the middle of the German move the Russian owner chooses which unit the hit eliminates
+    assert g.state.phase is Phase.MOVEMENT and g.current_side() == "russian"
+    assert g.legal_actions() == [TakeCasualty("R1"), TakeCasualty("R2")]
+    assert g.view("russian")["casualty_choice"]["hex"] == "1504"
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Step("1503"))  # the mover waits
+    assert e.value.rule == "17.23"
+    g.apply(TakeCasualty("R2"))
+    assert g.units["R2"].eliminated and g.units["R1"].eliminated  # round 2: two hits on R1 (forced)
+    assert events(g, "casualties_forced")[-1]["units"] == ["R1"]
+    # the overrun goes on: infantry stay (9.33, 9.34), the AFV must exit, the German decides again
+    assert g.current_side() == "german" and g.moving.units == ["GT"] and g.moving.overrun_from == "1504"
+    assert g.units["G1"].fired and g.units["G1"].down and g.units["G2"].down and not g.dice.script
+    g.apply(Step("1503"))
+    assert g.units["GT"].hex == "1503" and g.units["G1"].hex == "1504"
