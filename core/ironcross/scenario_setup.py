@@ -61,18 +61,24 @@ def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str
     """The men of a squad entry (24.1 "less ..." / "... only"). Where several men match and the
     rulebook has the choice made at random, the designer's ``left_out`` ids decide (the editor's
     set-up); otherwise the generator does. The generator is drawn either way, so one choice never
-    shifts the draws of the others. Each such choice is recorded in ``random_choices``:
-    ``{"side", "squad", "what", "among": [ids], "out": [ids], "by": "designer" | "random"}``."""
+    shifts the draws of the others. Each real choice (some but not all of the matching men left
+    out by the whole entry) is recorded in ``random_choices``: ``{"side", "squad", "what",
+    "among": [ids], "out": [ids], "by": "designer" | "random"}``."""
     men = list(roster.squad(side, entry.letter).men)
     rec = random_choices if random_choices is not None else []
+    drawn: dict[tuple, dict] = {}   # (weapon, pr) -> {"what", "by"} for the specs that drew
+
+    def note(spec, word: str, by: str) -> None:
+        key = (spec.type, spec.pr)
+        d = drawn.setdefault(key, {"what": f"{word} {spec.type}{f' PR{spec.pr}' if spec.pr is not None else ''}",
+                                   "by": by})
+        if by == "designer":
+            d["by"] = "designer"
+
     if entry.only is not None:
         keep = []
         pool = list(men)
         for spec in entry.only:
-            what = f"only {spec.type}{f' PR{spec.pr}' if spec.pr is not None else ''}"
-            among: list[str] = []
-            kept: list[str] = []
-            by = "random"
             for _ in range(spec.count):
                 match = [m for m in pool if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
                 if not match:
@@ -82,43 +88,42 @@ def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str
                 else:
                     pick = match[rnd.randrange(len(match))]
                     wanted = [m for m in match if m.id not in left_out]
+                    by = "random"
                     if len(wanted) < len(match) and wanted:   # 24.1: the designer chose whom to keep
                         pick, by = wanted[0], "designer"
-                    among = among or [m.id for m in match]
+                    note(spec, "only", by)
                 pool.remove(pick)
                 keep.append(pick)
-                kept.append(pick.id)
-            if among:
-                rec.append({"side": side, "squad": entry.letter, "what": what, "among": among,
-                            "out": [m for m in among if m not in kept], "by": by})
-        return sorted(keep, key=lambda m: m.index)
-    for spec in entry.less:
-        what = f"less {spec.type}{f' PR{spec.pr}' if spec.pr is not None else ''}"
-        among: list[str] = []
-        out: list[str] = []
-        by = "random"
-        for _ in range(spec.count):
-            match = [m for m in men if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
-            if not match:
-                raise SetupError(f"{side} Squad {entry.letter} has no {spec.type} PR{spec.pr} to leave out")
-            if len(match) == 1:
-                pick = match[0]
-            else:
-                pick = match[rnd.randrange(len(match))]
-                chosen = [m for m in match if m.id in left_out]
-                if chosen:   # 24.1 "randomly determines": the designer's set-up made the draw once
-                    pick, by = chosen[0], "designer"
-                among = among or [m.id for m in match]
-                how = ("chosen in the designer's set-up" if by == "designer"
-                       else "chosen at random")
-                choices.append(f"{side} Squad {entry.letter} less {spec.type} PR{spec.pr}: "
-                               f"{pick.id} left out, {how} among {[m.id for m in match]} (24.1)")
-            men.remove(pick)
-            out.append(pick.id)
-        if among:
-            rec.append({"side": side, "squad": entry.letter, "what": what, "among": among,
-                        "out": [m for m in out if m in among], "by": by})
-    return men
+        result = sorted(keep, key=lambda m: m.index)
+    else:
+        for spec in entry.less:
+            for _ in range(spec.count):
+                match = [m for m in men if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
+                if not match:
+                    raise SetupError(f"{side} Squad {entry.letter} has no {spec.type} PR{spec.pr} to leave out")
+                if len(match) == 1:
+                    pick = match[0]
+                else:
+                    pick = match[rnd.randrange(len(match))]
+                    chosen = [m for m in match if m.id in left_out]
+                    by = "random"
+                    if chosen:   # 24.1 "randomly determines": the designer's set-up made the draw once
+                        pick, by = chosen[0], "designer"
+                    how = "chosen in the designer's set-up" if by == "designer" else "chosen at random"
+                    choices.append(f"{side} Squad {entry.letter} less {spec.type} PR{spec.pr}: "
+                                   f"{pick.id} left out, {how} among {[m.id for m in match]} (24.1)")
+                    note(spec, "less", by)
+                men.remove(pick)
+        result = men
+    kept = {m.id for m in result}
+    squad = roster.squad(side, entry.letter).men
+    for (t, pr), d in drawn.items():
+        among = [m.id for m in squad if m.weapon == t and (pr is None or m.pr == pr)]
+        out = [m for m in among if m not in kept]
+        if 0 < len(out) < len(among):   # a real choice: some of the candidates stay, some go
+            rec.append({"side": side, "squad": entry.letter, "what": d["what"], "among": among, "out": out,
+                        "by": d["by"]})
+    return result
 
 
 def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
