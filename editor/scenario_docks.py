@@ -245,8 +245,16 @@ class OOBPanel(QWidget):
 
     def set_document(self, doc: ScenarioDocument) -> None:
         self.doc = doc
-        doc.changed.connect(lambda what: self.refresh())   # placements show as "in 4307"
+        doc.changed.connect(lambda what: self.refresh() if what == "scenario" else self._update_placed())
         self.refresh()
+
+    def _update_placed(self) -> None:
+        """A placement changed: "in 4307" beside each unit, without rebuilding the tree."""
+        for it in self._items():
+            uid = it.data(0, UNIT_ROLE)
+            if uid:
+                p = self.doc.placement.get(uid)
+                it.setText(1, f"in {p.hex}" if p else "")
 
     # -- view
     def refresh(self) -> None:
@@ -327,16 +335,18 @@ class OOBPanel(QWidget):
                 out = m.id in removed
                 c = choice.get(m.id)
                 if c is not None:
-                    note = (f"left out ({c['what']}: the designer's choice; double-click another to change)" if out
-                            else "kept (double-click to leave him out instead)")
+                    note = "left out (24.1 choice)" if out else "kept (24.1 choice)"
                 else:
                     note = "left out" if out else (f"ammo {e.ammo}" if m.weapon == "LMG" and e.ammo is not None else "")
                 item = QTreeWidgetItem([f"{m.weapon} PR{m.pr}  ({m.id})", note])
                 item.setData(0, MAN_ROLE, m.id)
                 if c is not None:
-                    item.setToolTip(0, f"24.1: {c['side']} Squad {c['squad']} {c['what']} chooses among "
-                                       f"{', '.join(c['among'])}. The choice is made once here and used by every game "
-                                       "that uses the designer's set-up; other games draw it again.")
+                    tip = (f"24.1: {c['side']} Squad {c['squad']} {c['what']} chooses among {', '.join(c['among'])}. "
+                           "The choice is made once here and used by every game that uses the designer's set-up "
+                           "(other games draw it again). Double-click "
+                           + ("another candidate to leave him out instead." if out else "to leave this man out instead."))
+                    item.setToolTip(0, tip)
+                    item.setToolTip(1, tip)
                 if out:
                     item.setForeground(0, QBrush(QColor(150, 150, 150)))
                     f = item.font(0)

@@ -47,6 +47,9 @@ __all__ = ["ScenarioDocument", "ScenarioEditCommand", "PlacementCommand", "Place
 
 _strokes = itertools.count(1)
 
+#: how long after the last map edit the scenario's views redraw (a brush drag redraws them once)
+MAP_REDRAW_MS = 200
+
 
 def file_format(path: str | os.PathLike[str]) -> str | None:
     """The ``format`` field of a JSON document (``"ironcross-scenario"``, ``"ironcross-map"``...),
@@ -205,9 +208,11 @@ class ScenarioDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda c: self._emit_dirty())
         self._cache: dict[str, Any] = {}
+        # the views redraw once a map edit (or a brush drag) pauses: every query is right at once
+        # (the derived data is dropped on the edit), the panels follow within MAP_REDRAW_MS
         self._map_timer = QTimer(self)
         self._map_timer.setSingleShot(True)
-        self._map_timer.setInterval(0)
+        self._map_timer.setInterval(MAP_REDRAW_MS)
         self._map_timer.timeout.connect(lambda: self.changed.emit("scenario"))
         if self._path is not None and placement_path(self._path).is_file():
             from core.ironcross.placement import load_placement
@@ -222,6 +227,7 @@ class ScenarioDocument(QObject):
         self.hidden = dict(fixed["hidden_hexes"])
         self.mines = {k: dict(v) for k, v in fixed["mines"].items()}
         self.left_out = set(fixed.get("left_out") or [])
+        self._file_left_out = list(fixed.get("left_out") or [])   # as the file wrote it (checked until saved)
 
     # ------------------------------------------------------------------ the live map
     @property
@@ -399,6 +405,16 @@ class ScenarioDocument(QObject):
             return out
         from core.ironcross.placement import check_fixed_setup
 
+        among = {m for c in st.random_choices for m in c["among"]}
+        effective = set(self.effective_left_out())
+        for i, uid in enumerate(getattr(self, "_file_left_out", [])):
+            # the file's own 24.1 choices (the document keeps only the ones it can honour)
+            if uid not in among:
+                out.append(Problem(f"$.left_out[{i}]", f"{uid} is not one of the men a 'less' or 'only' entry "
+                                                       "chooses among (24.1); ignored"))
+            elif uid not in effective:
+                out.append(Problem(f"$.left_out[{i}]", f"{uid} cannot be left out as well (24.1: the entry leaves "
+                                                       "out fewer men); ignored"))
         return out + check_fixed_setup(st, self.fixed_setup())
 
     def setup(self):
@@ -582,9 +598,13 @@ class ScenarioDocument(QObject):
         """Remove every placed unit, hidden hex and mine the set-up checks refuse (one undo step);
         returns how many were removed."""
         bad = {p.path for p in self.setup_problems()}
-        units = {k: v for k, v in self.placement.items() if f"$.units.{k}" not in bad and f"$.units.{k}.hex" not in bad}
-        hidden = {h: s for h, s in self.hidden.items() if f"$.hidden_hexes.{h}" not in bad}
-        mines = {h: m for h, m in self.mines.items() if f"$.mines.{h}" not in bad and f"$.mines.{h}.side" not in bad}
+
+        def ok(prefix: str) -> bool:
+            return not any(b == prefix or b.startswith(prefix + ".") for b in bad)
+
+        units = {k: v for k, v in self.placement.items() if ok(f"$.units.{k}")}
+        hidden = {h: s for h, s in self.hidden.items() if ok(f"$.hidden_hexes.{h}")}
+        mines = {h: m for h, m in self.mines.items() if ok(f"$.mines.{h}")}
         n = (len(self.placement) - len(units)) + (len(self.hidden) - len(hidden)) + (len(self.mines) - len(mines))
         if n:
             self.undo_stack.push(PlacementCommand(self, f"Remove {n} invalid placement(s)", units, hidden=hidden,
@@ -683,6 +703,7 @@ class ScenarioDocument(QObject):
         elif pp.is_file():
             pp.unlink()   # nothing placed any more: no stale set-up comes back on reopening
         self.placement_error = None
+        self._file_left_out = list(fixed["left_out"])
         old = self._path
         self._path = target
         self.undo_stack.setClean()
