@@ -316,6 +316,9 @@ def confirm_errata_mismatches(parent, mismatches: list[Change], pending: int) ->
     box.setText(f"{len(mismatches)} correction(s) do not match the map: it shows neither the printed nor the "
                 f"corrected value. These errata may be meant for another edition.\n\n"
                 "`ironcross errata apply` refuses such errata unless --force. Apply anyway?")
+    shown = [str(c) for c in mismatches[:8]] + ([f"... and {len(mismatches) - 8} more (Show Details)"]
+                                                if len(mismatches) > 8 else [])
+    box.setInformativeText("\n".join(shown))
     box.setDetailedText("\n".join(str(c) for c in mismatches))
     matching = box.addButton(f"Apply the {pending} matching only", QMessageBox.ButtonRole.AcceptRole)
     force = box.addButton("Force all (--force)", QMessageBox.ButtonRole.DestructiveRole)

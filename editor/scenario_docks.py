@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from maps.document_file import json_path
 from scenarios.model import OOBParseError, SquadEntry, parse_oob_entry
-from editor.scenario_document import ScenarioDocument, region_at, set_region_at, validation_message
+from editor.scenario_document import ScenarioDocument, placement_path, region_at, set_region_at, validation_message
 
 __all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "VictoryPanel", "ValidationPanel",
            "SetupPanel", "UnitTree", "UNIT_MIME", "loc_label", "parse_json_path"]
@@ -1131,8 +1131,9 @@ class ValidationPanel(QWidget):
             it.setData(LOC_ROLE, "$")
             it.setForeground(QBrush(QColor(170, 90, 0)))
             self.list.addItem(it)
+        where = f"set-up ({placement_path(self.doc.path).name})" if self.doc.path is not None else "set-up"
         for p in setup:
-            it = QListWidgetItem(f"set-up {p.path}: {p.message}")
+            it = QListWidgetItem(f"{where} {p.path}: {p.message}")
             it.setData(LOC_ROLE, f"setup:{p.path}")
             it.setForeground(QBrush(QColor(170, 0, 0)))
             self.list.addItem(it)

@@ -256,6 +256,15 @@ class ScenarioController(QObject):
             QMessageBox.warning(self.win, "Set-up not loaded",
                                 f"The designer's set-up beside the scenario cannot be read; the scenario opens "
                                 f"without it:\n\n{doc.placement_error}")
+        else:
+            n = len(doc.setup_problems())
+            if n:
+                from editor.scenario_document import placement_path
+
+                self.win.statusBar().showMessage(f"{placement_path(doc.path).name}: {n} set-up problem(s), listed in "
+                                                 "the Validation dock", 10000)
+                self.docks["validation"].show()
+                self.docks["validation"].raise_()
 
     def map_document_changed(self, map_doc) -> None:
         """The window shows another map document: the scenario resolves on it when it is the

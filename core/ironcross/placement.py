@@ -30,11 +30,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from maps.document_file import DocumentError, Problem, load_document
+from maps.document_file import Problem, load_document
 
 __all__ = ["PLACEMENT_FORMAT", "PLACEMENT_VERSION", "PlacementFile", "load_placement", "placement_from_data",
-           "placement_json", "check_fixed_setup", "unit_problem", "hidden_problem", "mines_problem",
-           "fixed_setup_error"]
+           "placement_json", "check_fixed_setup", "unit_problem", "hidden_problem", "mines_problem", "unit_zone",
+           "side_zone", "mine_allotment"]
 
 PLACEMENT_FORMAT = "ironcross-placement"
 PLACEMENT_VERSION = 1
@@ -300,8 +300,3 @@ def check_fixed_setup(setup, fixed: dict | None) -> list[Problem]:
             out.append(Problem(f"$.left_out[{i}]", f"{uid} cannot be left out too: {c['side']} Squad {c['squad']} "
                                                    f"({c['what']}) leaves out {n} of {', '.join(c['among'])}"))
     return out
-
-
-def fixed_setup_error(problems: list[Problem], file: str | os.PathLike[str] = "<set-up>") -> DocumentError:
-    """A :class:`DocumentError` naming ``file`` with the set-up's problems (one line each)."""
-    return DocumentError(file, problems)

@@ -307,8 +307,9 @@ def test_4_a_bad_placement_file_is_named_never_a_traceback(win, tmp_path, dialog
                               "units": {"G-ZZ-9": {"hex": "4307"}, uid: {"hex": "9999"}},
                               "mines": {"4307": {"side": "german", "ap": 2}}}))
     assert win.open_file(path)
+    assert win.statusBar().currentMessage() == "s1.placement.json: 3 set-up problem(s), listed in the Validation dock"
     probs = ctl.validation.problems()
-    assert any("$.units.G-ZZ-9: no unit G-ZZ-9" in p for p in probs), probs
+    assert any("set-up (s1.placement.json) $.units.G-ZZ-9: no unit G-ZZ-9" in p for p in probs), probs
     assert any(f"$.units.{uid}.hex: hex 9999 is not on map" in p for p in probs)
     assert any("$.mines.4307: the german side has no mine factors" in p for p in probs)
     # a file that cannot be read at all: the scenario opens without it, the message names the place
