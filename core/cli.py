@@ -215,15 +215,21 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.option("--replays", type=click.Path(file_okay=False), default=None, help="save each game's replay here")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="write PNG pictures here: outcomes, casualties by turn, heat maps over the map")
+@click.option("--setup", "setup_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="start every game from the designer's set-up: a placement file (the editor saves "
+                   "NAME.placement.json beside the scenario); checked like the editor's Validation dock")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, options: tuple[str, ...],
              workers: int | None,
              scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,
-             report_dir: str | None, quiet: bool) -> None:
+             report_dir: str | None, setup_file: str | None, quiet: bool) -> None:
     """Play GAMES whole games of SCENARIO headless with AI players and summarise them.
 
     A game that raises is reported with its seed and error and its replay is saved (to --replays,
-    else to ./playtest-errors); the other games go on.
+    else to ./playtest-errors); the other games go on. With --setup FILE every game starts from the
+    units, facings, hidden hexes, mines and 24.1 "less" choices of that placement file (the AIs set
+    up only what it does not place); a set-up with problems is refused (exit 1), each named with
+    its place in the file.
     """
     import json as _json
     import time as _time
@@ -241,19 +247,38 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
     for side, name in ai.items():
         if name not in PLAYERS:
             raise InputError(f"--ai: unknown AI player {name!r} for {side}; known: {', '.join(sorted(PLAYERS))}")
+    fixed = None
+    if setup_file:
+        from core.ironcross.placement import load_placement
+
+        try:
+            fixed = load_placement(setup_file)
+        except DocumentError as e:
+            raise InputError(str(e)) from None
     try:
-        sc, _setup = load_setup(scenario, seed=seed)
+        sc, _setup = load_setup(scenario, seed=seed, left_out=(fixed or {}).get("left_out"))
     except DocumentError as e:
         raise InputError(str(e)) from None
     except (SetupError, KeyError, ValueError) as e:
         raise InputError(f"{scenario}: cannot be played: {e}") from None
     except OSError as e:
         raise InputError(f"{scenario}: cannot read: {e}") from None
+    if fixed is not None:
+        from core.ironcross.placement import check_fixed_setup
+
+        problems = check_fixed_setup(_setup, fixed)
+        if problems:
+            raise InputError(str(DocumentError(setup_file, problems))
+                             + f"\n{setup_file}: {len(problems)} problem(s) with scenario {scenario}; no game played")
     title = f"Scenario {sc.number}: {sc.title}" if sc.number else sc.title
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     opts = (" + " + " + ".join(options)) if options else ""
     click.echo(f"{title} - {games} games, seed {seed}, rules {rules}{opts}, "
                f"German: {ai['german']}, Russian: {ai['russian']}, on {where}")
+    if fixed is not None:
+        click.echo(f"Designer's set-up {setup_file}: {len(fixed['units'])} units placed, "
+                   f"{len(fixed['hidden_hexes'])} hidden hexes, {len(fixed['mines'])} mined hexes"
+                   + (f", left out: {', '.join(fixed['left_out'])}" if fixed["left_out"] else ""))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
@@ -272,7 +297,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
             results = run_batch(scenario, games, seed, ai, rules=rules, options=tuple(options), workers=workers,
                                 scheduler=scheduler,
                                 replay_dir=replays, error_dir=DEFAULT_ERROR_DIR, connect_timeout=connect_timeout,
-                                on_progress=tick)
+                                on_progress=tick, fixed_setup=fixed)
     except PlaytestError as e:
         raise InputError(f"--scheduler: {e}" if scheduler else str(e)) from None
     except OSError as e:
@@ -317,7 +342,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
     if json_out:
         from maps.document_file import atomic_write_text
 
-        doc = {"scenario": scenario, "title": title, "games": games, "seed": seed, "rules": rules,
+        doc = {"scenario": scenario, "setup": setup_file, "title": title, "games": games, "seed": seed, "rules": rules,
                "options": list(options), "ai": ai,
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
@@ -351,7 +376,8 @@ def replay(file: str, verify: bool) -> None:
     """Show or --verify a replay FILE (JSON lines written by playtest --replays)."""
     from core.ironcross.actions import action_from_json
     from core.ironcross.game import Game
-    from core.ironcross.scenario_setup import SetupError, load_setup
+    from core.ironcross.scenario_setup import SetupError
+    from core.playtest import _setup_for
     from core.replay import first_divergence, read_replay
 
     try:
@@ -374,7 +400,8 @@ def replay(file: str, verify: bool) -> None:
         if not scen.is_absolute() and not scen.exists():  # older replays: relative to where playtest ran
             alt = Path(file).resolve().parent / scen
             scen = alt if alt.exists() else scen
-        _sc, setup = load_setup(scen, seed=h["seed"])
+        # a game from a designer's set-up re-runs from it (its left_out settles the 24.1 choices)
+        setup = _setup_for(str(scen), h["seed"], h.get("fixed_setup"))
     except DocumentError as e:
         raise InputError(f"{file}: its scenario: {e}") from None
     except SetupError as e:

@@ -69,6 +69,32 @@ def _counters(path: str, data) -> str:
     return load_counters(path, data=data).summary()
 
 
+def _placement(path: str, data) -> str:
+    """A designer's set-up: its structure, and when the scenario it belongs to lies beside it
+    (``NAME.placement.json`` next to ``NAME.json``), every placement problem on that scenario."""
+    from pathlib import Path
+
+    from core.ironcross.placement import check_fixed_setup, placement_from_data
+
+    fixed = placement_from_data(data, path)
+    p = Path(path)
+    scen = p.with_name(p.name[:-len(".placement.json")] + ".json") if p.name.endswith(".placement.json") else None
+    where = ""
+    if scen is not None and scen.is_file():
+        from core.ironcross.scenario_setup import SetupError, load_setup
+
+        try:
+            _sc, setup = load_setup(scen, left_out=fixed["left_out"] or None)
+        except (SetupError, KeyError) as e:
+            raise DocumentError(path, [Problem("$", f"its scenario {scen.name} cannot be set up: {e}")]) from None
+        problems = check_fixed_setup(setup, fixed)
+        if problems:
+            raise DocumentError(path, problems)
+        where = f", checked against {scen.name}"
+    return (f"set-up: {_count(len(fixed['units']), 'unit')} placed, {_count(len(fixed['hidden_hexes']), 'hidden hex', 'hidden hexes')}, "
+            f"{_count(len(fixed['mines']), 'mined hex', 'mined hexes')}, {len(fixed['left_out'])} left out{where}")
+
+
 #: format name -> loader(path, parsed JSON) -> one-line summary; raises DocumentError.
 DOCUMENT_KINDS: dict[str, Callable[[str, object], str]] = {
     "ironcross-map": _map,
@@ -76,6 +102,7 @@ DOCUMENT_KINDS: dict[str, Callable[[str, object], str]] = {
     "ironcross-errata": _errata,
     "ironcross-counters": _counters,
     "ironcross-scenario": _scenario,
+    "ironcross-placement": _placement,
 }
 
 

@@ -107,9 +107,12 @@ def ai_spec_text(ai: dict[str, str]) -> str:
 
 
 def _setup_for(scenario_path: str, seed: int, fixed: dict | None = None):
+    """The game's set-up: the scenario's, narrowed to the designer's set-up ``fixed`` (its
+    ``left_out`` settles the 24.1 random choices of every game the same way)."""
     from core.ironcross.scenario_setup import apply_fixed_setup, load_setup
 
-    return apply_fixed_setup(load_setup(scenario_path, seed=seed)[1], fixed)
+    left_out = (fixed or {}).get("left_out") or None
+    return apply_fixed_setup(load_setup(scenario_path, seed=seed, left_out=left_out)[1], fixed)
 
 
 class FixedSetupPlayer:

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
@@ -55,7 +55,12 @@ def overlay_item(scene: QGraphicsScene, path: QPainterPath, fill: QColor | None,
 
 @dataclass(frozen=True)
 class ToolEvent:
-    """A mouse event as a tool sees it: the hex, the point in lattice units and in the scene."""
+    """A mouse event as a tool sees it: the hex, the point in lattice units and in the scene.
+
+    ``on_map`` is False for a position in the margin (a hex outside the map's extent, possibly one
+    without a hex id, e.g. column -1 left of a map whose first column is 00): the scene never
+    passes such presses, moves or double-clicks to a tool, and a release there only ends the
+    gesture (tools must not act on its hex)."""
 
     hex: Hex
     x: float
@@ -64,6 +69,7 @@ class ToolEvent:
     button: Qt.MouseButton = Qt.MouseButton.LeftButton
     buttons: Qt.MouseButton = Qt.MouseButton.NoButton
     modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    on_map: bool = True
 
     @classmethod
     def at_scene(cls, pos: QPointF, button=Qt.MouseButton.LeftButton, buttons=Qt.MouseButton.NoButton,
@@ -190,22 +196,37 @@ class MapScene(QGraphicsScene):
     def _tool(self):
         return self.tools.current if self.tools is not None else None
 
+    def on_map(self, h: Hex) -> bool:
+        """Whether ``h`` is a hex of the document's map (the margin around it is not)."""
+        doc = self.map_item.document
+        if doc is None:
+            return True
+        ex = doc.map.extent   # the extent, not the HexMap: no rebuild on every move after an edit
+        return ex.first_column <= h.col <= ex.last_column and ex.first_row <= h.row <= ex.last_row
+
+    def _event(self, ev, button) -> ToolEvent:
+        e = ToolEvent.at_scene(ev.scenePos(), button, ev.buttons(), ev.modifiers())
+        return e if self.on_map(e.hex) else replace(e, on_map=False)
+
     def mousePressEvent(self, ev) -> None:  # noqa: N802
         t = self._tool()
         if t is not None:
-            t.press(ToolEvent.at_scene(ev.scenePos(), ev.button(), ev.buttons(), ev.modifiers()))
+            e = self._event(ev, ev.button())
+            if e.on_map:   # the margin is not a hex: no tool acts there
+                t.press(e)
             ev.accept()
         else:
             super().mousePressEvent(ev)
 
     def mouseMoveEvent(self, ev) -> None:  # noqa: N802
-        e = ToolEvent.at_scene(ev.scenePos(), Qt.MouseButton.NoButton, ev.buttons(), ev.modifiers())
+        e = self._event(ev, Qt.MouseButton.NoButton)
         if e.hex != self._last_hover:
             self._last_hover = e.hex
-            self.hover_hex.emit(e.hex)
+            self.hover_hex.emit(e.hex)   # the status bar says "off the map" for the margin
         t = self._tool()
         if t is not None:
-            t.move(e)
+            if e.on_map:
+                t.move(e)
             ev.accept()
         else:
             super().mouseMoveEvent(ev)
@@ -213,7 +234,7 @@ class MapScene(QGraphicsScene):
     def mouseReleaseEvent(self, ev) -> None:  # noqa: N802
         t = self._tool()
         if t is not None:
-            t.release(ToolEvent.at_scene(ev.scenePos(), ev.button(), ev.buttons(), ev.modifiers()))
+            t.release(self._event(ev, ev.button()))   # off the map (on_map False) it only ends the gesture
             ev.accept()
         else:
             super().mouseReleaseEvent(ev)
@@ -221,7 +242,9 @@ class MapScene(QGraphicsScene):
     def mouseDoubleClickEvent(self, ev) -> None:  # noqa: N802
         t = self._tool()
         if t is not None:
-            t.double_click(ToolEvent.at_scene(ev.scenePos(), ev.button(), ev.buttons(), ev.modifiers()))
+            e = self._event(ev, ev.button())
+            if e.on_map:
+                t.double_click(e)
             ev.accept()
         else:
             super().mouseDoubleClickEvent(ev)

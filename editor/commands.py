@@ -37,6 +37,7 @@ __all__ = [
     "ResizeMapCommand",
     "ApplyErrataCommand",
     "ReplaceMapCommand",
+    "ChartCommand",
 ]
 
 
@@ -153,3 +154,8 @@ class ReplaceMapCommand(MapEditCommand):
 
 class ApplyErrataCommand(ReplaceMapCommand):
     """Apply an errata file's matching corrections: one undoable step."""
+
+
+class ChartCommand(MapEditCommand):
+    """Change the terrain chart the map is played with (``MapFile.terrain_chart``): a value edited
+    in the Terrain chart dock (the chart becomes embedded in the map) or a chart file named."""

@@ -3,14 +3,18 @@
 * :class:`ChartPanel` - the Movement and Combat Effects Chart (:mod:`maps.terrain_chart`) as a
   table. Each value is coloured by provenance (white: rulebook, amber: reconstructed, blue:
   designer) with the reference or rationale as tooltip. Editing a value validates the whole chart
-  again and marks the value ``"designer"``; an invalid entry is refused with the message. Every
-  edit is a :class:`ChartEditCommand` on the panel's own ``QUndoStack`` (Undo / Redo buttons and
-  a history list under the table); saving writes the file atomically
-  (:func:`maps.terrain_chart.save_terrain_chart`: a temporary file, then a rename).
+  again and marks the value ``"designer"``; an invalid entry is refused with the message. The
+  chart is the current map's (``MapDocument.chart``): every edit is a map edit on the map's undo
+  stack (Undo / Redo buttons and a history list under the table) and the chart is saved with the
+  map (embedded); *Save chart as...* writes a chart file atomically
+  (:func:`maps.terrain_chart.save_terrain_chart`: a temporary file, then a rename) and makes the
+  map name it.
 * :class:`ErrataPanel` - open an errata file, list every change ``target attribute: before ->
   after (status)``, highlight the hexes on the map (mismatches in red), centre the map on a hex by
-  clicking its line, and apply the matching corrections as one undoable command. Mismatches are
-  listed, never applied.
+  clicking its line, and apply the corrections as one undoable command. As ``ironcross errata
+  apply``, it refuses when any correction does not match the map, unless the designer confirms a
+  dialog listing the mismatches (:func:`confirm_errata_mismatches`): apply only the matching
+  corrections, or force them all (``--force``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from PySide6.QtWidgets import (
 from pydantic import ValidationError
 
 from maps import hexgrid
+from maps.document_file import DocumentError
 from maps.errata import Change, Errata, ErrataMismatchError, apply_errata, load_errata
 from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart, save_terrain_chart
 from editor.canvas import hex_path, overlay_item
@@ -77,7 +82,8 @@ def _show(value) -> str:
 
 
 class ChartEditCommand(QUndoCommand):
-    """One edit of the terrain chart: the whole chart before and after (charts are immutable values)."""
+    """One edit of a chart that belongs to no map document (a panel on its own): the whole chart
+    before and after (charts are immutable values)."""
 
     def __init__(self, panel: "ChartPanel", before: TerrainChart, after: TerrainChart, text: str):
         super().__init__(text)
@@ -91,17 +97,27 @@ class ChartEditCommand(QUndoCommand):
 
 
 class ChartPanel(QWidget):
-    """The terrain effects chart, editable and undoable; ``chart_changed(chart)`` after every
-    change (an edit, its undo or redo)."""
+    """The terrain effects chart of the current map, editable and undoable; ``chart_changed(chart)``
+    after every change (an edit, its undo or redo, another map).
+
+    With a map document (:meth:`set_document`) the chart is the map's (``MapDocument.chart``) and
+    every edit is a map edit on the map's undo stack (the chart is embedded in the map file when
+    the map is saved); *Save chart as...* writes a chart file and makes the map name it. Without
+    a document the panel keeps its own chart and undo stack."""
 
     chart_changed = Signal(object)
 
     def __init__(self, chart: TerrainChart | None = None, parent=None):
         super().__init__(parent)
-        self.chart = chart or load_terrain_chart()
+        self.document = None
+        self._chart = chart or load_terrain_chart()
+        self._saved = self._chart
         self.path: Path | None = None
-        self.undo_stack = QUndoStack(self)
+        self._own_stack = QUndoStack(self)
         lay = QVBoxLayout(self)
+        self.source = QLabel()
+        self.source.setWordWrap(True)
+        lay.addWidget(self.source)
         self.table = QTableWidget()
         lay.addWidget(self.table, 1)
         self.message = QLabel("white: rulebook · amber: reconstructed · blue: designer (hover for the source)")
@@ -109,35 +125,83 @@ class ChartPanel(QWidget):
         lay.addWidget(self.message)
         row = QHBoxLayout()
         self.undo_button = QPushButton("Undo")
-        self.undo_button.clicked.connect(self.undo_stack.undo)
-        self.undo_stack.canUndoChanged.connect(self.undo_button.setEnabled)
+        self.undo_button.clicked.connect(lambda: self.undo_stack.undo())
         self.redo_button = QPushButton("Redo")
-        self.redo_button.clicked.connect(self.undo_stack.redo)
-        self.undo_stack.canRedoChanged.connect(self.redo_button.setEnabled)
-        self.undo_button.setEnabled(False)
-        self.redo_button.setEnabled(False)
+        self.redo_button.clicked.connect(lambda: self.undo_stack.redo())
         row.addWidget(self.undo_button)
         row.addWidget(self.redo_button)
         save = QPushButton("Save chart as...")
         save.clicked.connect(self._save_as)
         row.addWidget(save)
         lay.addLayout(row)
-        self.history = QUndoView(self.undo_stack)
+        self.history = QUndoView(self._own_stack)
         self.history.setEmptyLabel("<chart as loaded>")
         self.history.setMaximumHeight(90)
         lay.addWidget(self.history)
         self._filling = False
         self.table.itemChanged.connect(self._edited)
+        self._bind_stack()
         self.fill()
+
+    # -- the chart and its document
+    @property
+    def chart(self) -> TerrainChart:
+        """The chart shown: the map document's (when the panel has one), else the panel's own."""
+        return self.document.chart if self.document is not None else self._chart
+
+    @property
+    def undo_stack(self) -> QUndoStack:
+        """Where chart edits go: the map document's undo stack, else the panel's own."""
+        return self.document.undo_stack if self.document is not None else self._own_stack
+
+    def set_document(self, document) -> None:
+        """Show and edit the chart of map ``document`` (an :class:`editor.document.MapDocument`)."""
+        if self.document is not None:
+            try:
+                self.document.chart_changed.disconnect(self._document_chart)
+            except (RuntimeError, TypeError):
+                pass
+        self.document = document
+        document.chart_changed.connect(self._document_chart)
+        self._saved = document.chart
+        self._bind_stack()
+        self.fill()
+        self.chart_changed.emit(self.chart)
+
+    def _bind_stack(self) -> None:
+        st = self.undo_stack
+        self.history.setStack(st)
+        self.history.setEmptyLabel("<map as loaded>" if self.document is not None else "<chart as loaded>")
+        for b, sig, can in ((self.undo_button, st.canUndoChanged, st.canUndo),
+                            (self.redo_button, st.canRedoChanged, st.canRedo)):
+            b.setEnabled(can())
+            sig.connect(b.setEnabled)
+
+    def _document_chart(self, chart) -> None:
+        self.fill()
+        self.chart_changed.emit(chart)
+
+    def _source_text(self) -> str:
+        d = self.document
+        if d is None:
+            return f"chart file {self.path}" if self.path else "the shipped chart"
+        ref = d.map.terrain_chart
+        if ref is None:
+            return "This map is played with the shipped chart (an edit embeds the chart in the map file)."
+        if isinstance(ref, str):
+            return f"This map is played with the chart file {ref} (an edit embeds the chart in the map file)."
+        return "This map carries its own chart (embedded in the map file, saved with the map)."
 
     def fill(self) -> None:
         self._filling = True
+        self.source.setText(self._source_text())
         t = self.table
         t.clear()
         t.setColumnCount(len(CHART_COLUMNS) + 1)
         t.setHorizontalHeaderLabels(["Terrain"] + [h for _, h in CHART_COLUMNS])
-        t.setRowCount(len(self.chart.rows))
-        for i, r in enumerate(self.chart.rows):
+        chart = self.chart
+        t.setRowCount(len(chart.rows))
+        for i, r in enumerate(chart.rows):
             self._put(i, 0, r.name)
             for j, (path, _h) in enumerate(CHART_COLUMNS, start=1):
                 self._put(i, j, _get(r, path))
@@ -181,32 +245,46 @@ class ChartPanel(QWidget):
             self.message.setText(f"not accepted: {str(e).splitlines()[0] if str(e) else e}")
             return False
         desc = f"{chart.rows[row_index].key} {column} = {text}"
-        self.undo_stack.push(ChartEditCommand(self, self.chart, chart, f"Chart: {desc}"))
+        if self.document is not None:
+            self.document.set_chart(chart, f"Chart: {desc}")
+        else:
+            self.undo_stack.push(ChartEditCommand(self, self.chart, chart, f"Chart: {desc}"))
         self.message.setText(f"{desc} (designer)")
         return True
 
     @property
     def dirty(self) -> bool:
-        """Whether the chart has edits not yet saved."""
-        return not self.undo_stack.isClean()
+        """Whether the chart has edits not written to a chart file by this panel (with a map
+        document they are saved with the map in any case)."""
+        return self.chart is not self._saved and self.chart != self._saved
 
     def _set_chart(self, chart: TerrainChart) -> None:
-        """Show ``chart`` (commands call this in redo/undo) and tell the window."""
-        self.chart = chart
+        """Show ``chart`` (the panel's own commands call this in redo/undo) and tell the window."""
+        self._chart = chart
         self.fill()
         self.chart_changed.emit(chart)
 
     def save(self, path) -> bool:
-        """Save the chart atomically to ``path``; on failure the old file is left as it was and the
+        """Save the chart atomically to ``path``; with a map document, the map then names that
+        chart file (an undoable map edit). On failure the old file is left as it was and the
         message says why. Returns success."""
+        chart = self.chart
         try:
-            save_terrain_chart(self.chart, path)
+            save_terrain_chart(chart, path)
         except OSError as e:
             self.message.setText(f"not saved: {e}")
             return False
         self.path = Path(path)
-        self.undo_stack.setClean()
-        self.message.setText(f"saved {path}")
+        if self.document is not None:
+            try:
+                self.document.use_chart_file(path)
+            except DocumentError as e:   # pragma: no cover - we just wrote it
+                self.message.setText(f"saved {path}, but the map cannot use it: {e}")
+                return False
+        else:
+            self.undo_stack.setClean()
+        self._saved = self.chart
+        self.message.setText(f"saved {path}" + ("; the map now names this chart file" if self.document else ""))
         return True
 
     def _edited(self, item: QTableWidgetItem) -> None:
@@ -223,6 +301,32 @@ class ChartPanel(QWidget):
                                               "Terrain chart (*.json)")
         if path:
             self.save(path)
+
+
+def confirm_errata_mismatches(parent, mismatches: list[Change], pending: int) -> str | None:
+    """Ask whether to apply errata whose preconditions do not all match the map (the CLI refuses
+    unless --force). Lists every mismatch; returns ``"matching"`` (apply the ``pending`` matching
+    corrections, leave the mismatches), ``"force"`` (overwrite the mismatched values too, as
+    ``--force``) or None (apply nothing)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Errata do not match this map")
+    box.setText(f"{len(mismatches)} correction(s) do not match the map: it shows neither the printed nor the "
+                f"corrected value. These errata may be meant for another edition.\n\n"
+                "`ironcross errata apply` refuses such errata unless --force. Apply anyway?")
+    shown = [str(c) for c in mismatches[:8]] + ([f"... and {len(mismatches) - 8} more (Show Details)"]
+                                                if len(mismatches) > 8 else [])
+    box.setInformativeText("\n".join(shown))
+    box.setDetailedText("\n".join(str(c) for c in mismatches))
+    matching = box.addButton(f"Apply the {pending} matching only", QMessageBox.ButtonRole.AcceptRole)
+    force = box.addButton("Force all (--force)", QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    return "matching" if clicked is matching else "force" if clicked is force else None
 
 
 def errata_preview(doc_map, errata: Errata) -> tuple[list[Change], Errata]:
@@ -255,6 +359,9 @@ class ErrataPanel(QWidget):
         self.list = QListWidget()
         self.list.itemClicked.connect(self._clicked)
         lay.addWidget(self.list, 1)
+        self.message = QLabel("")
+        self.message.setWordWrap(True)
+        lay.addWidget(self.message)
         row = QHBoxLayout()
         self.apply_button = QPushButton("Apply")
         self.apply_button.setEnabled(False)
@@ -289,8 +396,8 @@ class ErrataPanel(QWidget):
             self.list.addItem(it)
         pending = sum(1 for c in self.changes if c.status == "applied")
         bad = sum(1 for c in self.changes if c.status == "mismatch")
-        self.apply_button.setEnabled(pending > 0)
-        self.apply_button.setText(f"Apply {pending} change(s)" + (f" ({bad} mismatch(es) left out)" if bad else ""))
+        self.apply_button.setEnabled(pending > 0 or bad > 0)
+        self.apply_button.setText(f"Apply {pending} change(s)" + (f" ({bad} mismatch(es): asks first)" if bad else ""))
         self._draw()
 
     def _feature_hex(self, name: str | None) -> str | None:
@@ -333,15 +440,37 @@ class ErrataPanel(QWidget):
             self.centre_on.emit(hexgrid.parse_hex_id(hid))
 
     def apply(self) -> bool:
-        """Apply the matching corrections as one undoable command."""
+        """Apply the errata as one undoable command, by the CLI's rule: when any correction does
+        not match the map, nothing is applied unless the designer confirms the dialog listing the
+        mismatches (:func:`confirm_errata_mismatches`), choosing the matching corrections only or
+        forcing all. Returns whether the map changed."""
         doc = self.window.document
-        if self.applicable is None or not self.applicable.corrections:
+        if self.errata is None or self.applicable is None:
             return False
-        new, _changes = apply_errata(doc.map, self.applicable)
-        cmd = ApplyErrataCommand(doc, new, f"Apply errata: {self.errata.title}")
+        mismatches = [c for c in self.changes if c.status == "mismatch"]
+        pending = sum(1 for c in self.changes if c.status == "applied")
+        errata = self.applicable
+        force = False
+        if mismatches:
+            choice = confirm_errata_mismatches(self, mismatches, pending)
+            if choice is None:
+                self.message.setText(f"Nothing applied: {len(mismatches)} correction(s) do not match this map "
+                                     "(as `ironcross errata apply` refuses without --force).")
+                return False
+            if choice == "force":
+                errata, force = self.errata, True
+        if not errata.corrections:
+            return False
+        try:
+            new, _changes = apply_errata(doc.map, errata, force=force)
+        except ErrataMismatchError as e:
+            self.message.setText(f"Nothing applied: {e}")
+            return False
+        cmd = ApplyErrataCommand(doc, new, f"Apply errata: {self.errata.title}" + (" (forced)" if force else ""))
         if cmd.empty:
             return False
         doc.undo_stack.push(cmd)
+        self.message.setText("Applied" + (" (forced)" if force else "") + ": Edit > Undo takes it back.")
         self.preview()
         return True
 

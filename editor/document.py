@@ -12,6 +12,11 @@ commands can keep the previous fragments by reference and restore them exactly, 
 :class:`maps.hexmap.HexMap` handed to a worker thread never changes under it. The ``HexMap`` is
 rebuilt lazily on first use after an edit.
 
+The terrain chart is part of the map (``MapFile.terrain_chart``, :attr:`MapDocument.chart`): an
+edit in the Terrain chart dock is a map edit (:class:`editor.commands.ChartCommand`, the chart
+becomes embedded in the map file) and emits :attr:`MapDocument.chart_changed` instead of
+``changed`` (the painted map does not depend on it); saving the map saves its chart.
+
 Files: :meth:`save` is atomic (:func:`maps.mapfile.save_map`); :meth:`autosave` writes
 ``FILE.autosave`` beside the file (the main window calls it every minute from a ``QTimer``);
 :meth:`newer_autosave` tells whether a crash left an autosave newer than the file.
@@ -28,7 +33,7 @@ from PySide6.QtGui import QUndoStack
 
 from maps.document_file import atomic_write_text
 from maps.hexmap import HexMap
-from maps.mapfile import check_map, load_map_file, save_map
+from maps.mapfile import chart_path, check_map, load_map_file, map_chart, map_json, save_map
 from maps.document_file import load_document
 from maps.model import MAP_FORMAT, MAP_VERSION, Extent, HexRecord, MapFile, Section
 
@@ -56,11 +61,12 @@ class MapDocument(QObject):
     """A map being edited: the model, its undo stack, its file and its dirty state.
 
     Signals: ``changed(object)`` - a frozenset of the hex ids whose values changed, or None when
-    map-wide things (buildings, paths, extent...) may have changed; ``dirty_changed(bool)``;
-    ``path_changed(object)``.
+    map-wide things (buildings, paths, extent...) may have changed; ``chart_changed(object)`` -
+    the terrain chart (:attr:`chart`) changed; ``dirty_changed(bool)``; ``path_changed(object)``.
     """
 
     changed = Signal(object)
+    chart_changed = Signal(object)
     dirty_changed = Signal(bool)
     path_changed = Signal(object)
 
@@ -73,6 +79,8 @@ class MapDocument(QObject):
         self._recovered = False
         self._building_map = None
         self._building_key = None
+        #: chart files the map names, loaded (resolved path -> TerrainChart)
+        self._chart_files: dict[Path, object] = {}
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -85,8 +93,16 @@ class MapDocument(QObject):
     # ------------------------------------------------------------------ opening
     @classmethod
     def open(cls, path: str | os.PathLike[str], parent: QObject | None = None) -> "MapDocument":
-        """Load and check a map file; raises :class:`maps.document_file.DocumentError`."""
-        return cls(load_map_file(path), path, parent)
+        """Load and check a map file and the terrain chart it names; raises
+        :class:`maps.document_file.DocumentError`."""
+        mf = load_map_file(path)
+        chart = map_chart(mf, path)   # a chart file that cannot be loaded is refused here, by name
+        if isinstance(mf.terrain_chart, str):   # in memory the chart file is named by its absolute path
+            mf = mf.model_copy(update={"terrain_chart": str(chart_path(mf, path))})
+        doc = cls(mf, path, parent)
+        if isinstance(mf.terrain_chart, str):
+            doc._chart_files[Path(mf.terrain_chart)] = chart
+        return doc
 
     @staticmethod
     def newer_autosave(path: str | os.PathLike[str]) -> Path | None:
@@ -119,10 +135,45 @@ class MapDocument(QObject):
 
     @property
     def hexmap(self) -> HexMap:
-        """The derived read-only :class:`HexMap` of the current map (rebuilt lazily after edits)."""
+        """The derived read-only :class:`HexMap` of the current map (rebuilt lazily after edits),
+        carrying the map's terrain chart (``hexmap.chart``)."""
         if self._hexmap is None:
-            self._hexmap = HexMap(self._map)
+            self._hexmap = HexMap(self._map, chart=self.chart)
         return self._hexmap
+
+    @property
+    def chart(self):
+        """The terrain effects chart the map is played with: the embedded chart, the chart file
+        the map names (loaded when named), or the shipped chart."""
+        ref = self._map.terrain_chart
+        if ref is None or not isinstance(ref, str):
+            return map_chart(self._map)
+        p = chart_path(self._map, self._path)
+        if p not in self._chart_files:
+            self._chart_files[p] = map_chart(self._map, self._path)   # raises DocumentError by name
+        return self._chart_files[p]
+
+    def set_chart(self, chart, text: str = "Edit terrain chart") -> None:
+        """Play the map with ``chart`` (a :class:`TerrainChart`, embedded in the map file when
+        saved): one undoable map edit."""
+        from editor.commands import ChartCommand
+
+        if chart is self.chart:
+            return
+        self.undo_stack.push(ChartCommand(self, text, fields={"terrain_chart": chart}))
+
+    def use_chart_file(self, path: str | os.PathLike[str], text: str | None = None) -> None:
+        """Name the chart file ``path`` as the map's chart (saved relative to the map file): one
+        undoable map edit. Raises DocumentError when the file is not a valid chart."""
+        from editor.commands import ChartCommand
+        from maps.terrain_chart import load_terrain_chart
+
+        p = Path(path).resolve()
+        self._chart_files[p] = load_terrain_chart(p)
+        ref = str(p)
+        if ref == self._map.terrain_chart:
+            return
+        self.undo_stack.push(ChartCommand(self, text or f"Use terrain chart {p.name}", fields={"terrain_chart": ref}))
 
     @property
     def building_map(self):
@@ -164,8 +215,13 @@ class MapDocument(QObject):
             return
         self._map = self._map.model_copy(update=update)
         self._hexmap = None
+        if set(update) == {"terrain_chart"}:   # the painted map does not depend on the chart
+            self.chart_changed.emit(self.chart)
+            return
         only_hexes = set(update) == {"hexes"} and not fields
         self.changed.emit(frozenset(hexes) if only_hexes and hexes else None)
+        if "terrain_chart" in update:
+            self.chart_changed.emit(self.chart)
 
     # ------------------------------------------------------------------ files
     @property
@@ -186,7 +242,15 @@ class MapDocument(QObject):
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("the document has no file name yet: use Save As")
-        save_map(target, self._map)
+        out = self._map
+        if isinstance(out.terrain_chart, str):   # the chart file is saved relative to the map file
+            p = chart_path(out, self._path)
+            try:
+                ref = os.path.relpath(p, target.resolve().parent).replace(os.sep, "/")
+            except ValueError:   # another drive
+                ref = str(p)
+            out = out.model_copy(update={"terrain_chart": ref})
+        save_map(target, out)
         old = self._path
         self._path = target
         self._recovered = False
@@ -212,8 +276,7 @@ class MapDocument(QObject):
         if self._path is None or not self.is_dirty:
             return None
         a = autosave_path(self._path)
-        data = self._map.model_dump(mode="json", exclude_none=True)
-        atomic_write_text(a, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        atomic_write_text(a, json.dumps(map_json(self._map), indent=1, ensure_ascii=False) + "\n")
         return a
 
     def discard_autosave(self) -> None:

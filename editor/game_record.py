@@ -145,11 +145,12 @@ class GameRecording:
         self.pre_events: list[dict] = list(game.events)
 
     @classmethod
-    def _start(cls, scenario_path: str, seed: int, rules: str, options: tuple[str, ...], ai: dict):
+    def _start(cls, scenario_path: str, seed: int, rules: str, options: tuple[str, ...], ai: dict,
+               fixed: dict | None = None):
         from core.ironcross.game import Game
-        from core.ironcross.scenario_setup import load_setup
+        from core.playtest import _setup_for
 
-        _sc, setup = load_setup(scenario_path, seed=seed)
+        setup = _setup_for(scenario_path, seed, fixed)   # a designer's set-up: its 24.1 choices too
         game = Game(setup, seed, rules=rules, options=options)
         head = {"scenario": str(scenario_path), "seed": seed, "rules": rules, "options": list(options), "ai": ai}
         return cls(head, setup, game)
@@ -192,7 +193,7 @@ class GameRecording:
         rp = read_replay(path)
         h = rp.header
         rec = cls._start(scenario_override or h["scenario"], int(h["seed"]), h.get("rules", "basic"),
-                         tuple(h.get("options") or ()), h.get("ai") or {})
+                         tuple(h.get("options") or ()), h.get("ai") or {}, h.get("fixed_setup"))
         for a in rp.actions:
             if rec.game.is_terminal():
                 break

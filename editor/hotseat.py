@@ -308,4 +308,8 @@ class HotseatTool(Tool):
     def press(self, ev: ToolEvent) -> None:
         if self.panel is None or ev.button != Qt.MouseButton.LeftButton:
             return
+        g = self.panel.game
+        if not ev.on_map or (g is not None and not g.map.contains(ev.hex)):
+            self.set_status("off the map")   # the margin is not a hex
+            return
         self.set_status(self.panel.click(ev.hex.id))

@@ -228,6 +228,7 @@ class MainWindow(QMainWindow):
         document.setParent(self)
         self.scene.set_document(document)
         self.ctx.set_document(document)
+        self.chart_panel.set_document(document)   # the chart is the map's (its file names it)
         self.undo_view.setStack(document.undo_stack)
         self.undo_group.addStack(document.undo_stack)
         if self.undo_group.activeStack() is None or old is None or self.undo_group.activeStack() is old.undo_stack:
@@ -239,6 +240,9 @@ class MainWindow(QMainWindow):
             self.errata_panel.preview()
         QTimer.singleShot(0, self.view.fit)
         self.view.fit()
+        ctl = getattr(self, "scenario_ctl", None)
+        if ctl is not None:   # an open scenario resolves on this map when it is the scenario's
+            ctl.map_document_changed(document)
         if old is not None and old is not document:
             old.deleteLater()
 
@@ -494,8 +498,8 @@ class MainWindow(QMainWindow):
     def describe_hex(self, h: Hex) -> str:
         """Hex id, terrain and provenance for the status bar."""
         hm = self.document.hexmap
-        if not hm.contains(h):
-            return f"{h.id} (off the map)"
+        if not hm.contains(h):   # the margin: no hex (its "id" may not even exist, e.g. column -1)
+            return "off the map"
         rec = hm.record(h)
         parts = [rec.terrain]
         if rec.trees:

@@ -157,9 +157,10 @@ class OutcomeBars(QWidget):
 
 
 class PlaytestPanel(QWidget):
-    """Batch playtest controls and results. ``scenario_file()`` gives the scenario to play
-    (the window writes the current document to a temporary file); ``heat_changed(dict, str)``
-    asks the window to draw a heat map."""
+    """Batch playtest controls and results. ``scenario_file(folder)`` gives the scenario to play
+    (the window writes a snapshot of the documents in memory there); ``fixed_setup()`` the
+    designer's set-up for "Use this set-up" (raises ValueError with its problems, and the batch is
+    refused); ``heat_changed(dict, str)`` asks the window to draw a heat map."""
 
     heat_changed = Signal(object, str)
 
@@ -244,7 +245,14 @@ class PlaytestPanel(QWidget):
     def start(self) -> bool:
         if self.runner is not None and self.runner.isRunning():
             return False
-        try:
+        fixed = None
+        if self.use_setup.isChecked() and self.fixed_setup is not None:
+            try:   # refused when the games would not start from what is placed
+                fixed = self.fixed_setup()
+            except ValueError as e:
+                self.status.setText(f"<span style='color:#b00'>cannot use this set-up: {e}</span>")
+                return False
+        try:   # a snapshot of what the designer sees: scenario, map and chart, roster
             path = self.scenario_file(self._tmp.name)
         except Exception as e:  # noqa: BLE001
             self.status.setText(f"cannot write the scenario: {e}")
@@ -253,9 +261,6 @@ class PlaytestPanel(QWidget):
         self.bar.setRange(0, n)
         self.bar.setValue(0)
         self.status.setText(f"running {n} games on {self.workers.value()} worker(s)...")
-        fixed = None
-        if self.use_setup.isChecked() and self.fixed_setup is not None:
-            fixed = self.fixed_setup()
         self.runner = BatchRunner(str(path), n, self.seed.value(), self.ai_spec(), self.rules.currentText(),
                                   self.workers.value(), parent=self, fixed_setup=fixed)
         self.runner.progress.connect(self._progress)

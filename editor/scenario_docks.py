@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from maps.document_file import json_path
 from scenarios.model import OOBParseError, SquadEntry, parse_oob_entry
-from editor.scenario_document import ScenarioDocument, region_at, set_region_at, validation_message
+from editor.scenario_document import ScenarioDocument, placement_path, region_at, set_region_at, validation_message
 
 __all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "VictoryPanel", "ValidationPanel",
            "SetupPanel", "UnitTree", "UNIT_MIME", "loc_label", "parse_json_path"]
@@ -43,6 +43,7 @@ __all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "Victory
 SIDES = ("german", "russian")
 LOC_ROLE = Qt.ItemDataRole.UserRole
 UNIT_ROLE = Qt.ItemDataRole.UserRole + 1
+MAN_ROLE = Qt.ItemDataRole.UserRole + 2   # a man of a squad entry (roster id) in the OOB tree
 
 
 def parse_json_path(path: str) -> tuple:
@@ -218,7 +219,7 @@ class OOBPanel(QWidget):
         self.tree.setHeaderLabels(["Order of battle", "Deploys"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.setDragEnabled(True)
-        self.tree.itemDoubleClicked.connect(lambda it, _c: self.edit_selected())
+        self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.tree.currentItemChanged.connect(self._current)
         lay.addWidget(self.tree, 1)
         row = QHBoxLayout()
@@ -244,8 +245,16 @@ class OOBPanel(QWidget):
 
     def set_document(self, doc: ScenarioDocument) -> None:
         self.doc = doc
-        doc.changed.connect(lambda what: what == "scenario" and self.refresh())
+        doc.changed.connect(lambda what: self.refresh() if what == "scenario" else self._update_placed())
         self.refresh()
+
+    def _update_placed(self) -> None:
+        """A placement changed: "in 4307" beside each unit, without rebuilding the tree."""
+        for it in self._items():
+            uid = it.data(0, UNIT_ROLE)
+            if uid:
+                p = self.doc.placement.get(uid)
+                it.setText(1, f"in {p.hex}" if p else "")
 
     # -- view
     def refresh(self) -> None:
@@ -317,17 +326,51 @@ class OOBPanel(QWidget):
                 bad.setForeground(0, QBrush(QColor(180, 0, 0)))
                 it.addChild(bad)
                 return
-            removed = _removed_men(sq, e)
+            st = self.doc.setup()
+            # exactly the men the engine leaves out (24.1 choices as the designer's set-up makes them)
+            removed = {m.id for m in sq.men if m.id not in st.units} if st is not None else _removed_men(sq, e)
+            choice = {m: c for c in self.doc.random_choices() for m in c["among"]
+                      if c["side"] == side and c["squad"] == e.letter}
             for m in sq.men:
                 out = m.id in removed
-                c = QTreeWidgetItem([f"{m.weapon} PR{m.pr}  ({m.id})", "left out" if out else
-                                     (f"ammo {e.ammo}" if m.weapon == "LMG" and e.ammo is not None else "")])
+                c = choice.get(m.id)
+                if c is not None:
+                    note = "left out (24.1 choice)" if out else "kept (24.1 choice)"
+                else:
+                    note = "left out" if out else (f"ammo {e.ammo}" if m.weapon == "LMG" and e.ammo is not None else "")
+                item = QTreeWidgetItem([f"{m.weapon} PR{m.pr}  ({m.id})", note])
+                item.setData(0, MAN_ROLE, m.id)
+                if c is not None:
+                    tip = (f"24.1: {c['side']} Squad {c['squad']} {c['what']} chooses among {', '.join(c['among'])}. "
+                           "The choice is made once here and used by every game that uses the designer's set-up "
+                           "(other games draw it again). Double-click "
+                           + ("another candidate to leave him out instead." if out else "to leave this man out instead."))
+                    item.setToolTip(0, tip)
+                    item.setToolTip(1, tip)
                 if out:
-                    c.setForeground(0, QBrush(QColor(150, 150, 150)))
-                    f = c.font(0)
+                    item.setForeground(0, QBrush(QColor(150, 150, 150)))
+                    f = item.font(0)
                     f.setStrikeOut(True)
-                    c.setFont(0, f)
-                it.addChild(c)
+                    item.setFont(0, f)
+                it.addChild(item)
+
+    def left_out_men(self) -> set[str]:
+        """The men struck out in the tree (for tests and the screenshot)."""
+        return {it.data(0, MAN_ROLE) for it in self._items() if it.data(0, MAN_ROLE) and it.font(0).strikeOut()}
+
+    def toggle_left_out(self, uid: str) -> bool:
+        """Change the 24.1 choice ``uid`` belongs to (:meth:`ScenarioDocument.swap_left_out`)."""
+        why = self.doc.swap_left_out(uid)
+        self.info.setText(f"<span style='color:#b00'>{why}</span>" if why else
+                          f"24.1 choice changed: see the struck-out men (Edit > Undo to go back)")
+        return why is None
+
+    def _double_clicked(self, it: QTreeWidgetItem, _col: int) -> None:
+        man = it.data(0, MAN_ROLE)
+        if man and any(man in c["among"] for c in self.doc.random_choices()):
+            self.toggle_left_out(man)
+            return
+        self.edit_selected()
 
     def current_loc(self) -> tuple | None:
         it = self.tree.currentItem()
@@ -472,7 +515,8 @@ class OOBPanel(QWidget):
 
 
 def _removed_men(sq, e: SquadEntry) -> set[str]:
-    """The men a "less"/"only" entry leaves out (the first matching men, as a designer reads it)."""
+    """The men a "less"/"only" entry leaves out when the forces cannot be built (the first
+    matching men); otherwise the tree shows the engine's own choice."""
     men = list(sq.men)
     if e.only is not None:
         keep: set[str] = set()
@@ -501,6 +545,7 @@ class RosterPanel(QWidget):
     *Save roster as...* writes the counters file."""
 
     roster_changed = Signal(object)
+    roster_saved = Signal(object)   # the path written
 
     COLOURS = {"rulebook": QColor(255, 255, 255), "reconstructed": QColor(255, 226, 160),
                "designer": QColor(190, 215, 255)}
@@ -569,6 +614,7 @@ class RosterPanel(QWidget):
         self.roster.path = Path(target)
         self.dirty = False
         self.refresh()
+        self.roster_saved.emit(Path(target))
         return Path(target)
 
     def _save_clicked(self, ask: bool) -> None:
@@ -1037,8 +1083,11 @@ class VictoryPanel(QWidget):
 # ============================================================================ validation
 
 class ValidationPanel(QWidget):
-    """Every problem ``check_scenario`` reports for the scenario, updated after each edit; clicking
-    one shows its place (``go_to(path)``)."""
+    """Every problem ``check_scenario`` reports for the scenario and every problem of the
+    designer's set-up (:meth:`ScenarioDocument.setup_problems`: stale placements, units or hexes
+    that do not exist, hidden hexes, mines, 24.1 choices), updated after each edit; clicking one
+    shows its place (``go_to(path)``; set-up problems as ``setup:$.units.<id>.hex``).
+    *Remove invalid placements* drops what the set-up checks refuse (one undo step)."""
 
     go_to = Signal(str)
 
@@ -1047,6 +1096,7 @@ class ValidationPanel(QWidget):
         self.doc: ScenarioDocument | None = None
         lay = QVBoxLayout(self)
         self.summary = QLabel()
+        self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
         self.list = QListWidget()
         self.list.setWordWrap(True)
@@ -1054,16 +1104,23 @@ class ValidationPanel(QWidget):
         self.list.itemClicked.connect(lambda it: self.go_to.emit(it.data(LOC_ROLE)))
         self.list.itemActivated.connect(lambda it: self.go_to.emit(it.data(LOC_ROLE)))
         lay.addWidget(self.list, 1)
+        self.fix_btn = QPushButton("Remove invalid placements")
+        self.fix_btn.setToolTip("Take every placed unit, hidden hex and mine the set-up checks refuse off the map "
+                                "(one undo step)")
+        self.fix_btn.clicked.connect(lambda: self.doc is not None and self.doc.remove_invalid_setup())
+        self.fix_btn.setEnabled(False)
+        lay.addWidget(self.fix_btn)
 
     def set_document(self, doc: ScenarioDocument) -> None:
         self.doc = doc
-        doc.changed.connect(lambda what: what == "scenario" and self.refresh())
+        doc.changed.connect(lambda what: self.refresh())   # a placement can go stale without a scenario edit
         self.refresh()
 
     def refresh(self) -> None:
         self.list.clear()
         probs = self.doc.problems()
         err = self.doc.setup_error()
+        setup = self.doc.setup_problems()
         for p in probs:
             it = QListWidgetItem(f"{p.path}: {p.message}")
             it.setData(LOC_ROLE, p.path)
@@ -1074,8 +1131,20 @@ class ValidationPanel(QWidget):
             it.setData(LOC_ROLE, "$")
             it.setForeground(QBrush(QColor(170, 90, 0)))
             self.list.addItem(it)
-        self.summary.setText("No problems: the scenario validates." if not probs else
-                             f"{len(probs)} problem{'s' if len(probs) != 1 else ''} (click one to show it)")
+        where = f"set-up ({placement_path(self.doc.path).name})" if self.doc.path is not None else "set-up"
+        for p in setup:
+            it = QListWidgetItem(f"{where} {p.path}: {p.message}")
+            it.setData(LOC_ROLE, f"setup:{p.path}")
+            it.setForeground(QBrush(QColor(170, 0, 0)))
+            self.list.addItem(it)
+        self.fix_btn.setEnabled(bool(setup) and self.doc.placement_error is None)
+        n = len(probs) + len(setup)
+        if not n:
+            self.summary.setText("No problems: the scenario and the set-up validate.")
+        else:
+            parts = [f"{len(probs)} in the scenario"] if probs else []
+            parts += [f"{len(setup)} in the set-up"] if setup else []
+            self.summary.setText(f"{n} problem{'s' if n != 1 else ''} ({', '.join(parts)}; click one to show it)")
 
     def problems(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]

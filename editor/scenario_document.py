@@ -8,9 +8,18 @@ and pushes a :class:`ScenarioEditCommand` holding the scenario before and after;
 old snapshot back. Placing units pushes a :class:`PlacementCommand`. Views listen to
 :attr:`ScenarioDocument.changed` (``"scenario"`` or ``"placement"``) and redraw.
 
-The placement (unit id -> hex, facing, down) is the designer's trial set-up: it is checked for
-zones and stacking as units are dropped (8.62), used by "evaluate now" of the victory panel, and
-saved beside the scenario as ``FILE.placement.json`` (the scenario format has no field for it).
+The placement (unit id -> hex, facing, down), hidden hexes, mines and the 24.1 "less" choices
+(``left_out``: which of several matching men a "less R PR9" leaves out, drawn once and changeable
+in the OOB tree) are the designer's set-up: checked as units are dropped and, all of it, in the
+Validation dock (:func:`core.ironcross.placement.check_fixed_setup`, the same checks as the CLI's
+``playtest --setup`` and the games), used by "evaluate now" of the victory panel and by every game
+that uses the designer's set-up, and saved beside the scenario as ``FILE.placement.json``.
+
+One truth: when the scenario's map is the map open in the window, the document resolves its
+regions on that live :class:`editor.document.MapDocument` (:meth:`ScenarioDocument.bind_map`): a
+map edit (a hex added to Hill K with the Feature tool, a chart value) changes zones, placement
+checks and victory at once. :meth:`ScenarioDocument.playable_copy` writes a consistent snapshot of
+what the designer sees (scenario, map with its chart, roster) for the games the editor starts.
 
 Files: :meth:`save` writes atomically through :func:`scenarios.scenario_file.save_scenario`.
 """
@@ -25,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from maps.document_file import DocumentError, Problem, atomic_write_text
@@ -37,6 +46,9 @@ __all__ = ["ScenarioDocument", "ScenarioEditCommand", "PlacementCommand", "Place
            "file_format", "stack_problem", "placement_path", "region_at", "set_region_at"]
 
 _strokes = itertools.count(1)
+
+#: how long after the last map edit the scenario's views redraw (a brush drag redraws them once)
+MAP_REDRAW_MS = 200
 
 
 def file_format(path: str | os.PathLike[str]) -> str | None:
@@ -140,17 +152,20 @@ class ScenarioEditCommand(QUndoCommand):
 
 class PlacementCommand(QUndoCommand):
     """Change the designer's set-up: the placement (place, move, turn or remove units), the
-    hidden hexes (hex -> side) and the mines (hex -> {"side", "ap", "at"}); what is not given
-    stays as it is."""
+    hidden hexes (hex -> side), the mines (hex -> {"side", "ap", "at"}) and the 24.1 choices
+    (``left_out``: unit ids); what is not given stays as it is."""
 
     def __init__(self, doc: "ScenarioDocument", text: str, new: dict[str, PlacedUnit] | None = None, *,
-                 hidden: dict[str, str] | None = None, mines: dict[str, dict] | None = None):
+                 hidden: dict[str, str] | None = None, mines: dict[str, dict] | None = None,
+                 left_out: set[str] | None = None):
         super().__init__(text)
         self.doc = doc
-        self.before = (dict(doc.placement), dict(doc.hidden), {k: dict(v) for k, v in doc.mines.items()})
+        self.before = (dict(doc.placement), dict(doc.hidden), {k: dict(v) for k, v in doc.mines.items()},
+                       frozenset(doc.left_out))
         self.after = (dict(new) if new is not None else self.before[0],
                       dict(hidden) if hidden is not None else self.before[1],
-                      {k: dict(v) for k, v in mines.items()} if mines is not None else self.before[2])
+                      {k: dict(v) for k, v in mines.items()} if mines is not None else self.before[2],
+                      frozenset(left_out) if left_out is not None else self.before[3])
 
     def redo(self) -> None:
         self.doc._set_setup(*self.after)
@@ -170,32 +185,89 @@ class ScenarioDocument(QObject):
     def __init__(self, scenario: Scenario, path: str | os.PathLike[str] | None = None, *,
                  hexmap: HexMap | None = None, roster=None, parent: QObject | None = None):
         super().__init__(parent)
-        from scenarios.scenario_file import load_scenario_map
+        from scenarios.scenario_file import load_scenario_map, load_scenario_roster
 
         self._scenario = scenario
         self._path = Path(path) if path is not None else None
-        self.hexmap = hexmap if hexmap is not None else load_scenario_map(scenario, path)
-        if roster is None:
-            from scenarios.counters import load_counters
-
-            roster = load_counters()
-        self.roster = roster
+        #: the map as loaded from the scenario's map file (used while no live map document is bound)
+        self._own_hexmap = hexmap if hexmap is not None else load_scenario_map(scenario, path)
+        #: the live map document the scenario resolves against (:meth:`bind_map`), or None
+        self.map_document = None
+        self.roster = roster if roster is not None else load_scenario_roster(scenario, path)
+        #: whether the roster has edits not saved to a counters file (the Roster dock sets it)
+        self.roster_dirty = False
         self.placement: dict[str, PlacedUnit] = {}
         #: designer's hidden hexes (24.2): hex -> side; mines (19.1): hex -> {"side", "ap", "at"}
         self.hidden: dict[str, str] = {}
         self.mines: dict[str, dict] = {}
+        #: 24.1 choices made once: the men "less"/"only" entries leave out where several match
+        #: (the draw of the first set-up, or the designer's pick); stale ids are harmless
+        self.left_out: set[str] = set()
+        #: why the placement file beside the scenario could not be read (a DocumentError), or None
+        self.placement_error: DocumentError | None = None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda c: self._emit_dirty())
         self._cache: dict[str, Any] = {}
+        # the views redraw once a map edit (or a brush drag) pauses: every query is right at once
+        # (the derived data is dropped on the edit), the panels follow within MAP_REDRAW_MS
+        self._map_timer = QTimer(self)
+        self._map_timer.setSingleShot(True)
+        self._map_timer.setInterval(MAP_REDRAW_MS)
+        self._map_timer.timeout.connect(lambda: self.changed.emit("scenario"))
         if self._path is not None and placement_path(self._path).is_file():
+            from core.ironcross.placement import load_placement
+
             try:
-                raw = json.loads(placement_path(self._path).read_text(encoding="utf-8"))
-                self.placement = {k: PlacedUnit(**v) for k, v in raw.get("units", {}).items()}
-                self.hidden = {str(k): str(v) for k, v in raw.get("hidden_hexes", {}).items()}
-                self.mines = {str(k): {"side": v["side"], "ap": int(v.get("ap", 0)), "at": int(v.get("at", 0))}
-                              for k, v in raw.get("mines", {}).items()}
-            except (OSError, ValueError, TypeError, KeyError):
-                self.placement, self.hidden, self.mines = {}, {}, {}
+                self._set_fixed(load_placement(placement_path(self._path)))
+            except DocumentError as e:   # named, shown by the window; never a traceback
+                self.placement_error = e
+
+    def _set_fixed(self, fixed: dict) -> None:
+        self.placement = {k: PlacedUnit(v["hex"], v.get("facing"), bool(v.get("down"))) for k, v in fixed["units"].items()}
+        self.hidden = dict(fixed["hidden_hexes"])
+        self.mines = {k: dict(v) for k, v in fixed["mines"].items()}
+        self.left_out = set(fixed.get("left_out") or [])
+        self._file_left_out = list(fixed.get("left_out") or [])   # as the file wrote it (checked until saved)
+
+    # ------------------------------------------------------------------ the live map
+    @property
+    def hexmap(self) -> HexMap:
+        """The map the scenario is resolved on: the live map document's when one is bound, else
+        the map loaded from the scenario's map file."""
+        if self.map_document is not None:
+            return self.map_document.hexmap
+        return self._own_hexmap
+
+    def bind_map(self, map_doc) -> None:
+        """Resolve the scenario on the live map document ``map_doc`` (an
+        :class:`editor.document.MapDocument` of the scenario's map file), or on the map file again
+        (``None``). Every map edit (hexes, features, buildings, the chart) drops what was derived
+        from the map at once and emits ``changed("scenario")`` once the edit is done."""
+        if map_doc is self.map_document:
+            return
+        old = self.map_document
+        if old is not None:
+            for sig in (old.changed, old.chart_changed):
+                try:
+                    sig.disconnect(self._map_changed)
+                except (RuntimeError, TypeError):
+                    pass
+        self.map_document = map_doc
+        if map_doc is not None:
+            map_doc.changed.connect(self._map_changed)
+            map_doc.chart_changed.connect(self._map_changed)
+        elif old is not None:
+            from scenarios.scenario_file import load_scenario_map
+
+            try:   # the scenario's map file, as the CLI plays it
+                self._own_hexmap = load_scenario_map(self._scenario, self._path)
+            except DocumentError:
+                self._own_hexmap = old.hexmap
+        self._map_changed()
+
+    def _map_changed(self, *_args) -> None:
+        self._cache.clear()
+        self._map_timer.start()
 
     def _emit_dirty(self) -> None:
         try:
@@ -207,8 +279,9 @@ class ScenarioDocument(QObject):
     @classmethod
     def open(cls, path: str | os.PathLike[str], parent: QObject | None = None) -> "ScenarioDocument":
         """Load a scenario file (structure only: problems are shown live, not refused); raises
-        DocumentError for a file that is not a scenario or whose map cannot be loaded."""
-        from scenarios.scenario_file import load_scenario, load_scenario_map
+        DocumentError for a file that is not a scenario or whose map or roster cannot be loaded.
+        A placement file beside it that cannot be read is reported in :attr:`placement_error`."""
+        from scenarios.scenario_file import load_scenario, load_scenario_map, load_scenario_roster
 
         sc = load_scenario(path, check=False)
         try:
@@ -216,7 +289,7 @@ class ScenarioDocument(QObject):
         except DocumentError as e:
             raise DocumentError(path, [Problem("$.map.file", f"cannot load map {sc.map.file!r}: "
                                                + "; ".join(str(p) for p in e.problems))]) from None
-        return cls(sc, path, hexmap=hm, parent=parent)
+        return cls(sc, path, hexmap=hm, roster=load_scenario_roster(sc, path), parent=parent)
 
     @classmethod
     def create(cls, map_path: str | os.PathLike[str], parent: QObject | None = None) -> "ScenarioDocument":
@@ -251,8 +324,13 @@ class ScenarioDocument(QObject):
         self.placement = dict(placement)
         self.changed.emit("placement")
 
-    def _set_setup(self, placement: dict[str, PlacedUnit], hidden: dict[str, str], mines: dict[str, dict]) -> None:
+    def _set_setup(self, placement: dict[str, PlacedUnit], hidden: dict[str, str], mines: dict[str, dict],
+                   left_out: frozenset[str] | None = None) -> None:
         self.placement, self.hidden, self.mines = dict(placement), dict(hidden), {k: dict(v) for k, v in mines.items()}
+        if left_out is not None and set(left_out) != self.left_out:
+            self.left_out = set(left_out)
+            self._cache.clear()
+            self.changed.emit("scenario")   # other men are in the forces: the OOB tree and zones redraw
         self.changed.emit("placement")
 
     def data(self) -> dict:
@@ -315,14 +393,45 @@ class ScenarioDocument(QObject):
                 self._cache["problems"] = [Problem("$", f"check failed: {type(e).__name__}: {e}")]
         return self._cache["problems"]
 
+    def setup_problems(self) -> list[Problem]:
+        """Every problem of the designer's set-up (:func:`core.ironcross.placement.check_fixed_setup`:
+        unknown or left-out units, hexes off the map or outside the unit's zone, stacking, hidden
+        hexes, mines, 24.1 choices), paths into the placement file (``$.units.R-D-9.hex``); plus
+        the placement file's own error when it could not be read. Not cached: placements change
+        without a scenario edit."""
+        out = list(self.placement_error.problems) if self.placement_error is not None else []
+        st = self.setup()
+        if st is None:
+            return out
+        from core.ironcross.placement import check_fixed_setup
+
+        among = {m for c in st.random_choices for m in c["among"]}
+        effective = set(self.effective_left_out())
+        for i, uid in enumerate(getattr(self, "_file_left_out", [])):
+            # the file's own 24.1 choices (the document keeps only the ones it can honour)
+            if uid not in among:
+                out.append(Problem(f"$.left_out[{i}]", f"{uid} is not one of the men a 'less' or 'only' entry "
+                                                       "chooses among (24.1); ignored"))
+            elif uid not in effective:
+                out.append(Problem(f"$.left_out[{i}]", f"{uid} cannot be left out as well (24.1: the entry leaves "
+                                                       "out fewer men); ignored"))
+        return out + check_fixed_setup(st, self.fixed_setup())
+
     def setup(self):
         """The engine's :class:`GameSetup` of the scenario (units, zones, entries) or None when
-        it cannot be built; :meth:`setup_error` says why."""
+        it cannot be built; :meth:`setup_error` says why. Its 24.1 choices follow
+        :attr:`left_out`; a choice not yet made is drawn here once (seed 0) and kept."""
         if "setup" not in self._cache:
             from core.ironcross.scenario_setup import build_setup
 
             try:
-                self._cache["setup"] = build_setup(self._scenario, self.hexmap, seed=0, roster=self.roster)
+                st = build_setup(self._scenario, self.hexmap, seed=0, roster=self.roster,
+                                 left_out=frozenset(self.left_out))
+                # 24.1: the choice is made once, visibly (the OOB tree), and kept for every game
+                # that uses the designer's set-up; the designer changes it in the OOB tree
+                for c in st.random_choices:
+                    self.left_out.update(c["out"])
+                self._cache["setup"] = st
                 self._cache["setup_error"] = None
             except Exception as e:  # noqa: BLE001 - SetupError, KeyError from the roster, RegionError
                 self._cache["setup"] = None
@@ -333,76 +442,89 @@ class ScenarioDocument(QObject):
         self.setup()
         return self._cache.get("setup_error")
 
-    def unit_zone(self, uid: str) -> frozenset[str] | None:
-        """The set-up zone of a unit (None: it enters, or is unknown)."""
+    def random_choices(self) -> list[dict]:
+        """The 24.1 choices among several matching men (``{"side", "squad", "what", "among",
+        "out", "by"}``, see :func:`core.ironcross.scenario_setup.build_setup`)."""
         st = self.setup()
-        if st is None:
-            return None
-        for d in st.deployments:
-            if uid in d.units:
-                return frozenset(d.zone)
+        return list(getattr(st, "random_choices", [])) if st is not None else []
+
+    def effective_left_out(self) -> list[str]:
+        """The men the current 24.1 choices leave out (sorted unit ids)."""
+        return sorted({m for c in self.random_choices() for m in c["out"]})
+
+    def swap_left_out(self, uid: str) -> str | None:
+        """Change a 24.1 choice (one undo step): leave ``uid`` out instead of the man of his
+        choice left out now, or, when ``uid`` is left out, keep him and leave out the first man
+        kept. A placed man who is now left out hands his place to the man now kept. Returns the
+        refusal or None."""
+        c = next((c for c in self.random_choices() if uid in c["among"]), None)
+        if c is None:
+            return f"{uid} is not chosen among others by a 'less' or 'only' entry (24.1)"
+        out = list(c["out"])
+        kept = [m for m in c["among"] if m not in out]
+        if uid in out:
+            if not kept:
+                return f"every man of {c['what']} is left out"
+            swap_in, swap_out = uid, kept[0]
+        else:
+            if not out:
+                return f"{c['what']} leaves nobody out"
+            swap_in, swap_out = out[0], uid
+        new_out = [m for m in out if m != swap_in] + [swap_out]
+        left = (set(self.left_out) - set(c["among"])) | set(new_out)
+        placement = dict(self.placement)
+        if swap_out in placement and swap_in not in placement:
+            placement[swap_in] = placement.pop(swap_out)
+        self.undo_stack.push(PlacementCommand(self, f"{c['side']} Squad {c['squad']} {c['what']}: leave out {swap_out} "
+                                                    f"instead of {swap_in} (24.1)", placement, left_out=left))
         return None
 
+    def unit_zone(self, uid: str) -> frozenset[str] | None:
+        """The set-up zone of a unit (None: it enters, or is unknown)."""
+        from core.ironcross.placement import unit_zone
+
+        st = self.setup()
+        z = unit_zone(st, uid) if st is not None else None
+        return z[0] if z is not None else None
+
     def placement_problem(self, uid: str, hex_id: str) -> str | None:
-        """Why unit ``uid`` may not be placed in ``hex_id`` now (zone, stacking), or None."""
+        """Why unit ``uid`` may not be placed in ``hex_id`` now (zone, terrain, stacking), or None
+        (:func:`core.ironcross.placement.unit_problem`, as the games check it)."""
+        from core.ironcross.placement import unit_problem
+
         st = self.setup()
         if st is None:
             return f"the scenario cannot be set up: {self.setup_error()}"
-        u = st.units.get(uid)
-        if u is None:
-            return f"no unit {uid}"
-        zone = self.unit_zone(uid)
-        if zone is None:
-            return f"{u.name or uid} enters the map; it is not set up"
-        if hex_id not in zone:
-            return f"{hex_id} is outside the set-up zone of {u.name or uid}"
-        if u.is_afv:
-            if self.terrain.entry_cost(hex_id, "afv", False) is None:
-                return (f"{u.name or uid} cannot enter {hex_id} "
-                        f"({self.terrain.governing_row(hex_id)}: prohibited to AFVs on the terrain chart)")
-            if self.hidden.get(hex_id) == u.side:
-                return f"24.21: AFVs may not set up in a hidden hex ({hex_id})"
         here = [st.units[k] for k, p in self.placement.items() if p.hex == hex_id and k in st.units and k != uid]
-        return stack_problem(here, u)
+        return unit_problem(st, self.terrain, uid, hex_id, here, self.hidden)
 
     @property
     def terrain(self):
-        """The engine's :class:`HexTerrain` of the map (terrain chart costs, buildings)."""
+        """The engine's :class:`HexTerrain` of the map (the map's terrain chart, buildings)."""
         if "terrain" not in self._cache:
             from core.ironcross.hex_terrain import HexTerrain
-            from maps.terrain_chart import load_terrain_chart
 
             st = self.setup()
-            self._cache["terrain"] = HexTerrain(self.hexmap, st.chart if st is not None else load_terrain_chart())
+            self._cache["terrain"] = HexTerrain(self.hexmap, st.chart if st is not None else self.hexmap.chart)
         return self._cache["terrain"]
 
     def side_zone(self, side: str) -> frozenset[str]:
         """Every hex of the side's set-up zones."""
+        from core.ironcross.placement import side_zone
+
         st = self.setup()
-        if st is None:
-            return frozenset()
-        return frozenset(h for d in st.deployments if d.side == side for h in d.zone)
+        return side_zone(st, side) if st is not None else frozenset()
 
     # ------------------------------------------------------------------ hidden hexes (24.2)
     def hidden_problem(self, side: str, hex_id: str) -> str | None:
         """Why ``hex_id`` may not become a hidden hex of ``side`` now, or None."""
-        allowed = self._scenario.side(side).hidden_hexes
-        if allowed <= 0:
-            return f"the {side} side has no hidden hexes in this scenario"
-        if self.hidden.get(hex_id) is not None:
-            return f"{hex_id} is already a hidden hex"
-        mine = sum(1 for s in self.hidden.values() if s == side)
-        if mine >= allowed:
-            return f"24.2: the {side} side has only {allowed} hidden hexes"
-        if hex_id not in self.side_zone(side):
-            return f"{hex_id} is outside the {side} set-up zone"
+        from core.ironcross.placement import hidden_problem
+
         st = self.setup()
+        if st is None:
+            return f"the scenario cannot be set up: {self.setup_error()}"
         units = [st.units[k] for k, p in self.placement.items() if p.hex == hex_id and k in st.units]
-        if any(u.side != side for u in units):
-            return f"{hex_id} holds enemy units"
-        if any(u.is_afv for u in units):
-            return f"24.21: AFVs may not be hidden (an AFV is set up in {hex_id})"
-        return None
+        return hidden_problem(st, side, hex_id, self.hidden, units)
 
     def mark_hidden(self, side: str, hex_id: str) -> str | None:
         """Mark ``hex_id`` a hidden hex of ``side`` (one undo step); returns the refusal or None."""
@@ -425,40 +547,19 @@ class ScenarioDocument(QObject):
     # ------------------------------------------------------------------ mines (19.1)
     def mine_allotment(self, side: str) -> tuple[int, int, frozenset[str]]:
         """(AP factors, AT factors, hexes they may go in) the side's set-up groups bring."""
+        from core.ironcross.placement import mine_allotment
+
         st = self.setup()
-        if st is None:
-            return 0, 0, frozenset()
-        als = [a for a in st.allotments if a.side == side]
-        return (sum(a.ap_mines for a in als), sum(a.at_mines for a in als),
-                frozenset(h for a in als if a.ap_mines or a.at_mines for h in a.zone))
+        return mine_allotment(st, side) if st is not None else (0, 0, frozenset())
 
     def mines_problem(self, side: str, hex_id: str, ap: int, at: int) -> str | None:
         """Why ``side`` may not have ``ap`` AP and ``at`` AT mine factors in ``hex_id``, or None."""
-        if ap < 0 or at < 0:
-            return "mine factors cannot be negative"
-        if ap == 0 and at == 0:
-            return None
-        ap_max, at_max, zone = self.mine_allotment(side)
-        if ap_max == 0 and at_max == 0:
-            return f"the {side} side has no mine factors to set up"
-        if hex_id not in zone:
-            return f"{hex_id} is outside the {side} set-up zone of the mines"
-        if self.terrain.is_building(hex_id):
-            return f"19.14: mines may not be in a building hex ({hex_id})"
-        other = self.mines.get(hex_id)
-        if other is not None and other["side"] != side:
-            return f"{hex_id} already holds the other side's mines"
-        if ap > 4:
-            return "19.12: at most 4 AP mine factors in a hex"
-        if at and not 2 <= at <= 7:
-            return "19.12: 2 to 7 AT mine factors in a hex"
-        used_ap = sum(m["ap"] for h, m in self.mines.items() if m["side"] == side and h != hex_id) + ap
-        used_at = sum(m["at"] for h, m in self.mines.items() if m["side"] == side and h != hex_id) + at
-        if used_ap > ap_max:
-            return f"19.1: {used_ap} AP factors placed, the {side} side has {ap_max}"
-        if used_at > at_max:
-            return f"19.1: {used_at} AT factors placed, the {side} side has {at_max}"
-        return None
+        from core.ironcross.placement import mines_problem
+
+        st = self.setup()
+        if st is None:
+            return f"the scenario cannot be set up: {self.setup_error()}"
+        return mines_problem(st, self.terrain, side, hex_id, ap, at, self.mines)
 
     def set_mines(self, side: str, hex_id: str, ap: int = 0, at: int = 0) -> str | None:
         """Set the mine factors of ``side`` in ``hex_id`` (0 and 0 removes them); one undo step.
@@ -485,10 +586,30 @@ class ScenarioDocument(QObject):
                 sum(m["at"] for m in self.mines.values() if m["side"] == side))
 
     def fixed_setup(self) -> dict:
-        """The designer's set-up as JSON for a playtest (:func:`core.ironcross.scenario_setup.apply_fixed_setup`)."""
+        """The designer's set-up as JSON for a playtest and the placement file
+        (:func:`core.ironcross.scenario_setup.apply_fixed_setup`): units, hidden hexes, mines and
+        ``left_out``, the men the 24.1 choices leave out as the OOB tree shows them."""
         return {"units": {k: {"hex": v.hex, "facing": v.facing, "down": v.down} for k, v in sorted(self.placement.items())},
                 "hidden_hexes": dict(sorted(self.hidden.items())),
-                "mines": {k: dict(v) for k, v in sorted(self.mines.items())}}
+                "mines": {k: dict(v) for k, v in sorted(self.mines.items())},
+                "left_out": self.effective_left_out()}
+
+    def remove_invalid_setup(self) -> int:
+        """Remove every placed unit, hidden hex and mine the set-up checks refuse (one undo step);
+        returns how many were removed."""
+        bad = {p.path for p in self.setup_problems()}
+
+        def ok(prefix: str) -> bool:
+            return not any(b == prefix or b.startswith(prefix + ".") for b in bad)
+
+        units = {k: v for k, v in self.placement.items() if ok(f"$.units.{k}")}
+        hidden = {h: s for h, s in self.hidden.items() if ok(f"$.hidden_hexes.{h}")}
+        mines = {h: m for h, m in self.mines.items() if ok(f"$.mines.{h}")}
+        n = (len(self.placement) - len(units)) + (len(self.hidden) - len(hidden)) + (len(self.mines) - len(mines))
+        if n:
+            self.undo_stack.push(PlacementCommand(self, f"Remove {n} invalid placement(s)", units, hidden=hidden,
+                                                  mines=mines))
+        return n
 
     def place(self, uid: str, hex_id: str, facing: int | None = None, down: bool = False) -> str | None:
         """Place (or move) a unit; returns the refusal reason, or None when placed (one undo step)."""
@@ -542,28 +663,47 @@ class ScenarioDocument(QObject):
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Save atomically (and the placement beside it); the document becomes clean."""
-        from scenarios.scenario_file import save_scenario
+        """Save atomically (and the designer's set-up beside it, ``FILE.placement.json``; a set-up
+        emptied removes that file); the document becomes clean. The map and counters references
+        stay relative to the scenario file when possible."""
+        from core.ironcross.placement import placement_json
+        from scenarios.scenario_file import roster_path, save_scenario
 
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("the scenario has no file name yet: use Save As")
         sc = self._scenario
+        base = target.resolve().parent
+        update: dict[str, Any] = {}
         mp = self.map_file().resolve()   # (a relative reference is relative to the old file: re-base it)
-        if mp.is_absolute():  # keep the map reference relative to the scenario file when possible
+        try:
+            rel = os.path.relpath(mp, base).replace(os.sep, "/")
+            if rel != sc.map.file:
+                update["map"] = sc.map.model_copy(update={"file": rel})
+        except ValueError:
+            pass
+        rp = roster_path(sc, self._path)
+        if rp is not None:
             try:
-                rel = os.path.relpath(mp, target.resolve().parent)
-                sc = sc.model_copy(update={"map": sc.map.model_copy(update={"file": rel.replace(os.sep, "/")})})
+                rel = os.path.relpath(rp.resolve(), base).replace(os.sep, "/")
+                if rel != sc.counters:
+                    update["counters"] = rel
             except ValueError:
                 pass
+        if update:
+            sc = sc.model_copy(update=update)
         save_scenario(target, sc)
         if sc is not self._scenario:
             self._scenario = sc
             self._cache.clear()
         pp = placement_path(target)
-        if self.placement or self.hidden or self.mines:
-            atomic_write_text(pp, json.dumps({"format": "ironcross-placement", "version": 1, **self.fixed_setup()},
-                                             indent=1) + "\n")
+        fixed = self.fixed_setup()
+        if fixed["units"] or fixed["hidden_hexes"] or fixed["mines"] or fixed["left_out"]:
+            atomic_write_text(pp, json.dumps(placement_json(fixed), indent=1) + "\n")
+        elif pp.is_file():
+            pp.unlink()   # nothing placed any more: no stale set-up comes back on reopening
+        self.placement_error = None
+        self._file_left_out = list(fixed["left_out"])
         old = self._path
         self._path = target
         self.undo_stack.setClean()
@@ -573,15 +713,27 @@ class ScenarioDocument(QObject):
         return target
 
     def playable_copy(self, folder: str | os.PathLike[str]) -> Path:
-        """Write the current scenario (map reference made absolute) to ``folder`` for a playtest."""
-        from scenarios.scenario_file import map_path, save_scenario
+        """Write a consistent snapshot of what the designer sees to a new sub-folder of ``folder``
+        for the games the editor starts (batch, Watch, Hot-seat) and return the scenario file:
+        ``map.json`` (the live map, unsaved edits included, with its terrain chart embedded),
+        ``counters.json`` (the roster in memory, unsaved edits included) and ``scenario.json`` (the
+        scenario in memory, naming both). Every game then reads exactly these documents; each
+        snapshot keeps its own folder, so the replays of earlier games still verify."""
+        import tempfile
 
+        from maps.mapfile import save_map
+        from scenarios.counters import save_counters
+        from scenarios.scenario_file import save_scenario
+
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        out = Path(tempfile.mkdtemp(prefix="snapshot-", dir=str(folder)))
+        hm = self.hexmap
+        save_map(out / "map.json", hm.doc.model_copy(update={"terrain_chart": hm.chart}))
+        save_counters(self.roster, out / "counters.json")
         sc = self._scenario
-        mp = map_path(sc, self._path)
-        sc = sc.model_copy(update={"map": sc.map.model_copy(update={"file": str(mp)})})
-        out = Path(folder) / "scenario.json"
-        save_scenario(out, sc)
-        return out
+        sc = sc.model_copy(update={"map": sc.map.model_copy(update={"file": "map.json"}), "counters": "counters.json"})
+        save_scenario(out / "scenario.json", sc)
+        return out / "scenario.json"
 
     def map_file(self) -> Path:
         from scenarios.scenario_file import map_path

@@ -39,6 +39,13 @@ class _ScenarioTool(Tool):
             return False
         return True
 
+    def _hex_id(self, ev: ToolEvent) -> str | None:
+        """The id of the event's hex, or None (and "off the map" in the status bar) in the margin."""
+        if not ev.on_map or not self.sdoc.hexmap.contains(ev.hex):
+            self.set_status("off the map")
+            return None
+        return ev.hex.id
+
 
 class NorthTool(_ScenarioTool):
     name = "north"
@@ -57,7 +64,9 @@ class NorthTool(_ScenarioTool):
     def press(self, ev: ToolEvent) -> None:
         if not self._need() or ev.button != Qt.MouseButton.LeftButton:
             return
-        self.place_click(ev.hex.id)
+        hid = self._hex_id(ev)
+        if hid is not None:
+            self.place_click(hid)
 
     def place_click(self, hid: str) -> str | None:
         """One click: the indicator's hex, then the hex it points to. Returns an error text or None."""
@@ -110,14 +119,19 @@ class RegionPaintTool(_ScenarioTool):
         if loc is None:
             self.set_status("select a region in the Regions panel first")
             return
-        current = self.sdoc.resolve(region_at(self.sdoc.scenario, loc) if False else _model(self.sdoc.scenario, loc))[0]
-        self.adding = ev.hex.id not in current
+        hid = self._hex_id(ev)
+        if hid is None:
+            return
+        current = self.sdoc.resolve(_model(self.sdoc.scenario, loc))[0]
+        self.adding = hid not in current
         self.stroke = self.sdoc.new_stroke()
-        self.paint([ev.hex.id])
+        self.paint([hid])
 
     def move(self, ev: ToolEvent) -> None:
-        if self.stroke is not None and ev.left_down:
-            self.paint([ev.hex.id])
+        if self.stroke is not None and ev.left_down and self.sdoc is not None:
+            hid = self._hex_id(ev)
+            if hid is not None:
+                self.paint([hid])
 
     def release(self, ev: ToolEvent) -> None:
         self.stroke = None
@@ -171,7 +185,9 @@ class PlacementTool(_ScenarioTool):
     def press(self, ev: ToolEvent) -> None:
         if not self._need():
             return
-        hid = ev.hex.id
+        hid = self._hex_id(ev)
+        if hid is None:
+            return
         if ev.button == Qt.MouseButton.RightButton:
             uid = self._unit_at(hid)
             p = self.sdoc.placement.get(uid) if uid else None
@@ -192,8 +208,11 @@ class PlacementTool(_ScenarioTool):
     def release(self, ev: ToolEvent) -> None:
         if self.dragging is not None:
             uid, self.dragging = self.dragging, None
-            if self.sdoc.placement.get(uid) and self.sdoc.placement[uid].hex != ev.hex.id:
-                self.drop(uid, ev.hex.id)
+            hid = self._hex_id(ev)
+            if hid is None:   # released in the margin: the unit stays where it was
+                return
+            if self.sdoc.placement.get(uid) and self.sdoc.placement[uid].hex != hid:
+                self.drop(uid, hid)
 
     def drop(self, uid: str, hid: str, facing: int | None = None) -> str | None:
         """Place ``uid`` in ``hid`` (the end of a drag from the OOB or the map). Returns the refusal
@@ -226,10 +245,13 @@ class SetupMarkTool(_ScenarioTool):
         if not self._need():
             return
         side, mode, n = self.settings()
+        hid = self._hex_id(ev)
+        if hid is None:
+            return
         if ev.button == Qt.MouseButton.RightButton:
-            self.click(ev.hex.id, side, mode, 0)
+            self.click(hid, side, mode, 0)
         elif ev.button == Qt.MouseButton.LeftButton:
-            self.click(ev.hex.id, side, mode, n)
+            self.click(hid, side, mode, n)
 
     def click(self, hid: str, side: str, mode: str, factors: int) -> str | None:
         """One click: toggle a hidden hex, or set (``factors`` 0: remove) mines. Returns the refusal."""

@@ -3,8 +3,11 @@
 scenario tools (north, region paint, unit placement, hot-seat play), the Scenario menu and the
 overlays, and opens, creates and saves :class:`editor.scenario_document.ScenarioDocument`.
 
-Opening a scenario also opens its map in the map canvas; overlays redraw from the scenario
-document's ``changed`` signal.
+Opening a scenario also opens its map in the map canvas, and the scenario document resolves its
+regions on that live map document (:meth:`ScenarioDocument.bind_map`): map edits show in zones,
+placement checks and victory at once. Games started here (batch, Watch, Hot-seat) play a snapshot
+of the documents in memory (:meth:`ScenarioDocument.playable_copy`). Overlays redraw from the
+scenario document's ``changed`` signal.
 """
 
 from __future__ import annotations
@@ -69,7 +72,11 @@ class _DropFilter(QObject):
             pos = self.ctl.win.view.mapToScene(ev.position().toPoint())
             from editor.map_painter import hex_at_scene
 
-            self.ctl.drop_unit(uid, hex_at_scene(pos.x(), pos.y()).id)
+            h = hex_at_scene(pos.x(), pos.y())
+            if self.ctl.win.scene.on_map(h):   # dropped in the margin: nothing happens
+                self.ctl.drop_unit(uid, h.id)
+            else:
+                self.ctl.win.statusBar().showMessage("off the map: the unit is not placed", 4000)
             ev.acceptProposedAction()
             return True
         return False
@@ -131,7 +138,7 @@ class ScenarioController(QObject):
         self.victory = VictoryPanel()
         self.setup_panel = SetupPanel()
         self.validation = ValidationPanel()
-        self.playtest = PlaytestPanel(self.playable_file, fixed_setup=lambda: self.doc.fixed_setup() if self.doc else None)
+        self.playtest = PlaytestPanel(self.playable_file, fixed_setup=self.designers_setup)
         self.sides = SidesPanel()
         self.watch = WatchPanel(self.overlay, self.playable_file)
         self.hotseat = HotseatPanel(self.overlay, self.playable_file)
@@ -158,6 +165,7 @@ class ScenarioController(QObject):
             and self._unit_selected(it.data(0, Qt.ItemDataRole.UserRole + 1)))
         self.playtest.heat_changed.connect(self._heat)
         self.roster.roster_changed.connect(self._roster_changed)
+        self.roster.roster_saved.connect(self._roster_saved)
         w.tools.tool_changed.connect(self._tool_changed)
         # menus
         mb = w.menuBar()
@@ -224,6 +232,7 @@ class ScenarioController(QObject):
                 self.win.set_document(MapDocument.open(mp))
             except (DocumentError, OSError):
                 pass
+        self.map_document_changed(self.win.document)   # one truth: the scenario sees the live map
         for p in (self.properties, self.oob, self.regions, self.victory, self.setup_panel, self.validation, self.sides):
             p.set_document(doc)
         self.roster.set_roster(doc.roster)
@@ -241,7 +250,44 @@ class ScenarioController(QObject):
         self.redraw("scenario")
         self.update_title()
         if old is not None and old is not doc:
+            old.bind_map(None)
             old.deleteLater()
+        if doc.placement_error is not None:
+            QMessageBox.warning(self.win, "Set-up not loaded",
+                                f"The designer's set-up beside the scenario cannot be read; the scenario opens "
+                                f"without it:\n\n{doc.placement_error}")
+        else:
+            n = len(doc.setup_problems())
+            if n:
+                from editor.scenario_document import placement_path
+
+                self.win.statusBar().showMessage(f"{placement_path(doc.path).name}: {n} set-up problem(s), listed in "
+                                                 "the Validation dock", 10000)
+                self.docks["validation"].show()
+                self.docks["validation"].raise_()
+
+    def map_document_changed(self, map_doc) -> None:
+        """The window shows another map document: the scenario resolves on it when it is the
+        scenario's map file, else on that file as saved."""
+        doc = self.doc
+        if doc is None:
+            return
+        same = map_doc is not None and map_doc.path is not None and \
+            Path(map_doc.path).resolve() == doc.map_file().resolve()
+        doc.bind_map(map_doc if same else None)
+        if same and not getattr(map_doc, "_scenario_watch", False):
+            map_doc._scenario_watch = True
+            map_doc.path_changed.connect(lambda p, m=map_doc: self._map_saved_as(m, p))
+
+    def _map_saved_as(self, map_doc, path) -> None:
+        """The scenario's map was saved under another name: the scenario names the new file (an
+        undoable scenario edit), so what it is saved with is what the designer sees."""
+        doc = self.doc
+        if doc is None or doc.map_document is not map_doc or path is None:
+            return
+        if Path(path).resolve() != doc.map_file().resolve():
+            doc.edit(f"Map saved as {Path(path).name}",
+                     lambda d: d["map"].__setitem__("file", str(Path(path).resolve())))
 
     def arrange_docks(self) -> None:
         """Scenario layout: map-editing docks hidden; scenario docks tabbed left and right."""
@@ -289,9 +335,22 @@ class ScenarioController(QObject):
                                     f"{' *' if self.doc.is_dirty else ''}) - {t}")
 
     def playable_file(self, folder: str) -> Path:
+        """A snapshot of the scenario, the live map with its chart and the roster in memory, for a
+        game started here (:meth:`ScenarioDocument.playable_copy`)."""
         if self.doc is None:
             raise ValueError("no scenario is open")
         return self.doc.playable_copy(folder)
+
+    def designers_setup(self) -> dict | None:
+        """The designer's set-up for "Use this set-up"; raises ValueError listing every problem
+        (the games would not start from what is placed)."""
+        if self.doc is None:
+            return None
+        problems = self.doc.setup_problems()
+        if problems:
+            raise ValueError(f"the set-up has {len(problems)} problem(s) (Validation dock): "
+                             + "; ".join(str(p) for p in problems[:5]) + (" ..." if len(problems) > 5 else ""))
+        return self.doc.fixed_setup()
 
     def save(self) -> bool:
         if self.doc is None:
@@ -304,7 +363,15 @@ class ScenarioController(QObject):
             QMessageBox.critical(self.win, "Cannot save scenario", str(e))
             return False
         self.win.statusBar().showMessage(f"saved {self.doc.path}", 4000)
+        self._warn_unsaved_roster()
         return True
+
+    def _warn_unsaved_roster(self) -> None:
+        if self.doc is not None and self.roster.dirty:
+            QMessageBox.warning(self.win, "Counter roster not saved",
+                                "The counter roster has changes that are not saved: games started in the editor use "
+                                "them, the saved scenario does not. Save the roster (Counter roster dock); the "
+                                "scenario then names that counters file.")
 
     def save_as(self) -> bool:
         if self.doc is None:
@@ -318,6 +385,7 @@ class ScenarioController(QObject):
         except (DocumentError, OSError, ValueError) as e:
             QMessageBox.critical(self.win, "Cannot save scenario", str(e))
             return False
+        self._warn_unsaved_roster()
         return True
 
     def maybe_save(self) -> bool:
@@ -431,7 +499,24 @@ class ScenarioController(QObject):
     def _roster_changed(self, roster) -> None:
         if self.doc is not None:
             self.doc.roster = roster
+            self.doc.roster_dirty = self.roster.dirty
             self.doc._set_scenario(self.doc.scenario)
+
+    def _roster_saved(self, path) -> None:
+        """The roster was written to ``path``: the scenario names that counters file (the shipped
+        one: none), so the CLI and the workers play the roster the designer edited."""
+        from scenarios.counters import shipped_counters_path
+        from scenarios.scenario_file import roster_path
+
+        doc = self.doc
+        if doc is None:
+            return
+        doc.roster_dirty = False
+        p = Path(path).resolve()
+        ref = None if p == shipped_counters_path().resolve() else str(p)
+        cur = roster_path(doc.scenario, doc.path)
+        if (cur.resolve() if cur is not None else None) != (p if ref is not None else None):
+            doc.edit(f"Use counters {p.name}", lambda d: d.__setitem__("counters", ref) if ref else d.pop("counters", None))
 
     def _tool_changed(self, tool) -> None:
         self.activate_stack(tool.name in SCENARIO_TOOLS)
@@ -483,6 +568,8 @@ class ScenarioController(QObject):
         """Show the place of a problem: an OOB entry in the OOB tree, a region on the map, a hex."""
         if self.doc is None:
             return
+        if path.startswith("setup:"):
+            return self._go_to_setup(path[len("setup:"):])
         loc = parse_json_path(path)
         if "oob" in loc and loc[0] in ("german", "russian"):
             self.docks["oob"].show()
@@ -516,6 +603,31 @@ class ScenarioController(QObject):
             self.docks["oob"].show()
             self.docks["oob"].raise_()
             self.oob.select_loc(loc)
+
+    def _go_to_setup(self, path: str) -> None:
+        """Show a set-up problem: the unit in the Set-up list and its hex, a hidden or mined hex."""
+        parts = path.split(".")
+        what = parts[1] if len(parts) > 1 else ""
+        key = parts[2] if len(parts) > 2 else ""
+        hid = None
+        if what == "units":
+            self.docks["setup"].show()
+            self.docks["setup"].raise_()
+            self.setup_panel.select_unit(key)
+            p = self.doc.placement.get(key)
+            hid = p.hex if p is not None else None
+        elif what in ("hidden_hexes", "mines"):
+            hid = key
+        elif what.startswith("left_out"):
+            self.docks["oob"].show()
+            self.docks["oob"].raise_()
+        if hid is not None:
+            try:
+                h = hexgrid.parse_hex_id(hid)
+            except hexgrid.HexIdError:
+                return
+            if self.win.document.hexmap.contains(h):
+                self._centre(hid)
 
     def _centre(self, hid: str) -> None:
         self.win.view.centre_on_hex(hexgrid.parse_hex_id(hid))

@@ -36,8 +36,9 @@ class HexMap:
     ``record(h)`` gives a hex's :class:`HexRecord` (a default clear record when not listed).
     """
 
-    def __init__(self, doc: MapFile):
+    def __init__(self, doc: MapFile, chart=None):
         self.doc = doc
+        self._chart = chart
         ex = doc.extent
         self.first_column, self.last_column = ex.first_column, ex.last_column
         self.first_row, self.last_row = ex.first_row, ex.last_row
@@ -68,6 +69,24 @@ class HexMap:
             for h in hs:
                 self._buildings_at.setdefault(h, []).append(bid)
         self.features = {f.name: f for f in doc.features}
+
+    @property
+    def chart(self):
+        """The terrain effects chart the map is played with (:class:`maps.terrain_chart.TerrainChart`):
+        the one given when the map was built (:func:`maps.mapfile.load_map` resolves the file's
+        ``terrain_chart``), else the embedded chart, else the shipped chart. A map that names a
+        chart file must be built with that chart (raises ValueError otherwise)."""
+        if self._chart is not None:
+            return self._chart
+        ref = self.doc.terrain_chart
+        if ref is None:
+            from maps.los import default_chart
+
+            return default_chart()
+        if isinstance(ref, str):
+            raise ValueError(f"map {self.name!r} names the terrain chart file {ref!r}, which was not loaded "
+                             "(build the map with maps.mapfile.load_map)")
+        return ref
 
     # ------------------------------------------------------------------ hexes
     @property

@@ -255,7 +255,7 @@ def line_of_sight(
 
     ``occupancy`` maps hexes to their AFVs and Wreck markers (10.31 b); ``firer_down`` is the
     firer's DOWN state (10.31 c); ``chart`` is the terrain effects chart (obstacle heights of
-    10.32 a), the shipped one by default. Raises :class:`maps.hexmap.UnknownHexError` for a hex
+    10.32 a), by default the map's own (``hexmap.chart``: the chart its file names, else the shipped one). Raises :class:`maps.hexmap.UnknownHexError` for a hex
     that is malformed or off the map.
     """
     a = hexmap.hex(firer)
@@ -393,7 +393,7 @@ def line_of_sight(
 
     # 10.32 different levels: the Sighting Chart, exact in (range, level): heights are counted in
     # steps of 1/``q`` level (q = 2 for the chart's half levels), so every comparison is integer
-    chart = chart or default_chart()
+    chart = chart or getattr(hexmap, "chart", None) or default_chart()   # the map's own chart (its file names it)
     q, heights = _chart_heights(chart)
     low_q, high_q = min(la, lb) * q, max(la, lb) * q
     from_low = la > lb  # distances are measured from the lower unit

@@ -16,10 +16,12 @@ from shapely.geometry import Polygon
 from shapely.validation import explain_validity
 
 from maps import hexgrid
-from maps.document_file import DocumentError, Problem, load_document, read_json, save_document
+from maps.document_file import DocumentError, Problem, load_document, read_json
 from maps.model import MAP_FORMAT, MAP_VERSION, MapFile
+from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart
 
-__all__ = ["check_map", "load_map", "load_map_file", "map_from_data", "save_map", "MAP_SCHEMA_PATH", "export_schema"]
+__all__ = ["check_map", "load_map", "load_map_file", "map_from_data", "map_chart", "chart_path", "map_json", "save_map",
+           "MAP_SCHEMA_PATH", "export_schema"]
 
 MAP_SCHEMA_PATH = Path("docs/schema/map.schema.json")
 
@@ -115,18 +117,58 @@ def check_map(doc: MapFile) -> list[Problem]:
         fnames.add(f.name)
         for j, text in enumerate(f.hexes):
             _hex_in_extent(doc, text, f"{where}.hexes[{j}]", problems)
+    if isinstance(doc.terrain_chart, TerrainChart):  # an embedded chart is checked as a chart file is
+        for p in _chart_problems(doc.terrain_chart):
+            problems.append(Problem("$.terrain_chart" + p.path[1:], p.message))
+    elif isinstance(doc.terrain_chart, str) and not doc.terrain_chart.strip():
+        problems.append(Problem("$.terrain_chart", "the terrain chart's file name is empty (omit the field for the "
+                                                   "shipped chart)"))
     return problems
 
 
+def chart_path(doc: MapFile, map_path: str | os.PathLike[str] | None = None) -> Path | None:
+    """The chart file a map names (``terrain_chart`` a string), resolved against the map file's
+    folder; None when the map uses the shipped chart or embeds its chart."""
+    ref = doc.terrain_chart
+    if not isinstance(ref, str):
+        return None
+    p = Path(ref)
+    if p.is_absolute() or map_path is None or str(map_path).startswith("<"):
+        return p
+    return (Path(map_path).resolve().parent / p).resolve()
+
+
+def map_chart(doc: MapFile, map_path: str | os.PathLike[str] | None = None) -> TerrainChart:
+    """The terrain effects chart a map is played with: its embedded chart, the chart file it names
+    (relative to ``map_path``'s folder), or the shipped chart when it names none.
+
+    Raises :class:`DocumentError` naming the map file and ``$.terrain_chart`` (with the chart
+    file's own problems) when the named chart file cannot be loaded."""
+    ref = doc.terrain_chart
+    if isinstance(ref, TerrainChart):
+        return ref
+    if ref is None:
+        from maps.los import default_chart
+
+        return default_chart()
+    p = chart_path(doc, map_path)
+    try:
+        return load_terrain_chart(p)
+    except DocumentError as e:
+        raise DocumentError(map_path or "<map>", [Problem("$.terrain_chart", f"cannot load terrain chart {ref!r} ({p}): "
+                                                          + "; ".join(str(x) for x in e.problems))]) from None
+
+
 def map_from_data(data: Any, file: str | os.PathLike[str] = "<map>"):
-    """Validate already-parsed JSON ``data`` as a map; returns a :class:`maps.hexmap.HexMap`.
+    """Validate already-parsed JSON ``data`` as a map; returns a :class:`maps.hexmap.HexMap`
+    carrying the map's terrain chart (:func:`map_chart`; a chart file is relative to ``file``).
 
     Raises :class:`DocumentError` naming ``file``.
     """
     from maps.hexmap import HexMap
 
     doc = load_document(file, MapFile, format_name=MAP_FORMAT, version=MAP_VERSION, data=data, checks=check_map)
-    return HexMap(doc)
+    return HexMap(doc, chart=map_chart(doc, file))
 
 
 def load_map_file(path: str | os.PathLike[str]) -> MapFile:
@@ -135,16 +177,31 @@ def load_map_file(path: str | os.PathLike[str]) -> MapFile:
 
 
 def load_map(path: str | os.PathLike[str]):
-    """Load and check a map file; returns a :class:`maps.hexmap.HexMap` (raises DocumentError)."""
+    """Load and check a map file; returns a :class:`maps.hexmap.HexMap` with its terrain chart
+    (``hexmap.chart``); raises DocumentError (also for a chart file that cannot be loaded)."""
     return map_from_data(read_json(path), path)
 
 
+def map_json(doc: MapFile) -> dict[str, Any]:
+    """The JSON data of a map file (what :func:`save_map` writes): None values left out, except
+    inside an embedded terrain chart, whose nulls are meaningful (a chart file keeps them too)."""
+    data = doc.model_dump(mode="json", exclude_none=True, exclude={"terrain_chart"})
+    if isinstance(doc.terrain_chart, TerrainChart):
+        data["terrain_chart"] = doc.terrain_chart.model_dump(mode="json")
+    elif doc.terrain_chart is not None:
+        data["terrain_chart"] = doc.terrain_chart
+    return data
+
+
 def save_map(path: str | os.PathLike[str], doc: MapFile) -> None:
-    """Save a map file atomically (write a temporary file, then rename)."""
+    """Save a map file atomically (write a temporary file, then rename); raises DocumentError
+    (nothing written) when the map has problems."""
+    from maps.document_file import atomic_write_text
+
     problems = check_map(doc)
     if problems:
         raise DocumentError(path, problems)
-    save_document(path, doc)
+    atomic_write_text(path, json.dumps(map_json(doc), indent=1, ensure_ascii=False) + "\n")
 
 
 def export_schema(path: str | os.PathLike[str] = MAP_SCHEMA_PATH) -> str:

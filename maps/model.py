@@ -7,8 +7,10 @@ integer lattice map units (see :mod:`maps.hexgrid`): hex centre of (col, row) at
 Per-hex attributes live on :class:`HexRecord` (hexes not listed are clear, no trees, level 0);
 vector features are building polygons (:class:`Building`), road and gully paths (consecutive
 hexes adjacent; a road hex on a gully is a bridge), and named features (:class:`NamedFeature`,
-e.g. "Hill K" = a set of hexes). Semantic checks that need the whole file (ids inside the extent,
-hexes listed twice, non-adjacent path steps, invalid polygons) are in :mod:`maps.mapfile`.
+e.g. "Hill K" = a set of hexes), and the terrain chart the map is played with (``terrain_chart``:
+absent = the shipped chart, a chart file's path, or the chart embedded). Semantic checks that need
+the whole file (ids inside the extent, hexes listed twice, non-adjacent path steps, invalid
+polygons, the chart) are in :mod:`maps.mapfile`.
 
 The JSON Schema of this model is exported to ``docs/schema/map.schema.json``.
 """
@@ -20,6 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from maps.provenance import Provenance
+from maps.terrain_chart import TerrainChart
 
 __all__ = [
     "MAP_FORMAT",
@@ -135,3 +138,8 @@ class MapFile(_Strict):
     gullies: list[list[HexIdStr]] = Field(default_factory=list)
     features: list[NamedFeature] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: The terrain effects chart the map is played with: absent (None) = the shipped chart
+    #: (``maps/data/terrain_chart.json``); a string = a chart file, relative to the map file's folder
+    #: (or absolute); an object = the chart embedded in the map file (the editor saves a chart the
+    #: designer edited this way). :func:`maps.mapfile.map_chart` resolves it.
+    terrain_chart: str | TerrainChart | None = None

@@ -514,6 +514,9 @@ class Scenario(_Strict):
     title: str = Field(min_length=1)
     background: str = ""
     map: MapRef
+    #: The counter roster the scenario is played with: a counters file relative to the scenario
+    #: file (or absolute); absent = the shipped roster (``scenarios/data/iron_cross_counters.json``).
+    counters: str | None = None
     north: NorthIndicator
     north_text: str = ""
     turns: int = Field(ge=1)

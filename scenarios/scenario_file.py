@@ -42,6 +42,8 @@ __all__ = [
     "save_scenario",
     "map_path",
     "load_scenario_map",
+    "roster_path",
+    "load_scenario_roster",
     "scenario_context",
     "iter_regions",
     "oob_problems",
@@ -74,6 +76,34 @@ def load_scenario_map(scenario: Scenario, scenario_path: str | os.PathLike[str] 
     from maps.mapfile import load_map
 
     return load_map(map_path(scenario, scenario_path))
+
+
+def roster_path(scenario: Scenario, scenario_path: str | os.PathLike[str] | None = None) -> Path | None:
+    """The counters file a scenario names (``counters``, relative to the scenario file), or None
+    when it is played with the shipped roster."""
+    if scenario.counters is None:
+        return None
+    p = Path(scenario.counters)
+    if p.is_absolute() or scenario_path is None:
+        return p
+    return (Path(scenario_path).resolve().parent / p).resolve()
+
+
+def load_scenario_roster(scenario: Scenario, scenario_path: str | os.PathLike[str] | None = None):
+    """The :class:`scenarios.counters.Roster` the scenario is played with: the counters file it
+    names, else the shipped roster. Raises :class:`DocumentError` naming the scenario file and
+    ``$.counters`` (with the roster's own problems) when the named file cannot be loaded."""
+    from scenarios.counters import load_counters
+
+    p = roster_path(scenario, scenario_path)
+    if p is None:
+        return load_counters()
+    try:
+        return load_counters(p)
+    except DocumentError as e:
+        raise DocumentError(scenario_path or "<scenario>", [Problem(
+            "$.counters", f"cannot load the counter roster {scenario.counters!r} ({p}): "
+            + "; ".join(str(x) for x in e.problems))]) from None
 
 
 def scenario_context(scenario: Scenario, hexmap: HexMap) -> RegionContext:
@@ -313,10 +343,16 @@ def check_scenario(sc: Scenario, scenario_path: str | os.PathLike[str] | None = 
     """Every problem of a validated scenario model: structure, regions on the map, OOB vs roster.
 
     ``hexmap``: the map to check against (default: the referenced map file). ``roster``: a
-    :class:`scenarios.counters.Roster`, ``None`` to skip, or ``"auto"`` (the shipped roster when
-    the counters module and file exist)."""
+    :class:`scenarios.counters.Roster`, ``None`` to skip, or ``"auto"`` (the counters file the
+    scenario names, else the shipped roster when the counters module and file exist)."""
     out = _structure_problems(sc)
     out.extend(oob_problems(sc))
+    if roster == "auto" and sc.counters is not None:
+        try:
+            roster = load_scenario_roster(sc, scenario_path)
+        except DocumentError as e:
+            out.extend(e.problems)
+            roster = None
     if hexmap is None:
         try:
             hexmap = load_scenario_map(sc, scenario_path)

@@ -5,7 +5,8 @@ This is the only place where the scenario model meets the engine; no scenario-sp
 Choices the rules leave to chance or to the players before play are made here with a generator
 seeded from the game's seed and recorded in ``GameSetup.choices`` (logged at game start):
 
-* which of several men with the same PR a "less" removes (24.1: "randomly determines");
+* which of several men with the same PR a "less" removes (24.1: "randomly determines"), unless a
+  designer's set-up settled it once (``left_out``, the editor's OOB tree; a placement file);
 * which entry option a group takes when the scenario offers a choice before the game.
 
 Hidden hexes (24.2) and the infiltration zone (24.3) go into ``GameSetup.hidden_hexes`` and
@@ -63,13 +64,31 @@ def _engine_unit(ru, ammo: int | None = None) -> Unit:
     raise SetupError(f"unknown unit kind {k!r}")
 
 
-def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str]) -> list[tuple[object, int | None]]:
-    """The roster men of a squad entry (24.1 "less" / "ONLY"), each with its ammo points: the
-    member's own "(N)" in an "ONLY" list ("LMG PR9 (10)", "FT PR9 (4)"), else the squad's "(N)" for
-    its LMGs (24.1 AMMO POINTS), else None (unlimited). Raises :class:`SetupError` when the squad
-    lacks a member the entry names, or when an ammo number would go to nobody."""
+def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str], left_out: frozenset[str] = frozenset(),
+                 random_choices: list[dict] | None = None) -> list[tuple[object, int | None]]:
+    """The roster men of a squad entry (24.1 "less ..." / "... only"), each with its ammo points:
+    the member's own "(N)" in an "only" list ("LMG PR9 (10)", "FT PR9 (4)"), else the squad's "(N)"
+    for its LMGs (24.1 AMMO POINTS), else None (unlimited).
+
+    Where several men match and the rulebook has the choice made at random, the designer's
+    ``left_out`` ids decide (the editor's set-up); otherwise the generator does. The generator is
+    drawn either way, so one choice never shifts the draws of the others. Each real choice (some
+    but not all of the matching men left out by the whole entry) is recorded in ``random_choices``:
+    ``{"side", "squad", "what", "among": [ids], "out": [ids], "by": "designer" | "random"}``.
+    Raises :class:`SetupError` when the squad lacks a member the entry names, or when an ammo number
+    would go to nobody."""
     men = list(roster.squad(side, entry.letter).men)
     label = f"{side} Squad {entry.letter}"
+    rec = random_choices if random_choices is not None else []
+    drawn: dict[tuple, dict] = {}   # (weapon, pr) -> {"what", "by"} for the specs that drew
+
+    def note(spec, word: str, by: str) -> None:
+        key = (spec.type, spec.pr)
+        d = drawn.setdefault(key, {"what": f"{word} {spec.type}{f' PR{spec.pr}' if spec.pr is not None else ''}",
+                                   "by": by})
+        if by == "designer":
+            d["by"] = "designer"
+
     if entry.only is not None:
         keep = []
         pool = list(men)
@@ -78,30 +97,53 @@ def _squad_units(roster, side: str, entry, rnd: random.Random, choices: list[str
                 match = [m for m in pool if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
                 if not match:
                     raise SetupError(f"{label} has no {spec.type} PR{spec.pr} for 'only'")
-                pick = match[0] if len(match) == 1 else match[rnd.randrange(len(match))]
+                if len(match) == 1:
+                    pick = match[0]
+                else:
+                    pick = match[rnd.randrange(len(match))]
+                    wanted = [m for m in match if m.id not in left_out]
+                    by = "random"
+                    if len(wanted) < len(match) and wanted:   # 24.1: the designer chose whom to keep
+                        pick, by = wanted[0], "designer"
+                    note(spec, "only", by)
                 pool.remove(pick)
                 keep.append((pick, spec.ammo))
         out = [(m, a if a is not None else (entry.ammo if m.weapon == "LMG" else None))
                for m, a in sorted(keep, key=lambda x: x[0].index)]
         _check_squad_ammo(entry, label, [m for m, _ in out])
-        return out
-    for spec in entry.less:
-        if spec.ammo is not None:
-            raise SetupError(f"{label}: ammo ({spec.ammo}) on {spec.type} PR{spec.pr}, a member left out (24.1 "
-                             "'less'), would go to nobody")
-        for _ in range(spec.count):
-            match = [m for m in men if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
-            if not match:
-                raise SetupError(f"{side} Squad {entry.letter} has no {spec.type} PR{spec.pr} to leave out")
-            if len(match) == 1:
-                pick = match[0]
-            else:
-                pick = match[rnd.randrange(len(match))]
-                choices.append(f"{side} Squad {entry.letter} less {spec.type} PR{spec.pr}: "
-                               f"{pick.id} left out, chosen at random among {[m.id for m in match]} (24.1)")
-            men.remove(pick)
-    _check_squad_ammo(entry, label, men)
-    return [(m, entry.ammo if m.weapon == "LMG" else None) for m in men]
+    else:
+        for spec in entry.less:
+            if spec.ammo is not None:
+                raise SetupError(f"{label}: ammo ({spec.ammo}) on {spec.type} PR{spec.pr}, a member left out (24.1 "
+                                 "'less'), would go to nobody")
+            for _ in range(spec.count):
+                match = [m for m in men if m.weapon == spec.type and (spec.pr is None or m.pr == spec.pr)]
+                if not match:
+                    raise SetupError(f"{label} has no {spec.type} PR{spec.pr} to leave out")
+                if len(match) == 1:
+                    pick = match[0]
+                else:
+                    pick = match[rnd.randrange(len(match))]
+                    chosen = [m for m in match if m.id in left_out]
+                    by = "random"
+                    if chosen:   # 24.1 "randomly determines": the designer's set-up made the draw once
+                        pick, by = chosen[0], "designer"
+                    how = "chosen in the designer's set-up" if by == "designer" else "chosen at random"
+                    choices.append(f"{label} less {spec.type} PR{spec.pr}: "
+                                   f"{pick.id} left out, {how} among {[m.id for m in match]} (24.1)")
+                    note(spec, "less", by)
+                men.remove(pick)
+        _check_squad_ammo(entry, label, men)
+        out = [(m, entry.ammo if m.weapon == "LMG" else None) for m in men]
+    kept = {m.id for m, _ in out}
+    squad = roster.squad(side, entry.letter).men
+    for (t, pr), d in drawn.items():
+        among = [m.id for m in squad if m.weapon == t and (pr is None or m.pr == pr)]
+        gone = [m for m in among if m not in kept]
+        if 0 < len(gone) < len(among):   # a real choice: some of the candidates stay, some go
+            rec.append({"side": side, "squad": entry.letter, "what": d["what"], "among": among, "out": gone,
+                        "by": d["by"]})
+    return out
 
 
 def _check_squad_ammo(entry, label: str, men: list) -> None:
@@ -110,10 +152,15 @@ def _check_squad_ammo(entry, label: str, men: list) -> None:
         raise SetupError(f"{label} ({entry.ammo}): the squad has no LMG in play to take the ammo points (24.1)")
 
 
-def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> GameSetup:
+def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
+                left_out=None) -> GameSetup:
     """Turn a validated :class:`scenarios.model.Scenario` on ``hexmap`` into a :class:`GameSetup`.
 
-    ``seed`` drives the pre-game random choices (recorded in ``GameSetup.choices``).
+    ``seed`` drives the pre-game random choices (recorded in ``GameSetup.choices``); ``left_out``
+    (unit ids) settles the 24.1 "less"/"only" choices among several matching men the way a
+    designer's set-up did (the others stay random); every such choice is in
+    ``GameSetup.random_choices`` (see :func:`_squad_units`). ``roster``: default the shipped
+    roster; ``chart``: default the map's own chart (``hexmap.chart``).
     Raises :class:`SetupError` when the roster lacks a unit, a zone is empty or an OOB entry would
     not be used (a unit entry at side level, IPs or mines without a set-up zone, an ammo number
     for nobody, a "with" naming no unit of the group).
@@ -124,10 +171,12 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
     from scenarios.victory import UnitRef, evaluate
 
     roster = roster or load_counters()
-    chart = chart or load_terrain_chart()
+    chart = chart or getattr(hexmap, "chart", None) or load_terrain_chart()
     ctx = scenario_context(scenario, hexmap)
     rnd = random.Random(f"setup:{seed}")
     choices: list[str] = []
+    random_choices: list[dict] = []
+    left_out = frozenset(left_out or ())
     units: dict[str, Unit] = {}
     deployments: list[Deployment] = []
     entries: list[Entry] = []
@@ -159,7 +208,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                 loc = (side, "groups", gi, "oob", ei)
                 before = len(ids)
                 if e.kind == "squad":
-                    for ru, ammo in _squad_units(roster, side, e, rnd, choices):
+                    for ru, ammo in _squad_units(roster, side, e, rnd, choices, left_out, random_choices):
                         u = _engine_unit(ru, ammo)  # 24.1 AMMO POINTS (22.0 counts them, advanced rules)
                         units[u.id] = u
                         ids.append(u.id)
@@ -283,6 +332,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None) -> 
                       no_move_before=no_move_before, title=scenario.title,
                       playing_area=frozenset(h.id for h in ctx.area), oob_use=oob_use)
     setup.choices = choices  # type: ignore[attr-defined]
+    setup.random_choices = random_choices  # type: ignore[attr-defined]
     # 24.2 hidden hexes and 24.3 infiltration (scenario rules: used under any rules)
     for side in ("german", "russian"):
         spec = scenario.side(side)
@@ -364,20 +414,30 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
 
 
 def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
-    """Narrow ``setup`` to a designer's fixed set-up (the editor's "use this set-up"):
-    ``fixed = {"units": {uid: {"hex", "facing", "down"}}, "hidden_hexes": {hex: side},
-    "mines": {hex: {"side", "ap", "at"}}}``.
+    """Narrow ``setup`` to a designer's fixed set-up (the editor's "use this set-up", a placement
+    file): ``fixed = {"units": {uid: {"hex", "facing", "down"}}, "hidden_hexes": {hex: side},
+    "mines": {hex: {"side", "ap", "at"}}, "left_out": [uid, ...]}``; ``setup`` must have been
+    built with ``left_out=fixed["left_out"]`` (:func:`load_setup` does).
 
-    Each placed unit's deployment zone becomes its one hex (a unit the setup lacks, e.g. a man a
-    "less" left out with another seed, or a hex outside its zone is ignored). The order of the
-    units is kept (each deployment is split in place), so the set-up asks for the units in the
-    same order as the scenario's and a replay of such a game re-runs on the plain scenario.
+    The set-up is checked first (:func:`core.ironcross.placement.check_fixed_setup`): a unit the
+    orders of battle lack, a hex off the map or outside the unit's zone, stacking, hidden hexes or
+    mines beyond the allotment raise :class:`SetupError` listing every problem -- a game never
+    silently starts from something else than the designer placed.
+    Each placed unit's deployment zone becomes its one hex. The order of the units is kept (each
+    deployment is split in place), so the set-up asks for the units in the same order as the
+    scenario's and a replay of such a game re-runs on the plain scenario with the same ``left_out``.
     The facings, UP/DOWN, hidden hexes and mines are kept in ``setup.fixed`` for the players
     (:class:`core.playtest.FixedSetupPlayer` chooses them). The rules are unchanged: the narrowed
     zones only remove choices. Returns ``setup`` (changed in place).
     """
+    from core.ironcross.placement import check_fixed_setup
+
     if not fixed:
         return setup
+    problems = check_fixed_setup(setup, fixed)
+    if problems:
+        raise SetupError("the designer's set-up cannot be played as placed: "
+                         + "; ".join(str(p) for p in problems))
     units = fixed.get("units") or {}
     deployments: list[Deployment] = []
     for d in setup.deployments:
@@ -396,18 +456,22 @@ def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
     setup.deployments = deployments
     setup.fixed = {"units": {k: dict(v) for k, v in units.items() if k in setup.units},  # type: ignore[attr-defined]
                    "hidden_hexes": dict(fixed.get("hidden_hexes") or {}),
-                   "mines": {k: dict(v) for k, v in (fixed.get("mines") or {}).items()}}
+                   "mines": {k: dict(v) for k, v in (fixed.get("mines") or {}).items()},
+                   "left_out": list(fixed.get("left_out") or [])}
     return setup
 
 
-def load_setup(path: str | os.PathLike[str], *, seed: int = 0) -> tuple[object, GameSetup]:
-    """Load a scenario file (validated) and build its :class:`GameSetup`; returns (scenario, setup).
+def load_setup(path: str | os.PathLike[str], *, seed: int = 0, left_out=None) -> tuple[object, GameSetup]:
+    """Load a scenario file (validated) and build its :class:`GameSetup` on the scenario's map
+    (with the terrain chart the map names) and roster (the counters file the scenario names, else
+    the shipped roster); returns (scenario, setup). ``left_out``: see :func:`build_setup`.
 
     Raises :class:`maps.document_file.DocumentError` for an invalid file, :class:`SetupError` when it
     cannot be played.
     """
-    from scenarios.scenario_file import load_scenario, load_scenario_map
+    from scenarios.scenario_file import load_scenario, load_scenario_map, load_scenario_roster
 
     sc = load_scenario(Path(path))
     hexmap = load_scenario_map(sc, path)
-    return sc, build_setup(sc, hexmap, seed=seed)
+    roster = load_scenario_roster(sc, path)
+    return sc, build_setup(sc, hexmap, seed=seed, roster=roster, left_out=left_out)

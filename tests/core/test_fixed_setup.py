@@ -19,13 +19,18 @@ def test_fixed_setup_places_units_and_replays_on_the_plain_scenario():
     zone = sorted(d.zone)
     mmg = next(u for u in d.units if st.units[u].is_mg and st.units[u].is_cw)
     fixed = {"units": {d.units[0]: {"hex": zone[0], "facing": None, "down": True},
-                       mmg: {"hex": zone[1], "facing": 5, "down": False},
-                       "no-such-unit": {"hex": zone[2]}}}
+                       mmg: {"hex": zone[1], "facing": 5, "down": False}}}
     order = [u for dd in st.deployments for u in dd.units]
     narrowed = apply_fixed_setup(load_setup(S1, seed=0)[1], fixed)
     assert [u for dd in narrowed.deployments for u in dd.units] == order      # same set-up order
     assert next(dd for dd in narrowed.deployments if dd.units == [mmg]).zone == frozenset({zone[1]})
-    assert "no-such-unit" not in narrowed.fixed["units"]
+    # a unit the scenario lacks is refused, never silently ignored (issue 16 item 4)
+    import pytest
+
+    from core.ironcross.scenario_setup import SetupError
+
+    with pytest.raises(SetupError, match="no unit no-such-unit"):
+        apply_fixed_setup(load_setup(S1, seed=0)[1], {"units": {**fixed["units"], "no-such-unit": {"hex": zone[2]}}})
     res, payload = _play(str(S1), 0, 5, {"german": "random", "russian": "random"}, "basic", (), True, 120, fixed)
     placed = {e["unit"]: e for e in payload["events"] if e["kind"] == "placed"}
     assert (placed[d.units[0]]["hex"], placed[d.units[0]]["down"]) == (zone[0], True)

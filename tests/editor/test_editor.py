@@ -379,7 +379,7 @@ def test_export_png_svg(win, tmp_path):
 
 
 # ------------------------------------------------------------------------------ errata
-def test_errata_preview_apply_undo(win, tmp_path):
+def test_errata_preview_apply_undo(win, tmp_path, monkeypatch):
     doc = win.document
     errata = {
         "format": "ironcross-errata", "version": 1, "title": "Test errata", "source": "test",
@@ -404,7 +404,13 @@ def test_errata_preview_apply_undo(win, tmp_path):
     c = win.view.mapToScene(win.view.viewport().rect().center())
     assert hexgrid.distance(edits.hexgrid.point_to_hex(c.x() / SCENE_PER_X, c.y() / SCENE_PER_Y), Hex(15, 3)) <= 1
     n = doc.undo_stack.count()
+    import editor.docks as docks
+
+    asked = []
+    monkeypatch.setattr(docks, "confirm_errata_mismatches",
+                        lambda parent, mismatches, pending: asked.append((mismatches, pending)) or "matching")
     assert panel.apply()
+    assert [c.hex for c in asked[0][0]] == ["1909"] and asked[0][1] == 3   # the designer confirmed the mismatch
     hm = doc.hexmap
     assert (hm.trees(Hex(12, 4)), hm.level(Hex(15, 3)), hm.is_building_hex(Hex(13, 5))) == (1, 2, False)
     assert hm.trees(Hex(19, 9)) == 0  # the mismatch is not applied
