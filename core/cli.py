@@ -154,7 +154,8 @@ def los(map_file: str, firer: str, target: str, firer_down: bool, as_json: bool)
         if h.marsh:
             extra.append("marsh")
         if h.building:
-            extra.append(m.buildings[h.building].display_name())
+            name = m.buildings[h.building].display_name()
+            extra.append(name if h.role == "intermediate" else f"{name} in the {h.role}'s own hex: no block, 10.33")
         parts.append(tag + (f" ({', '.join(extra)})" if extra else ""))
     click.echo("  hexes: " + " -> ".join(parts))
     for o in r.sighting:

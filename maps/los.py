@@ -8,20 +8,24 @@ How the rules are read (full text in ``docs/rules-interpretations.md``):
 
 * The line runs from the centre of the firer's hex to the centre of the target's hex; the hexes
   it meets are exact (:func:`maps.hexgrid.line_hexes`). The firer's and the target's own hexes are
-  never obstacles (10.33: LOS extends *into* a blocking hex): only *intermediate* hexes block,
-  and building symbols count only where the line meets them outside those two hexes.
-* 10.31 a: a building symbol blocks when the line crosses or touches the polygon (exact
-  geometry); a hill hex of a higher elevation than the (common) level blocks when the line
-  crosses it, runs along one of its hexsides or touches one of its corners.
+  never obstacles (10.33: LOS extends *into* a blocking hex): only *intermediate* hexes block.
+* A building symbol is met *in* a hex where the line crosses or touches the part of the symbol
+  lying in that hex (exact geometry, :func:`_building_hexes`); that hex is where the obstacle is
+  (the blocking hex, the Sighting Chart position). A symbol met only in the firer's or the
+  target's own hex blocks nothing (10.33), and the result says so (``own_hex_buildings``).
+* 10.31 a: a building symbol met in an intermediate hex blocks; a hill hex of a higher elevation
+  than the (common) level blocks when the line crosses it, runs along one of its hexsides or
+  touches one of its corners.
 * 10.31 b: trees, AFVs and wrecks of the intermediate hexes are added up; along a hexside the
   adjoining hex with the greater number counts; more than three blocks. A hex touched only at a
   corner does not count.
 * 10.31 c: a DOWN firer's line through an intermediate Marsh hex (or along a hexside of one).
 * 10.32 (different levels): the Sighting Chart as exact 2-D geometry. The lower unit stands at
   x = 0 at its level, the higher at x = range at its level; each intermediate hex the line
-  crosses or runs along is an obstruction at x = its hex distance from the lower unit, as high
-  as its ground level (hill), or its ground plus the chart's obstacle height for Woods and for a
-  building symbol the line meets. An obstruction touching or rising above the sight line blocks.
+  crosses, runs along or touches at a corner is an obstruction at x = its hex distance from the
+  lower unit, as high as its ground level (hill), or its ground plus the chart's obstacle height
+  for a building symbol met in it and (not for a hex touched only at a corner, as in 10.31 b) for
+  Woods. An obstruction touching or rising above the sight line blocks (10.32 b).
 * 10.34: a hex with two elevations is at the lower (the map's ``level``).
 """
 
@@ -33,6 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString
 
@@ -63,6 +68,9 @@ class LosHex:
     with ``partner``) or ``"vertex"`` (a corner touched only). ``role``: ``"firer"``,
     ``"target"`` or ``"intermediate"``. ``counted`` is the Tree/AFV/Wreck number this hex adds
     to the 10.31 b total (along a hexside only the adjoining hex with more counts).
+    ``building`` is the id of the building symbol the line meets in this hex (crosses or touches
+    the part of the symbol lying in it); in the firer's or target's own hex it blocks nothing
+    (10.33).
     """
 
     id: str
@@ -106,6 +114,8 @@ class LosResult:
     ``trees_afvs_wrecks`` along the LOS (11.16 b, 23.2 d), ``marsh_hexes`` along the LOS
     (23.2 e), ``level_difference`` = target level - firer level (11.16 c, 12.31, 23.2).
     ``sighting`` holds the Sighting Chart obstructions when the levels differ (10.32).
+    ``own_hex_buildings``: (hex id, building id) for each building symbol the line meets only in
+    the firer's or the target's own hex, which never blocks (10.33).
     """
 
     firer: str
@@ -121,6 +131,7 @@ class LosResult:
     firer_down: bool
     trees_afvs_wrecks: int
     marsh_hexes: int
+    own_hex_buildings: tuple[tuple[str, str], ...] = ()
     _sighting: tuple | None = field(default=None, repr=False, compare=False)
     _build: tuple | None = field(default=None, repr=False, compare=False)
     _hexes: list[LosHex] | None = field(default=None, repr=False, compare=False)
@@ -169,6 +180,7 @@ class LosResult:
             "firer_down": self.firer_down,
             "trees_afvs_wrecks_along_los": self.trees_afvs_wrecks,
             "marsh_hexes_along_los": self.marsh_hexes,
+            "own_hex_buildings": [{"hex": hx, "building": bid} for hx, bid in self.own_hex_buildings],
             "hexes": self.hex_ids,
             "hex_details": [
                 {"id": h.id, "role": h.role, "contact": h.contact, "partner": h.partner, "trees": h.trees,
@@ -196,21 +208,286 @@ class _MapLos:
     """Per-map precomputation for fast queries.
 
     ``cells`` maps each hex with anything LOS cares about to (trees, level, marsh, buildings whose
-    symbol touches the closed hex); other hexes are (0, 0, False, ()). ``ids`` caches hex ids.
+    symbol touches the closed hex: the candidates, see :func:`_building_hexes`); other hexes are
+    (0, 0, False, ()). ``buildings`` holds each symbol's exact geometry (:class:`_Symbol`).
     """
 
     def __init__(self, hexmap: HexMap):
         near: dict[Hex, list[str]] = {}
+        self.buildings: dict[str, _Symbol] = {}
         for bid, poly in hexmap.building_polygons.items():
             minx, miny, maxx, maxy = poly.bounds
+            touched = []
             for c in range(int(minx // 3) - 1, int(maxx // 3) + 2):
                 for r in range(int(miny // 2) - 1, int(maxy // 2) + 2):
                     h = Hex(c, r)
                     if poly.intersects(hexgrid.hex_polygon(h)):
                         near.setdefault(h, []).append(bid)
+                        touched.append(h)
+            self.buildings[bid] = _Symbol.of(poly, touched)
         self.cells: dict[Hex, tuple[int, int, bool, tuple[str, ...]]] = {}
         for h in set(near) | {hexgrid.parse_hex_id(r.id) for r in hexmap.doc.hexes}:
             self.cells[h] = (hexmap.trees(h), hexmap.level(h), hexmap.is_marsh(h), tuple(near.get(h, ())))
+
+
+# ---------------------------------------------------------------------------------------------
+# Which hex a building symbol is met in (10.31 a, 10.32, 10.33).
+#
+# The line meets a symbol "in" hex h when it meets the part of the symbol lying in h: the closure
+# of (symbol interior & hex interior). So a symbol lying in one hex with an edge on a hexside, or
+# reaching a corner of the next hex, is not in the neighbouring hex: the obstacle is where the
+# symbol is. Decided exactly (:func:`_meets_exact`): coordinates are dyadic rationals (doubles),
+# scaled to integers, and every test is an integer sign test. Two shortcuts keep queries fast
+# without changing an answer: a symbol inside one hex is met there whenever the line meets it
+# (GEOS's exact predicate); otherwise a float pass (:func:`_meets_fast`) settles the hexes whose
+# stretch of the line runs well inside the symbol, or stays well away from it, or touches it deep
+# inside, and leaves every case within _FILTER / _MARGIN of a boundary to the exact test. Symbols
+# are valid polygons (the map loader checks them).
+
+_FILTER = 1e-9  # t-distance under which the float fast path defers to the exact test
+_MARGIN = 1e-6  # map units: a point this far inside a symbol's outline is inside it, rounding or not
+
+
+def _scale_of(coords) -> int:
+    """The smallest power of two that makes every coordinate an integer (doubles are dyadic)."""
+    s = 1
+    for x in coords:
+        d = Fraction(x).denominator
+        if d > s:
+            s = d
+    return s
+
+
+def _corners(points, scale: int) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """A ring (interior on the left) as (x, y, ex, ey, fx, fy) per vertex, scaled to integers:
+    the vertex, the vector to the next vertex and the vector to the previous one."""
+    pts = []
+    for x, y in points:
+        q = (int(Fraction(x) * scale), int(Fraction(y) * scale))
+        if not pts or pts[-1] != q:
+            pts.append(q)
+    while len(pts) > 1 and pts[0] == pts[-1]:
+        pts.pop()
+    n = len(pts)
+    return tuple((x, y, pts[(k + 1) % n][0] - x, pts[(k + 1) % n][1] - y, pts[k - 1][0] - x, pts[k - 1][1] - y)
+                 for k, (x, y) in enumerate(pts))
+
+
+@dataclass(frozen=True, slots=True)
+class _Symbol:
+    """A building symbol's exact geometry: ``corners`` of every ring scaled by ``scale`` (interior
+    on the left), and ``home``, the one hex whose closed polygon contains the whole symbol (None
+    when the symbol reaches into several hexes)."""
+
+    poly: object
+    outline: object
+    scale: int
+    corners: tuple
+    home: Hex | None
+    edges: tuple  # float arrays for the fast path: vertex x, y, edge vector x, y, next vertex index
+
+    @staticmethod
+    def of(poly, touched: list[Hex]) -> "_Symbol":
+        from shapely.geometry.polygon import orient
+
+        o = orient(poly, 1.0)  # exterior counter-clockwise, holes clockwise: interior on the left
+        rings = [list(o.exterior.coords)] + [list(r.coords) for r in o.interiors]
+        scale = _scale_of(v for ring in rings for pt in ring for v in pt)
+        corners = tuple(c for ring in rings for c in _corners(ring, scale))
+        home = None
+        for h in touched:
+            hc = _corners(hexgrid.vertices(h), scale)
+            if all(_sectors(hc, x, y, 1) or _inside(hc, x, y, 1) for x, y, *_ in corners):
+                home = h  # every vertex in the closed (convex) hex: the whole symbol is
+                break
+        outline = poly.boundary
+        shapely.prepare(outline)
+        nxt, k = [], 0
+        for ring in rings:
+            n = len(_corners(ring, scale))
+            nxt += [k + (j + 1) % n for j in range(n)]
+            k += n
+        edges = tuple(np.array([c[j] / scale for c in corners]) for j in range(4)) + (np.array(nxt),)
+        return _Symbol(poly, outline, scale, corners, home, edges)
+
+
+def _sectors(corners, px: int, py: int, q: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The region's open sectors at the point (px/q, py/q) when the point is on its boundary: at a
+    vertex the interior angle, on an edge the half-plane on the interior side; each as directions
+    (a, b), counter-clockwise from a to b. Empty when the point is not on the boundary."""
+    out = []
+    for x, y, ex, ey, fx, fy in corners:
+        rx, ry = px - x * q, py - y * q
+        if rx == 0 and ry == 0:
+            out.append(((ex, ey), (fx, fy)))
+        elif ex * ry - ey * rx == 0 and 0 < ex * rx + ey * ry < q * (ex * ex + ey * ey):
+            out.append(((ex, ey), (-ex, -ey)))
+    return out
+
+
+def _inside(corners, px: int, py: int, q: int) -> bool:
+    """Even-odd crossing test for a point (px/q, py/q) not on the boundary."""
+    c = False
+    for x, y, ex, ey, _fx, _fy in corners:
+        y1, y2 = y * q, (y + ey) * q
+        if (y1 > py) != (y2 > py):
+            cr = ex * (py - y1) - ey * (px - x * q)
+            if (cr > 0) == (ey > 0):
+                c = not c
+    return c
+
+
+def _angle_class(a, w) -> int:
+    """0: w points as a; 1: w is left of a; 2: opposite; 3: right of a."""
+    c = a[0] * w[1] - a[1] * w[0]
+    if c:
+        return 1 if c > 0 else 3
+    return 0 if a[0] * w[0] + a[1] * w[1] > 0 else 2
+
+
+def _in_sector(d, a, b) -> bool:
+    """Is direction d in the half-open counter-clockwise sector [a, b)?"""
+    cd, cb = _angle_class(a, d), _angle_class(a, b)
+    if cd != cb:
+        return cd < cb
+    return cd in (1, 3) and d[0] * b[1] - d[1] * b[0] > 0
+
+
+def _overlap(s1, s2) -> bool:
+    """Do two unions of open sectors (None = the whole plane) share an open set?"""
+    if s1 is None:
+        return s2 is None or bool(s2)
+    if s2 is None:
+        return bool(s1)
+    return any(_in_sector(b[0], *a) or _in_sector(a[0], *b) for a in s1 for b in s2)
+
+
+def _meets_exact(sym: _Symbol, ca, cb, entries) -> set[int]:
+    """Exactly: the indices of ``entries`` ((index, hex, rel entry)) in whose hex the segment
+    ``ca``-``cb`` meets the part of ``sym`` lying in that hex."""
+    S = sym.scale
+    ax, ay = ca[0] * S, ca[1] * S
+    dx, dy = (cb[0] - ca[0]) * S, (cb[1] - ca[1]) * S
+    dd = dx * dx + dy * dy
+    on_edge: set[Fraction] = set()  # t where the line meets the symbol's boundary
+    for x, y, ex, ey, _fx, _fy in sym.corners:
+        wx, wy = x - ax, y - ay
+        den = dx * ey - dy * ex
+        if den:
+            tn, sn = wx * ey - wy * ex, wx * dy - wy * dx
+            if den < 0:
+                den, tn, sn = -den, -tn, -sn
+            if 0 <= tn <= den and 0 <= sn <= den:
+                on_edge.add(Fraction(tn, den))
+        elif wx * dy - wy * dx == 0:  # an edge along the line: its ends
+            for qx, qy in ((x, y), (x + ex, y + ey)):
+                n = (qx - ax) * dx + (qy - ay) * dy
+                if 0 <= n <= dd:
+                    on_edge.add(Fraction(n, dd))
+    crit = sorted(on_edge)
+    out = set()
+    for i, h, e in entries:
+        lo, hi = Fraction(e[8], e[10]), Fraction(e[9], e[10])
+        pts = sorted({lo, hi, *(t for t in crit if lo <= t <= hi)})
+        samples = pts + [(u + v) / 2 for u, v in zip(pts, pts[1:])]
+        hc = None
+        for t in samples:
+            q = t.denominator
+            px, py = ax * q + dx * t.numerator, ay * q + dy * t.numerator
+            sb = _sectors(sym.corners, px, py, q)
+            if not sb:
+                if not _inside(sym.corners, px, py, q):
+                    continue  # not on the symbol
+                sb = None  # inside the symbol: every direction
+            if lo < t < hi and e[4] == "interior":
+                out.add(i)  # a point of the symbol inside the hex
+                break
+            if hc is None:
+                hc = _hex_corners(S)  # relative to the hex's centre
+                cx, cy = hexgrid.centre(h)
+                cx, cy = cx * S, cy * S
+            if _overlap(sb, _sectors(hc, px - cx * q, py - cy * q, q) or None):
+                out.add(i)
+                break
+    return out
+
+
+@lru_cache(maxsize=64)
+def _hex_corners(scale: int):
+    """A hex's corners (see :func:`_corners`) relative to its centre, scaled."""
+    return tuple((x * scale, y * scale, ex * scale, ey * scale, fx * scale, fy * scale)
+                 for x, y, ex, ey, fx, fy in _corners(hexgrid.vertices(Hex(0, 0)), 1))
+
+
+def _intervals(sym: _Symbol, ca, cb) -> list[tuple[float, float]] | None:
+    """Where (t from 0 at ``ca`` to 1 at ``cb``) the segment runs inside the symbol, in floats
+    good to far better than _FILTER; None when that cannot be told reliably in floats (a corner of
+    the symbol within _MARGIN of the line, or an edge crossing it at a very flat angle)."""
+    vx, vy, ex, ey, nxt = sym.edges
+    ax, ay = ca
+    dx, dy = cb[0] - ax, cb[1] - ay
+    nd = math.hypot(dx, dy)
+    wx, wy = vx - ax, vy - ay
+    side = wx * dy - wy * dx  # |D| times the corner's signed distance from the (infinite) line
+    if (np.abs(side) <= _MARGIN * nd).any():
+        return None
+    left = side > 0
+    cross = left != left[nxt]  # edges the infinite line crosses, each once, transversally
+    if not cross.any():
+        return None
+    cex, cey = ex[cross], ey[cross]
+    den = dx * cey - dy * cex
+    if (np.abs(den) < 1e-3 * nd * np.hypot(cex, cey)).any():
+        return None
+    ts = np.sort((wx[cross] * cey - wy[cross] * cex) / den).tolist()
+    # from outside at t = -inf, every crossing switches between outside and inside
+    return [(max(t0, 0.0), min(t1, 1.0)) for t0, t1 in zip(ts[::2], ts[1::2]) if t1 >= 0.0 and t0 <= 1.0]
+
+
+def _meets_fast(sym: _Symbol, ca, cb, entries) -> tuple[set[int], list] | None:
+    """Like :func:`_meets_exact` in floats: the indices settled as met, and the entries too close
+    to call (within _FILTER of the hex's stretch of the line without running inside the symbol in
+    the hex's interior: along a hexside, at a corner, at an edge) and not deep inside the symbol,
+    left to the exact test. None when the floats cannot be trusted at all (see :func:`_intervals`)."""
+    ivs = _intervals(sym, ca, cb)
+    if not ivs:
+        return None
+    out: set[int] = set()
+    rest = []
+    for entry in entries:
+        e = entry[2]
+        lo, hi = e[2], e[3]
+        near = [(t0, t1) for t0, t1 in ivs if t0 - _FILTER <= hi and t1 + _FILTER >= lo]
+        if not near:
+            continue  # the symbol stays clear of this hex's stretch of the line
+        if e[4] == "interior" and any(min(t1, hi) - max(t0, lo) > 2 * _FILTER for t0, t1 in near):
+            out.add(entry[0])  # the line runs inside the symbol within the hex's interior
+        else:
+            # a point of the hex's stretch that lies deep inside the symbol (farther than _MARGIN
+            # from its outline, far beyond rounding) has the symbol all around it: met
+            t0, t1 = max(near, key=lambda iv: min(iv[1], hi) - max(iv[0], lo))
+            t = min(max((max(t0, lo) + min(t1, hi)) / 2, lo), hi)
+            rest.append((entry, t))
+    if rest:
+        (x0, y0), (x1, y1) = ca, cb
+        ts = np.array([t for _entry, t in rest])
+        pts = shapely.points(x0 + (x1 - x0) * ts, y0 + (y1 - y0) * ts)
+        deep = (shapely.distance(sym.outline, pts) > _MARGIN) & shapely.intersects(sym.poly, pts)
+        out.update(entry[0] for (entry, _t), d in zip(rest, deep.tolist()) if d)
+        rest = [entry for (entry, _t), d in zip(rest, deep.tolist()) if not d]
+    return out, rest
+
+
+def _building_hexes(sym: _Symbol, ca, cb, entries) -> set[int]:
+    """The indices of ``entries`` ((index, hex, rel entry), every hex the line meets that the
+    symbol touches) in whose hex the line meets the part of the symbol lying in that hex."""
+    if sym.home is not None:  # the whole symbol in one hex: met there, nowhere else
+        return {i for i, h, _e in entries if h == sym.home}
+    fast = _meets_fast(sym, ca, cb, entries)
+    if fast is None:
+        return _meets_exact(sym, ca, cb, entries)
+    out, rest = fast
+    return out | _meets_exact(sym, ca, cb, rest) if rest else out
 
 
 _DEFAULT_CELL = (0, 0, False, ())
@@ -227,11 +504,13 @@ def _map_los(hexmap: HexMap) -> _MapLos:
 @lru_cache(maxsize=65536)
 def _relative(parity: int, dcol: int, drow: int):
     """The exact line for a displacement (see :func:`maps.hexgrid.line_hexes`) with each hex's
-    distance from the start; entries (dc, dr, t_in, t_out, contact, pdc, pdr, dist)."""
+    distance from the start; entries (dc, dr, t_in, t_out, contact, pdc, pdr, dist, n_in, n_out,
+    den): t_in/t_out as floats, n_in/den and n_out/den exact."""
     start = Hex(parity, 0)
     out = []
-    for dc, dr, lo, hi, contact, pdc, pdr, *_exact in hexgrid._relative_line(parity, dcol, drow):
-        out.append((dc, dr, lo, hi, contact, pdc, pdr, hexgrid.distance(start, Hex(parity + dc, dr))))
+    for dc, dr, lo, hi, contact, pdc, pdr, n_in, n_out, den in hexgrid._relative_line(parity, dcol, drow):
+        out.append((dc, dr, lo, hi, contact, pdc, pdr, hexgrid.distance(start, Hex(parity + dc, dr)), n_in, n_out,
+                    den))
     return tuple(out)
 
 
@@ -269,45 +548,41 @@ def line_of_sight(
     lb = cells.get(b, _DEFAULT_CELL)[1]
     rng = rel[-1][7] if rel else 0
 
-    # pass 1: intermediate hexes with their cells; building candidates
+    # pass 1: intermediate hexes with their cells; building candidates (every hex met, the
+    # firer's and the target's included, so the details can show a symbol met there too)
     inter = []  # (index, hex, cell, entry)
     cand_buildings: set[str] = set()
+    touched_by: list[tuple[int, Hex, tuple, tuple]] = []  # hexes met whose closed polygon a symbol touches
+    own: set[int] = set()  # indices of the firer's and the target's hexes
     for i, e in enumerate(rel):
         h = Hex(ac + e[0], ar + e[1])
-        if h == a or h == b:
-            continue
         cell = cells.get(h, _DEFAULT_CELL)
         if cell[3]:
             cand_buildings.update(cell[3])
+            touched_by.append((i, h, cell[3], e))
+        if h == a or h == b:
+            own.add(i)
+            continue
         inter.append((i, h, cell, e))
 
-    # building symbols met by the middle of the line (outside the firer's and target's hexes)
-    spans: list[tuple[float, float, str]] = []
-    if cand_buildings:
-        t_lo = next(e[3] for e in rel if e[0] == 0 and e[1] == 0)
-        t_hi = next(e[2] for e in rel if (ac + e[0], ar + e[1]) == (b.col, b.row))
-        # the predicate is evaluated on the whole centre-to-centre segment, whose end points are
-        # integer lattice points (exact in GEOS); only the parts met between the firer's and the
-        # target's hexes count (t between t_lo and t_hi)
+    # building symbols met, by hex: a symbol is met in a hex where the line meets the part of the
+    # symbol lying in that hex (10.31 a "crosses or touches"; exact, see _building_hexes)
+    met_at: dict[int, str] = {}
+    if cand_buildings and a != b:
         ca, cb = hexgrid.centre(a), hexgrid.centre(b)
-        full = LineString([ca, cb])
-        flen = full.length
-        eps = 1e-9
+        full = LineString([ca, cb])  # integer end points: exact in GEOS
         for bid in sorted(cand_buildings):
-            poly = hexmap.building_polygons[bid]
-            if not poly.intersects(full):
+            sym = mlos.buildings[bid]
+            if not sym.poly.intersects(full):
                 continue
-            for part in shapely.get_parts(poly.intersection(full)):
-                ts = shapely.line_locate_point(full, shapely.points(shapely.get_coordinates(part))) / flen
-                t0, t1 = float(ts.min()), float(ts.max())
-                if max(t0, t_lo) <= min(t1, t_hi) + eps:
-                    spans.append((max(t0, t_lo) - eps, min(t1, t_hi) + eps, bid))
-
-    def building_of(cell, e) -> str | None:
-        for t0, t1, bid in spans:
-            if t0 <= e[3] and t1 >= e[2] and bid in cell[3]:
-                return bid
-        return None
+            entries = [(i, h, e) for i, h, bids, e in touched_by if bid in bids]
+            for i in _building_hexes(sym, ca, cb, entries):
+                met_at.setdefault(i, bid)
+    # 10.33: a symbol met only in the firer's or the target's own hex blocks nothing
+    buildings_at = {i: bid for i, bid in met_at.items() if i not in own}
+    blocking_ids = set(buildings_at.values())
+    own_buildings = tuple((Hex(ac + rel[i][0], ar + rel[i][1]).id, bid) for i, bid in sorted(met_at.items())
+                          if i in own and bid not in blocking_ids)
 
     # pass 2: 10.31 b counting, marsh hexes, first blockers
     total = 0
@@ -315,15 +590,11 @@ def line_of_sight(
     b_block = c_block = a_block = None
     counted_at: dict[int, int] = {}
     pair_done: set[frozenset] = set()
-    buildings_at: dict[int, str] = {}
     for i, h, cell, e in inter:
         contact = e[4]
-        if spans and cell[3]:
-            bid = building_of(cell, e)
-            if bid is not None:
-                buildings_at[i] = bid
-                if a_block is None:
-                    a_block = (h, bid, contact)
+        bid = buildings_at.get(i) if buildings_at else None
+        if bid is not None and a_block is None:
+            a_block = (h, bid, contact)
         if cell[1] > la and a_block is None and la == lb:
             a_block = (h, None, contact)
         if contact == "vertex":
@@ -361,8 +632,8 @@ def line_of_sight(
     result = LosResult(
         firer=a.id, target=b.id, clear=True, rule=None, blocking_hex=None, blocking_feature=None,
         reason="", range=rng, firer_level=la, target_level=lb, firer_down=firer_down,
-        trees_afvs_wrecks=total, marsh_hexes=marsh_count)
-    result._build = (hexmap, a, b, rel, occ, counted_at, buildings_at)
+        trees_afvs_wrecks=total, marsh_hexes=marsh_count, own_hex_buildings=own_buildings)
+    result._build = (hexmap, a, b, rel, occ, counted_at, met_at)
 
     def block(rule: str, where: Hex, feature: str, reason: str) -> LosResult:
         result.clear = False
@@ -387,8 +658,9 @@ def line_of_sight(
         if c_block is not None:
             return block("10.31c", c_block, "marsh",
                          f"the firer is DOWN and the line passes through marsh hex {c_block.id} (10.31 c)")
-        result.reason = (f"same level {la}: no building symbol or higher hill on the line, "
-                         f"{total} trees/AFVs/wrecks along it (10.31)")
+        between = "between the two hexes" if own_buildings else "on the line"
+        result.reason = (f"same level {la}: {_own_note(hexmap, a, own_buildings)}no building symbol or higher "
+                         f"hill {between}, {total} trees/AFVs/wrecks along it (10.31)")
         return result
 
     # 10.32 different levels: the Sighting Chart, exact in (range, level): heights are counted in
@@ -400,14 +672,17 @@ def line_of_sight(
     obstructions: list[tuple[str, int, int, str]] = []  # (hex, x, height in 1/q levels, feature)
     first_block = None
     for i, h, cell, e in inter:
-        if e[4] == "vertex":
-            continue
-        dx = rng - e[7] if from_low else e[7]
+        # 10.32 b "touching": a hex the line only touches at a corner is an obstruction too, with
+        # its ground (hill) and a building symbol met there; its trees are not (as in 10.31 b, the
+        # line does not pass through its woods)
+        corner = e[4] == "vertex"
+        dx = rng - e[7] if from_low else e[7]  # every hex met lies on a shortest path: x from the lower unit
         ground = cell[1] * q
         height, feature = ground, (f"hill level {cell[1]}" if cell[1] else "ground")
-        if cell[0] >= 2 and ground + heights["woods"] > height:
-            height, feature = ground + heights["woods"], f"woods ({cell[0]} trees) on level {cell[1]}"
-        elif cell[0] == 1 and ground + heights["trees"] > height:
+        trees = 0 if corner else cell[0]
+        if trees >= 2 and ground + heights["woods"] > height:
+            height, feature = ground + heights["woods"], f"woods ({trees} trees) on level {cell[1]}"
+        elif trees == 1 and ground + heights["trees"] > height:
             height, feature = ground + heights["trees"], f"tree on level {cell[1]}"
         bid = buildings_at.get(i)
         if bid is not None:
@@ -418,17 +693,29 @@ def line_of_sight(
             obstructions.append((h.id, dx, height, feature))
             # blocks when height >= low + (high - low) * dx / range, multiplied out by range
             if first_block is None and height * rng >= low_q * rng + (high_q - low_q) * dx:
-                first_block = (h, dx, height, feature)
+                first_block = (h, dx, height, feature, corner)
     result._sighting = (obstructions, q, low_q, high_q, rng)
     if first_block is not None:
-        h, dx, height, feature = first_block
+        h, dx, height, feature, corner = first_block
         line_h = Fraction(low_q * rng + (high_q - low_q) * dx, rng * q)
+        where = f"{h.id} (touched at a corner)" if corner else h.id
         return block("10.32", h, feature, (
-            f"levels {la} and {lb}: {feature} in {h.id}, {dx} hexes from the lower unit, "
+            f"levels {la} and {lb}: {feature} in {where}, {dx} hexes from the lower unit, "
             f"reaches level {_fmt(Fraction(height, q))}, at or above the sight line ({_fmt(line_h)}) (10.32)"))
-    result.reason = (f"levels {la} and {lb}: every obstruction stays below the sight line on the "
-                     f"Sighting Chart (10.32)")
+    result.reason = (f"levels {la} and {lb}: {_own_note(hexmap, a, own_buildings)}every obstruction stays below "
+                     f"the sight line on the Sighting Chart (10.32)")
     return result
+
+
+def _own_note(hexmap: HexMap, firer: Hex, own: tuple[tuple[str, str], ...]) -> str:
+    """The 10.33 explanation of a clear LOS when the line meets a building symbol only in the
+    firer's or the target's own hex ("" when it meets none)."""
+    if not own:
+        return ""
+    where = [f"{hexmap.buildings[bid].display_name()} in the {'firer' if hx == firer.id else 'target'}'s hex {hx}"
+             for hx, bid in own]
+    return (f"clear: the building symbol met lies only in the firer's/target's own hexes "
+            f"({', '.join(where)}; 10.33, LOS extends into a building hex); ")
 
 
 _HEIGHTS_CACHE: dict[int, tuple[object, tuple[int, dict[str, int]]]] = {}
@@ -450,7 +737,7 @@ def _chart_heights(chart) -> tuple[int, dict[str, int]]:
     return out
 
 
-def _build_hexes(hexmap, a, b, rel, occ, counted_at, buildings_at) -> list["LosHex"]:
+def _build_hexes(hexmap, a, b, rel, occ, counted_at, met_at) -> list["LosHex"]:
     out = []
     for i, e in enumerate(rel):
         h = Hex(a.col + e[0], a.row + e[1])
@@ -460,7 +747,7 @@ def _build_hexes(hexmap, a, b, rel, occ, counted_at, buildings_at) -> list["LosH
         out.append(LosHex(
             id=h.id, role=role, contact=e[4], partner=partner, trees=hexmap.trees(h), afvs=o.afvs,
             wrecks=o.wrecks, level=hexmap.level(h), marsh=hexmap.is_marsh(h),
-            building=buildings_at.get(i), counted=counted_at.get(i, 0), distance=e[7]))
+            building=met_at.get(i), counted=counted_at.get(i, 0), distance=e[7]))
     return out
 
 

@@ -162,6 +162,24 @@ def test_21_2_fire_lane_does_not_penetrate_beyond_four_tree_symbols():
     assert g._fire_lane(g.units["GMG"]) == ["1003", "1004", "1005"]
 
 
+def test_21_2_fire_lane_ends_in_the_hex_where_the_building_symbol_is():
+    """10.33 + 21.21: the lane runs into the hex holding the building symbol that blocks the LOS,
+    not just up to the hex before it (the symbol fills 1004; its edge is the 1003/1004 hexside)."""
+    m = make_map(cols=(10, 20), rows=(1, 12),
+                 buildings={"B1": [(32, 8), (31, 9), (29, 9), (28, 8), (29, 7), (31, 7)]})
+    g = adv_game([mmg(), inf("R1", "russian"), inf("R2", "russian")], {"GMG": "1002", "R1": "1004", "R2": "1005"},
+                 hexmap=m, script=[(2, 2), (6, 6, 6)])  # the fire PC, then the one attack (on R1)
+    g.apply(SetMgMode("GMG", "FL", "1003"))
+    to_support_fire(g)
+    u = g.units["GMG"]
+    u.fl_target = "1006"  # a target chosen before the MG moved into this hex (the lane is taken now)
+    los = g.los("1002", "1006")
+    assert not los.clear and los.blocking_hex == "1004"
+    assert g._fire_lane(u) == ["1003", "1004"]  # R1 in the building hex is in the lane, R2 beyond it is not
+    g.apply(LaneFire("GMG"))
+    assert [e["target"] for e in g.events if e["kind"] == "mode_attack"] == ["R1"]
+
+
 def test_21_25_fl_per_hex_terrain_reductions():
     m = make_map(cols=(10, 20), rows=(1, 12), trees={"1004": 1})
     g = adv_game([mmg(), inf("R1", "russian"), inf("R2", "russian")], {"GMG": "1002", "R1": "1004", "R2": "1006"},

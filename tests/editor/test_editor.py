@@ -454,6 +454,16 @@ def test_los_blocked_drawing_and_sighting(win):
     assert not img.isNull()
 
 
+def test_10_33_los_tool_says_why_a_los_past_an_own_hex_building_is_clear(win):
+    """B1 fills 1305: from 1305 to the adjacent 1304 the line meets it only in the firer's own hex."""
+    t = tool(win, "los")
+    r = t.measure("1305", "1304")
+    assert r.clear and r.own_hex_buildings == (("1305", "B1"),)
+    for text in (t.status, win.los_panel.text.text()):
+        assert "only in the firer's/target's own hexes" in text and "10.33" in text, text
+    assert [(h.id, h.building) for h in r.hexes] == [("1305", "B1"), ("1304", None)]
+
+
 def test_visible_from_worker(win, qtbot):
     t = tool(win, "los")
     t.measure("1204", "1206")

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shapely.geometry import LineString
+
+from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import UnknownHexError
 from maps.los import HexOccupancy, line_of_sight
@@ -248,3 +252,209 @@ def test_symmetric_on_the_shipped_mapsheet_including_building_corners():
             continue
         f, r = line_of_sight(m, a, b), line_of_sight(m, b, a)
         assert (f.clear, f.trees_afvs_wrecks) == (r.clear, r.trees_afvs_wrecks), (a.id, b.id, f.reason, r.reason)
+
+
+# ------------------------------------------------------------------ 10.32 b: a hex touched at a corner
+# The line 1005 -> 1402 (centres (30, 10) -> (42, 4)) touches hex 1103 at its corner (36, 8) and
+# hex 1303 at its corner (38, 6), 3 and 2 hexes from 1402.
+
+
+def test_10_32b_higher_hill_touched_only_at_a_corner_blocks():
+    """10.32 b "touching": a level 2 hill touched at a corner between a level 1 and a level 0 unit
+    is on the Sighting Chart, 3 hexes from the lower unit (line there at 3/5): blocked, both ways."""
+    m = make_map(rows=(1, 12), levels={"1005": 1, "1103": 2})
+    for firer, target in (("1005", "1402"), ("1402", "1005")):
+        r = line_of_sight(m, firer, target)
+        assert [(h.id, h.contact) for h in r.hexes if h.id == "1103"] == [("1103", "vertex")]
+        assert not r.clear and r.rule == "10.32" and r.blocking_hex == "1103", r.reason
+        assert [(o.hex, o.x, o.height, o.line_height, o.blocks) for o in r.sighting] == [
+            ("1103", 3, 2, Fraction(3, 5), True)]
+        assert "touched at a corner" in r.reason
+    # the same geometry at equal levels: 10.31 a (a touched higher hill)
+    m2 = make_map(rows=(1, 12), levels={"1005": 1, "1402": 1, "1103": 2})
+    r2 = line_of_sight(m2, "1005", "1402")
+    assert not r2.clear and r2.rule == "10.31a" and r2.blocking_hex == "1103"
+
+
+def test_10_32b_hill_touched_at_a_corner_below_the_line_does_not_block():
+    m = make_map(rows=(1, 12), levels={"1005": 2, "1103": 1})  # line at 2 - 2*2/5 = 1.2 over 1103: below
+    r = line_of_sight(m, "1005", "1402")
+    assert r.clear and [(o.hex, o.x, o.height) for o in r.sighting] == [("1103", 3, 1)]
+
+
+def test_10_32b_corner_touched_hex_adds_its_building_symbol_but_not_its_woods():
+    """Reading (as 10.31 b): a hex touched only at a corner adds no trees, so its woods are no
+    Sighting Chart obstacle; a building symbol the line touches in it is (height 1/2)."""
+    # 1303 is touched at its corner (38, 6), 2 hexes from 1402: the line is at 2/5 there
+    woods = make_map(rows=(1, 12), levels={"1005": 1}, trees={"1303": 2})
+    r = line_of_sight(woods, "1005", "1402")
+    assert r.clear and r.sighting == [] and r.trees_afvs_wrecks == 0
+    crossed = make_map(rows=(1, 12), levels={"1005": 1}, trees={"1302": 2})  # 1302 crossed at x = 1: 1/2 >= 1/5
+    assert line_of_sight(crossed, "1005", "1402").blocking_hex == "1302"
+    hill = make_map(rows=(1, 12), levels={"1005": 1, "1303": 1})
+    r_hill = line_of_sight(hill, "1402", "1005")
+    assert not r_hill.clear and r_hill.rule == "10.32" and r_hill.blocking_hex == "1303"
+    # a building symbol in 1303 with a corner on the touched corner (38, 6): blocks, in 1303
+    touching = make_map(rows=(1, 12), levels={"1005": 1}, buildings={"B1": [(38, 6), (39.5, 6.5), (39, 7)]})
+    for firer, target in (("1005", "1402"), ("1402", "1005")):
+        rb = line_of_sight(touching, firer, target)
+        assert not rb.clear and rb.rule == "10.32" and rb.blocking_hex == "1303", rb.reason
+        assert [(o.hex, o.x, o.height) for o in rb.sighting] == [("1303", 2, Fraction(1, 2))]
+        assert {h.id: h.building for h in rb.hexes if h.building} == {"1303": "B1"}
+    # the same symbol a little inside the hex, off the line: clear
+    apart = make_map(rows=(1, 12), levels={"1005": 1}, buildings={"B1": [(38.25, 6.25), (39.5, 6.5), (39, 7)]})
+    assert line_of_sight(apart, "1005", "1402").clear
+
+
+# ------------------------------------------------------------------ the blocking hex is where the obstacle is
+_HEX_1305 = [(41, 11), (40, 12), (38, 12), (37, 11), (38, 10), (40, 10)]  # the outline of hex 1305
+_HEX_1004 = [(32, 8), (31, 9), (29, 9), (28, 8), (29, 7), (31, 7)]  # the outline of hex 1004
+
+
+def test_10_31a_building_symbol_blocks_in_the_hex_it_lies_in_both_ways():
+    """A symbol exactly filling hex 1305, its top edge on the 1304/1305 hexside: the line 1205 -
+    1605 runs along that hexside and passes the 1304/1305/1405 corner. Blocked in 1305 both ways;
+    neither 1304 nor 1405 holds the symbol."""
+    m = make_map(buildings={"B7": _HEX_1305})
+    for firer, target in (("1205", "1605"), ("1605", "1205")):
+        r = line_of_sight(m, firer, target)
+        assert not r.clear and r.rule == "10.31a" and r.blocking_hex == "1305", r.reason
+        assert r.blocking_feature == "B7" and "in 1305" in r.reason
+        assert {h.id: h.building for h in r.hexes if h.building} == {"1305": "B7"}
+
+
+def test_10_31a_crossed_building_hex_blocks_not_the_hex_before_it():
+    m = make_map(buildings={"B1": _HEX_1004})
+    for firer, target in (("1002", "1006"), ("1006", "1002")):
+        r = line_of_sight(m, firer, target)
+        assert not r.clear and r.blocking_hex == "1004"
+        assert {h.id: h.building for h in r.hexes if h.building} == {"1004": "B1"}
+
+
+def test_10_32_building_symbol_stands_in_the_hex_it_lies_in():
+    # level 0 firer 1002, level 1 target 1006 (range 4): the symbol of 1004 at x = 2, height 1/2 = line there
+    m = make_map(levels={"1006": 1}, buildings={"B1": _HEX_1004})
+    for firer, target in (("1002", "1006"), ("1006", "1002")):
+        r = line_of_sight(m, firer, target)
+        assert not r.clear and r.rule == "10.32" and r.blocking_hex == "1004"
+        assert [(o.hex, o.x, o.height, o.line_height) for o in r.sighting] == [
+            ("1004", 2, Fraction(1, 2), Fraction(1, 2))]
+
+
+def test_10_31a_multi_hex_symbol_along_an_inner_hexside_is_in_both_hexes():
+    """One symbol covering 1304 and 1305: the line along their common hexside meets it in both
+    (it has area on both sides); it only touches 1405 at a corner of the symbol."""
+    both = [(41, 11), (40, 12), (38, 12), (37, 11), (38, 10), (37, 9), (38, 8), (40, 8), (41, 9), (40, 10)]
+    m = make_map(buildings={"B1": both})
+    for firer, target in (("1205", "1605"), ("1605", "1205")):
+        r = line_of_sight(m, firer, target)
+        assert not r.clear and r.blocking_hex == "1304"
+        assert {h.id: h.building for h in r.hexes if h.building} == {"1304": "B1", "1305": "B1"}
+
+
+def test_10_33_symbol_in_the_firers_hex_touching_the_line_where_it_leaves_does_not_block():
+    # the line 1002 -> 1006 leaves 1003 at (30, 7), on the 1003/1004 hexside
+    in_firer_hex = make_map(buildings={"B1": [(30, 7), (29.5, 6.5), (30.5, 6.5)]})  # in 1003
+    assert line_of_sight(in_firer_hex, "1003", "1006").clear
+    assert not line_of_sight(in_firer_hex, "1002", "1006").clear  # 1003 intermediate: blocks there
+    in_next_hex = make_map(buildings={"B1": [(30, 7), (29.5, 7.5), (30.5, 7.5)]})  # in 1004
+    r = line_of_sight(in_next_hex, "1003", "1006")
+    assert not r.clear and r.blocking_hex == "1004"
+    r2 = line_of_sight(in_next_hex, "1006", "1003")
+    assert not r2.clear and r2.blocking_hex == "1004"
+
+
+def test_10_33_symbol_on_the_common_hexside_of_adjacent_hexes_is_clear_and_says_why():
+    # a small symbol across the middle of the 1304/1305 hexside (y = 10, x 38..40)
+    m = make_map(buildings={"B1": [(38.5, 9.5), (39.5, 9.5), (39.5, 10.5), (38.5, 10.5)]})
+    for firer, target in (("1304", "1305"), ("1305", "1304")):
+        r = line_of_sight(m, firer, target)
+        assert r.clear and r.rule is None
+        assert "only in the firer's/target's own hexes" in r.reason and "10.33" in r.reason
+        assert "no building symbol or higher hill on the line" not in r.reason
+        assert {h.id: h.building for h in r.hexes} == {"1304": "B1", "1305": "B1"}
+        assert set(r.own_hex_buildings) == {("1304", "B1"), ("1305", "B1")}
+        j = r.to_json()
+        assert j["own_hex_buildings"] == [{"hex": hx, "building": "B1"} for hx, _ in r.own_hex_buildings]
+        assert "10.33" in j["reason"] and {d["id"]: d["building"] for d in j["hex_details"]} == {
+            "1304": "B1", "1305": "B1"}
+    # at different levels too
+    m2 = make_map(levels={"1305": 1}, buildings={"B1": [(38.5, 9.5), (39.5, 9.5), (39.5, 10.5), (38.5, 10.5)]})
+    r3 = line_of_sight(m2, "1304", "1305")
+    assert r3.clear and "10.33" in r3.reason and "Sighting Chart" in r3.reason
+    # with no symbol at all, the plain 10.31 reason
+    assert "no building symbol or higher hill on the line" in line_of_sight(make_map(), "1304", "1305").reason
+
+
+def test_10_33_cli_explains_a_clear_los_past_an_own_hex_building(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from core.cli import cli
+
+    data = {"format": "ironcross-map", "version": 1, "name": "t",
+            "extent": {"first_column": 10, "last_column": 20, "first_row": 1, "last_row": 10},
+            "hexes": [], "buildings": [{"id": "B1", "polygon": [[38.5, 9.5], [39.5, 9.5], [39.5, 10.5], [38.5, 10.5]]}]}
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(data))
+    res = CliRunner().invoke(cli, ["los", str(p), "1304", "1305"])
+    assert res.exit_code == 0, res.output
+    assert "CLEAR" in res.output and "only in the firer's/target's own hexes" in res.output
+    assert "1304 (B1 in the firer's own hex: no block, 10.33)" in res.output
+    res_j = CliRunner().invoke(cli, ["los", str(p), "1304", "1305", "--json"])
+    j = json.loads(res_j.output)
+    assert j["clear"] and j["own_hex_buildings"] == [{"hex": "1304", "building": "B1"}, {"hex": "1305", "building": "B1"}]
+    blocked = CliRunner().invoke(cli, ["los", str(p), "1303", "1306"])  # through both hexes
+    assert "BLOCKED (10.31a) at 1304 by B1" in blocked.output
+
+
+# ------------------------------------------------------------------ exactness of where a symbol is met
+def _quarter(lo: int, hi: int):
+    return st.integers(4 * lo, 4 * hi).map(lambda v: v / 4)
+
+
+_wide_symbols = st.lists(st.tuples(_quarter(33, 48), _quarter(2, 14)), min_size=3, max_size=6)
+_small_symbols = st.builds(lambda x0, y0, offs: [(x0 + dx, y0 + dy) for dx, dy in offs],
+                           st.integers(34, 47), st.integers(3, 13),
+                           st.lists(st.tuples(_quarter(-1, 1), _quarter(-1, 1)), min_size=3, max_size=5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_wide_symbols, _small_symbols),
+       st.builds(Hex, st.integers(10, 18), st.integers(1, 8)), st.builds(Hex, st.integers(10, 18), st.integers(1, 8)))
+def test_where_a_symbol_is_met_fast_path_agrees_with_the_exact_test(pts, a, b):
+    """Symbols with corners on a quarter-unit grid (so they meet hexsides and hex corners exactly),
+    spread over several hexes or small (often inside one hex): the float fast path settles only
+    hexes where the exact test finds the symbol too and leaves every other such hex to it; a symbol
+    inside one hex is met there exactly when the exact test says so; LOS stays symmetric."""
+    from shapely.geometry import Polygon
+
+    from maps import los as L
+
+    poly = Polygon(pts)
+    if a == b or not poly.is_valid or poly.area == 0:
+        return
+    m = make_map(cols=(10, 18), rows=(1, 8), buildings={"B1": pts})
+    mlos = L._map_los(m)
+    sym = mlos.buildings["B1"]
+    rel = L._relative(a.col & 1, b.col - a.col, b.row - a.row)
+    entries = [(i, Hex(a.col + e[0], a.row + e[1]), e) for i, e in enumerate(rel)
+               if "B1" in mlos.cells.get(Hex(a.col + e[0], a.row + e[1]), L._DEFAULT_CELL)[3]]
+    ca, cb = hexgrid.centre(a), hexgrid.centre(b)
+    full = LineString([ca, cb])
+    exact = L._meets_exact(sym, ca, cb, entries)
+    if not sym.poly.intersects(full):
+        assert exact == set()
+        return
+    fast = L._meets_fast(sym, ca, cb, entries)
+    if fast is not None:
+        settled, rest = fast
+        undecided = {i for i, _h, _e in rest}
+        assert settled <= exact and exact - settled <= undecided
+        assert L._building_hexes(sym, ca, cb, entries) == exact
+    if sym.home is not None:
+        assert exact == {i for i, h, _ in entries if h == sym.home}
+    f, r = line_of_sight(m, a, b), line_of_sight(m, b, a)
+    assert (f.clear, f.rule) == (r.clear, r.rule), (f.reason, r.reason)
+    assert {h.id: h.building for h in f.hexes} == {h.id: h.building for h in r.hexes}
