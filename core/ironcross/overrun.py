@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, IllegalAction, Overrun
-from core.ironcross.state import Morale, Phase, Unit
+from core.ironcross.state import Morale, Phase, Unit, stacking_problem
 from maps import hexgrid
 
 
@@ -77,10 +77,33 @@ class OverrunRules:
             return out
         inf = len(self._group()) > 1
         for h in targets:
-            out.append(Overrun(h, False))
-            if inf:
+            if self._overrun_stacking_ok(h, False):
+                out.append(Overrun(h, False))
+            if inf and self._overrun_stacking_ok(h, True):
                 out.append(Overrun(h, True))  # 9.3
         return out
+
+    def _overrun_stacking_ok(self, target: str, with_infantry: bool) -> bool:
+        """8.62: the infantry of the group that do not go into ``target`` end their move in the
+        adjacent hex (9.3, 8.43) and those that go in stay there (9.33): each within the stacking
+        limit (the infantry that never left their hex may stay). The AFV itself must exit."""
+        mv = self.moving
+        group = self._group()
+        afv = self._overrunner()
+        others = [u for u in group if u is not afv]
+        if not others:
+            return True
+        frm = afv.hex
+        going: list[Unit] = []
+        if with_infantry:
+            able = [u for u in others if self._able_to_enter(u, frm, target)]
+            if able and sum(e.men for e in self.enemy_in(target, afv.side)) <= sum(u.men for u in able):
+                going = able  # 9.3: not refused
+        staying = [u for u in others if u not in going]
+        if staying and mv.hexes_moved:
+            if stacking_problem([u for u in self.state.units_at(frm) if u not in group] + staying) is not None:
+                return False
+        return not going or stacking_problem(self.state.units_at(target) + going) is None
 
     def _overrun(self, a: Overrun) -> None:
         mv = self.moving
@@ -134,7 +157,6 @@ class OverrunRules:
         mv.hexes_moved += 1
         mv.free_turn = True
         mv.path.append(target)
-        self._record_arrival(target, [afv] + inf)
         self._event("moved", rule="9.0", units=[u.id for u in [afv] + inf], frm=frm, to=target,
                     mp_left={u.id: mv.mp[u.id] for u in [afv] + inf})
         defenders = sorted(self.enemy_in(target, side), key=lambda x: x.id)
