@@ -868,21 +868,29 @@ class MovementRules:
 
     # ================================================================== mines (19.2)
     def _mine_attack(self, hex_id: str, group: list[Unit]) -> set[str]:
-        """19.2 mines met by ``group`` entering ``hex_id``: AP factors are revealed and detonate for
-        any unit (19.22), attacking each entering infantry/CW unit (19.24, 19.26: an AFV alone
-        rolls nothing); AT factors only for AFVs (19.21, 19.23), 2d6 <= factors destroys (19.25).
-        Mine dice are not the first shot (8.22)."""
+        """19.2 mines met by ``group`` entering ``hex_id`` (on the move, pushing a wreck, in an
+        overrun): AP factors are revealed and detonate for any unit (19.22); when an infantry/CW
+        unit detonates them (19.26: infantry moving with an AFV; an AFV alone rolls nothing), one
+        die is rolled for EACH infantry/CW unit in the hex (19.24): the entering units and those
+        already there, of either side (not hidden units, 24.23). AT factors only for AFVs (19.21,
+        19.23), 2d6 <= factors destroys (19.25). Mine dice are not the first shot (8.22). Units of
+        ``group`` eliminated before the detonation (an overrun's 9.33 assault) still set it off.
+        Returns the ids of the units attacked."""
         m = self.state.mines.get(hex_id)
-        group = [u for u in group if not u.eliminated]
         if not m or not group:
             return set()
+        by_infantry = any(not u.is_afv for u in group)  # 19.24, 19.26
+        group = [u for u in group if not u.eliminated]
         attacked: set[str] = set()
         inf = [u for u in group if not u.is_afv]
         afvs = [u for u in group if u.is_afv]
         if m.get("ap", 0) > 0:
             m["revealed_ap"] = True  # 19.22
             self._event("mines_revealed", rule="19.22", hex=hex_id, ap=m["ap"])
-            for u in inf:  # 19.24 (and 19.26 for infantry moving with an AFV)
+            here = [u for u in self.state.units_at(hex_id) if not u.is_afv and not u.hidden] if by_infantry else []
+            for u in sorted(here, key=lambda x: x.id):  # 19.24: EACH infantry/CW unit in the hex
+                if u.eliminated:
+                    continue
                 attacked.add(u.id)
                 r = self.roll(1, f"AP mine attack on {u.id}", "19.24")
                 f = m["ap"]

@@ -183,7 +183,7 @@ class OverrunRules:
                     u.fired = True  # 9.34 their participation in this Player Turn is complete
                     u.moving_fired = True
                     u.assault_hex = None
-        self._overrun_finish(afv, target, [u for u in inf if not u.eliminated])
+        self._overrun_finish(afv, target, inf)  # those eliminated in 9.33 set the AP mines off too (19.24)
 
     def _overrun_afv_destroyed_outside(self, afv: Unit, frm: str, inf: list[Unit]) -> None:
         """9.2 A / 9.31: the Wreck goes in the hex the AFV came from; the accompanying infantry
@@ -256,8 +256,9 @@ class OverrunRules:
 
     def _overrun_finish(self, afv: Unit, target: str, inf: list[Unit]) -> None:
         """19.2: mines attack after the resolution (AT factors the AFV before it leaves; AP
-        factors the infantry that stayed, after their assault); 8.54/8.55; then the AFV must exit
-        (no opportunity fire at the overrun hex)."""
+        factors, when infantry went in with it, every infantry/CW unit in the hex after their
+        assault, defenders included, 19.24/19.26); 8.54/8.55; then the AFV must exit (no
+        opportunity fire at the overrun hex)."""
         mv = self.moving
         self._update_control(target)
         self._mine_attack(target, [afv] + inf)

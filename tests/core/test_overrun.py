@@ -221,3 +221,16 @@ def test_9_32_9_33_9_34_combined_overrun_skips_infantry_fire_infantry_stay_and_a
     assert g.moving.units == ["GT"] and g.units["G1"].fired  # 9.34
     g.apply(Step("1503"))
     assert g.units["G1"].hex == "1504"
+
+
+def test_19_24_combined_overrun_ap_mines_attack_every_infantry_unit_in_the_hex_defenders_too():
+    # 9.33: the Russian (assault 6) wins the immediate assault against an attacker that cannot hit
+    # (assault 0); the infantry that went in set the AP mines off all the same, and they attack the
+    # defender left in the hex (19.24: EACH infantry/CW unit in the hex, either side)
+    g = og([afv("GT", "german", overrun=2), inf("G1", "german", assault=0), inf("R1", "russian", assault=6)],
+           {"GT": ("1505", False, 1), "G1": "1505", "R1": "1504"}, script=[(6, 6), (2,), (5,), (1,)])
+    g.state.mines["1504"] = {"side": "russian", "ap": 4, "at": 0, "revealed_ap": False, "revealed_at": False}
+    g.apply(StartMove(("GT", "G1")))
+    g.apply(Overrun("1504", True))  # 9.2 C: 12 > 2, R1 SUPPRESSED; G1 misses, R1 hits (17.23)
+    assert [(e["unit"], e["die"], e["result"]) for e in events(g, "mine_result")] == [("R1", 1, "E")]
+    assert g.units["G1"].eliminated and g.units["R1"].eliminated  # 1 <= 4/4: ELIMINATED (19.24 a)
