@@ -117,7 +117,7 @@ class MovementRules:
             return False
         if not u.entered:
             e = self._entry_of.get(u.id)
-            if e is None or e.side != u.side or e.turn != s.turn or e.phase != s.phase:
+            if not self._entry_open(e, u):
                 return False
             if u.hex is not None:
                 return False
@@ -130,6 +130,14 @@ class MovementRules:
             return False
         mp, one = self._allowance(u, reaction)
         return mp > 0 or one or (u.entered and self._can_turn(u, reaction))
+
+    def _entry_open(self, e, u: Unit) -> bool:
+        """24.1: may ``u``, waiting off the map with entry ``e``, enter now? Units entering during
+        the game do so in their side's Movement Phase, or in the phase the scenario names (Scenario
+        5's T-34a: the Reaction Movement Phase), on the turn listed **or any later turn**: the turn
+        listed is the first on which they may enter, not the only one (a failed PC only delays them)."""
+        s = self.state
+        return e is not None and e.side == u.side and s.turn >= e.turn and s.phase is e.phase
 
     # ================================================================== starting a move (8.0, 8.2-8.4)
     @staticmethod
@@ -284,7 +292,10 @@ class MovementRules:
                                  and (x.is_infantry or x.is_cw) and ld.is_leader_for(x))
             if need_pc and not self.pc(ld, "leader directed movement", rule):
                 ps["failed_lead"].add(ld.id)
-                fail([x for x in stack if not x.is_afv and not x.moved], "8.3 A")
+                # 8.3 A: nobody in his hex moves; off the map (24.1) there is no hex: only the units
+                # the PC covered have moved, and they may enter in a later phase
+                covered = stack if ld.entered else units
+                fail([x for x in covered if not x.is_afv and not x.moved], "8.3 A")
                 return False
             ps["lead"][key] = (ld.id, ld.pr, eligible)  # his PR stays usable (8.3 example)
             return True
