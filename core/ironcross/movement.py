@@ -526,7 +526,7 @@ class MovementRules:
         fp = (tuple(mv.units), tuple(sorted(mv.mp.items())), mv.hexes_moved, mv.leader, mv.afv, mv.entering,
               mv.overrun_from, tuple(sorted(s.wrecks.items())),
               tuple((u.id, u.hex, u.crew, u.down, u.morale, u.hidden, u.immobilized)
-                    for u in s.units.values() if u.hex is not None and not u.eliminated))
+                    for u in s.units.values() if (u.hex is not None or u.id in mv.mp) and not u.eliminated))
         c = getattr(self, "_stk", None)
         if c is not None and c["fp"] == fp:
             return c
@@ -589,51 +589,71 @@ class MovementRules:
         groups moving together or not at all. Passing through a full hex is allowed (8.61);
         ``moved`` False means the units have not left their starting hex, where they may always
         stay. Facing changes, state changes and overruns are not searched (a smaller set of
-        continuations, so a True answer always has its steps offered)."""
+        continuations, so a True answer always has its steps offered).
+
+        Units with the same costs, MPs and one-hex flag (a cohort) always follow, stop and stay
+        behind together, so the search moves cohorts, and a cohort over the limit on its own can
+        never stop anywhere."""
         key = (at, grp, mp, moved, leader, afv, drops, tuple(sorted(down.items())) if down else None)
         memo = c["memo"]
         if key in memo:
             return memo[key]
         units = self.units
         one = self.moving.one_hex
+        if not moved or self._limit_ok(c, at, [units[x] for x in grp], drops):
+            memo[key] = True
+            return True
+        by: dict[tuple, list[str]] = {}
+        for x, mx in zip(grp, mp):
+            u = units[x]
+            d = down[x] if down and x in down else u.down
+            by.setdefault((u.is_afv, d, u.normal and not d, one[x], round(mx, 6)), []).append(x)
+        kinds = list(by)  # cohort i: (is_afv, down, road rate, one-hex, MPs at the start)
+        ids = [tuple(by[k]) for k in kinds]
+        if any(stacking_problem([units[x] for x in xs]) is not None for xs in ids):
+            memo[key] = False  # e.g. a whole entering group led by its commander
+            return False
+        lead_c = next((i for i, xs in enumerate(ids) if leader in xs), None)
+        tank_c = next((i for i, xs in enumerate(ids) if afv in xs), None)
+        splitting = lead_c is not None or tank_c is not None
+        reps = [units[xs[0]] for xs in ids]
         wrecks = self.state.wrecks
-        downs = {x: (down[x] if down and x in down else units[x].down) for x in grp}
-        splitting = leader is not None or afv is not None
         seen: set = set()
-        best: dict = {}  # (hex, group) -> MP vectors reached (groups moving together: more MP is better)
-        todo = [(at, grp, mp, moved, drops)]
+        best: dict = {}  # (hex, cohorts) -> MP vectors reached (groups moving together: more MP is better)
+        todo = [(at, tuple(range(len(ids))), tuple(k[4] for k in kinds), True, drops)]
         found = False
         while todo and not found:
-            h, g, m, mvd, dr = todo.pop()
-            us = [units[x] for x in g]
-            if not mvd or self._limit_ok(c, h, us, dr):
-                found = True
+            h, alive, m, mvd, dr = todo.pop()
+            if (h, dr) != (at, drops) and self._limit_ok(c, h, [units[x] for i in alive for x in ids[i]], dr):
+                found = True  # (the starting state was judged above)
                 break
-            lead = leader if leader in g else None
-            tank = afv if afv in g and len(g) > 1 else None
-            has_afv = any(u.is_afv for u in us)
+            lead = lead_c if lead_c in alive else None
+            tank = tank_c if tank_c in alive and sum(len(ids[i]) for i in alive) > 1 else None
+            has_afv = any(kinds[i][0] for i in alive)
             for to in self._nbrs(h):
                 if to in c["enemy"] or (has_afv and (wrecks.get(to) or to in c["afv_at"])):
                     continue  # 8.23, 12.4, 8.61
-                able: list[str] = []
-                left: list[str] = []
+                able: list[int] = []
+                left: list[int] = []
                 nm: list[float] = []
-                for u, x, mx in zip(us, g, m):
-                    cost = self._cost_as(u, downs[x], h, to)
-                    if cost is not None and (not mvd if one[x] else cost <= mx + 1e-9):
-                        able.append(x)
-                        nm.append(0.0 if one[x] else mx - cost)
+                for i, mx in zip(alive, m):
+                    k = kinds[i]
+                    cost = self._cost_as(reps[i], k[1], h, to)
+                    if cost is not None and (not mvd if k[3] else cost <= mx + 1e-9):
+                        able.append(i)
+                        nm.append(0.0 if k[3] else mx - cost)
                     else:
-                        left.append(x)
-                if not able or (lead and lead not in able) or (tank and tank not in able):
+                        left.append(i)
+                if not able or (lead is not None and lead not in able) or (tank is not None and tank not in able):
                     continue  # 8.3 B, 8.43: the leader / the AFV leads the way
-                if not lead and not tank and left:
+                if lead is None and tank is None and left:
                     continue  # other groups move together or not at all
                 nd = dr
                 if left:
-                    if mvd and not self._limit_ok(c, h, [units[x] for x in left], dr):
+                    stay = [x for i in left for x in ids[i]]
+                    if mvd and not self._limit_ok(c, h, [units[x] for x in stay], dr):
                         continue  # those that cannot follow stop here: within the limit too
-                    nd = dr + tuple((h, x) for x in left)
+                    nd = dr + tuple((h, x) for x in stay)
                 st = (to, tuple(able), tuple(nm), True, nd)
                 if st in seen:
                     continue
