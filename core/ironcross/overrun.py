@@ -108,6 +108,8 @@ class OverrunRules:
     def _overrun(self, a: Overrun) -> None:
         mv = self.moving
         if a not in self._overrun_actions():
+            if a.hex in self._overrun_targets() and not self._overrun_stacking_ok(a.hex, a.with_infantry):
+                raise IllegalAction("8.62", "the infantry would end their move over the stacking limit")
             raise IllegalAction("9.0", f"{a} is not a legal overrun now (9.0, 9.11, 9.13)")
         afv = self._overrunner()
         side, frm, target = afv.side, afv.hex, a.hex

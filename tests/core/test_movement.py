@@ -425,6 +425,27 @@ def test_8_62_forced_stop_by_opportunity_fire_is_not_punished():
     assert (ov["rule"], ov["hex"], len(ov["units"]), ov["penalty"]) == ("8.62", "1505", 7, None)
 
 
+def test_8_33_8_62_group_left_without_its_leader_and_a_legal_step_stops_by_force_unpunished():
+    # C leads G1 and an MMG (MA 1) into 1506 (four men): with him, G1 could go on and the MMG stop
+    # there (6 men); opportunity fire kills C (8.33), and without a leader G1 and the MMG move
+    # together or not at all (the MMG has no MP left): they stop over the limit, by force
+    units = [inf("C", "german", weapon="PL", pr=10, commander=True), inf("G1", "german"),
+             cw("GM", "german", crew=2, ma=1), inf("R1", "russian")] + [inf(f"H{i}", "german") for i in range(4)]
+    pl = {"C": "1505", "G1": "1505", "GM": "1505", "R1": "1508", **{f"H{i}": "1506" for i in range(4)}}
+    g = moving_game(units, pl, script=[(1, 1), (1,)] + [(6,)] * 6)  # fire PC; C rolls 1 (E), the rest 6
+    g.apply(StartMove(("C", "G1", "GM"), leader="C"))
+    g.apply(Step("1506"))
+    g.apply(Fire(("R1",), "1506"))
+    assert g.units["C"].eliminated and g.moving.units == ["G1", "GM"] and g.moving.leader is None
+    assert g.legal_actions() == [StopMove()]
+    g.apply(StopMove())
+    end = events(g, "move_end")[-1]
+    assert (end["rule"], end["forced"], end["hex"]) == ("8.62", True, "1506")
+    g.apply(EndPhase())
+    assert [e["unit"] for e in events(g, "eliminated")] == ["C"]
+    assert events(g, "over_stacked")[-1]["hex"] == "1506"
+
+
 def test_8_62_units_over_the_limit_before_the_phase_may_stay_and_are_not_eliminated():
     g = _full_hex_game()
     g.units["G6"].hex = "1505"  # seven men in 1505 (e.g. after a forced stop)
