@@ -446,7 +446,9 @@ class HeuristicPlayer(TacticsMixin):
             if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
                 continue  # 8.62: the group could never stop anywhere
             if units[0].hex is None:  # entering from off the map
-                scored.append((5.0 + len(units) + (2.0 if a.leader else 0.0), a))
+                # 8.0: AFVs alone move first (once other units have started they may not this phase)
+                first = 10.0 if all(u.is_afv for u in units) else 0.0
+                scored.append((5.0 + len(units) + (2.0 if a.leader else 0.0) + first, a))
                 continue
             mp, one = 99.0, False
             for u in units:

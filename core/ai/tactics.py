@@ -92,6 +92,15 @@ class TacticsMixin:
         enemies = view.enemy_units()
         scored = []
         plans: dict = {}
+        # 24.1: reinforcements that enter in the Reaction Movement Phase (Scenario 5's T-34a) come on
+        entries = []
+        for a in actions:
+            units = [view.unit(x) for x in a.units] if a.kind == "start_move" else [None]
+            if (all(u is not None and u.hex is None for u in units) and sum(u.men for u in units) <= 6
+                    and sum(u.is_cw for u in units) <= 1):
+                entries.append((len(units) + (2.0 if a.leader else 0.0), a))
+        if entries:
+            return self._best(entries)[1]
         for a in actions:
             if a.kind != "start_move":
                 continue

@@ -51,19 +51,17 @@ class OpportunityWindow:
 
 
 class MovementRules:
-    """Movement, facing, state changes during movement, mines, opportunity fire windows, and the
-    end-of-Movement-Phase steps (8.62, 8.65, 20.0)."""
+    """Movement, facing, state changes during movement, stacking (8.6), mines, opportunity fire
+    windows, and the end-of-Movement-Phase steps (8.65, 20.0)."""
 
     # ================================================================== per-phase bookkeeping
     def _mph(self) -> dict:
         """State that lasts one movement phase: leaders who passed their PC per hex (8.3 C), hexes
-        whose special AT fire was used (9.2 A), whether end-of-phase steps began (8.65, 20.1), and
-        the order units arrived in each hex (8.62)."""
+        whose special AT fire was used (9.2 A), whether end-of-phase steps began (8.65, 20.1)."""
         key = (self.state.player_turn, self.state.phase)
         ps = getattr(self, "_mv_phase", None)
         if ps is None or ps["key"] != key:
-            ps = {"key": key, "lead": {}, "failed_lead": set(), "overrun_at": set(), "end_steps": False,
-                  "arrivals": {}}
+            ps = {"key": key, "lead": {}, "failed_lead": set(), "overrun_at": set(), "end_steps": False}
             self._mv_phase = ps
         return ps
 
@@ -76,13 +74,6 @@ class MovementRules:
         k = self._stack_key(u)
         return [x for x in self.state.units_of(u.side) if not x.eliminated and (x.hex is not None or not x.entered)
                 and self._stack_key(x) == k]
-
-    def _record_arrival(self, hex_id: str, units: list[Unit]) -> None:
-        arr = self._mph()["arrivals"].setdefault(hex_id, [])
-        for u in units:
-            if u.id in arr:
-                arr.remove(u.id)
-            arr.append(u.id)
 
     # ================================================================== allowances (8.1)
     def _allowance(self, u: Unit, reaction: bool) -> tuple[float, bool]:
@@ -128,7 +119,7 @@ class MovementRules:
             return False
         if not u.entered:
             e = self._entry_of.get(u.id)
-            if e is None or e.side != u.side or e.turn != s.turn or e.phase != s.phase:
+            if not self._entry_open(e, u):
                 return False
             if u.hex is not None:
                 return False
@@ -141,6 +132,14 @@ class MovementRules:
             return False
         mp, one = self._allowance(u, reaction)
         return mp > 0 or one or (u.entered and self._can_turn(u, reaction))
+
+    def _entry_open(self, e, u: Unit) -> bool:
+        """24.1: may ``u``, waiting off the map with entry ``e``, enter now? Units entering during
+        the game do so in their side's Movement Phase, or in the phase the scenario names (Scenario
+        5's T-34a: the Reaction Movement Phase), on the turn listed **or any later turn**: the turn
+        listed is the first on which they may enter, not the only one (a failed PC only delays them)."""
+        s = self.state
+        return e is not None and e.side == u.side and s.turn >= e.turn and s.phase is e.phase
 
     # ================================================================== starting a move (8.0, 8.2-8.4)
     @staticmethod
@@ -299,7 +298,10 @@ class MovementRules:
                                  and (x.is_infantry or x.is_cw) and ld.is_leader_for(x))
             if need_pc and not self.pc(ld, "leader directed movement", rule):
                 ps["failed_lead"].add(ld.id)
-                fail([x for x in stack if not x.is_afv and not x.moved], "8.3 A")
+                # 8.3 A: nobody in his hex moves; off the map (24.1) there is no hex: only the units
+                # the PC covered have moved, and they may enter in a later phase
+                covered = stack if ld.entered else units
+                fail([x for x in covered if not x.is_afv and not x.moved], "8.3 A")
                 return False
             ps["lead"][key] = (ld.id, ld.pr, eligible)  # his PR stays usable (8.3 example)
             return True
@@ -376,10 +378,9 @@ class MovementRules:
     def _step_cost(self, u: Unit, frm: str | None, to: str) -> float | None:
         """8.5: terrain cost by UP/DOWN (8.51), road rate for NORMAL UP units along the road
         (8.52), +1 uphill (8.53); entering from off the map: the hex's own cost."""
-        kind = "afv" if u.is_afv else "infantry"
         if frm is None:
-            return self.terrain.entry_cost(to, kind, u.down)
-        return self.terrain.move_cost(frm, to, kind, u.down, road_rate=u.normal and not u.down)
+            return self.terrain.entry_cost(to, "afv" if u.is_afv else "infantry", u.down)
+        return self._cost_as(u, u.down, frm, to)
 
     def _can_enter(self, units: list[Unit], to: str) -> tuple[bool, str, str]:
         side = units[0].side
@@ -406,7 +407,17 @@ class MovementRules:
         return cost + extra <= mv.mp[u.id] + 1e-9
 
     def _move_options(self) -> list[tuple[str, list[Unit]]]:
-        """(hex, units able to enter it) for each hex the group may step or enter into next."""
+        """(hex, units able to enter it) for each hex the group may step or enter into next and
+        from which a stop within the stacking limit stays reachable (8.62, :meth:`_step_keeps_a_stop`).
+        Cached per state of the move (the legal actions and ``apply`` ask for it several times)."""
+        c = self._stack_ctx()
+        if c["opts"] is None:
+            c["opts"] = [(to, able) for to, able in self._raw_move_options() if self._step_keeps_a_stop(c, to, able)]
+        return c["opts"]
+
+    def _raw_move_options(self) -> list[tuple[str, list[Unit]]]:
+        """(hex, units able to enter it) for each hex the group may step or enter into next, by
+        terrain, MPs and the 8.3 B / 8.43 following rules only (no stacking look-ahead)."""
         mv = self.moving
         assert mv is not None
         group = self._group()
@@ -460,18 +471,19 @@ class MovementRules:
         if not group:
             return out + [StopMove()]
         if mv.overrun_from is None:
-            # 3.13 (NORMAL units, 2 MP infantry/CW, 5 MP AFV); 3.27; 11.43 a tank whose commander
-            # was killed stays DOWN
-            if all(u.normal for u in group) and not any(u.is_afv and u.commander_killed for u in group):
-                if all(mv.mp[u.id] >= (5 if u.is_afv else 2) - 1e-9 for u in group):
-                    out.append(ToggleState())
+            if self._toggle_rule_ok() and self._toggle_keeps_a_stop(group):  # 3.13, 8.62
+                out.append(ToggleState())
             if mv.afv and len(group) > 1:
-                out.append(Halt(tuple(u.id for u in group if u.id != mv.afv)))  # 8.43
+                halt = tuple(u.id for u in group if u.id != mv.afv)
+                if self._halt_problem(halt) is None:  # 8.62
+                    out.append(Halt(halt))  # 8.43
         f = self._facer()
         if f is not None:
             for side_ in range(1, 7):
                 if side_ != f.facing and self._facing_cost(f, side_) is not None:
                     out.append(Face(side_))
+            if f.is_afv and len(group) > 1 and not self._stop_ok():  # 8.62: MPs for a legal stop
+                out = [a for a in out if not isinstance(a, Face) or self._face_keeps_a_stop(f, a.hexside)]
         if mv.overrun_from is not None:
             if not opts:
                 out.append(StopMove())  # cannot leave (e.g. immobilized in the overrun hex)
@@ -497,10 +509,242 @@ class MovementRules:
         return float(cost)
 
     def _stop_ok(self) -> bool:
+        """May the moving group end its move where it stands (8.62)? Always off the map (it stays
+        off) and in the hex it started from (it has not moved); elsewhere only within the limit."""
         group = self._group()
-        if not group or group[0].hex is None:
+        if not group or group[0].hex is None or self.moving.hexes_moved == 0:
             return True
         return self._stack_ok(group[0].hex, group)
+
+    # ================================================================== stacking on the move (8.6)
+    # 8.62 is a limit at the end of the phase, with no penalty in the rulebook: the legal actions
+    # never offer a step, entry, state change, facing change, Halt or overrun after which the
+    # moving units (and those of a leader/AFV group that cannot follow and stop, 8.3 B, 8.43)
+    # could no longer end their move within the limit. Only a forced stop (13.18, 19.27, 8.54,
+    # 8.55, 8.33, 8.43, 9.31, 24.23) may leave a hex over it; nothing is eliminated for it.
+    def _stack_ctx(self) -> dict:
+        """The state the 8.62 look-ahead reads, rebuilt when the move or any unit changes: ``base``
+        hex -> units not moving, ``enemy`` hexes holding enemy units the mover knows of (8.23),
+        ``afv_at`` hexes holding an AFV outside the group (8.61), ``memo`` look-ahead results and
+        ``opts`` the filtered move options."""
+        mv = self.moving
+        s = self.state
+        fp = (tuple(mv.units), tuple(sorted(mv.mp.items())), mv.hexes_moved, mv.leader, mv.afv, mv.entering,
+              mv.overrun_from, tuple(sorted(s.wrecks.items())),
+              tuple((u.id, u.hex, u.crew, u.down, u.morale, u.hidden, u.immobilized)
+                    for u in s.units.values() if (u.hex is not None or u.id in mv.mp) and not u.eliminated))
+        c = getattr(self, "_stk", None)
+        if c is not None and c["fp"] == fp:
+            return c
+        group = self._group()
+        side = group[0].side if group else None
+        ids = set(mv.units)
+        base: dict[str, list[Unit]] = {}
+        enemy: set[str] = set()
+        afv_at: set[str] = set()
+        for u in s.units.values():
+            if u.hex is None or u.eliminated or u.id in ids:
+                continue
+            base.setdefault(u.hex, []).append(u)
+            if u.is_afv:
+                afv_at.add(u.hex)
+            if u.side != side and not u.hidden:
+                enemy.add(u.hex)  # as enemy_in: the opponent's hidden units are not known (24.2)
+        c = {"fp": fp, "base": base, "enemy": enemy, "afv_at": afv_at, "memo": {}, "opts": None}
+        self._stk = c
+        return c
+
+    def _nbrs(self, hex_id: str) -> tuple[str, ...]:
+        """The neighbours of ``hex_id`` in the playing area (cached for the game)."""
+        cache = self.__dict__.setdefault("_nbr_cache", {})
+        out = cache.get(hex_id)
+        if out is None:
+            out = cache[hex_id] = tuple(n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(hex_id))
+                                        if self.map.contains(n))
+        return out
+
+    def _cost_as(self, u: Unit, down: bool, frm: str, to: str) -> float | None:
+        """:meth:`_step_cost` of ``u`` as if it were ``down`` (8.5), cached for the game (the map
+        and the chart do not change during a game)."""
+        kind = "afv" if u.is_afv else "infantry"
+        road = u.normal and not down
+        key = (frm, to, kind, down, road)
+        cache = self.__dict__.setdefault("_cost_cache", {})
+        if key not in cache:
+            cache[key] = self.terrain.move_cost(frm, to, kind, down, road_rate=road)
+        return cache[key]
+
+    def _limit_ok(self, c: dict, hex_id: str, units: list[Unit], drops: tuple = ()) -> bool:
+        """``units`` may end their move in ``hex_id`` with the units there and those dropped there
+        earlier in the look-ahead (8.61-8.63, :func:`stacking_problem`)."""
+        here = c["base"].get(hex_id, [])
+        dropped = [self.units[x] for h, x in drops if h == hex_id]
+        return stacking_problem(here + dropped + list(units)) is None
+
+    def _can_finish(self, c: dict, at: str, grp: tuple[str, ...], mp: tuple[float, ...], moved: bool,
+                    leader: str | None, afv: str | None, drops: tuple = (), down: dict | None = None) -> bool:
+        """8.62 look-ahead: can the units ``grp`` (MPs left ``mp``, same order) standing in ``at``
+        still end their move within the stacking limit, stopping there or after more steps?
+
+        A bounded search over the hexes the MPs left reach (costs by :meth:`_cost_as`, UP/DOWN
+        from ``down`` or the units), following the move rules of :meth:`_raw_move_options`:
+        enemy-occupied hexes excluded (8.23), AFVs not into wrecks or other AFVs (8.61, 12.4),
+        one-hex units only before their first hex (8.11-8.14), a leader/AFV group going on with
+        those able to follow while the others stop where they are (8.3 B, 8.43) -- where they
+        too must be within the limit (``drops``: (hex, unit id) stopped on the way) -- and other
+        groups moving together or not at all. Passing through a full hex is allowed (8.61);
+        ``moved`` False means the units have not left their starting hex, where they may always
+        stay. Facing changes, state changes and overruns are not searched (a smaller set of
+        continuations, so a True answer always has its steps offered).
+
+        Units with the same costs, MPs and one-hex flag (a cohort) always follow, stop and stay
+        behind together, so the search moves cohorts, and a cohort over the limit on its own can
+        never stop anywhere."""
+        key = (at, grp, mp, moved, leader, afv, drops, tuple(sorted(down.items())) if down else None)
+        memo = c["memo"]
+        if key in memo:
+            return memo[key]
+        units = self.units
+        one = self.moving.one_hex
+        if not moved or self._limit_ok(c, at, [units[x] for x in grp], drops):
+            memo[key] = True
+            return True
+        by: dict[tuple, list[str]] = {}
+        for x, mx in zip(grp, mp):
+            u = units[x]
+            d = down[x] if down and x in down else u.down
+            by.setdefault((u.is_afv, d, u.normal and not d, one[x], round(mx, 6)), []).append(x)
+        kinds = list(by)  # cohort i: (is_afv, down, road rate, one-hex, MPs at the start)
+        ids = [tuple(by[k]) for k in kinds]
+        if any(stacking_problem([units[x] for x in xs]) is not None for xs in ids):
+            memo[key] = False  # e.g. a whole entering group led by its commander
+            return False
+        lead_c = next((i for i, xs in enumerate(ids) if leader in xs), None)
+        tank_c = next((i for i, xs in enumerate(ids) if afv in xs), None)
+        splitting = lead_c is not None or tank_c is not None
+        reps = [units[xs[0]] for xs in ids]
+        wrecks = self.state.wrecks
+        seen: set = set()
+        best: dict = {}  # (hex, cohorts) -> MP vectors reached (groups moving together: more MP is better)
+        todo = [(at, tuple(range(len(ids))), tuple(k[4] for k in kinds), True, drops)]
+        found = False
+        while todo and not found:
+            h, alive, m, mvd, dr = todo.pop()
+            if (h, dr) != (at, drops) and self._limit_ok(c, h, [units[x] for i in alive for x in ids[i]], dr):
+                found = True  # (the starting state was judged above)
+                break
+            lead = lead_c if lead_c in alive else None
+            tank = tank_c if tank_c in alive and sum(len(ids[i]) for i in alive) > 1 else None
+            has_afv = any(kinds[i][0] for i in alive)
+            for to in self._nbrs(h):
+                if to in c["enemy"] or (has_afv and (wrecks.get(to) or to in c["afv_at"])):
+                    continue  # 8.23, 12.4, 8.61
+                able: list[int] = []
+                left: list[int] = []
+                nm: list[float] = []
+                for i, mx in zip(alive, m):
+                    k = kinds[i]
+                    cost = self._cost_as(reps[i], k[1], h, to)
+                    if cost is not None and (not mvd if k[3] else cost <= mx + 1e-9):
+                        able.append(i)
+                        nm.append(0.0 if k[3] else mx - cost)
+                    else:
+                        left.append(i)
+                if not able or (lead is not None and lead not in able) or (tank is not None and tank not in able):
+                    continue  # 8.3 B, 8.43: the leader / the AFV leads the way
+                if lead is None and tank is None and left:
+                    continue  # other groups move together or not at all
+                nd = dr
+                if left:
+                    stay = [x for i in left for x in ids[i]]
+                    if mvd and not self._limit_ok(c, h, [units[x] for x in stay], dr):
+                        continue  # those that cannot follow stop here: within the limit too
+                    nd = dr + tuple((h, x) for x in stay)
+                st = (to, tuple(able), tuple(nm), True, nd)
+                if st in seen:
+                    continue
+                if not splitting:
+                    vs = best.setdefault((to, st[1]), [])
+                    if any(all(a >= b - 1e-9 for a, b in zip(v, st[2])) for v in vs):
+                        continue
+                    vs.append(st[2])
+                seen.add(st)
+                todo.append(st)
+        memo[key] = found
+        return found
+
+    def _step_keeps_a_stop(self, c: dict, to: str, able: list[Unit]) -> bool:
+        """May the group step (or enter) into ``to`` with ``able`` going on (8.62)? Those that
+        cannot follow stop where they are and must be within the limit there (unless they have
+        not moved or are still off the map); from ``to`` a stop within the limit must remain
+        reachable (:meth:`_can_finish`)."""
+        mv = self.moving
+        group = self._group()
+        frm = None if mv.entering else group[0].hex
+        left = [u for u in group if u not in able]
+        drops: tuple = ()
+        if left and frm is not None:
+            if mv.hexes_moved and not self._limit_ok(c, frm, left):
+                return False
+            drops = tuple((frm, u.id) for u in left)
+        ids = tuple(u.id for u in able)
+        mp = tuple(0.0 if mv.one_hex[u.id] else mv.mp[u.id] - (self._step_cost(u, frm, to) or 0) for u in able)
+        leader = mv.leader if mv.leader in ids else None
+        afv = mv.afv if mv.afv in ids and len(ids) > 1 else None
+        return self._can_finish(c, to, ids, mp, True, leader, afv, drops)
+
+    def _toggle_rule_ok(self) -> bool:
+        """3.13 on the move: NORMAL units, 2 MP infantry/CW, 5 MP AFV; 3.27; 11.43 a tank whose
+        commander was killed stays DOWN."""
+        mv = self.moving
+        group = self._group()
+        if mv is None or mv.overrun_from is not None or mv.entering or not group:
+            return False
+        if not all(u.normal for u in group) or any(u.is_afv and u.commander_killed for u in group):
+            return False
+        return all(mv.mp[u.id] >= (5 if u.is_afv else 2) - 1e-9 for u in group)
+
+    def _toggle_keeps_a_stop(self, group: list[Unit]) -> bool:
+        """8.62 for a state change on the move (3.13): after paying its MPs the group must still be
+        able to end its move within the limit with its new UP/DOWN costs."""
+        mv = self.moving
+        if mv.hexes_moved == 0:
+            return True
+        c = self._stack_ctx()
+        ids = tuple(u.id for u in group)
+        mp = tuple(mv.mp[u.id] - (5 if u.is_afv else 2) for u in group)
+        return self._can_finish(c, group[0].hex, ids, mp, True, mv.leader, mv.afv, (),
+                                {u.id: not u.down for u in group})
+
+    def _face_keeps_a_stop(self, f: Unit, hexside: int) -> bool:
+        """8.62 for an AFV's paid facing change (8.74) while infantry move with it in a hex where
+        they may not stop: the AFV must keep the MPs to lead them to a legal stop."""
+        mv = self.moving
+        c = self._stack_ctx()
+        group = self._group()
+        cost = self._facing_cost(f, hexside) or 0
+        ids = tuple(u.id for u in group)
+        mp = tuple(mv.mp[u.id] - (cost if u is f else 0) for u in group)
+        return self._can_finish(c, group[0].hex, ids, mp, mv.hexes_moved > 0, mv.leader, mv.afv)
+
+    def _halt_problem(self, halted: tuple[str, ...]) -> str | None:
+        """Why infantry moving with an AFV may not cease movement here (8.43 ``Halt``), or None:
+        they must be within the limit in this hex (unless they have not moved), and the units
+        going on must still be able to end their move within it (8.62)."""
+        mv = self.moving
+        c = self._stack_ctx()
+        group = self._group()
+        hx = group[0].hex
+        stop = [self.units[x] for x in halted]
+        if mv.hexes_moved and not self._limit_ok(c, hx, stop):
+            return f"8.62: {', '.join(halted)} would stop over the stacking limit in {hx}"
+        rest = tuple(u.id for u in group if u.id not in halted)
+        leader = mv.leader if mv.leader in rest else None
+        afv = mv.afv if mv.afv in rest and len(rest) > 1 else None
+        mp = tuple(mv.mp[x] for x in rest)
+        if not self._can_finish(c, hx, rest, mp, mv.hexes_moved > 0, leader, afv, tuple((hx, x) for x in halted)):
+            return "8.62: the units going on could no longer end their move within the stacking limit"
+        return None
 
     def _apply_move(self, a: Action) -> None:
         mv = self.moving
@@ -514,21 +758,33 @@ class MovementRules:
                 if mv.overrun_from is not None:
                     raise IllegalAction("9.0", "the overrunning AFV must exit the overrun hex")
                 raise IllegalAction("8.62", "stacking limit: six men plus one AFV, one CW per hex")
-            self._event("move_end", rule="8.0", units=mv.units, hex=self._group()[0].hex if self._group() else None)
+            if self._stop_ok():
+                self._event("move_end", rule="8.0", units=mv.units, hex=self._group()[0].hex if self._group() else None)
+            else:  # 8.62: a forced stop (no step left after fire, mines, a fallen leader, ...)
+                self._event("move_end", rule="8.62", units=mv.units, hex=self._group()[0].hex, forced=True,
+                            reason="no legal continuation: stopped over the stacking limit by force")
             self.moving = None
             return
         if isinstance(a, Halt):
             inf = [uid for uid in mv.units if uid != mv.afv]
             if not mv.afv or mv.overrun_from or not a.units or any(x not in inf for x in a.units):
                 raise IllegalAction("8.43", "only infantry moving with an AFV may cease movement apart from it")
+            why = self._halt_problem(tuple(a.units))
+            if why is not None:
+                raise IllegalAction("8.62", why)
             for uid in a.units:
                 mv.units.remove(uid)
             self._event("halt", rule="8.43", units=list(a.units), hex=self.units[mv.afv].hex)
+            if mv.leader and mv.leader not in mv.units:
+                mv.leader = None  # 8.43: the AFV may continue without the infantry (and their leader)
             if len(mv.units) == 1:
                 mv.afv = None
             return
         if isinstance(a, ToggleState):
             if a not in self._move_actions():
+                if self._toggle_rule_ok():
+                    raise IllegalAction("8.62", "after the state change the units could no longer stop within "
+                                                "the stacking limit")
                 raise IllegalAction("3.13", "cannot change state now")
             for u in self._group():
                 mv.mp[u.id] -= 5 if u.is_afv else 2
@@ -551,6 +807,9 @@ class MovementRules:
         if isinstance(a, (Step, Enter)):
             opts = dict(self._move_options())
             if a.hex not in opts or (isinstance(a, Enter) != mv.entering):
+                if isinstance(a, Enter) == mv.entering and a.hex in dict(self._raw_move_options()):
+                    raise IllegalAction("8.62", f"from {a.hex} the moving units could no longer end their move "
+                                                "within the stacking limit")
                 ok, rule, why = self._can_enter(self._group(), a.hex) if self._group() else (False, "8.0", "")
                 raise IllegalAction(rule if not ok else "8.5", why or f"the moving units cannot enter {a.hex} now")
             able = opts[a.hex]
@@ -573,7 +832,6 @@ class MovementRules:
             mv.free_turn = True  # 8.74
             mv.overrun_from = None  # 9.0 the overrunning AFV has exited
             mv.path.append(a.hex)
-            self._record_arrival(a.hex, able)
             self._event("moved", rule="8.0", units=[u.id for u in able], frm=frm, to=a.hex,
                         mp_left={u.id: mv.mp[u.id] for u in able})
             self._update_control(a.hex)
@@ -647,21 +905,29 @@ class MovementRules:
 
     # ================================================================== mines (19.2)
     def _mine_attack(self, hex_id: str, group: list[Unit]) -> set[str]:
-        """19.2 mines met by ``group`` entering ``hex_id``: AP factors are revealed and detonate for
-        any unit (19.22), attacking each entering infantry/CW unit (19.24, 19.26: an AFV alone
-        rolls nothing); AT factors only for AFVs (19.21, 19.23), 2d6 <= factors destroys (19.25).
-        Mine dice are not the first shot (8.22)."""
+        """19.2 mines met by ``group`` entering ``hex_id`` (on the move, pushing a wreck, in an
+        overrun): AP factors are revealed and detonate for any unit (19.22); when an infantry/CW
+        unit detonates them (19.26: infantry moving with an AFV; an AFV alone rolls nothing), one
+        die is rolled for EACH infantry/CW unit in the hex (19.24): the entering units and those
+        already there, of either side (not hidden units, 24.23). AT factors only for AFVs (19.21,
+        19.23), 2d6 <= factors destroys (19.25). Mine dice are not the first shot (8.22). Units of
+        ``group`` eliminated before the detonation (an overrun's 9.33 assault) still set it off.
+        Returns the ids of the units attacked."""
         m = self.state.mines.get(hex_id)
-        group = [u for u in group if not u.eliminated]
         if not m or not group:
             return set()
+        by_infantry = any(not u.is_afv for u in group)  # 19.24, 19.26
+        group = [u for u in group if not u.eliminated]
         attacked: set[str] = set()
         inf = [u for u in group if not u.is_afv]
         afvs = [u for u in group if u.is_afv]
         if m.get("ap", 0) > 0:
             m["revealed_ap"] = True  # 19.22
             self._event("mines_revealed", rule="19.22", hex=hex_id, ap=m["ap"])
-            for u in inf:  # 19.24 (and 19.26 for infantry moving with an AFV)
+            here = [u for u in self.state.units_at(hex_id) if not u.is_afv and not u.hidden] if by_infantry else []
+            for u in sorted(here, key=lambda x: x.id):  # 19.24: EACH infantry/CW unit in the hex
+                if u.eliminated:
+                    continue
                 attacked.add(u.id)
                 r = self.roll(1, f"AP mine attack on {u.id}", "19.24")
                 f = m["ap"]
@@ -808,28 +1074,25 @@ class MovementRules:
             del s.wrecks[a.wreck]
         s.wrecks[a.to] = s.wrecks.get(a.to, 0) + 1
         frm, u.hex = u.hex, a.wreck
-        self._record_arrival(a.wreck, [u])
         self._event("push_wreck", rule="8.65", unit=u.id, wreck=a.wreck, to=a.to, frm=frm, passed=True)
         self._update_control(a.wreck)
         self._mine_attack(a.wreck, [u])  # 19.2: the AFV enters the hex
         self._immobilisation(a.wreck, [u])
 
     def _end_of_movement_phase(self) -> None:
-        """8.62: at the end of a friendly movement phase no more than six men plus one AFV (and
-        one CW, 8.63) a hex. Moves may only end voluntarily within the limit; a group stopped by
-        fire, mines or lack of MPs in a full hex loses its last-arrived excess units here."""
+        """8.62: at the end of a friendly Movement or Reaction Movement Phase no more than six men
+        plus one AFV (and one CW counter, 8.63) a hex. The rulebook gives no penalty: the legal
+        actions never let a move end voluntarily over the limit (:meth:`_can_finish`), and a hex
+        over it because of a forced stop (13.18, 19.27, 8.54/8.55, ...) or from before the phase is
+        not punished: it is logged (``over_stacked``) and nothing is eliminated."""
         s = self.state
         side = s.phasing if s.phase is Phase.MOVEMENT else s.non_phasing
-        arrivals = self._mph()["arrivals"]
         for hx in sorted({u.hex for u in s.units_of(side) if u.on_map}):
-            while True:
-                mine = [u for u in s.units_at(hx) if u.side == side]
-                if stacking_problem(mine) is None:
-                    break
-                order = arrivals.get(hx, [])
-                late = [self.units[i] for i in reversed(order) if self.units[i] in mine]
-                victim = late[0] if late else max(mine, key=lambda x: x.id)
-                self._eliminate(victim, "8.62")
+            mine = [u for u in s.units_at(hx) if u.side == side]
+            why = stacking_problem(mine)
+            if why is not None:
+                self._event("over_stacked", rule="8.62", side=side, hex=hx, units=[u.id for u in mine], why=why,
+                            penalty=None)
         self._crew_reversion()
         sup = super()
         if hasattr(sup, "_end_of_movement_phase"):

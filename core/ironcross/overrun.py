@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, IllegalAction, Overrun, OverrunAtFire, Pass
-from core.ironcross.state import Morale, Phase, Unit, other_side
+from core.ironcross.state import Morale, Phase, Unit, other_side, stacking_problem
 from maps import hexgrid
 
 
@@ -95,14 +95,39 @@ class OverrunRules:
             return out
         inf = len(self._group()) > 1
         for h in targets:
-            out.append(Overrun(h, False))
-            if inf:
+            if self._overrun_stacking_ok(h, False):
+                out.append(Overrun(h, False))
+            if inf and self._overrun_stacking_ok(h, True):
                 out.append(Overrun(h, True))  # 9.3
         return out
+
+    def _overrun_stacking_ok(self, target: str, with_infantry: bool) -> bool:
+        """8.62: the infantry of the group that do not go into ``target`` end their move in the
+        adjacent hex (9.3, 8.43) and those that go in stay there (9.33): each within the stacking
+        limit (the infantry that never left their hex may stay). The AFV itself must exit."""
+        mv = self.moving
+        group = self._group()
+        afv = self._overrunner()
+        others = [u for u in group if u is not afv]
+        if not others:
+            return True
+        frm = afv.hex
+        going: list[Unit] = []
+        if with_infantry:
+            able = [u for u in others if self._able_to_enter(u, frm, target)]
+            if able and sum(e.men for e in self.enemy_in(target, afv.side)) <= sum(u.men for u in able):
+                going = able  # 9.3: not refused
+        staying = [u for u in others if u not in going]
+        if staying and mv.hexes_moved:
+            if stacking_problem([u for u in self.state.units_at(frm) if u not in group] + staying) is not None:
+                return False
+        return not going or stacking_problem(self.state.units_at(target) + going) is None
 
     def _overrun(self, a: Overrun) -> None:
         mv = self.moving
         if a not in self._overrun_actions():
+            if a.hex in self._overrun_targets() and not self._overrun_stacking_ok(a.hex, a.with_infantry):
+                raise IllegalAction("8.62", "the infantry would end their move over the stacking limit")
             raise IllegalAction("9.0", f"{a} is not a legal overrun now (9.0, 9.11, 9.13)")
         afv = self._overrunner()
         side, frm, target = afv.side, afv.hex, a.hex
@@ -205,7 +230,6 @@ class OverrunRules:
         mv.hexes_moved += 1
         mv.free_turn = True
         mv.path.append(target)
-        self._record_arrival(target, [afv] + inf)
         self._event("moved", rule="9.0", units=[u.id for u in [afv] + inf], frm=frm, to=target,
                     mp_left={u.id: mv.mp[u.id] for u in [afv] + inf})
         defenders = sorted(self.enemy_in(target, side), key=lambda x: x.id)
@@ -228,7 +252,7 @@ class OverrunRules:
                 # _overrun_assault_over finishes the overrun
                 self._start_fight("overrun", side, target, list(inf), enemies, {"afv": afv.id})
                 return
-        self._overrun_finish(afv, target, [u for u in inf if not u.eliminated])
+        self._overrun_finish(afv, target, inf)  # those eliminated in 9.33 set the AP mines off too (19.24)
 
     def _overrun_assault_over(self, fight) -> None:
         """The end of the 9.33 immediate assault (``fight``: the finished
@@ -243,7 +267,8 @@ class OverrunRules:
             u.fired = True  # 9.34 their participation in this Player Turn is complete
             u.moving_fired = True
             u.assault_hex = None
-        self._overrun_finish(self.units[fight.after["afv"]], target, [u for u in inf if not u.eliminated])
+        # those eliminated in 9.33 set the AP mines off too (19.24)
+        self._overrun_finish(self.units[fight.after["afv"]], target, inf)
 
     def _overrun_afv_destroyed_outside(self, afv: Unit, frm: str, inf: list[Unit]) -> None:
         """9.2 A / 9.31: the Wreck goes in the hex the AFV came from; the accompanying infantry
@@ -316,8 +341,9 @@ class OverrunRules:
 
     def _overrun_finish(self, afv: Unit, target: str, inf: list[Unit]) -> None:
         """19.2: mines attack after the resolution (AT factors the AFV before it leaves; AP
-        factors the infantry that stayed, after their assault); 8.54/8.55; then the AFV must exit
-        (no opportunity fire at the overrun hex)."""
+        factors, when infantry went in with it, every infantry/CW unit in the hex after their
+        assault, defenders included, 19.24/19.26); 8.54/8.55; then the AFV must exit (no
+        opportunity fire at the overrun hex)."""
         mv = self.moving
         self._update_control(target)
         self._mine_attack(target, [afv] + inf)

@@ -34,8 +34,10 @@ class Deployment:
 
 @dataclass
 class Entry:
-    """``units`` of ``side`` enter the map on Game Turn ``turn`` through ``hexes`` (an edge or
-    listed hexes) in ``phase`` (Movement Phase unless the scenario says otherwise, 24.1)."""
+    """``units`` of ``side`` enter the map through ``hexes`` (an edge or listed hexes) in their
+    side's ``phase`` (Movement Phase unless the scenario says otherwise, 24.1) of Game Turn ``turn``
+    or any later turn: ``turn`` is the first turn they may enter (a failed movement PC delays
+    them to a later phase, 8.22/8.3 A)."""
 
     side: str
     units: list[str]

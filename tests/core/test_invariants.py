@@ -1,5 +1,6 @@
 """Hypothesis-driven random games on the small fixture scenario, checking invariants after EVERY action:
-stacking limits at the end of movement phases (8.62), eliminated units never act, PINNED/SUPPRESSED
+stacking limits at the end of movement phases (8.62: a hex over the limit only where a unit was
+stopped by force, never an 8.62 elimination), eliminated units never act, PINNED/SUPPRESSED
 units are DOWN (3.25, 3.26), no unit fires twice in a Player Turn (10.11, 13.16, 15.3), every die is in
 the log, and the replay reproduces the final state."""
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from core.ironcross.actions import action_from_json, action_to_json
 from core.ironcross.game import Game
-from core.ironcross.state import SIDES, Phase
+from core.ironcross.state import SIDES, Phase, stacking_problem
 from core.replay import first_divergence
 from core.ironcross.setup import Allotment, Deployment, GameSetup
 from maps.terrain_chart import load_terrain_chart
@@ -66,19 +67,58 @@ def _unit_ids(action) -> set[str]:
     return out
 
 
-def _check_stacking(g: Game) -> None:
+def _forced_units(e: dict) -> list[str]:
+    """Units an event stops by force (8.62 does not apply to them): 13.18/19.27 ``move_stopped``,
+    8.54/8.55 ``immobilized``, the infantry of an AFV that stopped (8.43) or was destroyed outside
+    the overrun hex (9.31), an AFV left in an overrun hex (9.0), and a group left with no legal
+    step after such an event (``move_end`` marked ``forced``)."""
+    k = e["kind"]
+    if k == "move_stopped":
+        return list(e["units"])
+    if k == "immobilized":
+        return [e["unit"]]
+    if k == "move_end" and (e.get("forced") or e["rule"] in ("8.43", "9.31", "9.0")):
+        return list(e["units"])
+    return []
+
+
+def _track(g: Game, since: int, fired: Counter, forced: dict) -> None:
+    """Fold the events from ``since`` into the fire counts and ``forced`` (unit -> hex where it
+    was stopped by force and has stayed since)."""
+    for e in g.events[since:]:
+        if e["kind"] == "pc" and e["rule"] in FIRE_PC_RULES:
+            fired[(e["player_turn"], e["unit"])] += 1
+        if e["kind"] == "moved":
+            for uid in e["units"]:
+                forced.pop(uid, None)
+        for uid in _forced_units(e):
+            if g.units[uid].on_map:
+                forced[uid] = g.units[uid].hex
+        assert not (e["kind"] == "eliminated" and e["rule"] == "8.62"), "8.62 has no elimination penalty"
+
+
+def _check_stacking(g: Game, forced: dict) -> None:
+    """8.61-8.63: every hex within the limit, unless a unit of the side over it was stopped there
+    by force (or stood there over it when play began)."""
+    if "start" not in forced:  # over-limit stacks made before play (e.g. infiltration, 24.36)
+        forced["start"] = True
+        for u in g.state.units.values():
+            if u.on_map and stacking_problem([x for x in g.state.units_at(u.hex) if x.side == u.side]):
+                forced[u.id] = u.hex
     hexes = {u.hex for u in g.state.units.values() if u.on_map}
     for h in hexes:
         here = g.state.units_at(h)
         for side in SIDES:
             mine = [u for u in here if u.side == side]
-            assert sum(u.men for u in mine) <= 6, (h, side)
-            assert sum(u.is_cw for u in mine) <= 1, (h, side)
+            why = stacking_problem(mine)
+            if why is not None:
+                assert any(forced.get(u.id) == h for u in mine), (h, side, why, [u.id for u in mine])
         assert sum(u.is_afv for u in here) <= 1, h
 
 
-def _check(g: Game, fired: Counter, acts=None) -> None:
-    """Every invariant of the current state; ``acts`` are its legal actions when already known."""
+def _check(g: Game, fired: Counter, acts=None, forced: dict | None = None) -> None:
+    """Every invariant of the current state; ``acts`` are its legal actions when already known;
+    ``forced`` as kept by :func:`_track`."""
     s = g.state
     for u in s.units.values():
         if u.on_map and not u.normal:
@@ -90,7 +130,7 @@ def _check(g: Game, fired: Counter, acts=None) -> None:
     movement_over = g.moving is None and (
         s.phase not in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT) or g._sub == "assault_designation")
     if movement_over and s.phase not in (Phase.SETUP, Phase.ASSAULT):
-        _check_stacking(g)
+        _check_stacking(g, {} if forced is None else forced)
     assert all(n <= 1 for n in fired.values()), [k for k, n in fired.items() if n > 1]
     assert sum(e["kind"] == "roll" for e in g.events) == len(g.dice.rolls)
 
@@ -102,6 +142,7 @@ def test_invariants_after_every_action_and_replay(which, seed, choice_seed):
     g = Game(SETUPS[which](), seed)
     rnd = random.Random(choice_seed)
     fired: Counter = Counter()
+    forced: dict = {}
     seen = 0
     steps = 0
     while not g.is_terminal():
@@ -109,11 +150,9 @@ def test_invariants_after_every_action_and_replay(which, seed, choice_seed):
         assert acts
         g.apply(acts[rnd.randrange(len(acts))])
         steps += 1
-        for e in g.events[seen:]:
-            if e["kind"] == "pc" and e["rule"] in FIRE_PC_RULES:
-                fired[(e["player_turn"], e["unit"])] += 1
+        _track(g, seen, fired, forced)
         seen = len(g.events)
-        _check(g, fired)
+        _check(g, fired, forced=forced)
         assert steps < 20000
     assert g.state.outcome in ("german", "russian", "draw")
     g2 = Game(SETUPS[which](), seed)
@@ -136,17 +175,16 @@ def test_random_game_of_each_shipped_scenario_to_its_end_with_invariants_and_rep
     g = Game(setup, 11)
     rnd = random.Random(11)
     fired: Counter = Counter()
+    forced: dict = {}
     seen = 0
     while not g.is_terminal():
         acts = g.legal_actions()
         assert acts
-        _check(g, fired, acts)  # the state reached by the previous action
+        _check(g, fired, acts, forced)  # the state reached by the previous action
         g.apply(acts[rnd.randrange(len(acts))])
-        for e in g.events[seen:]:
-            if e["kind"] == "pc" and e["rule"] in FIRE_PC_RULES:
-                fired[(e["player_turn"], e["unit"])] += 1
+        _track(g, seen, fired, forced)
         seen = len(g.events)
-    _check(g, fired, [])
+    _check(g, fired, [], forced)
     assert g.state.turn == setup.game_length and g.state.outcome in ("german", "russian", "draw")
     g2 = Game(load_setup(path, seed=11)[1], 11)
     for a in g.actions:

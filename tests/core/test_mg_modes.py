@@ -322,12 +322,13 @@ MODE_KINDS = ("mg_mode", "lane_fire", "spray_fire", "spray_change")
 @pytest.mark.parametrize("which,seed", [("open", 1), ("close", 2), ("open", 3), ("close", 4), ("close", 5),
                                         ("open", 6)])
 def test_random_advanced_games_keep_invariants_ammo_and_one_fire_combat(which, seed):
-    from tests.core.test_invariants import _check
+    from tests.core.test_invariants import _check, _track
     opts = ("observation-penalty", "observation-special-roll") if seed % 2 else ()
     g = Game(_ammo_setup(which), seed, rules="advanced", options=opts)
     rnd = random.Random(seed)
     fired: Counter = Counter()
     combats = defaultdict(set)
+    forced: dict = {}
     seen = 0
     steps = 0
     while not g.is_terminal():
@@ -342,8 +343,9 @@ def test_random_advanced_games_keep_invariants_ammo_and_one_fire_combat(which, s
                 fired[(e["player_turn"], e["unit"])] += 1
             if e["kind"] == "mode_attack":
                 combats[(e["player_turn"], e["unit"])].add(e["phase"])
+        _track(g, seen, Counter(), forced)  # 8.62: who was stopped by force where
         seen = len(g.events)
-        _check(g, fired)
+        _check(g, fired, forced=forced)
         for u in g.state.units.values():
             assert u.ammo is None or u.ammo >= 0  # 22.1
             if u.is_mg and u.side != g.current_side() and g.current_side() is not None:

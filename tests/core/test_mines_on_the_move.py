@@ -151,3 +151,45 @@ def test_20_3_only_replacements_left_they_revert_to_suppressed_infantry_and_the_
     g._crew_reversion()
     assert g.units["GM"].eliminated and g.units["G1"].hex == "1505"
     assert g.units["G1"].morale is Morale.SUPPRESSED and g.units["G1"].down
+
+
+# ---------------------------------------------------------------- 19.24: each unit in the hex
+def test_19_24_units_already_in_the_hex_are_attacked_too():
+    g = og([inf("G1", "german"), inf("G2", "german"), inf("R1", "russian")], {"G1": "1505", "G2": "1506",
+                                                                          "R1": "2012"}, script=[(6,), (1,)])
+    mine(g, "1506", ap=2)  # E <= 1, S <= 1, P <= 2
+    g.apply(StartMove(("G1",)))
+    g.apply(Step("1506"))
+    assert [(e["unit"], e["die"], e["result"]) for e in events(g, "mine_result")] == [
+        ("G1", 6, "NE"), ("G2", 1, "E")]
+    assert g.units["G2"].eliminated and g.units["G1"].normal and g.moving.units == ["G1"]
+
+
+def test_19_26_infantry_moving_with_an_afv_detonate_for_every_infantry_cw_unit_in_the_hex():
+    g = og([afv("GT", "german"), inf("G1", "german"), cw("GM", "german", crew=2), inf("R1", "russian")],
+           {"GT": "1505", "G1": "1505", "GM": "1506", "R1": "2012"}, script=[(6,), (6,)])
+    mine(g, "1506", ap=4)
+    g.apply(StartMove(("GT", "G1")))
+    g.apply(Step("1506"))
+    assert [e["unit"] for e in events(g, "mine_result")] == ["G1", "GM"]  # not the AFV (19.26)
+
+
+def test_19_26_an_afv_alone_rolls_nothing_for_the_units_in_the_hex():
+    g = og([afv("GT", "german"), inf("G2", "german"), inf("R1", "russian")], {"GT": "1505", "G2": "1506",
+                                                                          "R1": "2012"})
+    mine(g, "1506", ap=4)
+    n = len(g.dice.rolls)
+    g.apply(StartMove(("GT",)))
+    g.apply(Step("1506"))
+    assert len(g.dice.rolls) == n and g.state.mines["1506"]["revealed_ap"] and not events(g, "mine_result")
+
+
+def test_8_65_19_26_an_afv_pushing_a_wreck_into_an_ap_mined_hex_rolls_nothing_for_the_units_there():
+    from core.ironcross.actions import PushWreck
+    g = og([afv("GT", "german"), inf("G2", "german"), inf("R1", "russian")], {"GT": "1505", "G2": "1504",
+                                                                          "R1": "2012"}, script=[(3, 3)])
+    g.state.wrecks["1504"] = 1
+    mine(g, "1504", ap=4)
+    g.apply(PushWreck("GT", "1504", "1503"))
+    assert g.units["GT"].hex == "1504" and g.state.mines["1504"]["revealed_ap"]
+    assert [e["rule"] for e in events(g, "roll")] == ["8.65"] and not events(g, "mine_result")

@@ -363,19 +363,200 @@ def test_8_62_no_voluntary_stop_above_six_men_plus_one_afv():
     g.apply(StopMove())
 
 
-def test_8_62_end_of_phase_excess_units_that_arrived_last_are_removed():
+def _full_hex_game(mover_at="1504", **kw):
+    """Six German men in 1505, G6 elsewhere, a Russian far away."""
     units = [inf(f"G{i}", "german") for i in range(7)] + [inf("R1", "russian")]
     pl = {f"G{i}": "1505" for i in range(6)}
-    pl.update({"G6": "1506", "R1": "2012"})
-    g = moving_game(units, pl)
-    g.units["G6"].morale = Morale.PINNED
-    g.units["G6"].down = True
+    pl.update({"G6": mover_at, "R1": "2012"})
+    return moving_game(units, pl, **kw)
+
+
+def test_8_62_no_step_into_a_full_hex_without_the_mp_to_leave_it():
+    g = _full_hex_game()
     g.apply(StartMove(("G6",)))
-    g.moving.mp["G6"] = 2
-    g.apply(Step("1505"))  # DOWN clear: 2 MP, none left: a forced stop
+    g.moving.mp["G6"] = 1  # 1505 costs 1: none left to leave it
+    assert Step("1505") not in g.legal_actions() and Step("1404") in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Step("1505"))
+    assert e.value.rule == "8.62" and g.units["G6"].hex == "1504" and g.moving.mp["G6"] == 1
+    g.moving.mp["G6"] = 2  # now it can pass through (8.61) and stop beyond
+    g.apply(Step("1505"))
+    assert [a for a in g.legal_actions() if isinstance(a, Step)] and StopMove() not in g.legal_actions()
+    g.apply(Step("1506"))
+    g.apply(StopMove())
+    assert g.units["G6"].hex == "1506"
+
+
+def test_8_62_a_step_is_offered_only_if_a_legal_stop_stays_reachable_several_hexes_on():
+    # one column; 1505 is a level-1 hill (back up costs 2, 8.53); 1506 holds six men, 1507 four:
+    # a commander with three men (four men) and 2 MP may pass 1506 but would end in 1507 with 8
+    m = make_map(cols=(15, 15), rows=(1, 12), levels={"1505": 1})
+    units = [inf(f"G{i}", "german") for i in range(13)] + [inf("R1", "russian")]
+    pl = {f"G{i}": "1506" for i in range(6)}
+    pl.update({f"G{i}": "1507" for i in range(6, 10)})
+    pl.update({"G10": "1505", "G11": "1505", "G12": "1505", "R1": "1512"})
+    g = moving_game([inf("C", "german", weapon="PL", pr=10, commander=True)] + units, {"C": "1505", **pl}, hexmap=m)
+    g.apply(StartMove(("C", "G10", "G11", "G12"), leader="C"))
+    g.moving.mp.update({"C": 2, "G10": 2, "G11": 2, "G12": 2})
+    assert [a for a in g.legal_actions() if isinstance(a, Step)] == [Step("1504")]
+    g.moving.mp.update({"C": 3, "G10": 3, "G11": 3, "G12": 3})
+    assert Step("1506") in g.legal_actions()  # through 1506 and 1507 to 1508
+    g.apply(Step("1506"))
+    assert [a for a in g.legal_actions() if isinstance(a, Step)] == [Step("1505"), Step("1507")]
+    assert StopMove() not in g.legal_actions()
+    g.apply(Step("1507"))
+    g.apply(Step("1508"))
+    g.apply(StopMove())
+    assert g.units["C"].hex == "1508"
+
+
+def test_8_62_forced_stop_by_opportunity_fire_is_not_punished():
+    # 13.18: G6 passes through the full hex 1505, R1 pins it there; it stays, nobody is eliminated
+    g = _full_hex_game(script=[(1, 1), (6,), (6,), (6,), (6,), (6,), (6,), (3,)])
+    g.units["R1"].hex = "1507"
+    g.apply(StartMove(("G6",)))
+    g.apply(Step("1505"))
+    g.apply(Fire(("R1",), "1505"))
+    assert g.units["G6"].morale is Morale.PINNED and g.moving is None
+    assert events(g, "move_stopped")[-1]["rule"] == "13.18" and g.units["G6"].hex == "1505"
+    g.apply(EndPhase())
+    assert not any(u.eliminated for u in g.units.values())
+    ov = events(g, "over_stacked")[-1]
+    assert (ov["rule"], ov["hex"], len(ov["units"]), ov["penalty"]) == ("8.62", "1505", 7, None)
+
+
+def test_8_33_8_62_group_left_without_its_leader_and_a_legal_step_stops_by_force_unpunished():
+    # C leads G1 and an MMG (MA 1) into 1506 (four men): with him, G1 could go on and the MMG stop
+    # there (6 men); opportunity fire kills C (8.33), and without a leader G1 and the MMG move
+    # together or not at all (the MMG has no MP left): they stop over the limit, by force
+    units = [inf("C", "german", weapon="PL", pr=10, commander=True), inf("G1", "german"),
+             cw("GM", "german", crew=2, ma=1), inf("R1", "russian")] + [inf(f"H{i}", "german") for i in range(4)]
+    pl = {"C": "1505", "G1": "1505", "GM": "1505", "R1": "1508", **{f"H{i}": "1506" for i in range(4)}}
+    g = moving_game(units, pl, script=[(1, 1), (1,)] + [(6,)] * 6)  # fire PC; C rolls 1 (E), the rest 6
+    g.apply(StartMove(("C", "G1", "GM"), leader="C"))
+    g.apply(Step("1506"))
+    g.apply(Fire(("R1",), "1506"))
+    assert g.units["C"].eliminated and g.moving.units == ["G1", "GM"] and g.moving.leader is None
+    assert g.legal_actions() == [StopMove()]
+    g.apply(StopMove())
+    end = events(g, "move_end")[-1]
+    assert (end["rule"], end["forced"], end["hex"]) == ("8.62", True, "1506")
+    g.apply(EndPhase())
+    assert [e["unit"] for e in events(g, "eliminated")] == ["C"]
+    assert events(g, "over_stacked")[-1]["hex"] == "1506"
+
+
+def test_8_62_units_over_the_limit_before_the_phase_may_stay_and_are_not_eliminated():
+    g = _full_hex_game()
+    g.units["G6"].hex = "1505"  # seven men in 1505 (e.g. after a forced stop)
+    g.apply(StartMove(("G6",)))
+    assert StopMove() in g.legal_actions()  # it has not left its hex (8.62 limits ends of moves)
     g.apply(StopMove())
     g.apply(EndPhase())
-    assert g.units["G6"].eliminated and events(g, "eliminated")[-1]["rule"] == "8.62"
+    assert not any(u.eliminated for u in g.units.values()) and events(g, "over_stacked")[-1]["hex"] == "1505"
+
+
+def test_8_62_leader_group_units_that_cannot_follow_must_stop_within_the_limit():
+    # 8.3 B: the MMG (MA 2) passes 1506 (four men) with its commander and cannot follow him beyond
+    # 1507, which holds four men: 4 + 3 crew is over the limit there, so 1507 is not offered
+    units = [inf("C", "german", weapon="PL", pr=10, commander=True), cw("GM", "german", crew=3, ma=2),
+             inf("R1", "russian")] + [inf(f"G{i}", "german") for i in range(8)]
+    pl = {"C": "1505", "GM": "1505", "R1": "2012", **{f"G{i}": "1506" for i in range(4)},
+          **{f"G{i}": "1507" for i in range(4, 8)}}
+    g = moving_game(units, pl)
+    g.apply(StartMove(("C", "GM"), leader="C"))
+    g.apply(Step("1506"))  # they pass through 1506 together (4 + 1 + 3 = 8 men)
+    assert g.moving.mp == {"C": 5, "GM": 1}
+    assert Step("1507") not in g.legal_actions() and StopMove() not in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Step("1507"))
+    assert e.value.rule == "8.62"
+    g.apply(Step("1606"))
+    assert g.moving.mp == {"C": 4, "GM": 0} and Step("1607") in g.legal_actions()
+    g.apply(Step("1607"))  # the MMG cannot follow: it stops in 1606, alone
+    assert g.moving.units == ["C"] and g.units["GM"].hex == "1606" and g.units["C"].hex == "1607"
+
+
+def test_8_63_no_step_leaves_a_second_cw_counter_without_a_way_out():
+    g = moving_game([cw("GM", "german", ma=1), cw("GN", "german", ma=3), inf("R1", "russian")],
+                    {"GM": "1505", "GN": "1504", "R1": "2012"})
+    g.apply(StartMove(("GN",)))
+    g.moving.mp["GN"] = 1
+    assert Step("1505") not in g.legal_actions() and Step("1503") in g.legal_actions()
+    g.moving.mp["GN"] = 2
+    assert Step("1505") in g.legal_actions()  # through the MMG's hex to 1506 (8.61)
+
+
+def test_8_62_entry_from_off_the_map_only_where_a_legal_stop_remains():
+    from core.ironcross.actions import Enter
+    from core.ironcross.setup import Entry
+    units = [inf(f"G{i}", "german") for i in range(6)] + [cw("GM", "german", crew=2, ma=1), inf("R1", "russian")]
+    pl = {f"G{i}": "1501" for i in range(6)}
+    pl["R1"] = "2012"
+    g = moving_game(units, pl, entries=[Entry("german", ["GM"], frozenset({"1501", "1601"}), 1)])
+    g.apply(StartMove(("GM",)))
+    assert Enter("1501") not in g.legal_actions() and Enter("1601") in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Enter("1501"))
+    assert e.value.rule == "8.62"
+
+
+def test_8_43_halt_only_within_the_limit_and_the_afv_goes_on_alone():
+    units = [afv("GT", "german"), inf("A1", "german"), inf("A2", "german"), inf("R1", "russian")]
+    units += [inf(f"G{i}", "german") for i in range(5)]
+    pl = {"GT": "1504", "A1": "1504", "A2": "1504", "R1": "2012", **{f"G{i}": "1505" for i in range(5)}}
+    g = moving_game(units, pl)
+    g.apply(StartMove(("GT", "A1", "A2")))
+    g.apply(Step("1505"))  # 5 + 2 men: the infantry may not halt here
+    assert Halt(("A1", "A2")) not in g.legal_actions() and StopMove() not in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Halt(("A1", "A2")))
+    assert e.value.rule == "8.62"
+    g.apply(Halt(("A1",)))  # one of them may (six men)
+    g.apply(Step("1506"))
+    g.apply(Halt(("A2",)))
+    g.apply(Step("1507"))  # the AFV goes on alone
+    assert g.units["GT"].hex == "1507" and g.units["A2"].hex == "1506" and g.units["A1"].hex == "1505"
+
+
+def test_8_43_halt_of_the_leader_and_his_men_lets_the_afv_go_on():
+    g = moving_game([afv("GT", "german"), inf("C", "german", weapon="PL", pr=10, commander=True),
+                     inf("G1", "german"), inf("R1", "russian")],
+                    {"GT": "1505", "C": "1505", "G1": "1505", "R1": "2012"})
+    g.apply(StartMove(("GT", "C", "G1"), leader="C"))
+    g.apply(Step("1506"))
+    g.apply(Halt(("C", "G1")))
+    assert g.moving.leader is None and Step("1507") in g.legal_actions()
+
+
+def test_8_62_state_change_not_offered_when_it_would_strand_the_group_over_the_limit():
+    g = _full_hex_game()
+    g.apply(StartMove(("G6",)))
+    g.moving.mp["G6"] = 3
+    g.apply(Step("1505"))  # 2 MP left: UP it can leave (1 MP), DOWN it could not (2 MP spent first)
+    assert ToggleState() not in g.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(ToggleState())
+    assert e.value.rule == "8.62"
+    g.moving.mp["G6"] = 4
+    assert ToggleState() in g.legal_actions()  # 2 MP left after it: DOWN costs 2 in clear
+
+
+def test_8_54_8_62_afv_stack_immobilised_in_a_full_hex_is_not_punished():
+    # 8.54: the AFV is immobilised in a woods hex holding five men; the infantry stop with it (8.43)
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1506": 3})
+    units = [afv("GT", "german"), inf("A1", "german"), inf("A2", "german"), inf("R1", "russian")]
+    units += [inf(f"G{i}", "german") for i in range(5)]
+    pl = {"GT": "1505", "A1": "1505", "A2": "1505", "R1": "2012", **{f"G{i}": "1506" for i in range(5)}}
+    g = moving_game(units, pl, hexmap=m, script=[(1, 1)])
+    g.apply(StartMove(("GT", "A1", "A2")))
+    g.apply(Step("1506"))
+    assert g.units["GT"].immobilized and g.moving is None
+    assert events(g, "move_end")[-1]["rule"] == "8.43"
+    g.apply(EndPhase())
+    assert not any(u.eliminated for u in g.units.values())
+    ov = events(g, "over_stacked")[-1]
+    assert (ov["hex"], sorted(ov["units"])) == ("1506", ["A1", "A2", "G0", "G1", "G2", "G3", "G4", "GT"])
 
 
 def test_8_63_only_one_cw_counter_a_hex():

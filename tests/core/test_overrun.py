@@ -349,3 +349,33 @@ def test_9_33_17_23_immediate_assault_waits_for_the_defenders_casualty_choice_th
     assert g.units["G1"].fired and g.units["G1"].down and g.units["G2"].down and not g.dice.script
     g.apply(Step("1503"))
     assert g.units["GT"].hex == "1503" and g.units["G1"].hex == "1504"
+
+
+def test_19_24_combined_overrun_ap_mines_attack_every_infantry_unit_in_the_hex_defenders_too():
+    # 9.33: the Russian (assault 6) wins the immediate assault against an attacker that cannot hit
+    # (assault 0); the infantry that went in set the AP mines off all the same, and they attack the
+    # defender left in the hex (19.24: EACH infantry/CW unit in the hex, either side)
+    g = og([afv("GT", "german", overrun=2), inf("G1", "german", assault=0), inf("R1", "russian", assault=6)],
+           {"GT": ("1505", False, 1), "G1": "1505", "R1": "1504"}, script=[(6, 6), (2,), (5,), (1,)])
+    g.state.mines["1504"] = {"side": "russian", "ap": 4, "at": 0, "revealed_ap": False, "revealed_at": False}
+    g.apply(StartMove(("GT", "G1")))
+    g.apply(Overrun("1504", True))  # 9.2 C: 12 > 2, R1 SUPPRESSED; G1 misses, R1 hits (17.23)
+    assert [(e["unit"], e["die"], e["result"]) for e in events(g, "mine_result")] == [("R1", 1, "E")]
+    assert g.units["G1"].eliminated and g.units["R1"].eliminated  # 1 <= 4/4: ELIMINATED (19.24 a)
+
+
+def test_8_62_9_3_overrun_not_offered_when_the_infantry_left_behind_would_be_over_the_limit():
+    # the AFV stack passes through 1505 (five men): the two infantry may not end their move there
+    # (9.3: they stay in the adjacent hex unless they go in), so only the combined overrun is offered
+    units = [afv("GT", "german"), inf("A1", "german"), inf("A2", "german"), inf("R1", "russian")]
+    units += [inf(f"G{i}", "german") for i in range(5)]
+    g = og(units, {"GT": ("1504", False, 1), "A1": "1504", "A2": "1504", "R1": "1506",
+                   **{f"G{i}": "1505" for i in range(5)}})
+    g.apply(StartMove(("GT", "A1", "A2")))
+    g.apply(Step("1505"))
+    g.apply(Pass())  # R1's opportunity fire window
+    acts = g.legal_actions()
+    assert Overrun("1506", True) in acts and Overrun("1506", False) not in acts
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Overrun("1506", False))
+    assert e.value.rule == "8.62"

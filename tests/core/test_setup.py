@@ -252,3 +252,77 @@ def test_24_1_build_setup_refuses_an_oob_entry_it_cannot_use(change, message):
     with pytest.raises(SetupError) as e:
         build_setup(sc, m)
     assert message in str(e.value)
+
+
+# ---------------------------------------------------------------- 24.1 reinforcements
+def _entry_game(entries, units, placements, length=3, script=()):
+    from tests.core.engine_fixtures import small_game
+    return small_game(units, placements, entries=entries, length=length, script=list(script))
+
+
+def _can_start(g, uid):
+    from core.ironcross.actions import StartMove
+    return any(isinstance(a, StartMove) and uid in a.units for a in g.legal_actions())
+
+
+def _entry_chances(g, uid):
+    """(turn, phase) of each decision point at which ``uid`` may start to enter, never entering."""
+    out = []
+    while not g.is_terminal():
+        if _can_start(g, uid):
+            out.append((g.state.turn, g.state.phase))
+        g.apply(EndPhase())
+    return out
+
+
+def test_24_1_reinforcements_may_enter_on_the_turn_listed_or_any_later_turn():
+    g = _entry_game([Entry("russian", ["R1"], frozenset(["1512"]), 2)], [inf("G1", "german"), inf("R1", "russian")],
+                    {"G1": "1505"}, length=4)
+    # the Russian Movement Phases of turns 2, 3 and 4; never before turn 2, never in other phases
+    assert _entry_chances(g, "R1") == [(2, Phase.MOVEMENT), (3, Phase.MOVEMENT), (4, Phase.MOVEMENT)]
+
+
+def test_24_1_reaction_movement_entries_enter_in_their_sides_reaction_phase_of_that_turn_or_later():
+    from core.ironcross.actions import Enter, StartMove
+    from tests.core.engine_helpers import advance_to
+    # Scenario 5's T-34a: "enters on the north mapedge during the Russian Reaction Movement Phase of turn 4"
+    units = [inf("G1", "german"), afv("RT", "russian")]
+    g = _entry_game([Entry("russian", ["RT"], frozenset(["1512"]), 2, Phase.REACTION_MOVEMENT)], units, {"G1": "1505"})
+    assert _entry_chances(g, "RT") == [(2, Phase.REACTION_MOVEMENT), (3, Phase.REACTION_MOVEMENT)]
+    g = _entry_game([Entry("russian", ["RT"], frozenset(["1512"]), 2, Phase.REACTION_MOVEMENT)], units, {"G1": "1505"})
+    advance_to(g, Phase.REACTION_MOVEMENT, player_turn=3)  # German Player Turn of turn 2
+    assert g.current_side() == "russian"
+    g.apply(StartMove(("RT",)))
+    assert g.moving.mp["RT"] == 5  # 8.13: an AFV's reaction allowance
+    g.apply(Enter("1512"))
+    assert g.units["RT"].hex == "1512" and g.units["RT"].entered
+
+
+def test_8_3_a_failed_leader_pc_off_the_map_delays_only_the_units_it_covered():
+    from core.ironcross.actions import StartMove
+    from tests.core.engine_helpers import advance_to, events
+    units = [inf("A9", "german", squad="A", pr=9), inf("A1", "german", squad="A"), inf("A2", "german", squad="A"),
+             inf("B1", "german", squad="B"), inf("R1", "russian")]
+    g = _entry_game([Entry("german", ["A9", "A1", "A2", "B1"], frozenset(["1501", "1601"]), 1)], units,
+                    {"R1": "2012"}, script=[(6, 6)])
+    advance_to(g, Phase.MOVEMENT)
+    g.state.first_shot, g.state.movement_pcs_from_player_turn = True, 0  # 8.22: PCs are due
+    g.apply(StartMove(("A9", "A1", "A2"), leader="A9"))
+    assert events(g, "move_failed")[-1]["rule"] == "8.3 A" and sorted(events(g, "move_failed")[-1]["units"]) == [
+        "A1", "A2", "A9"]
+    assert all(g.units[u].moved for u in ("A9", "A1", "A2")) and not g.units["B1"].moved
+    assert _can_start(g, "B1") and not _can_start(g, "A1")  # B1 was not covered by the PC
+    advance_to(g, Phase.MOVEMENT, player_turn=3)  # the next German Movement Phase (turn 2)
+    assert _can_start(g, "A9") and _can_start(g, "A1")  # delayed, not removed
+
+
+def test_24_1_scenario_entries_keep_their_first_turn_and_phase():
+    from pathlib import Path
+    from core.ironcross.scenario_setup import load_setup
+    data = Path(__file__).resolve().parents[2] / "scenarios" / "data"
+    _sc, s5 = load_setup(data / "scenario_5_through_the_marshes.json", seed=1)
+    t34 = [e for e in s5.entries if any(s5.units[u].is_afv and s5.units[u].side == "russian" for u in e.units)]
+    assert [(e.turn, e.phase) for e in t34] == [(4, Phase.REACTION_MOVEMENT)]
+    _sc, s3 = load_setup(data / "scenario_3_closing_the_ring.json", seed=1)
+    assert sorted({(e.turn, e.phase) for e in s3.entries if e.side == "german"}) == [
+        (1, Phase.MOVEMENT), (3, Phase.MOVEMENT)]
