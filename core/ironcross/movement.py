@@ -198,7 +198,8 @@ class MovementRules:
                     led = [u for u in others if u is not ld and ld.is_leader_for(u) and u.normal
                            and (u.is_infantry or u.is_cw)]  # 8.31
                     if led:
-                        out.append(StartMove((ld.id,) + tuple(u.id for u in led), leader=ld.id))
+                        for grp in self._groups_within_limit(ld, led):  # 8.62: a group that can end a move
+                            out.append(StartMove((ld.id,) + tuple(u.id for u in grp), leader=ld.id))
                         out.append(StartMove((ld.id,), leader=ld.id))  # 8.3 C: the leader may stay
                         if len(led) > 1:
                             out.extend(StartMove((ld.id, u.id), leader=ld.id) for u in led)  # 8.32
@@ -208,9 +209,32 @@ class MovementRules:
                     cands = [u for u in others if u.id in eligible and u.id != lid and u.normal]
                     out.extend(StartMove((u.id,), directed_by=lid) for u in cands)
                     sq = [u for u in cands if u.is_infantry]
-                    if len(sq) > 1 and len({u.squad for u in sq}) == 1:
+                    if len(sq) > 1 and len({u.squad for u in sq}) == 1 and stacking_problem(sq) is None:
                         out.append(StartMove(tuple(u.id for u in sq), directed_by=lid))
         out.extend(self._end_step_actions(side))
+        return out
+
+    @staticmethod
+    def _groups_within_limit(ld: Unit, led: list[Unit]) -> list[list[Unit]]:
+        """The groups ``ld`` is offered to lead (8.3 B): all of ``led`` when leader and led fit in one
+        hex (8.61-8.63); else, since such a group could never end its move together, each squad's
+        men that fit with him, then the first men (by id) that fit, CWs last. Subsets of a stack
+        are always allowed (8.32); these are the representative ones listed."""
+        if stacking_problem([ld] + led) is None:
+            return [led]
+        out: list[list[Unit]] = []
+        squads: dict[str | None, list[Unit]] = {}
+        for u in led:
+            squads.setdefault(u.squad if u.is_infantry else None, []).append(u)
+        for sq in sorted(squads, key=str):
+            if sq is not None and stacking_problem([ld] + squads[sq]) is None:
+                out.append(squads[sq])
+        greedy: list[Unit] = []
+        for u in sorted(led, key=lambda x: (x.is_cw, x.id)):
+            if stacking_problem([ld] + greedy + [u]) is None:
+                greedy.append(u)
+        if greedy and greedy not in out:
+            out.append(greedy)
         return out
 
     def _check_start(self, a: StartMove) -> None:

@@ -326,3 +326,26 @@ def test_24_1_scenario_entries_keep_their_first_turn_and_phase():
     _sc, s3 = load_setup(data / "scenario_3_closing_the_ring.json", seed=1)
     assert sorted({(e.turn, e.phase) for e in s3.entries if e.side == "german"}) == [
         (1, Phase.MOVEMENT), (3, Phase.MOVEMENT)]
+
+
+def test_8_62_8_3_an_entering_group_too_big_for_one_hex_is_offered_in_groups_that_fit():
+    """A commander entering with ten men could never end a move with all of them (8.62): the listed
+    leader-directed moves are the groups that fit (each squad with him, the first men that fit),
+    never the whole stack, so no legal action wastes the group's Movement Phase."""
+    from core.ironcross.actions import Enter, StartMove
+    from core.ironcross.state import stacking_problem
+    from tests.core.engine_helpers import advance_to
+
+    men = [inf(f"A{i}", "german", squad="A") for i in range(5)] + [inf(f"B{i}", "german", squad="B") for i in range(5)]
+    cmd = inf("PL", "german", weapon="PL", pr=10, commander=True)
+    ids = [u.id for u in men] + ["PL"]
+    g = _entry_game([Entry("german", ids, frozenset(["1501", "1601"]), 1)], men + [cmd, inf("R1", "russian")],
+                    {"R1": "2012"})
+    advance_to(g, Phase.MOVEMENT)
+    led = [a for a in g.legal_actions() if isinstance(a, StartMove) and a.leader == "PL" and len(a.units) > 1]
+    groups = {frozenset(a.units) for a in led}
+    assert frozenset(["PL", "A0", "A1", "A2", "A3", "A4"]) in groups
+    assert frozenset(["PL", "B0", "B1", "B2", "B3", "B4"]) in groups
+    assert all(stacking_problem([g.units[x] for x in a.units]) is None for a in led)
+    g.apply(StartMove(tuple(sorted(["PL", "B0", "B1", "B2", "B3", "B4"])), leader="PL"))
+    assert Enter("1501") in g.legal_actions()
