@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from maps.document_file import json_path
 from scenarios.model import OOBParseError, SquadEntry, parse_oob_entry
 from editor.scenario_document import ScenarioDocument, placement_path, region_at, set_region_at, validation_message
+from editor.widgets import button_grid
 
 __all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "VictoryPanel", "ValidationPanel",
            "SetupPanel", "UnitTree", "UNIT_MIME", "loc_label", "parse_json_path"]
@@ -111,7 +112,11 @@ class PropertiesPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.doc: ScenarioDocument | None = None
-        form = QFormLayout(self)
+        outer = QVBoxLayout(self)
+        form = QFormLayout()
+        outer.addLayout(form)
+        outer.addStretch(1)   # the rows stay together at the top: no gaps between them
+        self.form = form
         self.title = QLineEdit()
         self.number = QSpinBox()
         self.number.setRange(0, 999)
@@ -231,13 +236,8 @@ class OOBPanel(QWidget):
         b.clicked.connect(self.add_from_field)
         row.addWidget(b)
         lay.addLayout(row)
-        row2 = QHBoxLayout()
-        for text, slot in (("Edit", self.edit_selected), ("Remove", self.remove_selected),
-                           ("Add group", self.add_group_dialog), ("Rename group", self.rename_group_dialog)):
-            b = QPushButton(text)
-            b.clicked.connect(slot)
-            row2.addWidget(b)
-        lay.addLayout(row2)
+        lay.addLayout(button_grid([("Edit", self.edit_selected), ("Remove", self.remove_selected),
+                                   ("Add group", self.add_group_dialog), ("Rename group", self.rename_group_dialog)]))
         self.info = QLabel()
         self.info.setWordWrap(True)
         lay.addWidget(self.info)
@@ -559,6 +559,7 @@ class RosterPanel(QWidget):
         self.side.currentTextChanged.connect(lambda _t: self.refresh())
         top.addWidget(self.side)
         self.summary = QLabel()
+        self.summary.setWordWrap(True)
         top.addWidget(self.summary, 1)
         lay.addLayout(top)
         self.tree = QTreeWidget()
@@ -740,13 +741,8 @@ class RegionPanel(QWidget):
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText('{"kind": "hexes", "hexes": ["4307", "4308"]}')
         bl.addWidget(self.text, 1)
-        row = QHBoxLayout()
-        for label, slot in (("Apply JSON", self.apply_text), ("As explicit hexes", self.to_hexes),
-                            ("Add named region", self.add_named)):
-            b = QPushButton(label)
-            b.clicked.connect(slot)
-            row.addWidget(b)
-        bl.addLayout(row)
+        bl.addLayout(button_grid([("Apply JSON", self.apply_text), ("As explicit hexes", self.to_hexes),
+                                  ("Add named region", self.add_named)]))
         split.addWidget(box)
         lay.addWidget(split)
         self.loc: tuple | None = None
@@ -899,31 +895,28 @@ class VictoryPanel(QWidget):
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.currentItemChanged.connect(self._selected)
         lay.addWidget(self.tree, 2)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Default"))
+        form = QFormLayout()
         self.default = QComboBox()
         self.default.addItems(["draw", "german", "russian"])
         self.default.currentTextChanged.connect(self._set_default)
-        row.addWidget(self.default)
+        self.default.setToolTip("the result when no outcome holds")
+        form.addRow("Default result", self.default)
         self.template = QComboBox()
         self.template.addItems(list(_CONDITION_TEMPLATES))
-        row.addWidget(self.template, 1)
+        form.addRow("New outcome", self.template)
+        row = QHBoxLayout()
         self.side = QComboBox()
         self.side.addItems(SIDES)
-        row.addWidget(self.side)
+        row.addWidget(self.side, 1)
         b = QPushButton("Add outcome")
         b.clicked.connect(self.add_outcome_from_template)
-        row.addWidget(b)
-        lay.addLayout(row)
+        row.addWidget(b, 1)
+        form.addRow("for", row)
+        lay.addLayout(form)
         self.text = QPlainTextEdit()
         lay.addWidget(self.text, 2)
-        row2 = QHBoxLayout()
-        for label, slot in (("Apply JSON", self.apply_text), ("Remove", self.remove_selected),
-                            ("Move up", lambda: self.move_selected(-1)), ("Evaluate now", self.evaluate_now)):
-            b = QPushButton(label)
-            b.clicked.connect(slot)
-            row2.addWidget(b)
-        lay.addLayout(row2)
+        lay.addLayout(button_grid([("Apply JSON", self.apply_text), ("Remove", self.remove_selected),
+                                   ("Move up", lambda: self.move_selected(-1)), ("Evaluate now", self.evaluate_now)]))
         self.result = QLabel()
         self.result.setWordWrap(True)
         lay.addWidget(self.result)
@@ -1172,11 +1165,11 @@ class SetupPanel(QWidget):
         row.addWidget(self.facing)
         b = QPushButton("Set facing")
         b.clicked.connect(self._set_facing)
-        row.addWidget(b)
+        row.addWidget(b, 1)
+        lay.addLayout(row)
         b2 = QPushButton("Remove from map")
         b2.clicked.connect(self._unplace)
-        row.addWidget(b2)
-        lay.addLayout(row)
+        lay.addWidget(b2)
         # hidden hexes and mines: what the Marks tool (K) puts on the map
         mrow = QHBoxLayout()
         mrow.addWidget(QLabel("Marks (K)"))

@@ -222,7 +222,8 @@ def test_batch_playtest_from_the_ui(win, qtbot):
     assert p.run_btn.isEnabled()
     # heat map of fire targets on the map
     p.heat.setCurrentText("fire targets")
-    assert win.scenario_ctl.overlay.count("heat") == len(p.heat_counts("fire targets")) + sum(
+    # a circle and its halo per hex, the busiest labelled
+    assert win.scenario_ctl.overlay.count("heat") == 2 * len(p.heat_counts("fire targets")) + sum(
         1 for n in p.heat_counts("fire targets").values() if n / max(p.heat_counts("fire targets").values()) > 0.15)
 
 
