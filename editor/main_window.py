@@ -218,6 +218,7 @@ class MainWindow(QMainWindow):
         e.addSeparator()
         self._act(e, "Name selected hexes as feature...", self.name_feature, "Ctrl+K")
         self._act(e, "Resize map...", self.resize_dialog, "Ctrl+Shift+R")
+        self._act(e, "Map name and description...", self.map_properties_dialog)
 
         v = mb.addMenu("&View")
         self._act(v, "Zoom &in", self.view.zoom_in, "+")
@@ -380,6 +381,9 @@ class MainWindow(QMainWindow):
             self.undo_group.setActiveStack(document.undo_stack)
         document.dirty_changed.connect(lambda _d: self._update_title())
         document.path_changed.connect(lambda _p: self._update_title())
+        # the status bar describes the hex under the cursor as it is now (a brush just painted it)
+        document.changed.connect(lambda _h, d=document: d is self.document and self._refresh_hover())
+        document.changed.connect(lambda _h, d=document: d is self.document and self._update_title())
         self._update_title()
         if self.errata_panel.errata is not None:
             self.errata_panel.preview()
@@ -542,6 +546,37 @@ class MainWindow(QMainWindow):
         self.view.fit()
         return True
 
+    def set_map_properties(self, name: str, description: str) -> bool:
+        """Rename the map and change its description (one undo step); False (and a message)
+        for an empty name."""
+        name = name.strip()
+        if not name:
+            self.statusBar().showMessage("a map needs a name", 4000)
+            return False
+        doc = self.document
+        fields = {k: v for k, v in (("name", name), ("description", description)) if getattr(doc.map, k) != v}
+        if fields:
+            doc.undo_stack.push(C.MapPropertiesCommand(doc, f"Map name: {name}" if "name" in fields
+                                                       else "Map description", fields=fields))
+        return True
+
+    def map_properties_dialog(self) -> None:
+        from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
+
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Map name and description")
+        form = QFormLayout(dlg)
+        name = QLineEdit(self.document.map.name)
+        desc = QPlainTextEdit(self.document.map.description)
+        form.addRow("Name", name)
+        form.addRow("Description", desc)
+        bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        bb.accepted.connect(dlg.accept)
+        bb.rejected.connect(dlg.reject)
+        form.addRow(bb)
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.set_map_properties(name.text(), desc.toPlainText())
+
     def resize_dialog(self) -> None:
         dlg = QDialog(self)
         dlg.setWindowTitle("Resize map")
@@ -642,6 +677,11 @@ class MainWindow(QMainWindow):
 
     def _hover(self, h: Hex | None) -> None:
         self.hex_label.setText(self.describe_hex(h) if h is not None else "")
+
+    def _refresh_hover(self) -> None:
+        h = self.scene._last_hover
+        if h is not None:
+            self._hover(h)
 
     def describe_hex(self, h: Hex) -> str:
         """Hex id, terrain and provenance for the status bar."""
