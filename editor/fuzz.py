@@ -8,7 +8,8 @@ block (a modal dialog, a file dialog, an input prompt) is answered at once (:fun
 and what would leave the sandbox or take long is never chosen: the File menu (open, save,
 export, quit), *Save roster*, a playtest batch, an AI game played in the background and the
 full-map LOS shading (:data:`SKIP_TEXTS`). Exceptions that reach the event loop are collected by
-an ``sys.excepthook`` (:class:`ExceptionTrap`).
+an ``sys.excepthook`` (:class:`ExceptionTrap`), those an event returns to its sender in
+:attr:`Fuzzer.errors`; a run passes when both are empty.
 """
 
 from __future__ import annotations
@@ -118,6 +119,9 @@ class Fuzzer:
         self.win = win
         self.rng = random.Random(seed)
         self.stats = FuzzStats()
+        #: exceptions an event raised back into the driver (an event sent from Python returns a
+        #: virtual method's exception to its sender instead of the event loop's excepthook)
+        self.errors: list[str] = []
         self._held: Qt.MouseButton | None = None
 
     # -- helpers
@@ -321,7 +325,11 @@ class Fuzzer:
         description (to reproduce a failure)."""
         app = QApplication.instance()
         for i in range(n):
-            kind = self.step()
+            try:
+                kind = self.step()
+            except Exception:  # noqa: BLE001 - recorded: the caller fails on any (never swallowed)
+                kind = "raised"
+                self.errors.append(traceback.format_exc())
             if log is not None:
                 log.append(kind)
             if i % process_every == 0:

@@ -117,8 +117,8 @@ def _to_json(a) -> dict:
     return action_to_json(a)
 
 
-_RESULTS = {"E": "ELIMINATED", "S": "SUPPRESSED", "P": "PINNED", "N": "no effect", "-": "no effect", "": "no effect",
-            None: "no effect"}
+_RESULTS = {"E": "ELIMINATED", "S": "SUPPRESSED", "P": "PINNED", "N": "no effect", "NE": "no effect",
+            "-": "no effect", "": "no effect", None: "no effect"}
 _SKIP = ("i", "kind", "turn", "player_turn", "phase", "rule")
 
 
@@ -130,6 +130,11 @@ def _list(xs) -> str:
 def _dice(dice) -> str:
     d = list(dice or [])
     return f"{len(d)} {'die' if len(d) == 1 else 'dice'} ({' '.join(str(x) for x in d)})"
+
+
+def _v(units, one: str, many: str) -> str:
+    """The verb agreeing with a list of units: "R-B-5 moves", "R-B-4, R-B-7 move"."""
+    return one if len(list(units or [])) == 1 else many
 
 
 def _side(s) -> str:
@@ -148,6 +153,16 @@ def _value(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
+
+
+def _at(units, where) -> str:
+    """Units with their hexes, grouped: "G-C-9, G-C-10 in 4106; G-MMG-1 in 4107"."""
+    groups: dict[str, list[str]] = {}
+    for u in units or []:
+        text = where(u)
+        uid, _, hx = text.partition(" in ")
+        groups.setdefault(hx, []).append(uid)
+    return "; ".join(", ".join(us) + (f" in {hx}" if hx else "") for hx, us in groups.items()) or "nobody"
 
 
 def _sentence(e: dict, where, ctx: dict) -> str:
@@ -177,7 +192,7 @@ def _sentence(e: dict, where, ctx: dict) -> str:
     if k == "fire":
         ctx["fire"] = e
         how = g("mode", "AP") + (", opportunity fire" if g("opportunity") else "")
-        return f"{_list(where(f) for f in g('firers') or [])} fires at {g('target')} ({how})"
+        return f"{_at(g('firers'), where)} fires at {g('target')} ({how})"
     if k == "ap_firepower":
         ctx["fp"] = g("final")
         red = [f"{_words(x)} -{g(x)}" for x in ("target_hex_reduction", "los_reduction") if g(x)]
@@ -187,7 +202,7 @@ def _sentence(e: dict, where, ctx: dict) -> str:
         f = ctx.get("fire")
         res = _RESULTS.get(g("result"), str(g("result")))
         if f is not None:
-            return (f"{_list(where(x) for x in f.get('firers') or [])} fires at {f.get('target')}: {g('firepower')} AP "
+            return (f"{_at(f.get('firers'), where)} fires at {f.get('target')}: {g('firepower')} AP "
                     f"on {g('unit')}, {_dice(g('dice'))} -> {res}")
         return f"{where(g('unit'))}: {g('firepower')} AP, {_dice(g('dice'))} -> {res}"
     if k == "at_result":
@@ -202,18 +217,20 @@ def _sentence(e: dict, where, ctx: dict) -> str:
         mp = g("mp_left") or {}
         left = sorted(set(mp.values())) if isinstance(mp, dict) else []
         tail = f" ({left[0]:g} MP left)" if len(left) == 1 else ""
-        return (f"{_list(g('units'))} move {g('frm')} -> {g('to')}" if g("frm") else
-                f"{_list(g('units'))} enter in {g('to')}") + tail
+        us = g("units")
+        return (f"{_list(us)} {_v(us, 'moves', 'move')} {g('frm')} -> {g('to')}" if g("frm") else
+                f"{_list(us)} {_v(us, 'enters', 'enter')} in {g('to')}") + tail
     if k == "move_start":
-        return f"{_list(g('units'))} start moving" + (f", led by {g('leader')}" if g("leader") else "") + \
+        return f"{_list(g('units'))} {_v(g('units'), 'starts', 'start')} moving" + \
+            (f", led by {g('leader')}" if g("leader") else "") + \
             (f", directed by {g('directed_by')}" if g("directed_by") else "")
     if k == "move_end":
-        return f"{_list(g('units'))} end their move" + (f" in {g('hex')}" if g("hex") else "") if g("units") else \
-            "The move ends"
+        return f"{_list(g('units'))} {_v(g('units'), 'ends its', 'end their')} move" + \
+            (f" in {g('hex')}" if g("hex") else "") if g("units") else "The move ends"
     if k == "move_failed":
-        return f"{_list(g('units'))} fail to start moving"
+        return f"{_list(g('units'))} {_v(g('units'), 'fails', 'fail')} to start moving"
     if k == "move_stopped":
-        return f"{_list(g('units'))} must stop"
+        return f"{_list(g('units'))} {_v(g('units'), 'has', 'have')} to stop"
     if k == "placed":
         return f"{g('unit')} is set up in {g('hex')}" + (" DOWN" if g("down") else " UP") + \
             (f", facing hexside {g('facing')}" if g("facing") else "")
@@ -222,7 +239,7 @@ def _sentence(e: dict, where, ctx: dict) -> str:
     if k == "facing":
         return f"{where(g('unit'))} turns to face hexside {g('facing')}"
     if k == "state_change":
-        return f"{_list(g('units'))} go {'DOWN' if g('down') else 'UP'}"
+        return f"{_list(g('units'))} {_v(g('units'), 'goes', 'go')} {'DOWN' if g('down') else 'UP'}"
     if k == "recovered":
         return f"{where(g('unit'))} recovers"
     if k == "still_pinned":
@@ -285,6 +302,8 @@ def _sentence(e: dict, where, ctx: dict) -> str:
         return f"{where(g('unit'))} fires in {g('mode')} mode" + ("" if g("passed", True) else " (PC failed)")
     if k == "mode_attack":
         return f"{g('mode')} attack on {g('target')} in {g('hex')}: {g('final')} AP"
+    if k == "morale_phase_skipped":
+        return f"{_side(g('side'))} Morale Phase skipped: {g('reason', '')}"
     if k == "infiltration":
         return f"{_side(g('side'))} infiltration ({g('stage', '')})" + (f": squad {g('squad')}" if g("squad") else "")
     rest = [f"{_words(x)} {_value(v)}" for x, v in e.items() if x not in _SKIP and v not in (None, [], {}, "")]

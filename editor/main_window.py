@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         from editor.scenario_window import ScenarioController
 
         self.mode: str | None = None
+        self.switching_mode = False
         self._mode_states: dict[str, object] = {}
         self._make_modes()
         self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus (issue 10)
@@ -328,7 +329,11 @@ class MainWindow(QMainWindow):
         self.mode_actions[mode].setChecked(True)
         cur = self.tools.current
         if cur is None or self.mode_of_tool(cur.name) != mode:
-            self.tools.set_tool(MODE_TOOLS[mode][0])
+            self.switching_mode = True   # the mode's tool is chosen without bringing its dock to the front
+            try:
+                self.tools.set_tool(MODE_TOOLS[mode][0])
+            finally:
+                self.switching_mode = False
         self.mode_changed.emit(mode)
         return True
 

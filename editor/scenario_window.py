@@ -686,6 +686,8 @@ class ScenarioController(QObject):
 
     def _tool_changed(self, tool) -> None:
         self.activate_stack(tool.name in SCENARIO_TOOLS)
+        if self.win.switching_mode:   # the mode's own layout decides which dock is in front
+            return
         if tool.name in ("hotseat",):
             self.docks["hotseat"].show()
             self.docks["hotseat"].raise_()
