@@ -2,7 +2,7 @@
 
 ``--screenshot OUT.png`` opens FILE, renders the main window offscreen (``QWidget.grab()``),
 saves the picture and exits: 0 on success, 1 with a message for an invalid file or an unwritable
-output (for docs and checks). ``--size WxH`` sets the window size (default 1280x800);
+output (for docs and checks). ``--size WxH`` sets the window size (default 1366x768, a laptop screen);
 ``--los FROM TO`` shows the LOS tool between two hexes (the picture is framed on the line);
 ``--errata FILE`` previews errata; ``--mode map|scenario|play`` shows a mode of a scenario's
 window. The offscreen platform's "This plugin does not support propagateSizeHints()" warnings
@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ironcross-editor", description="Iron Cross map editor")
     p.add_argument("file", nargs="?", help="map or scenario file to open (detected by its format)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the main window offscreen to OUT.png and exit")
-    p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
+    p.add_argument("--size", default="1366x768", help="window size WxH (default 1366x768)")
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="show the LOS tool from one hex to another")
     p.add_argument("--errata", metavar="ERRATA", help="preview an errata file")
     p.add_argument("--tool", help="start with this tool (select, terrain, trees, level, building, path, feature, los)")

@@ -122,7 +122,10 @@ class HotseatPanel(QWidget):
         self.state_label.setWordWrap(True)
         lay.addWidget(self.state_label)
         self.actions = QTreeWidget()
-        self.actions.setHeaderLabels(["Legal action", "Odds (E/S/P)"])
+        # one column: an AP fire's odds go on a second line under it, so neither is cut
+        self.actions.setHeaderLabels(["Legal action (AP fire: firepower, then per target dice and E/S/P)"])
+        self.actions.setUniformRowHeights(False)
+        self.actions.setWordWrap(True)
         self.actions.itemDoubleClicked.connect(lambda it, _c: self.do_selected())
         lay.addWidget(self.actions, 2)
         self.log = QListWidget()
@@ -226,7 +229,7 @@ class HotseatPanel(QWidget):
         for a in acts:
             k = a.kind.replace("_", " ")
             if k not in groups:
-                groups[k] = QTreeWidgetItem([k, ""])
+                groups[k] = QTreeWidgetItem([k])
                 self.actions.addTopLevelItem(groups[k])
             gi = groups[k]
             if gi.childCount() >= MAX_PER_GROUP:
@@ -238,8 +241,9 @@ class HotseatPanel(QWidget):
                     odds = f"FP {o['firepower']}: " + "; ".join(
                         f"{t} {v['dice']}d {100 * v['E']:.0f}/{100 * v['S']:.0f}/{100 * v['P']:.0f}%"
                         for t, v in o["targets"].items())
-            it = QTreeWidgetItem([describe_action(a, g), odds])
+            it = QTreeWidgetItem([describe_action(a, g) + (f"\n    {odds}" if odds else "")])
             it.setData(0, ACTION_ROLE, a)
+            it.setToolTip(0, describe_action(a, g) + (f": {odds}" if odds else ""))
             gi.addChild(it)
         for k, gi in groups.items():
             gi.setText(0, f"{k} ({gi.childCount()})")

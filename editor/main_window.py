@@ -139,7 +139,7 @@ class MainWindow(QMainWindow):
         self._make_modes()
         self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus (issue 10)
         self.set_document(document or MapDocument(new_map()))
-        self.resize(1280, 800)
+        self.resize(1366, 768)
         if persist_settings:
             geo = self.settings.value("geometry")
             if geo is not None:

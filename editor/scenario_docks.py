@@ -326,6 +326,8 @@ class OOBPanel(QWidget):
         self.tree = UnitTree()
         self.tree.setHeaderLabels(["Order of battle", "Deploys"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.setDragEnabled(True)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.tree.currentItemChanged.connect(self._current)
@@ -826,7 +828,16 @@ class RegionPanel(QWidget):
         lay = QVBoxLayout(self)
         self.list = QTreeWidget()
         self.list.setHeaderLabels(["Region", "Hexes"])
+        self.list.setRootIsDecorated(False)
+        # a name in full ("Germans win: no Russian unit on Hill J or Hill K") wraps, never elided
+        self.list.setWordWrap(True)
+        self.list.setUniformRowHeights(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.list.header().setStretchLastSection(False)
         self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.list.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # the row heights follow the column's width, so a long name wraps
+        self.list.header().sectionResized.connect(lambda i, _o, _n: i == 0 and self._fit_rows())
         self.list.currentItemChanged.connect(self._selected)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
@@ -865,19 +876,32 @@ class RegionPanel(QWidget):
             hexes, err = self.doc.resolve(region)
             it = QTreeWidgetItem([loc_label(self.doc, loc), "error" if err else str(len(hexes))])
             it.setData(0, LOC_ROLE, loc)
-            it.setToolTip(0, region.describe())
+            it.setToolTip(0, f"{loc_label(self.doc, loc)}: {region.describe()}")
+            it.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             if err or not hexes:
                 it.setForeground(1, QBrush(QColor(190, 0, 0)))
             self.list.addTopLevelItem(it)
             if keep is not None and tuple(loc) == tuple(keep):
                 sel = it
         self.list.blockSignals(False)
+        self._fit_rows()
         if sel is not None:
             self.list.setCurrentItem(sel)
         elif keep is not None:
             self.loc = None
             self.region_selected.emit(None)
         self._show()
+
+    def _fit_rows(self) -> None:
+        """Give each row the height of its name wrapped in the Region column."""
+        from PySide6.QtCore import QRect, QSize
+
+        fm = self.list.fontMetrics()
+        w = max(60, self.list.header().sectionSize(0) - 12)
+        for i in range(self.list.topLevelItemCount()):
+            it = self.list.topLevelItem(i)
+            h = fm.boundingRect(QRect(0, 0, w, 10000), int(Qt.TextFlag.TextWordWrap), it.text(0)).height() + 4
+            it.setSizeHint(0, QSize(w, h))
 
     def select(self, loc: tuple | None) -> None:
         for i in range(self.list.topLevelItemCount()):
@@ -996,6 +1020,8 @@ class VictoryPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Victory", "Now"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.currentItemChanged.connect(self._selected)
         lay.addWidget(self.tree, 2)
         form = QFormLayout()
@@ -1052,7 +1078,10 @@ class VictoryPanel(QWidget):
         self.tree.addTopLevelItem(root)
 
         def add(parent, cond, loc):
-            it = QTreeWidgetItem([cond.describe() if hasattr(cond, "describe") else cond.kind, self._holds(cond)])
+            text = {"all_of": "all of:", "any_of": "any of:", "not": "not:"}.get(cond.kind) or condition_sentence(cond)
+            it = QTreeWidgetItem([text, self._holds(cond)])
+            if hasattr(cond, "describe"):
+                it.setToolTip(0, cond.describe())
             it.setData(0, LOC_ROLE, loc)
             parent.addChild(it)
             for i, sub in enumerate(getattr(cond, "of", None) if isinstance(getattr(cond, "of", None), list) else []):
@@ -1260,6 +1289,8 @@ class SetupPanel(QWidget):
         self.tree.setDragEnabled(True)
         self.tree.setHeaderLabels(["Unit", "Where"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.tree, 1)
         row = QHBoxLayout()
         row.addWidget(QLabel("Facing"))

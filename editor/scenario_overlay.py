@@ -202,22 +202,39 @@ class ZoneLabelsItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
 
-    def layout(self, transform) -> list[tuple[str, QColor, QRectF]]:
+    def layout(self, transform, avoid: list[QRectF] = ()) -> list[tuple[str, QColor, QRectF]]:
         """The labels placed for a scene-to-device ``transform``: (text, colour, box in device
-        pixels), no two boxes intersecting."""
+        pixels), no two boxes intersecting; a place whose box would cover one of ``avoid`` (scene
+        rectangles: the counters shown) is taken only when the label has no other."""
         placed: list[tuple[str, QColor, QRectF]] = []
+        blocked = [transform.mapRect(r) for r in avoid]
         for text, colour, cands in self.labels:
             w, h = self._fm.horizontalAdvance(text) + 10, self._fm.height() + 4
+            boxes = []
             for q in cands:
                 d = transform.map(q)
-                r = QRectF(d.x() - w / 2, d.y() - h / 2, w, h)
-                if not any(r.intersects(o) for _t, _c, o in placed):
-                    placed.append((text, colour, r))
-                    break
+                boxes.append(QRectF(d.x() - w / 2, d.y() - h / 2, w, h))
+            free = [r for r in boxes if not any(r.intersects(o) for _t, _c, o in placed)]
+            best = next((r for r in free if not any(r.intersects(b) for b in blocked)), free[0] if free else None)
+            if best is not None:
+                placed.append((text, colour, best))
         return placed
 
+    def counter_rects(self) -> list[QRectF]:
+        """The boxes of the counters shown on the scene (the designer's set-up or a game's)."""
+        sc = self.scene()
+        out: list[QRectF] = []
+        if sc is None:
+            return out
+        for it in sc.items():
+            if isinstance(it, CountersItem) and it.isVisible():
+                for hid in {c.hex for c in it.counters}:
+                    c = hex_centre(hid)
+                    out.append(QRectF(c.x() - 42, c.y() - 42, 84, 84))
+        return out
+
     def paint(self, p: QPainter, option, widget=None) -> None:
-        placed = self.layout(p.worldTransform())
+        placed = self.layout(p.worldTransform(), self.counter_rects())
         p.save()
         p.resetTransform()
         p.setFont(self.font)

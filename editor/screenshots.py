@@ -33,8 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     from editor.main_window import MainWindow
 
     def window(path):
-        w = MainWindow()
-        w.resize(1280, 800)
+        w = MainWindow(persist_settings=False)   # never the user's window layout
+        w.resize(1366, 768)
         w.show()
         w.open_file(path, offer_recovery=False)
         app.processEvents()
