@@ -183,7 +183,7 @@ class ZoneLabelsItem(QGraphicsItem):
             pts = [hex_centre(h) for h in hs]
             cx = sum(q.x() for q in pts) / len(pts)
             cy = sum(q.y() for q in pts) / len(pts)
-            cands = sorted(pts, key=lambda q: ((q.x() - cx) ** 2 + (q.y() - cy) ** 2, q.x(), q.y()))[:40]
+            cands = sorted(pts, key=lambda q: ((q.x() - cx) ** 2 + (q.y() - cy) ** 2, q.x(), q.y()))[:1000]
             self.labels.append((text, QColor(colour), cands))
             xs += [q.x() for q in pts]
             ys += [q.y() for q in pts]
@@ -202,10 +202,13 @@ class ZoneLabelsItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
 
-    def layout(self, transform, avoid: list[QRectF] = ()) -> list[tuple[str, QColor, QRectF]]:
+    def layout(self, transform, avoid: list[QRectF] = (), view: QRectF | None = None
+               ) -> list[tuple[str, QColor, QRectF]]:
         """The labels placed for a scene-to-device ``transform``: (text, colour, box in device
-        pixels), no two boxes intersecting; a place whose box would cover one of ``avoid`` (scene
-        rectangles: the counters shown) is taken only when the label has no other."""
+        pixels), no two boxes intersecting. A label goes on one of its region's hexes (nearest the
+        region's middle first) that is in ``view`` (the viewport, device pixels; a box that
+        would stick out is moved inside it; a region out of the view has no label), preferably
+        where it covers none of ``avoid`` (scene rectangles: the counters shown)."""
         placed: list[tuple[str, QColor, QRectF]] = []
         blocked = [transform.mapRect(r) for r in avoid]
         for text, colour, cands in self.labels:
@@ -213,7 +216,14 @@ class ZoneLabelsItem(QGraphicsItem):
             boxes = []
             for q in cands:
                 d = transform.map(q)
-                boxes.append(QRectF(d.x() - w / 2, d.y() - h / 2, w, h))
+                r = QRectF(d.x() - w / 2, d.y() - h / 2, w, h)
+                if view is not None:
+                    if not view.contains(d):
+                        continue   # a hex out of the view: no label there
+                    if not view.contains(r):   # a hex at the edge of the view: the label inside it
+                        r.moveLeft(min(max(r.left(), view.left()), view.right() - w))
+                        r.moveTop(min(max(r.top(), view.top()), view.bottom() - h))
+                boxes.append(r)
             free = [r for r in boxes if not any(r.intersects(o) for _t, _c, o in placed)]
             best = next((r for r in free if not any(r.intersects(b) for b in blocked)), free[0] if free else None)
             if best is not None:
@@ -234,7 +244,8 @@ class ZoneLabelsItem(QGraphicsItem):
         return out
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        placed = self.layout(p.worldTransform(), self.counter_rects())
+        view = QRectF(widget.rect()) if widget is not None else None
+        placed = self.layout(p.worldTransform(), self.counter_rects(), view)
         p.save()
         p.resetTransform()
         p.setFont(self.font)

@@ -27,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])
+    from editor.app import quiet_qt_messages
+
+    quiet_qt_messages()   # no propagateSizeHints lines
     from editor.main_window import MainWindow
 
     w = MainWindow(persist_settings=False)   # never the user's window layout
@@ -72,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         "hexes", ["4307", "4308"]))
     ctl.docks["oob"].raise_()
     ctl.docks["regions"].raise_()
+    app.processEvents()   # the panels refresh first (a deferred redraw), then the tree is opened
     ctl.oob.tree.expandAll()
     ctl.fit()
     w.view.scale(1.6, 1.6)

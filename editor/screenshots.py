@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, settings_dir)
     app = QApplication.instance() or QApplication([])
+    from editor.app import quiet_qt_messages
+
+    quiet_qt_messages()   # no propagateSizeHints lines
     from maps.hexgrid import Hex
     from editor import edits
     from editor.main_window import MainWindow

@@ -362,13 +362,28 @@ def test_10_labels_never_overlap_at_any_zoom(qtbot):
     w = window(qtbot, S6)
     item = w.scenario_ctl.overlay.layers["labels"][0]
     assert isinstance(item, ZoneLabelsItem)
+    view = QRectF(w.view.viewport().rect())
     for zoom in (None, 0.5, 2.0, 4.0):
         if zoom is not None:
             w.view.zoom_by(zoom)
-        placed = item.layout(w.view.viewportTransform())
-        assert placed
-        rects = [r for _t, _c, r in placed]
-        assert all(not a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:]), zoom
+        for placed in (item.layout(w.view.viewportTransform()),
+                       item.layout(w.view.viewportTransform(), item.counter_rects(), view)):
+            assert placed or zoom == 4.0
+            rects = [r for _t, _c, r in placed]
+            assert all(not a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:]), zoom
+        assert all(view.contains(r) for r in rects), zoom      # never cut by the edge of the view
+    # off the counters where there is room: Scenario 1 with the German force placed in 4307/4308
+    w.open_file(S1)
+    doc = w.scenario_ctl.doc
+    for uid in doc.setup().deployments[0].units[:6]:
+        assert doc.place(uid, "4307" if len(doc.placement) < 3 else "4308") is None
+    w.scenario_ctl.fit()
+    item = w.scenario_ctl.overlay.layers["labels"][0]
+    counters = item.counter_rects()
+    assert counters
+    tr = w.view.viewportTransform()
+    for _t, _c, r in item.layout(tr, counters, view):
+        assert not any(r.intersects(tr.mapRect(c)) for c in counters)
     close(w)
 
 
