@@ -692,3 +692,31 @@ def test_13_random_input_on_a_map_from_column_00_raises_nothing(qtbot, monkeypat
     mp = tmp_path / "edge.json"
     save_map(mp, make_map((0, 8), (1, 8), trees={"0103": 2}).doc)
     _fuzz(qtbot, monkeypatch, tmp_path, mp, 1600, 300, new_scenario=True)
+
+
+def test_13_games_on_a_map_from_column_00_never_ask_for_column_minus_1(qtbot, tmp_path):
+    """Found by the long random run: the heuristic AI's distance map (and the engine's
+    neighbour lists for infiltration, wreck pushing, overrun and assault) asked the id of the hex
+    left of column 00. Whole games of a scenario set up against column 00 now play."""
+    from maps.mapfile import save_map
+    from editor.game_record import HotseatSession
+
+    mp = tmp_path / "edge.json"
+    save_map(mp, make_map((0, 8), (1, 8), trees={"0103": 2}).doc)
+    w = window(qtbot, mp)
+    ctl = w.scenario_ctl
+    ctl.new_scenario()
+    ctl.oob.add_entry("german", 0, "Squad C (10)")
+    ctl.oob.add_entry("russian", 0, "Squad A (8)")
+    doc = ctl.doc
+    doc.edit("German zone on column 00", lambda d: d["german"]["groups"][0]["setup"].__setitem__(
+        "region", {"kind": "hexes", "hexes": ["0001", "0002", "0003", "0004", "0005"]}))
+    assert doc.problems() == [] and doc.setup_error() is None
+    for seed in (1, 2, 3):
+        s = HotseatSession(str(doc.playable_copy(tmp_path / f"g{seed}")), seed, set(),
+                           ai={"german": "heuristic", "russian": "heuristic"})
+        s.run_ai(limit=3000)
+        assert s.game.is_terminal() or len(s.game.actions) >= 3000
+        placed = [e["hex"] for e in s.log if e.get("kind") == "placed" and e.get("unit", "").startswith("G")]
+        assert placed and all(h.startswith("00") for h in placed)
+    close(w)
