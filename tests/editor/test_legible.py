@@ -720,3 +720,28 @@ def test_13_games_on_a_map_from_column_00_never_ask_for_column_minus_1(qtbot, tm
         placed = [e["hex"] for e in s.log if e.get("kind") == "placed" and e.get("unit", "").startswith("G")]
         assert placed and all(h.startswith("00") for h in placed)
     close(w)
+
+
+def test_13_the_level_brush_paints_only_levels_the_chart_can_play(qtbot, tmp_path):
+    """Found by the long random run: a level painted beyond the chart's Hill Level rows (3 on
+    the shipped chart) made a hot-seat game raise "no hill row for level 3" (8.53). The brush
+    offers and paints only the levels the map's chart has a row for, and says why otherwise."""
+    from PySide6.QtWidgets import QSpinBox
+
+    from maps.mapfile import save_map
+
+    mp = tmp_path / "m.json"
+    save_map(mp, make_map((10, 16), (1, 8)).doc)
+    w = window(qtbot, mp)
+    brush = w.tools.set_tool("level")
+    assert brush.max_level() == 2
+    spin = w.options_dock.widget().findChild(QSpinBox)
+    assert (spin.minimum(), spin.maximum()) == (0, 2)
+    before = w.document.map
+    brush.level = 3
+    assert brush.paint_at(hexgrid.parse_hex_id("1204")) is False
+    assert w.document.map == before and "no Hill Level 3 row" in w.tool_label.text()
+    brush.level = 2
+    assert brush.paint_at(hexgrid.parse_hex_id("1204"))
+    assert w.document.hexmap.level(hexgrid.parse_hex_id("1204")) == 2
+    close(w)
