@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
 
         t = mb.addMenu("&Tools")
         self.tools_menu = t
-        tb = self.addToolBar("Tools")
+        tb = self.addToolBar("Map tools")
         tb.setObjectName("tools")
         self.tools_bar = tb
         group = QActionGroup(self)
@@ -283,6 +283,8 @@ class MainWindow(QMainWindow):
             "scenario": [], "play": []}
         #: the default layout of each mode, used until the user changes it (the controller adds its own)
         self.mode_layouts = {"map": self._map_layout}
+        #: the tool bar of each mode's tools
+        self.mode_bars: dict[str, QToolBar] = {"map": self.tools_bar}
         self.update_mode_actions()
 
     def _map_layout(self) -> None:
@@ -324,8 +326,8 @@ class MainWindow(QMainWindow):
             self.mode_layouts[mode]()
         self._hide_other_docks(mine)
         self._hide_stale_tab_bars()
-        for name, a in self.tool_actions.items():
-            a.setVisible(self.mode_of_tool(name) in (mode, None))
+        for m, tb in self.mode_bars.items():   # the mode's tools on its tool bar
+            tb.setVisible(m == mode)
         self.mode_actions[mode].setChecked(True)
         cur = self.tools.current
         if cur is None or self.mode_of_tool(cur.name) != mode:

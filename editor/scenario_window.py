@@ -222,11 +222,18 @@ class ScenarioController(QObject):
             a = w._act(m, t.label, lambda _=False, n=name: w.tools.set_tool(n), t.shortcut, checkable=True)
             a.setToolTip(f"{t.help} ({t.shortcut})")
             w.tool_actions[name] = a
-        tbs = [t for t in w.findChildren(QToolBar) if t.objectName() == "tools"]
-        if tbs:
-            tbs[0].addSeparator()
-            for name in SCENARIO_TOOLS:
-                tbs[0].addAction(w.tool_actions[name])
+        # a tool bar per mode (shown with its mode); the actions stay enabled, so a tool's shortcut
+        # works in any mode and switches to the tool's mode
+        from editor.main_window import MODE_TOOLS
+
+        for mode, title in (("scenario", "Scenario tools"), ("play", "Play tools")):
+            tb = QToolBar(title, w)
+            tb.setObjectName(f"{mode}_tools")
+            w.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+            for name in MODE_TOOLS[mode]:
+                tb.addAction(w.tool_actions[name])
+            tb.hide()
+            w.mode_bars[mode] = tb
         group = next((a.actionGroup() for a in w.tool_actions.values() if a.actionGroup() is not None), None)
         if group is not None:
             for name in SCENARIO_TOOLS:

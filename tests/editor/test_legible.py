@@ -137,9 +137,11 @@ def test_9_every_mode_fits_1366_by_768_with_nothing_cut(win):
         for tb in win.findChildren(QTabBar):
             if tb.parent() is win and tb.isVisible() and tb.count():
                 assert {tb.tabText(i) for i in range(tb.count())} <= titles, mode
-        # every tool of the mode on the tool bar, the others not
+        # the mode's tools on the tool bars shown, the others' not
+        shown = {a for tb in win.mode_bars.values() if tb.isVisible() for a in tb.actions()}
         for name, a in win.tool_actions.items():
-            assert a.isVisible() == (name in MODE_TOOLS[mode]), (mode, name)
+            assert (a in shown) == (name in MODE_TOOLS[mode]), (mode, name)
+            assert a.isEnabled()   # its shortcut works in every mode
         for d in docks:   # each dock in front in turn
             d.raise_()
             QApplication.processEvents()
@@ -147,7 +149,7 @@ def test_9_every_mode_fits_1366_by_768_with_nothing_cut(win):
             assert cut_widgets(win) == [], (mode, d.windowTitle())
             seen.add(d.windowTitle())
         # the tool bars show every action (nothing in an overflow menu)
-        for tb in (win.modes_bar, win.tools_bar):
+        for tb in (win.modes_bar, win.mode_bars[mode]):
             for a in tb.actions():
                 if a.isVisible() and not a.isSeparator():
                     wdg = tb.widgetForAction(a)
@@ -186,9 +188,16 @@ def test_9_each_mode_keeps_its_own_layout(qtbot, tmp_path):
     assert w.set_mode("scenario")
     assert ctl.docks["history"].isHidden() and w.dock_on_top(ctl.docks["victory"])
     assert w.set_mode("play") and w.dock_on_top(ctl.docks["watch"])
-    # a tool of another mode switches to its mode
+    # a tool of another mode switches to its mode, also by its shortcut
+    from PySide6.QtTest import QTest
+
     w.tools.set_tool("terrain")
     assert w.mode == "map"
+    w.view.setFocus()
+    QTest.keyClick(w.view, Qt.Key.Key_N)
+    assert w.tools.current.name == "north" and w.mode == "scenario"
+    QTest.keyClick(w.view, Qt.Key.Key_T)
+    assert w.tools.current.name == "terrain" and w.mode == "map"
     w.tools.set_tool("region")
     assert w.mode == "scenario" and w.dock_on_top(ctl.docks["regions"])   # the tool's dock in front
     ctl.docks["victory"].raise_()
