@@ -64,16 +64,36 @@ def _save(img, painter, path: Path) -> Path:
     return path
 
 
-def _text(p, x: float, y: float, w: float, h: float, s: str, px: float, *, bold: bool = False,
-          align: str = "left", colour: str = INK) -> None:
-    from PySide6.QtCore import QRectF, Qt
-    from PySide6.QtGui import QColor
+MIN_PX = 11
 
-    p.setFont(_font(px, bold))
+
+def _fit_px(s: str, px: float, w: float, bold: bool = False) -> float:
+    """The largest font size up to ``px`` at which ``s`` fits ``w`` pixels (at least :data:`MIN_PX`)."""
+    from PySide6.QtGui import QFontMetricsF
+
+    while px > MIN_PX and QFontMetricsF(_font(px, bold)).horizontalAdvance(s) > w:
+        px = max(MIN_PX, px - 1)
+    return px
+
+
+def _text(p, x: float, y: float, w: float, h: float, s: str, px: float, *, bold: bool = False,
+          align: str = "left", colour: str = INK) -> tuple[str, float]:
+    """Draw one line of text in the box; a line too long for the box is drawn smaller (down to
+    :data:`MIN_PX`) and only then elided with "...", never cut. Returns (text drawn, size)."""
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QColor, QFontMetricsF
+
+    px = _fit_px(s, px, w, bold)
+    f = _font(px, bold)
+    fm = QFontMetricsF(f)
+    if fm.horizontalAdvance(s) > w:
+        s = fm.elidedText(s, Qt.TextElideMode.ElideRight, w)
+    p.setFont(f)
     p.setPen(QColor(colour))
     flags = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,
              "center": Qt.AlignmentFlag.AlignHCenter}[align] | Qt.AlignmentFlag.AlignVCenter
     p.drawText(QRectF(x, y, w, h), int(flags), s)
+    return s, px
 
 
 def _nice_step(top: float, ticks: int = 5) -> float:
@@ -244,6 +264,10 @@ def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path
     title_h, legend_w, pad = 96, 330, 18
     map_w, map_h = crop.width() * s, crop.height() * s
     W = int(math.ceil(map_w + legend_w + 2 * pad))
+    from PySide6.QtGui import QFontMetricsF
+
+    # a picture of one narrow section is widened for its title, which is never cut
+    W = max(W, int(math.ceil(QFontMetricsF(_font(18, True)).horizontalAdvance(f"{title}: {what}") + 2 * pad + 4)))
     H = int(math.ceil(max(map_h, 560) + title_h + pad))
     img, p = _image(W, H)
     _text(p, pad, 12, W - 2 * pad, 34, f"{title}: {what}", 24, bold=True)

@@ -2,8 +2,11 @@
 
 ``--screenshot OUT.png`` opens FILE, renders the main window offscreen (``QWidget.grab()``),
 saves the picture and exits: 0 on success, 1 with a message for an invalid file or an unwritable
-output (for docs and checks). ``--size WxH`` sets the window size (default 1280x800);
-``--los FROM TO`` shows the LOS tool between two hexes; ``--errata FILE`` previews errata.
+output (for docs and checks). ``--size WxH`` sets the window size (default 1366x768, a laptop screen);
+``--los FROM TO`` shows the LOS tool between two hexes (the picture is framed on the line);
+``--errata FILE`` previews errata; ``--mode map|scenario|play`` shows a mode of a scenario's
+window. The offscreen platform's "This plugin does not support propagateSizeHints()" warnings
+are not printed (they say nothing about the picture); every other Qt message is.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import os
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+
 __all__ = ["main", "build_parser"]
 
 
@@ -20,11 +25,43 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ironcross-editor", description="Iron Cross map editor")
     p.add_argument("file", nargs="?", help="map or scenario file to open (detected by its format)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the main window offscreen to OUT.png and exit")
-    p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
+    p.add_argument("--size", default="1366x768", help="window size WxH (default 1366x768)")
     p.add_argument("--los", nargs=2, metavar=("FROM", "TO"), help="show the LOS tool from one hex to another")
     p.add_argument("--errata", metavar="ERRATA", help="preview an errata file")
     p.add_argument("--tool", help="start with this tool (select, terrain, trees, level, building, path, feature, los)")
+    p.add_argument("--mode", choices=("map", "scenario", "play"),
+                   help="show this mode of the window (scenario and play need a scenario file)")
     return p
+
+
+_QUIET = ("This plugin does not support propagateSizeHints()", "This plugin does not support raise()")
+
+
+def quiet_qt_messages() -> None:
+    """Drop the offscreen platform's propagateSizeHints warnings (about 30 per window); print
+    every other Qt message to stderr as Qt does."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind, _context, message):
+        if any(q in message for q in _QUIET):
+            return
+        prefix = {QtMsgType.QtWarningMsg: "", QtMsgType.QtCriticalMsg: "critical: ",
+                  QtMsgType.QtFatalMsg: "fatal: "}.get(kind, "")
+        print(f"{prefix}{message}", file=sys.stderr)
+
+    qInstallMessageHandler(handler)
+
+
+def frame_los(win, a: str, b: str) -> None:
+    """Frame the view on the line from hex ``a`` to hex ``b`` (two hexes of margin)."""
+    from editor.canvas import hex_path
+    from maps import hexgrid
+
+    ha, hb = hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b)
+    r = hex_path([ha, hb]).boundingRect()
+    m = 200.0   # two hexes (a hex is 100 scene units across flats)
+    win.view.fitInView(r.adjusted(-m, -m, m, m), Qt.AspectRatioMode.KeepAspectRatio)
+    win.view.zoom_changed.emit(win.view.scale_factor())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if args.screenshot:
+        quiet_qt_messages()
 
     from PySide6.QtWidgets import QApplication
 
@@ -90,7 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshot:
         win.show()
         app.processEvents()
-        win.view.fit()
+        if args.los:
+            frame_los(win, *args.los)
+        else:
+            win.view.fit()
         app.processEvents()
         ok = win.grab().save(args.screenshot, "PNG")
         win.document.undo_stack.setClean()
@@ -127,6 +169,8 @@ def _scenario_main(app, args, w: int, h: int) -> int:
     else:
         if not args.screenshot:
             win._add_recent(Path(args.file))
+    if args.mode:
+        win.set_mode(args.mode)
     if args.tool:
         win.tools.set_tool(args.tool)
     if args.screenshot:

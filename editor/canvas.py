@@ -183,6 +183,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.map_item)
         self.tools = None  # a ToolManager
         self._last_hover: Hex | None = None
+        #: room the overlays need in the margin (the scenario's compass rose and legend)
+        self.extra_rect = QRectF()
 
     def set_document(self, document) -> None:
         self.map_item.set_document(document)
@@ -190,7 +192,8 @@ class MapScene(QGraphicsScene):
         document.changed.connect(lambda _h: self.update_rect())
 
     def update_rect(self) -> None:
-        self.setSceneRect(self.map_item.boundingRect().adjusted(-200, -200, 200, 200))
+        r = self.map_item.boundingRect().adjusted(-200, -200, 200, 200)
+        self.setSceneRect(r.united(self.extra_rect) if not self.extra_rect.isNull() else r)
 
     # -- events -> tool
     def _tool(self):

@@ -38,6 +38,7 @@ __all__ = [
     "ApplyErrataCommand",
     "ReplaceMapCommand",
     "ChartCommand",
+    "MapPropertiesCommand",
 ]
 
 
@@ -141,6 +142,10 @@ class PasteRegionCommand(MapEditCommand):
 
 class ResizeMapCommand(MapEditCommand):
     """Add or remove columns or rows on an edge of the map."""
+
+
+class MapPropertiesCommand(MapEditCommand):
+    """Change the map's name or description (a copy of a map gets its own name)."""
 
 
 class ReplaceMapCommand(MapEditCommand):

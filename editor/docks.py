@@ -357,6 +357,7 @@ class ErrataPanel(QWidget):
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
         self.list = QListWidget()
+        self.list.setWordWrap(True)   # a long correction wraps in the dock, never cut
         self.list.itemClicked.connect(self._clicked)
         lay.addWidget(self.list, 1)
         self.message = QLabel("")

@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
 
 from maps import hexgrid
 from editor.canvas import ToolEvent, hex_path
-from editor.game_record import HotseatSession, describe_action, describe_event, fire_odds, snapshot
+from editor.game_record import HotseatSession, describe_action, describe_events, fire_odds, snapshot
 from editor.scenario_overlay import CountersItem
 from editor.tools import Tool
 from editor.watch import counters_of
+from editor.widgets import button_grid
 
 __all__ = ["HotseatPanel", "HotseatTool", "action_for_click"]
 
@@ -78,10 +79,16 @@ class HotseatPanel(QWidget):
 
     changed = Signal()
 
-    def __init__(self, overlay=None, scenario_file=None, parent=None):
+    def __init__(self, overlay=None, scenario_file=None, parent=None, settings=None, fixed_setup=None,
+                 describe_settings=None):
         super().__init__(parent)
         self.overlay = overlay
         self.scenario_file = scenario_file
+        #: () -> the Playtest panel's settings (its AIs play the sides no human plays, with its rules)
+        self.settings = settings
+        self.describe_settings = describe_settings
+        #: () -> the designer's set-up (``ScenarioController.designers_setup``; ValueError: problems)
+        self.fixed_setup = fixed_setup
         self.session: HotseatSession | None = None
         self.selected: str | None = None
         lay = QVBoxLayout(self)
@@ -92,46 +99,74 @@ class HotseatPanel(QWidget):
             cb.setChecked(True)
             self.human[side] = cb
             row.addWidget(cb)
+        lay.addLayout(row)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Seed"))
         self.seed = QSpinBox()
         self.seed.setRange(0, 2 ** 31 - 1)
         self.seed.setValue(1)
         row.addWidget(self.seed)
-        b = QPushButton("New game")
-        b.clicked.connect(self.new_game)
-        row.addWidget(b)
+        self.use_setup = QCheckBox("Designer's set-up")
+        self.use_setup.setToolTip("Start from the units, hidden hexes and mines placed on the map (Set-up "
+                                  "panel), for the human sides too; what is not placed is set up by its player")
+        row.addWidget(self.use_setup, 1)
         lay.addLayout(row)
-        row = QHBoxLayout()
-        b = QPushButton("AI finishes set-up")
-        b.clicked.connect(self.auto_setup)
-        row.addWidget(b)
-        b = QPushButton("AI decides once")
-        b.clicked.connect(self.ai_once)
-        row.addWidget(b)
+        self.settings_label = QLabel()
+        self.settings_label.setWordWrap(True)
+        lay.addWidget(self.settings_label)
         self.do_btn = QPushButton("Do it")
         self.do_btn.clicked.connect(self.do_selected)
-        row.addWidget(self.do_btn)
-        lay.addLayout(row)
+        lay.addLayout(button_grid([("New game", self.new_game), ("AI finishes set-up", self.auto_setup),
+                                   ("AI decides once", self.ai_once), self.do_btn]))
         self.state_label = QLabel("no game: press New game")
         self.state_label.setWordWrap(True)
         lay.addWidget(self.state_label)
         self.actions = QTreeWidget()
-        self.actions.setHeaderLabels(["Legal action", "Odds (E/S/P)"])
+        # one column: an AP fire's odds go on a second line under it, so neither is cut
+        self.actions.setHeaderLabels(["Legal action (AP fire: firepower, then per target dice and E/S/P)"])
+        self.actions.setUniformRowHeights(False)
+        self.actions.setWordWrap(True)
         self.actions.itemDoubleClicked.connect(lambda it, _c: self.do_selected())
         lay.addWidget(self.actions, 2)
         self.log = QListWidget()
+        self.log.setWordWrap(True)
         lay.addWidget(self.log, 1)
+        self.update_settings()
+
+    def update_settings(self) -> None:
+        text = self.describe_settings() if self.describe_settings is not None else "random AIs, basic rules"
+        self.settings_label.setText(f"<i>AIs and rules: {text}</i> (Playtest panel)")
 
     # -- game
-    def new_game(self) -> None:
+    def new_game(self) -> bool:
+        """A new game of the scenario in memory; with *Designer's set-up* it starts from the
+        designer's placement (refused, with its problems, when the set-up has any)."""
         import tempfile
 
-        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-hotseat-")
-        path = self.scenario_file(self._tmp.name)
         humans = {s for s, cb in self.human.items() if cb.isChecked()}
-        self.session = HotseatSession(str(path), self.seed.value(), humans)
+        try:
+            st = self.settings() if self.settings is not None else {"ai": {}, "rules": "basic", "options": ()}
+            fixed = self.fixed_setup() if self.use_setup.isChecked() and self.fixed_setup is not None else None
+            self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-hotseat-")
+            path = self.scenario_file(self._tmp.name)
+            session = HotseatSession(str(path), self.seed.value(), humans, ai=st.get("ai"), rules=st.get("rules", "basic"),
+                                     options=tuple(st.get("options", ())), fixed_setup=fixed)
+        except Exception as e:  # noqa: BLE001 - a refused set-up, an unwritable snapshot: said in the panel
+            self.state_label.setText(f"<span style='color:#b00'>cannot start the game: {e}</span>")
+            return False
+        self.update_settings()
+        self.session = session
         self.selected = None
         self.log.clear()
-        self._after()
+        self._log(self.session.log)
+        self._after(logged=len(self.session.log))
+        return True
+
+    def _log(self, events: list[dict]) -> None:
+        g = self.game
+        where = (lambda uid: getattr(g.state.units.get(uid), "hex", None)) if g is not None else None
+        for text in describe_events(events, where):
+            self.log.addItem(text)
 
     @property
     def game(self):
@@ -139,8 +174,7 @@ class HotseatPanel(QWidget):
 
     def apply(self, action) -> list[dict]:
         ev = self.session.apply(action)
-        for e in ev:
-            self.log.addItem(describe_event(e))
+        self._log(ev)
         self._after()
         return ev
 
@@ -148,8 +182,7 @@ class HotseatPanel(QWidget):
         if self.session is not None and not self.game.is_terminal():
             n = len(self.session.log)
             self.session.ai_step()
-            for e in self.session.log[n:]:
-                self.log.addItem(describe_event(e))
+            self._log(self.session.log[n:])
             self._after()
 
     def auto_setup(self) -> None:
@@ -162,18 +195,16 @@ class HotseatPanel(QWidget):
         # the whole set-up: placements (24.1), hidden hexes (24.21), IPs, mines and the infiltration
         # steps (24.3, whose Infiltration Hex choice offers neither Place nor EndSetup)
         self.session.advance_until(lambda _acts: g.state.phase is not Phase.SETUP)
-        for e in self.session.log[n:]:
-            self.log.addItem(describe_event(e))
+        self._log(self.session.log[n:])
         self._after()
 
-    def _after(self) -> None:
+    def _after(self, logged: int | None = None) -> None:
         s = self.session
         if s is None:
             return
-        n = len(s.log)
+        n = len(s.log) if logged is None else logged
         s.run_ai()
-        for e in s.log[n:]:
-            self.log.addItem(describe_event(e))
+        self._log(s.log[n:])
         self.log.scrollToBottom()
         self.refresh()
         self.changed.emit()
@@ -198,7 +229,7 @@ class HotseatPanel(QWidget):
         for a in acts:
             k = a.kind.replace("_", " ")
             if k not in groups:
-                groups[k] = QTreeWidgetItem([k, ""])
+                groups[k] = QTreeWidgetItem([k])
                 self.actions.addTopLevelItem(groups[k])
             gi = groups[k]
             if gi.childCount() >= MAX_PER_GROUP:
@@ -210,8 +241,9 @@ class HotseatPanel(QWidget):
                     odds = f"FP {o['firepower']}: " + "; ".join(
                         f"{t} {v['dice']}d {100 * v['E']:.0f}/{100 * v['S']:.0f}/{100 * v['P']:.0f}%"
                         for t, v in o["targets"].items())
-            it = QTreeWidgetItem([describe_action(a, g), odds])
+            it = QTreeWidgetItem([describe_action(a, g) + (f"\n    {odds}" if odds else "")])
             it.setData(0, ACTION_ROLE, a)
+            it.setToolTip(0, describe_action(a, g) + (f": {odds}" if odds else ""))
             gi.addChild(it)
         for k, gi in groups.items():
             gi.setText(0, f"{k} ({gi.childCount()})")

@@ -5,6 +5,13 @@ the centre; a tool bar of the tools (:mod:`editor.tools`, :mod:`editor.los_tool`
 tool options, the undo history (``QUndoView``), the terrain chart, errata and LOS. The status bar
 shows the hex under the cursor with its terrain and provenance, and the tool's status text.
 Window geometry, dock state and recent files live in ``QSettings("IronCross", "editor")``.
+
+**Modes** (the *Modes* tool bar, ``Ctrl+1`` / ``Ctrl+2`` / ``Ctrl+3``): *Map* (the map tools and
+docks), *Scenario* (the scenario's forms, regions, victory, set-up, validation and their tools) and
+*Play* (batch playtest, Watch, Hot-seat). Each mode shows its own docks and tools, so the window
+fits 1366 x 768 with every tab and button in full; each mode keeps its own dock layout
+(``saveState`` / ``restoreState``, saved per mode in the settings). Choosing a tool of another
+mode (its shortcut) switches to that mode.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QDialog,
@@ -24,6 +31,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSpinBox,
+    QTabBar,
+    QToolBar,
     QUndoView,
 )
 
@@ -48,7 +57,7 @@ from editor.tools import (
     TreeBrushTool,
 )
 
-__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS"]
+__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS", "MODES", "MODE_TOOLS"]
 
 #: Layers offered in the View menu, with their labels.
 LAYER_MENU: tuple[tuple[str, str], ...] = (
@@ -58,10 +67,26 @@ LAYER_MENU: tuple[tuple[str, str], ...] = (
 )
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
+#: The window's modes (task, label); Scenario and Play need an open scenario.
+MODES: tuple[tuple[str, str], ...] = (("map", "Map"), ("scenario", "Scenario"), ("play", "Play"))
+#: The tools of each mode; the first is the one chosen on entering the mode.
+MODE_TOOLS: dict[str, tuple[str, ...]] = {
+    "map": ("select", "terrain", "trees", "level", "building", "path", "feature", "los"),
+    "scenario": ("place", "region", "north", "marks"),
+    "play": ("hotseat",),
+}
+_MODE_HELP = {"map": "paint terrain, buildings, roads and features; LOS; terrain chart; errata",
+              "scenario": "properties, orders of battle, regions, victory, set-up, validation",
+              "play": "batch playtest, watch a game, hot-seat"}
+#: ``saveState`` version of the per-mode layouts (older layouts, one for all docks, are ignored)
+STATE_VERSION = 2
 
 
 class MainWindow(QMainWindow):
-    """The map editor window; one map document at a time."""
+    """The map editor window; one map document at a time (and one scenario, see
+    :class:`editor.scenario_window.ScenarioController`). ``mode_changed(str)`` after a mode switch."""
+
+    mode_changed = Signal(str)
 
     def __init__(self, document: MapDocument | None = None, *, persist_settings: bool = True):
         super().__init__()
@@ -108,18 +133,20 @@ class MainWindow(QMainWindow):
 
         from editor.scenario_window import ScenarioController
 
+        self.mode: str | None = None
+        self.switching_mode = False
+        self._mode_states: dict[str, object] = {}
+        self._make_modes()
         self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus (issue 10)
         self.set_document(document or MapDocument(new_map()))
-        self.tools.set_tool("select")
-        self.resize(1280, 800)
+        self.resize(1366, 768)
         if persist_settings:
             geo = self.settings.value("geometry")
             if geo is not None:
                 self.restoreGeometry(geo)
-            # the dock layout is kept per mode: a scenario's docks never reappear around a bare map
-            state = self.settings.value("windowState/map")
-            if state is not None:
-                self.restoreState(state)
+        # each mode keeps its own dock layout: a scenario's docks never reappear around a bare map
+        self.set_mode("map")
+        self.tools.set_tool("select")
 
     # ------------------------------------------------------------------ set-up
     def _make_docks(self) -> None:
@@ -132,7 +159,7 @@ class MainWindow(QMainWindow):
 
         self.options_dock = dock("Tool options", QLabel(), Qt.DockWidgetArea.LeftDockWidgetArea, "options")
         self.undo_view = QUndoView()
-        self.history_dock = dock("History", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea, "history")
+        self.history_dock = dock("Map history", self.undo_view, Qt.DockWidgetArea.LeftDockWidgetArea, "history")
         self.los_panel = LosPanel(self.tools.tools["los"])
         self.los_dock = dock("LOS / Sighting Chart", self.los_panel, Qt.DockWidgetArea.RightDockWidgetArea, "los")
         self.chart_panel = ChartPanel()
@@ -192,6 +219,7 @@ class MainWindow(QMainWindow):
         e.addSeparator()
         self._act(e, "Name selected hexes as feature...", self.name_feature, "Ctrl+K")
         self._act(e, "Resize map...", self.resize_dialog, "Ctrl+Shift+R")
+        self._act(e, "Map name and description...", self.map_properties_dialog)
 
         v = mb.addMenu("&View")
         self._act(v, "Zoom &in", self.view.zoom_in, "+")
@@ -205,12 +233,16 @@ class MainWindow(QMainWindow):
             a.setChecked(name in self.scene.map_item.layers())
             self.layer_actions[name] = a
         v.addSeparator()
-        for d in (self.options_dock, self.history_dock, self.los_dock, self.chart_dock, self.errata_dock):
-            v.addAction(d.toggleViewAction())
+        #: the docks of the current mode (rebuilt when the menu opens)
+        self.docks_menu = v.addMenu("&Docks")
+        self.docks_menu.aboutToShow.connect(self._fill_docks_menu)
+        self.view_menu = v
 
         t = mb.addMenu("&Tools")
-        tb = self.addToolBar("Tools")
+        self.tools_menu = t
+        tb = self.addToolBar("Map tools")
         tb.setObjectName("tools")
+        self.tools_bar = tb
         group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.tools.items():
@@ -220,6 +252,127 @@ class MainWindow(QMainWindow):
             tb.addAction(a)
             self.tool_actions[name] = a
         self._update_recent_menu()
+
+    # ------------------------------------------------------------------ modes
+    def _make_modes(self) -> None:
+        """The Modes tool bar (an exclusive ``QActionGroup``) and the docks of the Map mode."""
+        tb = QToolBar("Modes", self)
+        tb.setObjectName("modes")
+        self.insertToolBar(self.tools_bar, tb)
+        self.modes_bar = tb
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        self.mode_actions: dict[str, QAction] = {}
+        for i, (name, label) in enumerate(MODES):
+            a = QAction(label, self)
+            a.setCheckable(True)
+            a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            a.setToolTip(f"{label} mode (Ctrl+{i + 1}): {_MODE_HELP[name]}")
+            a.triggered.connect(lambda _=False, n=name: self.set_mode(n))
+            group.addAction(a)
+            tb.addAction(a)
+            self.addAction(a)
+            self.mode_actions[name] = a
+        f = next(a.menu() for a in self.menuBar().actions() if a.text() == "&View")
+        f.insertSeparator(f.actions()[0])
+        for a in reversed(list(self.mode_actions.values())):
+            f.insertAction(f.actions()[0], a)
+        #: the docks of each mode (the scenario controller adds its own)
+        self.mode_docks: dict[str, list[QDockWidget]] = {
+            "map": [self.options_dock, self.history_dock, self.los_dock, self.chart_dock, self.errata_dock],
+            "scenario": [], "play": []}
+        #: the default layout of each mode, used until the user changes it (the controller adds its own)
+        self.mode_layouts = {"map": self._map_layout}
+        #: the tool bar of each mode's tools
+        self.mode_bars: dict[str, QToolBar] = {"map": self.tools_bar}
+        self.update_mode_actions()
+
+    def _map_layout(self) -> None:
+        for d in self.mode_docks["map"]:
+            d.show()
+        self.los_dock.raise_()
+        self.resizeDocks([self.options_dock, self.los_dock], [260, 340], Qt.Orientation.Horizontal)
+
+    def update_mode_actions(self) -> None:
+        """Scenario and Play need an open scenario."""
+        has = getattr(getattr(self, "scenario_ctl", None), "doc", None) is not None
+        for name, a in self.mode_actions.items():
+            a.setEnabled(name == "map" or has)
+
+    def mode_of_tool(self, name: str) -> str | None:
+        return next((m for m, tools in MODE_TOOLS.items() if name in tools), None)
+
+    def set_mode(self, mode: str) -> bool:
+        """Show the docks and tools of ``mode`` ("map", "scenario", "play") with the layout it had
+        last (or its default one); False (nothing changes) for Scenario or Play without a scenario."""
+        if mode not in MODE_TOOLS:
+            raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODE_TOOLS)}")
+        if mode != "map" and getattr(self.scenario_ctl, "doc", None) is None:
+            self.statusBar().showMessage(f"open or create a scenario first ({mode} mode)", 4000)
+            self.mode_actions[self.mode or "map"].setChecked(True)
+            return False
+        if mode == self.mode:
+            self.mode_actions[mode].setChecked(True)
+            return True
+        if self.mode is not None:
+            self._mode_states[self.mode] = self.saveState(STATE_VERSION)
+        self.mode = mode
+        mine = set(self.mode_docks[mode])
+        self._hide_other_docks(mine)
+        state = self._mode_states.get(mode)
+        if state is None and self.persist_settings:
+            state = self.settings.value(f"windowState/{mode}")
+        if state is None or not self.restoreState(state, STATE_VERSION):
+            self.mode_layouts[mode]()
+        self._hide_other_docks(mine)
+        self._hide_stale_tab_bars()
+        for m, tb in self.mode_bars.items():   # the mode's tools on its tool bar
+            tb.setVisible(m == mode)
+        self.mode_actions[mode].setChecked(True)
+        cur = self.tools.current
+        if cur is None or self.mode_of_tool(cur.name) != mode:
+            self.switching_mode = True   # the mode's tool is chosen without bringing its dock to the front
+            try:
+                self.tools.set_tool(MODE_TOOLS[mode][0])
+            finally:
+                self.switching_mode = False
+        self.mode_changed.emit(mode)
+        return True
+
+    def _hide_other_docks(self, mine: set) -> None:
+        for docks in self.mode_docks.values():
+            for d in docks:
+                if d not in mine and not d.isHidden():
+                    d.hide()
+
+    def _hide_stale_tab_bars(self) -> None:
+        """Hide the tab bars of dock groups whose docks are all hidden: ``QMainWindow`` leaves
+        them shown (over the docks of the new mode) until its next full relayout."""
+        shown = {d.windowTitle() for docks in self.mode_docks.values() for d in docks if not d.isHidden()}
+        for tb in self.findChildren(QTabBar):
+            if tb.parent() is not self:
+                continue
+            titles = [tb.tabText(i) for i in range(tb.count())]
+            if not any(t in shown for t in titles) and not tb.isHidden():
+                tb.hide()
+
+    def _fill_docks_menu(self) -> None:
+        self.docks_menu.clear()
+        for d in self.mode_docks.get(self.mode or "map", []):
+            self.docks_menu.addAction(d.toggleViewAction())
+
+    def dock_on_top(self, dock: QDockWidget) -> bool:
+        """Whether ``dock`` is shown and, when it shares a tab bar, its tab is the current one."""
+        if dock.isHidden():
+            return False
+        title = dock.windowTitle()
+        for tb in self.findChildren(QTabBar):
+            if tb.parent() is not self or not tb.isVisible():
+                continue
+            titles = [tb.tabText(i) for i in range(tb.count())]
+            if title in titles:
+                return tb.tabText(tb.currentIndex()) == title
+        return True
 
     # ------------------------------------------------------------------ documents
     def set_document(self, document: MapDocument) -> None:
@@ -235,6 +388,9 @@ class MainWindow(QMainWindow):
             self.undo_group.setActiveStack(document.undo_stack)
         document.dirty_changed.connect(lambda _d: self._update_title())
         document.path_changed.connect(lambda _p: self._update_title())
+        # the status bar describes the hex under the cursor as it is now (a brush just painted it)
+        document.changed.connect(lambda _h, d=document: d is self.document and self._refresh_hover())
+        document.changed.connect(lambda _h, d=document: d is self.document and self._update_title())
         self._update_title()
         if self.errata_panel.errata is not None:
             self.errata_panel.preview()
@@ -397,6 +553,37 @@ class MainWindow(QMainWindow):
         self.view.fit()
         return True
 
+    def set_map_properties(self, name: str, description: str) -> bool:
+        """Rename the map and change its description (one undo step); False (and a message)
+        for an empty name."""
+        name = name.strip()
+        if not name:
+            self.statusBar().showMessage("a map needs a name", 4000)
+            return False
+        doc = self.document
+        fields = {k: v for k, v in (("name", name), ("description", description)) if getattr(doc.map, k) != v}
+        if fields:
+            doc.undo_stack.push(C.MapPropertiesCommand(doc, f"Map name: {name}" if "name" in fields
+                                                       else "Map description", fields=fields))
+        return True
+
+    def map_properties_dialog(self) -> None:
+        from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
+
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Map name and description")
+        form = QFormLayout(dlg)
+        name = QLineEdit(self.document.map.name)
+        desc = QPlainTextEdit(self.document.map.description)
+        form.addRow("Name", name)
+        form.addRow("Description", desc)
+        bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        bb.accepted.connect(dlg.accept)
+        bb.rejected.connect(dlg.reject)
+        form.addRow(bb)
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.set_map_properties(name.text(), desc.toPlainText())
+
     def resize_dialog(self) -> None:
         dlg = QDialog(self)
         dlg.setWindowTitle("Resize map")
@@ -480,6 +667,9 @@ class MainWindow(QMainWindow):
         los._recompute()
 
     def _tool_changed(self, tool) -> None:
+        m = self.mode_of_tool(tool.name)
+        if self.mode is not None and m is not None and m != self.mode and not self.set_mode(m):
+            return
         self.options_dock.setWidget(tool.options_widget())
         self.options_dock.setWindowTitle(f"Tool options: {tool.label}")
         if tool.name in self.tool_actions:
@@ -494,6 +684,11 @@ class MainWindow(QMainWindow):
 
     def _hover(self, h: Hex | None) -> None:
         self.hex_label.setText(self.describe_hex(h) if h is not None else "")
+
+    def _refresh_hover(self) -> None:
+        h = self.scene._last_hover
+        if h is not None:
+            self._hover(h)
 
     def describe_hex(self, h: Hex) -> str:
         """Hex id, terrain and provenance for the status bar."""
@@ -531,7 +726,9 @@ class MainWindow(QMainWindow):
         self.los_panel.shutdown()
         self.scenario_ctl.shutdown()
         if self.persist_settings:
-            mode = "scenario" if getattr(self.scenario_ctl, "doc", None) is not None else "map"
             self.settings.setValue("geometry", self.saveGeometry())
-            self.settings.setValue(f"windowState/{mode}", self.saveState())
+            if self.mode is not None:
+                self._mode_states[self.mode] = self.saveState(STATE_VERSION)
+            for mode, state in self._mode_states.items():
+                self.settings.setValue(f"windowState/{mode}", state)
         ev.accept()

@@ -163,6 +163,8 @@ class PlaytestPanel(QWidget):
     refused); ``heat_changed(dict, str)`` asks the window to draw a heat map."""
 
     heat_changed = Signal(object, str)
+    #: the seed, an AI, the rules or *Use this set-up* changed (Watch and Hot-seat show them)
+    settings_changed = Signal()
 
     def __init__(self, scenario_file=None, parent=None, fixed_setup=None):
         super().__init__(parent)
@@ -234,6 +236,9 @@ class PlaytestPanel(QWidget):
         self.heat.currentTextChanged.connect(lambda _t: self._emit_heat())
         hrow.addWidget(self.heat, 1)
         lay.addLayout(hrow)
+        for sig in (self.seed.valueChanged, self.ai["german"].currentTextChanged, self.ai["russian"].currentTextChanged,
+                    self.rules.currentTextChanged, self.use_setup.toggled):
+            sig.connect(lambda *_a: self.settings_changed.emit())
         self.runner: BatchRunner | None = None
         self.results: list = []
         self.summary: dict | None = None
@@ -241,6 +246,23 @@ class PlaytestPanel(QWidget):
 
     def ai_spec(self) -> dict[str, str]:
         return {s: c.currentText() for s, c in self.ai.items()}
+
+    def game_settings(self) -> dict:
+        """What a game started from this panel plays with, for Watch and Hot-seat too (issue 16
+        item 6): ``{"seed", "ai": {side: player}, "rules", "options", "fixed_setup"}``, where
+        ``fixed_setup`` is the designer's set-up when *Use this set-up* is ticked (else None).
+        Raises ValueError when that set-up has problems (the game is refused, as the batch)."""
+        fixed = None
+        if self.use_setup.isChecked() and self.fixed_setup is not None:
+            fixed = self.fixed_setup()
+        return {"seed": self.seed.value(), "ai": self.ai_spec(), "rules": self.rules.currentText(),
+                "options": (), "fixed_setup": fixed}
+
+    def describe_settings(self) -> str:
+        """"German heuristic vs Russian random, basic rules, designer's set-up"."""
+        ai = self.ai_spec()
+        return (f"German {ai['german']} vs Russian {ai['russian']}, {self.rules.currentText()} rules"
+                + (", the designer's set-up" if self.use_setup.isChecked() else ""))
 
     def start(self) -> bool:
         if self.runner is not None and self.runner.isRunning():

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from maps.document_file import json_path
 from scenarios.model import OOBParseError, SquadEntry, parse_oob_entry
 from editor.scenario_document import ScenarioDocument, placement_path, region_at, set_region_at, validation_message
+from editor.widgets import button_grid
 
 __all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "VictoryPanel", "ValidationPanel",
            "SetupPanel", "UnitTree", "UNIT_MIME", "loc_label", "parse_json_path"]
@@ -56,28 +57,131 @@ def parse_json_path(path: str) -> tuple:
     return tuple(out)
 
 
+_SIDE = {"german": "German", "russian": "Russian"}
+_SIDES = {"german": "Germans", "russian": "Russians"}
+
+
+def region_words(region) -> str:
+    """Where a region is, as a designer says it: "on Hill K", "in 4307", "in hexes 4307, 4308",
+    "in Building 3", "on the east map edge"."""
+    kind = getattr(region, "kind", "")
+    if kind == "feature":
+        return f"on {region.name}" if region.name.lower().startswith("hill") else f"in {region.name}"
+    if kind == "union" and all(getattr(r, "kind", "") == "feature" and r.name.lower().startswith("hill")
+                               for r in region.of):
+        return "on " + " or ".join(r.name for r in region.of)
+    if kind == "hexes":
+        hx = list(region.hexes)
+        if len(hx) == 1:
+            return f"in {hx[0]}"
+        return f"in hexes {', '.join(hx)}" if len(hx) <= 4 else f"in {len(hx)} listed hexes ({hx[0]}...)"
+    if kind == "map_edge":
+        return f"on {region.describe()}"
+    text = region.describe()
+    if kind in ("named", "side_of", "beyond", "adjacent_to", "within") and \
+            text.lower().startswith(("north", "south", "east", "west", "beyond", "adjacent", "within", "on ", "in ")):
+        return text   # "south of the east-west road" reads without "in"
+    return f"in {text}"
+
+
+def condition_sentence(cond) -> str:
+    """A victory condition as a designer says it: "no Russian unit on Hill K", "at least 2
+    German units in 4307", "only German units in Building 3"."""
+    k = getattr(cond, "kind", "")
+    if k == "at_least":
+        what = cond.units.describe() if cond.units.kinds or cond.units.grouping != "any" else "unit"
+        n = cond.count
+        if what == "unit":
+            what = "unit" if n == 1 else "units"
+        many = "a" if n == 1 and what == "unit" else f"at least {n}"
+        return f"{many} {_SIDE.get(cond.side, cond.side)} {what} {region_words(cond.region)}"
+    if k == "none_in":
+        return f"no {_SIDE.get(cond.side, cond.side)} unit {region_words(cond.region)}"
+    if k == "sole_occupant":
+        if cond.scope == "each_building":
+            return (f"{_SIDES.get(cond.side, cond.side)} alone in at least {cond.min_buildings} building(s) "
+                    f"{region_words(cond.region)}")
+        return f"only {_SIDE.get(cond.side, cond.side)} units {region_words(cond.region)}"
+    if k == "controls":
+        return f"{_SIDES.get(cond.side, cond.side)} control every hex {region_words(cond.region)}"
+    if k in ("all_of", "any_of"):
+        return (" and " if k == "all_of" else " or ").join(condition_sentence(c) for c in cond.of)
+    if k == "not":
+        return f"not ({condition_sentence(cond.of)})"
+    return cond.describe() if hasattr(cond, "describe") else str(k)
+
+
+def _winner(result: str) -> str:
+    return {"german": "Germans win", "russian": "Russians win", "draw": "Draw"}.get(result, f"{result} wins")
+
+
 def loc_label(doc: ScenarioDocument, loc: tuple) -> str:
-    """Readable name of a region location: "German force set-up", "Russian force entry 1"..."""
+    """The name of a region as a designer says it: "German set-up zone: German force",
+    "Russian entry, turn 1: Russian force", "Germans win: no Russian unit on Hill K",
+    "Hill K road (named region)"."""
     sc = doc.scenario
     if loc[0] == "regions":
-        return f"named: {loc[1]}"
+        return f"{loc[1]} (named region)"
     if loc[0] in SIDES:
         side = loc[0]
+        who = _SIDE[side]
         if len(loc) > 2 and loc[1] == "groups":
             g = sc.side(side).groups[loc[2]]
-            what = {"setup": "set-up zone", "entry": f"entry {loc[5] + 1 if len(loc) > 5 else ''}".strip(),
-                    "oob": "IP placement"}.get(loc[3], loc[3])
-            return f"{side} {g.name}: {what}"
+            if loc[3] == "setup":
+                return f"{who} set-up zone: {g.name}"
+            if loc[3] == "entry":
+                opts = g.entry.options if g.entry is not None else []
+                i = loc[5] if len(loc) > 5 and isinstance(loc[5], int) else 0
+                turn = f", turn {opts[i].turn}" if i < len(opts) else ""
+                alt = f" (option {i + 1} of {len(opts)})" if len(opts) > 1 else ""
+                return f"{who} entry{turn}: {g.name}{alt}"
+            if loc[3] == "oob":
+                return f"{who} IP placement: {g.name}"
+            return f"{who} {g.name}: {_words_of(loc[3:])}"
         if loc[1] == "infiltration":
-            return f"{side} infiltration zone"
+            return f"{who} infiltration zone"
+        if loc[1] == "oob" and len(loc) > 2 and isinstance(loc[2], int):
+            try:
+                e = sc.side(side).oob[loc[2]]
+            except IndexError:
+                e = None
+            what = (getattr(e, "text", "") or getattr(e, "kind", "")) if e is not None else "entry"
+            return f"{who} placement: {what}"
         if loc[1] == "detachments":
-            return f"{side} detachment {sc.side(side).detachments[loc[2]].name}: entry"
-        return f"{side} {'.'.join(map(str, loc[1:]))}"
+            return f"{who} detachment {sc.side(side).detachments[loc[2]].name}: entry edge"
+        return f"{who} {_words_of(loc[1:])}"
     if loc[0] == "victory":
-        if loc[1] == "points":
-            return f"victory points award {loc[3] + 1}"
-        return f"victory outcome {loc[2] + 1}: {'.'.join(str(x) for x in loc[4:-1]) or 'condition'}"
+        v = sc.victory
+        if loc[1] == "points" and v.points is not None:
+            try:
+                a = v.points.awards[loc[3]]
+            except (IndexError, TypeError):
+                return "victory points award"
+            per = "hex" if a.kind == "per_hex" else "building"
+            return f"Victory points ({_SIDE.get(v.points.side, v.points.side)}): {a.points} per {per} {region_words(a.region)}"
+        try:
+            o = v.outcomes[loc[2]]
+            leaf = o.condition
+            parents = []
+            for k in loc[4:-1]:
+                parents.append(leaf)
+                leaf = leaf.of[k] if isinstance(k, int) else (leaf.of if k == "of" and leaf.kind == "not" else leaf)
+        except (IndexError, AttributeError, TypeError):
+            return f"victory outcome {loc[2] + 1}"
+        text = f"{_winner(o.result)}: {condition_sentence(leaf)}"
+        negated = sum(1 for p in parents if p.kind == "not") % 2 == 1
+        if negated:
+            text = f"{_winner(o.result)} unless {condition_sentence(leaf)}"
+        comp = next((p for p in reversed(parents) if p.kind in ("all_of", "any_of")), None)
+        if comp is not None:
+            text += f" ({'with' if comp.kind == 'all_of' else 'or'} {len(comp.of) - 1} more condition" \
+                    f"{'s' if len(comp.of) > 2 else ''})"
+        return text
     return json_path(loc)
+
+
+def _words_of(loc) -> str:
+    return " ".join(str(x).replace("_", " ") for x in loc)
 
 
 def _warn(parent, title: str, text: str) -> None:
@@ -111,7 +215,11 @@ class PropertiesPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.doc: ScenarioDocument | None = None
-        form = QFormLayout(self)
+        outer = QVBoxLayout(self)
+        form = QFormLayout()
+        outer.addLayout(form)
+        outer.addStretch(1)   # the rows stay together at the top: no gaps between them
+        self.form = form
         self.title = QLineEdit()
         self.number = QSpinBox()
         self.number.setRange(0, 999)
@@ -218,6 +326,8 @@ class OOBPanel(QWidget):
         self.tree = UnitTree()
         self.tree.setHeaderLabels(["Order of battle", "Deploys"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.setDragEnabled(True)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.tree.currentItemChanged.connect(self._current)
@@ -231,13 +341,8 @@ class OOBPanel(QWidget):
         b.clicked.connect(self.add_from_field)
         row.addWidget(b)
         lay.addLayout(row)
-        row2 = QHBoxLayout()
-        for text, slot in (("Edit", self.edit_selected), ("Remove", self.remove_selected),
-                           ("Add group", self.add_group_dialog), ("Rename group", self.rename_group_dialog)):
-            b = QPushButton(text)
-            b.clicked.connect(slot)
-            row2.addWidget(b)
-        lay.addLayout(row2)
+        lay.addLayout(button_grid([("Edit", self.edit_selected), ("Remove", self.remove_selected),
+                                   ("Add group", self.add_group_dialog), ("Rename group", self.rename_group_dialog)]))
         self.info = QLabel()
         self.info.setWordWrap(True)
         lay.addWidget(self.info)
@@ -559,6 +664,7 @@ class RosterPanel(QWidget):
         self.side.currentTextChanged.connect(lambda _t: self.refresh())
         top.addWidget(self.side)
         self.summary = QLabel()
+        self.summary.setWordWrap(True)
         top.addWidget(self.summary, 1)
         lay.addLayout(top)
         self.tree = QTreeWidget()
@@ -722,7 +828,16 @@ class RegionPanel(QWidget):
         lay = QVBoxLayout(self)
         self.list = QTreeWidget()
         self.list.setHeaderLabels(["Region", "Hexes"])
+        self.list.setRootIsDecorated(False)
+        # a name in full ("Germans win: no Russian unit on Hill J or Hill K") wraps, never elided
+        self.list.setWordWrap(True)
+        self.list.setUniformRowHeights(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.list.header().setStretchLastSection(False)
         self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.list.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # the row heights follow the column's width, so a long name wraps
+        self.list.header().sectionResized.connect(lambda i, _o, _n: i == 0 and self._fit_rows())
         self.list.currentItemChanged.connect(self._selected)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
@@ -740,13 +855,8 @@ class RegionPanel(QWidget):
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText('{"kind": "hexes", "hexes": ["4307", "4308"]}')
         bl.addWidget(self.text, 1)
-        row = QHBoxLayout()
-        for label, slot in (("Apply JSON", self.apply_text), ("As explicit hexes", self.to_hexes),
-                            ("Add named region", self.add_named)):
-            b = QPushButton(label)
-            b.clicked.connect(slot)
-            row.addWidget(b)
-        bl.addLayout(row)
+        bl.addLayout(button_grid([("Apply JSON", self.apply_text), ("As explicit hexes", self.to_hexes),
+                                  ("Add named region", self.add_named)]))
         split.addWidget(box)
         lay.addWidget(split)
         self.loc: tuple | None = None
@@ -766,19 +876,32 @@ class RegionPanel(QWidget):
             hexes, err = self.doc.resolve(region)
             it = QTreeWidgetItem([loc_label(self.doc, loc), "error" if err else str(len(hexes))])
             it.setData(0, LOC_ROLE, loc)
-            it.setToolTip(0, region.describe())
+            it.setToolTip(0, f"{loc_label(self.doc, loc)}: {region.describe()}")
+            it.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             if err or not hexes:
                 it.setForeground(1, QBrush(QColor(190, 0, 0)))
             self.list.addTopLevelItem(it)
             if keep is not None and tuple(loc) == tuple(keep):
                 sel = it
         self.list.blockSignals(False)
+        self._fit_rows()
         if sel is not None:
             self.list.setCurrentItem(sel)
         elif keep is not None:
             self.loc = None
             self.region_selected.emit(None)
         self._show()
+
+    def _fit_rows(self) -> None:
+        """Give each row the height of its name wrapped in the Region column."""
+        from PySide6.QtCore import QRect, QSize
+
+        fm = self.list.fontMetrics()
+        w = max(60, self.list.header().sectionSize(0) - 12)
+        for i in range(self.list.topLevelItemCount()):
+            it = self.list.topLevelItem(i)
+            h = fm.boundingRect(QRect(0, 0, w, 10000), int(Qt.TextFlag.TextWordWrap), it.text(0)).height() + 4
+            it.setSizeHint(0, QSize(w, h))
 
     def select(self, loc: tuple | None) -> None:
         for i in range(self.list.topLevelItemCount()):
@@ -897,33 +1020,32 @@ class VictoryPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Victory", "Now"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.currentItemChanged.connect(self._selected)
         lay.addWidget(self.tree, 2)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Default"))
+        form = QFormLayout()
         self.default = QComboBox()
         self.default.addItems(["draw", "german", "russian"])
         self.default.currentTextChanged.connect(self._set_default)
-        row.addWidget(self.default)
+        self.default.setToolTip("the result when no outcome holds")
+        form.addRow("Default result", self.default)
         self.template = QComboBox()
         self.template.addItems(list(_CONDITION_TEMPLATES))
-        row.addWidget(self.template, 1)
+        form.addRow("New outcome", self.template)
+        row = QHBoxLayout()
         self.side = QComboBox()
         self.side.addItems(SIDES)
-        row.addWidget(self.side)
+        row.addWidget(self.side, 1)
         b = QPushButton("Add outcome")
         b.clicked.connect(self.add_outcome_from_template)
-        row.addWidget(b)
-        lay.addLayout(row)
+        row.addWidget(b, 1)
+        form.addRow("for", row)
+        lay.addLayout(form)
         self.text = QPlainTextEdit()
         lay.addWidget(self.text, 2)
-        row2 = QHBoxLayout()
-        for label, slot in (("Apply JSON", self.apply_text), ("Remove", self.remove_selected),
-                            ("Move up", lambda: self.move_selected(-1)), ("Evaluate now", self.evaluate_now)):
-            b = QPushButton(label)
-            b.clicked.connect(slot)
-            row2.addWidget(b)
-        lay.addLayout(row2)
+        lay.addLayout(button_grid([("Apply JSON", self.apply_text), ("Remove", self.remove_selected),
+                                   ("Move up", lambda: self.move_selected(-1)), ("Evaluate now", self.evaluate_now)]))
         self.result = QLabel()
         self.result.setWordWrap(True)
         lay.addWidget(self.result)
@@ -956,7 +1078,10 @@ class VictoryPanel(QWidget):
         self.tree.addTopLevelItem(root)
 
         def add(parent, cond, loc):
-            it = QTreeWidgetItem([cond.describe() if hasattr(cond, "describe") else cond.kind, self._holds(cond)])
+            text = {"all_of": "all of:", "any_of": "any of:", "not": "not:"}.get(cond.kind) or condition_sentence(cond)
+            it = QTreeWidgetItem([text, self._holds(cond)])
+            if hasattr(cond, "describe"):
+                it.setToolTip(0, cond.describe())
             it.setData(0, LOC_ROLE, loc)
             parent.addChild(it)
             for i, sub in enumerate(getattr(cond, "of", None) if isinstance(getattr(cond, "of", None), list) else []):
@@ -1164,6 +1289,8 @@ class SetupPanel(QWidget):
         self.tree.setDragEnabled(True)
         self.tree.setHeaderLabels(["Unit", "Where"])
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.tree, 1)
         row = QHBoxLayout()
         row.addWidget(QLabel("Facing"))
@@ -1172,11 +1299,11 @@ class SetupPanel(QWidget):
         row.addWidget(self.facing)
         b = QPushButton("Set facing")
         b.clicked.connect(self._set_facing)
-        row.addWidget(b)
+        row.addWidget(b, 1)
+        lay.addLayout(row)
         b2 = QPushButton("Remove from map")
         b2.clicked.connect(self._unplace)
-        row.addWidget(b2)
-        lay.addLayout(row)
+        lay.addWidget(b2)
         # hidden hexes and mines: what the Marks tool (K) puts on the map
         mrow = QHBoxLayout()
         mrow.addWidget(QLabel("Marks (K)"))

@@ -94,7 +94,8 @@ class SidesPanel(QWidget):
         self.entry_turn.setRange(1, 99)
         self.entry_phase = QComboBox()
         self.entry_phase.addItems(PHASES)
-        self.entry_choose = QCheckBox("the owner chooses the option before the game")
+        self.entry_choose = QCheckBox("chosen before the game")
+        self.entry_choose.setToolTip("the owner chooses the option before the game")
         f.addRow("Turn", self.entry_turn)
         f.addRow("Phase", self.entry_phase)
         f.addRow(self.entry_choose)
@@ -143,7 +144,9 @@ class SidesPanel(QWidget):
             b.clicked.connect(slot)
             row.addWidget(b)
         v.addLayout(row)
-        v.addWidget(QLabel("The detachment's entry edge is a region: edit it in the Regions panel."))
+        note = QLabel("The detachment's entry edge is a region: edit it in the Regions panel.")
+        note.setWordWrap(True)
+        v.addWidget(note)
         self.tabs.addTab(w, "Detachments")
 
         # -- infiltration and hidden hexes
@@ -177,7 +180,8 @@ class SidesPanel(QWidget):
             b.clicked.connect(slot)
             row.addWidget(b)
         v.addLayout(row)
-        self.tabs.addTab(w, "Player notes")
+        self.tabs.addTab(w, "Notes")
+        self.tabs.setTabToolTip(self.tabs.count() - 1, "player notes")
 
     # ------------------------------------------------------------------ document
     def set_document(self, doc: ScenarioDocument) -> None:

@@ -2,7 +2,8 @@
 ``python -m editor.scenario_screenshots [OUT_DIR]`` (offscreen; a few seconds of playtest).
 
 Builds a small scenario on Map 2 from scratch, as the walk-through does, and grabs the window at
-each stage with ``QWidget.grab()``.
+each stage with ``QWidget.grab()``, at 1366 x 768: the Scenario mode for the properties, orders of
+battle, regions, set-up, victory and validation, the Play mode for the batch, Watch and Hot-seat.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])
+    from editor.app import quiet_qt_messages
+
+    quiet_qt_messages()   # no propagateSizeHints lines
     from editor.main_window import MainWindow
 
-    w = MainWindow()
-    w.resize(1400, 860)
+    w = MainWindow(persist_settings=False)   # never the user's window layout
+    w.resize(1366, 768)
     w.show()
     app.processEvents()
     w.open_file(ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json", offer_recovery=False)
@@ -47,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     t = w.tools.set_tool("north")
     t.place_click("5001")
     t.place_click("5002")
+    ctl.docks["properties"].raise_()
+    ctl.docks["regions"].raise_()
     ctl.fit()
     shot("scenario-properties.png")
 
@@ -68,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     doc.edit("Victory", lambda d: d["victory"]["outcomes"][0]["condition"]["region"].__setitem__(
         "hexes", ["4307", "4308"]))
     ctl.docks["oob"].raise_()
+    ctl.docks["regions"].raise_()
+    app.processEvents()   # the panels refresh first (a deferred redraw), then the tree is opened
     ctl.oob.tree.expandAll()
     ctl.fit()
     w.view.scale(1.6, 1.6)
@@ -83,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     place = w.tools.set_tool("place")
     for uid, h in zip(units, hexes):
         place.drop(uid, h)
-    ctl.docks["setup"].raise_()
+    ctl.docks["oob"].raise_()
     ctl.docks["victory"].raise_()
     ctl.victory.evaluate_now()
     w.view.resetTransform()
@@ -103,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     p = ctl.playtest
     p.games.setValue(12)
     p.workers.setValue(max(1, min(4, os.cpu_count() or 1)))
+    w.set_mode("play")
     ctl.docks["playtest"].raise_()
     p.start()
     while p.runner.isRunning() or p.summary is None:
@@ -118,21 +127,26 @@ def main(argv: list[str] | None = None) -> int:
 
     # watch a game
     ctl.overlay.clear("heat")
-    from editor.game_record import GameRecording
-
-    with tempfile.TemporaryDirectory() as tmp:
-        rec = GameRecording.play(str(doc.playable_copy(tmp)), 5, {"german": "random", "russian": "random"})
-    ctl.watch.set_recording(rec)
-    target = next((i + 1 for i, s in enumerate(rec.steps) if any(e["kind"] == "fire" for e in s.events)
+    # game 5 of the batch, with the Playtest panel's players and rules
+    ctl.watch.game_no.setValue(5)
+    ctl.watch.start_game()
+    while ctl.watch.recording is None:
+        app.processEvents()
+        ctl.watch.thread.wait(50)
+    rec = ctl.watch.recording
+    target = next((i + 1 for i, s in enumerate(rec.steps) if any(e["kind"] == "ap_result" for e in s.events)
                    and rec.snapshots[i].turn >= 2), len(rec) // 3)
     ctl.watch.go(target)
-    ctl.docks["watch"].raise_()
-    ctl.overlay.clear("units")
+    ctl.docks["watch"].raise_()   # a game view: the designer's set-up is hidden under the game
+    fire = next((e for e in reversed(rec.steps[target - 1].events) if e["kind"] == "fire"), None)
+    w.view.resetTransform()
+    w.view.scale(0.6, 0.6)
+    from maps.hexgrid import parse_hex_id
+
+    w.view.centre_on_hex(parse_hex_id(fire["target"]) if fire else Hex(42, 9))
     shot("scenario-watch.png")
 
     # hot-seat
-    ctl.overlay.clear("game")
-    ctl.overlay.clear("game-lines")
     hs = ctl.hotseat
     w.tools.set_tool("hotseat")
     hs.new_game()
@@ -143,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     hs.refresh()
     hs.actions.expandAll()
     ctl.docks["hotseat"].raise_()
+    w.view.resetTransform()
+    w.view.scale(0.6, 0.6)
+    from editor.scenario_overlay import hex_centre
+
+    w.view.centerOn((hex_centre(hs.game.state.units[hs.selected].hex) + hex_centre(fire.target)) / 2)
     shot("scenario-hotseat.png")
     doc.undo_stack.setClean()
     w.document.undo_stack.setClean()

@@ -189,10 +189,7 @@ class PlacementTool(_ScenarioTool):
         if hid is None:
             return
         if ev.button == Qt.MouseButton.RightButton:
-            uid = self._unit_at(hid)
-            p = self.sdoc.placement.get(uid) if uid else None
-            if p is not None and p.facing:
-                self.sdoc.set_facing(uid, p.facing % 6 + 1)
+            self.turn(hid)
             return
         uid = self._unit_at(hid)
         sel = getattr(self.ctx, "unit", None)
@@ -204,6 +201,29 @@ class PlacementTool(_ScenarioTool):
             self.set_status(f"dragging {uid}: release on the hex to move it to")
         elif sel:
             self.drop(sel, hid)
+
+    def turn(self, hid: str) -> str:
+        """Right-click: turn the unit in ``hid`` that has a facing (the selected one first) one
+        hexside clockwise (8.7); returns what happened (also in the status bar)."""
+        here = [k for k, p in self.sdoc.placement.items() if p.hex == hid]
+        st = self.sdoc.setup()
+        units = st.units if st is not None else {}
+        faced = [k for k in here if getattr(units.get(k), "has_facing", False)]
+        sel = getattr(self.ctx, "unit", None)
+        if not here:
+            msg = f"no placed unit in {hid} to turn"
+        elif not faced:
+            u = units.get(here[-1])
+            msg = (f"{getattr(u, 'name', None) or here[-1]} has no facing: only ATGs, MGs and AFVs face a "
+                   "hexside (8.7)")
+        else:
+            uid = sel if sel in faced else faced[-1]
+            p = self.sdoc.placement[uid]
+            new = (p.facing or 0) % 6 + 1
+            self.sdoc.set_facing(uid, new)
+            msg = f"{uid} turned to face hexside {new} (8.7)"
+        self.set_status(msg)
+        return msg
 
     def release(self, ev: ToolEvent) -> None:
         if self.dragging is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QFrame, QMessageBox, QScrollArea, QToolBar, QUndoView
 
@@ -38,11 +38,18 @@ from editor.scenario_docks import (
 from editor.scenario_document import ScenarioDocument
 from editor.scenario_forms import SidesPanel
 from editor.scenario_overlay import (
+    DESIGNER_LAYERS,
+    GAME_LAYERS,
+    SCENARIO_LAYERS,
     CounterSpec,
     CountersItem,
+    LegendItem,
     ScenarioOverlay,
+    ZoneLabelsItem,
     compass_items,
+    group_colour,
     heat_items,
+    map_bottom,
     marks_items,
     region_items,
 )
@@ -53,6 +60,10 @@ __all__ = ["ScenarioController", "SCENARIO_TOOLS"]
 
 #: the tools that edit the scenario (its undo stack is the active one while they are)
 SCENARIO_TOOLS = ("north", "region", "place", "marks", "hotseat")
+#: the docks of the Scenario mode (left and right tab groups) and of the Play mode
+SCENARIO_LEFT = ("properties", "sides", "oob", "roster")
+SCENARIO_RIGHT = ("setup", "regions", "victory", "validation", "history")
+PLAY_DOCKS = ("playtest", "watch", "hotseat")
 
 
 class _DropFilter(QObject):
@@ -140,23 +151,46 @@ class ScenarioController(QObject):
         self.validation = ValidationPanel()
         self.playtest = PlaytestPanel(self.playable_file, fixed_setup=self.designers_setup)
         self.sides = SidesPanel()
-        self.watch = WatchPanel(self.overlay, self.playable_file)
-        self.hotseat = HotseatPanel(self.overlay, self.playable_file)
+        # Watch and Hot-seat play with the Playtest panel's AIs and rules (Watch: its seed and set-up too)
+        self.watch = WatchPanel(self.overlay, self.playable_file, settings=self.playtest.game_settings,
+                                describe_settings=self.playtest.describe_settings)
+        self.hotseat = HotseatPanel(self.overlay, self.playable_file, settings=self.playtest.game_settings,
+                                    fixed_setup=self.designers_setup, describe_settings=self.playtest.describe_settings)
+        self.playtest.settings_changed.connect(self.watch.update_settings)
+        self.playtest.settings_changed.connect(self.hotseat.update_settings)
         self.scenario_history = QUndoView()
         self.docks = {
+            # Scenario mode, left: what the scenario is
             "properties": dock("Scenario", self.properties, left, "sc_properties"),
-            "oob": dock("Orders of battle", self.oob, left, "sc_oob"),
-            "setup": dock("Set-up", self.setup_panel, left, "sc_setup"),
             "sides": dock("Sides", self.sides, left, "sc_sides"),
-            "history": dock("Scenario history", self.scenario_history, left, "sc_history"),
+            "oob": dock("Orders of battle", self.oob, left, "sc_oob"),
+            "roster": dock("Counter roster", self.roster, left, "sc_roster"),
+            # Scenario mode, right: where it happens
+            "setup": dock("Set-up", self.setup_panel, right, "sc_setup"),
             "regions": dock("Regions", self.regions, right, "sc_regions"),
             "victory": dock("Victory", self.victory, right, "sc_victory"),
             "validation": dock("Validation", self.validation, right, "sc_validation"),
-            "roster": dock("Counter roster", self.roster, right, "sc_roster"),
+            "history": dock("History", self.scenario_history, right, "sc_history"),
+            # Play mode
             "playtest": dock("Playtest", self.playtest, right, "sc_playtest"),
             "watch": dock("Watch", self.watch, right, "sc_watch"),
             "hotseat": dock("Hot-seat", self.hotseat, right, "sc_hotseat"),
         }
+        self.docks["history"].setToolTip("the scenario's undo history")
+        for names in (SCENARIO_LEFT, SCENARIO_RIGHT, PLAY_DOCKS):
+            for a, b in zip(names, names[1:]):
+                w.tabifyDockWidget(self.docks[a], self.docks[b])
+        w.mode_docks["scenario"] = [self.docks[n] for n in SCENARIO_LEFT + SCENARIO_RIGHT]
+        w.mode_docks["play"] = [self.docks[n] for n in PLAY_DOCKS]
+        w.mode_layouts["scenario"] = self._scenario_layout
+        w.mode_layouts["play"] = self._play_layout
+        #: the game view shown ("watch", "hotseat") or None: it hides the designer's layers
+        self.game_view: str | None = None
+        w.mode_changed.connect(lambda _m: self.update_game_view())
+        for n in PLAY_DOCKS:
+            self.docks[n].visibilityChanged.connect(lambda _v: self.update_game_view())
+        self.overlay.set_suppressed([x for names in GAME_LAYERS.values() for x in names])
+        self._make_layer_menu()
         self.regions.region_selected.connect(self._region_selected)
         self.validation.go_to.connect(self.go_to)
         self.oob.unit_selected.connect(self._unit_selected)
@@ -183,23 +217,100 @@ class ScenarioController(QObject):
         w._act(m, "Evaluate victory now", self.victory.evaluate_now, "Ctrl+Alt+E")
         w._act(m, "Run playtest batch", self._run_batch, "Ctrl+Alt+P")
         m.addSeparator()
-        for d in self.docks.values():
-            m.addAction(d.toggleViewAction())
-        m.addSeparator()
         for name in SCENARIO_TOOLS:
             t = self.tools[name]
             a = w._act(m, t.label, lambda _=False, n=name: w.tools.set_tool(n), t.shortcut, checkable=True)
             a.setToolTip(f"{t.help} ({t.shortcut})")
             w.tool_actions[name] = a
-        tbs = [t for t in w.findChildren(QToolBar) if t.objectName() == "tools"]
-        if tbs:
-            tbs[0].addSeparator()
-            for name in SCENARIO_TOOLS:
-                tbs[0].addAction(w.tool_actions[name])
+        # a tool bar per mode (shown with its mode); the actions stay enabled, so a tool's shortcut
+        # works in any mode and switches to the tool's mode
+        from editor.main_window import MODE_TOOLS
+
+        for mode, title in (("scenario", "Scenario tools"), ("play", "Play tools")):
+            tb = QToolBar(title, w)
+            tb.setObjectName(f"{mode}_tools")
+            w.addToolBar(Qt.ToolBarArea.TopToolBarArea, tb)
+            for name in MODE_TOOLS[mode]:
+                tb.addAction(w.tool_actions[name])
+            tb.hide()
+            w.mode_bars[mode] = tb
         group = next((a.actionGroup() for a in w.tool_actions.values() if a.actionGroup() is not None), None)
         if group is not None:
             for name in SCENARIO_TOOLS:
                 group.addAction(w.tool_actions[name])
+
+    def _make_layer_menu(self) -> None:
+        """View > Scenario layers: a check box per layer and its opacity (issue 16 item 6)."""
+        from PySide6.QtGui import QAction, QActionGroup
+
+        w = self.win
+        v = w.view_menu
+        m = v.addMenu("Scenario &layers")
+        v.insertMenu(w.docks_menu.menuAction(), m)
+        self.layer_actions: dict[str, QAction] = {}
+        self.opacity_actions: dict[str, dict[int, QAction]] = {}
+        for key, label, _names in SCENARIO_LAYERS:
+            a = QAction(label, w)
+            a.setCheckable(True)
+            a.setChecked(True)
+            a.toggled.connect(lambda on, k=key: self.set_layer(k, on))
+            m.addAction(a)
+            self.layer_actions[key] = a
+        m.addSeparator()
+        om = m.addMenu("Opacity")
+        for key, label, _names in SCENARIO_LAYERS:
+            sub = om.addMenu(label)
+            group = QActionGroup(w)
+            self.opacity_actions[key] = {}
+            for pct in (100, 75, 50, 25):
+                a = QAction(f"{pct} %", w)
+                a.setCheckable(True)
+                a.setChecked(pct == 100)
+                a.triggered.connect(lambda _=False, k=key, x=pct: self.set_layer_opacity(k, x / 100))
+                group.addAction(a)
+                sub.addAction(a)
+                self.opacity_actions[key][pct] = a
+
+    def set_layer(self, key: str, on: bool) -> None:
+        """Show or hide a scenario layer of the View menu ("zones", "labels", "setup", "marks",
+        "heat", "compass")."""
+        names = next(n for k, _l, n in SCENARIO_LAYERS if k == key)
+        for n in names:
+            self.overlay.set_visible(n, on)
+        a = self.layer_actions.get(key)
+        if a is not None and a.isChecked() != on:
+            a.setChecked(on)
+
+    def set_layer_opacity(self, key: str, opacity: float) -> None:
+        names = next(n for k, _l, n in SCENARIO_LAYERS if k == key)
+        for n in names:
+            self.overlay.set_opacity(n, opacity)
+        pct = int(round(opacity * 100))
+        a = self.opacity_actions.get(key, {}).get(pct)
+        if a is not None and not a.isChecked():
+            a.setChecked(True)
+
+    def update_game_view(self) -> None:
+        """In the Play mode, the Watch or Hot-seat tab in front is a game view: its game is drawn
+        and the designer's layers (trial set-up, hidden hexes and mines, the selected region, the
+        heat map) are hidden, so no phantom stacks mix with the game's counters; elsewhere the
+        games are hidden and the designer's layers shown (as the View menu has them)."""
+        w = self.win
+        import shiboken6
+
+        if not shiboken6.isValid(w):   # a dock hidden while the window is destroyed
+            return
+        view = None
+        if w.mode == "play" and self.doc is not None:
+            if w.dock_on_top(self.docks["watch"]):
+                view = "watch"
+            elif w.dock_on_top(self.docks["hotseat"]):
+                view = "hotseat"
+        self.game_view = view
+        hide = [n for v, names in GAME_LAYERS.items() if v != view for n in names]
+        if view is not None:
+            hide += list(DESIGNER_LAYERS)
+        self.overlay.set_suppressed(hide)
 
     # ------------------------------------------------------------------ documents
     def open(self, path: str | os.PathLike[str]) -> ScenarioDocument:
@@ -219,10 +330,7 @@ class ScenarioController(QObject):
     def set_document(self, doc: ScenarioDocument) -> None:
         old = self.doc
         self.doc = doc
-        if old is None and getattr(self.win, "persist_settings", False):
-            state = self.win.settings.value("windowState/scenario")  # the layout last used for scenarios
-            if state is not None:
-                self.win.restoreState(state)
+        self.win.update_mode_actions()
         self.win.ctx.scenario = doc
         self.win.ctx.region_loc = None
         self.win.ctx.unit = None
@@ -242,7 +350,8 @@ class ScenarioController(QObject):
         doc.changed.connect(self.redraw)
         doc.dirty_changed.connect(lambda _d: self.update_title())
         doc.path_changed.connect(lambda _p: self.update_title())
-        self.arrange_docks()
+        if self.win.mode in (None, "map"):
+            self.win.set_mode("scenario")
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(0, self.fit)
@@ -289,27 +398,26 @@ class ScenarioController(QObject):
             doc.edit(f"Map saved as {Path(path).name}",
                      lambda d: d["map"].__setitem__("file", str(Path(path).resolve())))
 
-    def arrange_docks(self) -> None:
-        """Scenario layout: map-editing docks hidden; scenario docks tabbed left and right."""
+    def _scenario_layout(self) -> None:
+        """The Scenario mode's default layout: the scenario's forms left, its map-related panels right."""
         w = self.win
-        if getattr(self, "_arranged", False):
-            return
-        self._arranged = True
-        for d in (w.options_dock, w.history_dock, w.los_dock, w.chart_dock, w.errata_dock):
-            d.hide()
-        left = ["properties", "oob", "setup", "sides", "history"]
-        right = ["regions", "victory", "validation", "playtest", "watch", "hotseat", "roster"]
-        for names in (left, right):
-            for n in names:
-                self.docks[n].show()
-            for a, b in zip(names, names[1:]):
-                w.tabifyDockWidget(self.docks[a], self.docks[b])
-        self.docks["properties"].raise_()
-        self.docks["regions"].raise_()
-        w.resizeDocks([self.docks["properties"], self.docks["regions"]], [330, 400], Qt.Orientation.Horizontal)
+        for n in SCENARIO_LEFT + SCENARIO_RIGHT:
+            self.docks[n].show()
+        self.docks[SCENARIO_LEFT[0]].raise_()
+        self.docks[SCENARIO_RIGHT[0]].raise_()
+        w.resizeDocks([self.docks[SCENARIO_LEFT[0]], self.docks[SCENARIO_RIGHT[0]]], [375, 375],
+                      Qt.Orientation.Horizontal)
+
+    def _play_layout(self) -> None:
+        """The Play mode's default layout: batch, Watch and Hot-seat tabbed right, the map large."""
+        for n in PLAY_DOCKS:
+            self.docks[n].show()
+        self.docks[PLAY_DOCKS[0]].raise_()
+        self.win.resizeDocks([self.docks[PLAY_DOCKS[0]]], [440], Qt.Orientation.Horizontal)
 
     def fit(self) -> None:
-        """Fit the view to the scenario's playing area."""
+        """Fit the view to the scenario's playing area with the compass rose and the legend in
+        the margin (the legend has a constant size on screen: the fit is refined for it)."""
         if self.doc is None:
             self.win.view.fit()
             return
@@ -323,9 +431,33 @@ class ScenarioController(QObject):
         if not area:
             self.win.view.fit()
             return
+        view = self.win.view
         r = hex_path(area).boundingRect().adjusted(-60, -60, 60, 60)
-        self.win.view.fitInView(r, Qt.AspectRatioMode.KeepAspectRatio)
-        self.win.view.zoom_changed.emit(self.win.view.scale_factor())
+        # the compass rose and the legend have a constant size on screen: their size in scene
+        # units depends on the scale, so the fit is refined
+        fixed = [it for name in ("compass", "legend") for it in self.overlay.layers.get(name, [])
+                 if it.flags() & it.GraphicsItemFlag.ItemIgnoresTransformations and it.boundingRect().width() > 30]
+        fitted = r
+        for _ in range(3):
+            view.fitInView(fitted, Qt.AspectRatioMode.KeepAspectRatio)
+            s = max(view.scale_factor(), 1e-3)
+            fitted = r
+            for it in fixed:
+                b = it.boundingRect()
+                fitted = fitted.united(QRectF(it.pos() + QPointF(b.left() / s, b.top() / s),
+                                              QSizeF(b.width() / s + 20, b.height() / s + 20)))
+        view.zoom_changed.emit(view.scale_factor())
+
+    def _extra_scene_rect(self) -> None:
+        """Let the view scroll to the compass rose and the legend in the margin."""
+        r = QRectF()
+        for it in self.overlay.layers.get("compass", []):
+            if it.data(0) == "compass-rose":
+                r = r.united(QRectF(it.pos() - QPointF(600, 900), QSizeF(1200, 900)))
+        for it in self.overlay.layers.get("legend", []):
+            r = r.united(QRectF(it.pos(), QSizeF(2500, 900)))
+        self.win.scene.extra_rect = r
+        self.win.scene.update_rect()
 
     def update_title(self) -> None:
         self.win._update_title()
@@ -426,35 +558,75 @@ class ScenarioController(QObject):
         if doc is None:
             return
         if what == "scenario":
-            zones = []
+            zones, labels, legend = [], [], []
             sc = doc.scenario
             for side in ("german", "russian"):
-                for g in sc.side(side).groups:
+                for gi, g in enumerate(sc.side(side).groups):
+                    colour = group_colour(side, gi)   # one colour per group
                     if g.setup is not None:
                         hexes, _ = doc.resolve(g.setup.region)
-                        zones += region_items(hexes, "setup", side, f"{g.name}: set-up ({len(hexes)})")
+                        zones += region_items(hexes, "setup", side, colour=colour)
+                        labels.append((f"{g.name} ({len(hexes)})", colour, hexes))
+                        legend.append(("setup", colour, f"{g.name}: sets up"))
                     else:
-                        for i, o in enumerate(g.entry.options):
+                        for o in g.entry.options:
                             hexes, _ = doc.resolve(o.region)
-                            zones += region_items(hexes, "entry", side, f"{g.name}: enters T{o.turn} ({len(hexes)})")
+                            zones += region_items(hexes, "entry", side, colour=colour)
+                            labels.append((f"{g.name}: enters turn {o.turn} ({len(hexes)})", colour, hexes))
+                        turns = "/".join(str(o.turn) for o in g.entry.options)
+                        legend.append(("entry", colour, f"{g.name}: enters turn {turns}"))
             from scenarios.victory import iter_condition_regions
 
             seen = set()
             for _loc, r in iter_condition_regions(sc.victory):
                 hexes, _ = doc.resolve(r)
                 key = frozenset(hexes)
-                if key in seen:
+                if key in seen or not hexes:
                     continue
                 seen.add(key)
-                zones += region_items(hexes, "victory", None, f"victory ({len(hexes)})" if len(hexes) > 3 else None)
+                zones += region_items(hexes, "victory", None)
+                if len(hexes) > 3:   # a victory hex or two is evident from its hatching
+                    text = r.describe()
+                    labels.append(((text if len(text) <= 28 else text[:27] + "...") + f" ({len(hexes)})",
+                                   QColor(130, 95, 0), hexes))
+            if seen:
+                legend.append(("victory", QColor(0, 0, 0), "victory area"))
+            for side in ("german", "russian"):
+                if doc.scenario.side(side).hidden_hexes:
+                    from editor.scenario_overlay import SIDE_COLOURS
+
+                    legend.append(("hidden", SIDE_COLOURS[side], f"{side.capitalize()} hidden hex"))
+            if any(doc.scenario.side(s).mine_factors(t) for s in ("german", "russian") for t in ("AP", "AT")):
+                legend.append(("mines", QColor(120, 0, 0), "mine factors"))
             self.overlay.set_layer("zones", zones)
+            self.overlay.set_layer("labels", [ZoneLabelsItem(labels)] if labels else [])
+            cols = self._area_columns()
             try:
-                self.overlay.set_layer("compass", compass_items(sc.north, doc.hexmap))
+                self.overlay.set_layer("compass", compass_items(sc.north, doc.hexmap, cols))
             except Exception:  # noqa: BLE001 - a north indicator off the map: nothing to draw
                 self.overlay.set_layer("compass", [])
+            if legend:
+                from editor.scenario_overlay import hex_centre
+
+                hm = doc.hexmap
+                c0 = cols[0] if cols else hm.first_column
+                at = QPointF(hex_centre(hexgrid.Hex(c0, hm.last_row)).x() - 40, map_bottom(hm, cols) + 40)
+                self.overlay.set_layer("legend", [LegendItem(legend, at)])
+            else:
+                self.overlay.set_layer("legend", [])
+            self._extra_scene_rect()
             self._region_selected(self.win.ctx.region_loc)
         self.draw_units()
         self.update_title()
+
+    def _area_columns(self) -> tuple[int, int] | None:
+        try:
+            area = self.doc.context.area
+        except Exception:  # noqa: BLE001 - no playing area (sections that do not resolve)
+            return None
+        if not area:
+            return None
+        return min(h.col for h in area), max(h.col for h in area)
 
     def draw_units(self) -> None:
         doc = self.doc
@@ -478,7 +650,7 @@ class ScenarioController(QObject):
             self.overlay.set_layer("region", [])
             return
         hexes = self.regions.hexes()
-        self.overlay.set_layer("region", region_items(hexes, "paint", None, f"{len(hexes)} hexes"))
+        self.overlay.set_layer("region", region_items(hexes, "paint", None))
 
     def _unit_selected(self, uid: str) -> None:
         self.win.ctx.unit = uid
@@ -492,8 +664,9 @@ class ScenarioController(QObject):
         return self.tools["place"].drop(uid, hid)
 
     def _heat(self, counts: dict, which: str) -> None:
-        colour = {"eliminations": QColor(200, 0, 0), "fire targets": QColor(255, 120, 0),
-                  "fire origins": QColor(0, 90, 220)}.get(which, QColor(200, 0, 0))
+        # dark, saturated colours with a halo: visible over the light zone fills of either side
+        colour = {"eliminations": QColor(120, 0, 60), "fire targets": QColor(230, 90, 0),
+                  "fire origins": QColor(60, 0, 160)}.get(which, QColor(120, 0, 60))
         self.overlay.set_layer("heat", heat_items(counts, colour))
 
     def _roster_changed(self, roster) -> None:
@@ -520,6 +693,8 @@ class ScenarioController(QObject):
 
     def _tool_changed(self, tool) -> None:
         self.activate_stack(tool.name in SCENARIO_TOOLS)
+        if self.win.switching_mode:   # the mode's own layout decides which dock is in front
+            return
         if tool.name in ("hotseat",):
             self.docks["hotseat"].show()
             self.docks["hotseat"].raise_()
@@ -559,6 +734,8 @@ class ScenarioController(QObject):
             w = w.parentWidget()
 
     def _run_batch(self) -> None:
+        if not self.win.set_mode("play"):
+            return
         self.docks["playtest"].show()
         self.docks["playtest"].raise_()
         self.playtest.start()
@@ -566,7 +743,7 @@ class ScenarioController(QObject):
     # ------------------------------------------------------------------ navigation
     def go_to(self, path: str) -> None:
         """Show the place of a problem: an OOB entry in the OOB tree, a region on the map, a hex."""
-        if self.doc is None:
+        if self.doc is None or not self.win.set_mode("scenario"):
             return
         if path.startswith("setup:"):
             return self._go_to_setup(path[len("setup:"):])

@@ -28,13 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, settings_dir)
     app = QApplication.instance() or QApplication([])
+    from editor.app import quiet_qt_messages
+
+    quiet_qt_messages()   # no propagateSizeHints lines
     from maps.hexgrid import Hex
     from editor import edits
     from editor.main_window import MainWindow
 
     def window(path):
-        w = MainWindow()
-        w.resize(1280, 800)
+        w = MainWindow(persist_settings=False)   # never the user's window layout
+        w.resize(1366, 768)
         w.show()
         w.open_file(path, offer_recovery=False)
         app.processEvents()

@@ -632,11 +632,30 @@ class LevelBrushTool(_Brush):
     def changes(self, hexes):
         return edits.set_hex_attrs(self.doc.records, hexes, lambda r: {"level": self.level}), {}
 
+    def max_level(self) -> int:
+        """The highest hill level the map's terrain chart has a row for (8.53, 10.34: a hex of a
+        level without its Hill Level row could not be entered in a game)."""
+        chart = self.doc.chart if self.doc is not None else None
+        keys = {r.key for r in chart.rows} if chart is not None else {"hill_1", "hill_2"}
+        n = 0
+        while f"hill_{n + 1}" in keys:
+            n += 1
+        return n
+
+    def paint_at(self, centre: Hex) -> bool:
+        top = self.max_level()
+        if self.level > top:   # refused: a game on this map would have no row for that level
+            self.set_status(f"refused: the terrain chart has no Hill Level {self.level} row (levels 0 to {top}); "
+                            "a hex of that level could not be played")
+            return False
+        return super().paint_at(centre)
+
     def make_options(self) -> QWidget:
         w = QWidget()
         form = QFormLayout(w)
         sp = QSpinBox()
-        sp.setRange(0, 9)
+        sp.setRange(0, self.max_level())   # only the levels the map's chart has a row for
+        sp.setToolTip("0: no hill; the hill levels are those of the map's terrain chart (Hill Level rows)")
         sp.setValue(self.level)
         sp.valueChanged.connect(lambda v: setattr(self, "level", v))
         form.addRow("Level", sp)

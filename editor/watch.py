@@ -12,7 +12,6 @@ from __future__ import annotations
 from PySide6.QtCore import QThread, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -20,13 +19,14 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSlider,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 from PySide6.QtCore import Qt
 
-from editor.game_record import GameRecording, describe_event
-from editor.scenario_overlay import CounterSpec, CountersItem, fire_line_item, region_items
+from editor.game_record import GameRecording, describe_events
+from editor.scenario_overlay import CounterSpec, CountersItem, cross_item, fire_line_item
 
 __all__ = ["WatchPanel", "GameThread", "counters_of"]
 
@@ -43,14 +43,17 @@ class GameThread(QThread):
     failed = Signal(str)
     progress = Signal(int)
 
-    def __init__(self, scenario_path: str, seed: int, ai: dict, rules: str, parent=None):
+    def __init__(self, scenario_path: str, seed: int, ai: dict, rules: str, parent=None,
+                 options: tuple[str, ...] = (), fixed_setup: dict | None = None):
         super().__init__(parent)
         self.args = (scenario_path, seed, ai, rules)
+        self.options = tuple(options)
+        self.fixed_setup = fixed_setup
 
     def run(self) -> None:
         try:
-            rec = GameRecording.play(self.args[0], self.args[1], self.args[2], self.args[3],
-                                     progress=lambda n: self.progress.emit(n) or True)
+            rec = GameRecording.play(self.args[0], self.args[1], self.args[2], self.args[3], self.options,
+                                     progress=lambda n: self.progress.emit(n) or True, fixed_setup=self.fixed_setup)
         except Exception as e:  # noqa: BLE001
             self.failed.emit(f"{type(e).__name__}: {e}")
             return
@@ -58,48 +61,48 @@ class GameThread(QThread):
 
 
 class WatchPanel(QWidget):
-    """Controls: play a new game (seed, AIs) or open a replay; first / back / forward / last,
-    play-pause with a speed; the event log."""
+    """Controls: play game N of the Playtest panel's batch (its seed, AIs, rules and *Use this
+    set-up*: the watched game is the batch's game N) or open a replay; first / back / forward /
+    last, play-pause with a speed; the event log in sentences with their rules."""
 
-    def __init__(self, overlay=None, scenario_file=None, parent=None):
+    def __init__(self, overlay=None, scenario_file=None, parent=None, settings=None, describe_settings=None):
         super().__init__(parent)
-        from core.players import PLAYERS
-
         self.overlay = overlay
         self.scenario_file = scenario_file
+        #: () -> the Playtest panel's game settings (``PlaytestPanel.game_settings``)
+        self.settings = settings
+        self.describe_settings = describe_settings
         self.recording: GameRecording | None = None
         self.pos = 0
+        self.shown = True   # False while another view hides the game (the window decides)
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2 ** 31 - 1)
-        self.seed.setValue(1)
-        row.addWidget(QLabel("Seed"))
-        row.addWidget(self.seed)
-        self.ai = {}
-        for side in ("german", "russian"):
-            c = QComboBox()
-            c.addItems(sorted(PLAYERS))
-            c.setCurrentText("random")
-            c.setToolTip(f"{side} AI")
-            self.ai[side] = c
-            row.addWidget(c)
-        lay.addLayout(row)
-        row = QHBoxLayout()
-        self.play_btn = QPushButton("Play a game")
+        row.addWidget(QLabel("Game"))
+        self.game_no = QSpinBox()
+        self.game_no.setRange(1, 100000)
+        self.game_no.setToolTip("game N of the Playtest panel's batch: the same seed, players, rules and set-up")
+        row.addWidget(self.game_no)
+        self.play_btn = QPushButton("Play this game")
         self.play_btn.clicked.connect(self.start_game)
-        row.addWidget(self.play_btn)
+        row.addWidget(self.play_btn, 1)
+        lay.addLayout(row)
+        self.settings_label = QLabel()
+        self.settings_label.setWordWrap(True)
+        lay.addWidget(self.settings_label)
         b = QPushButton("Open replay...")
         b.clicked.connect(self.open_replay_dialog)
-        row.addWidget(b)
-        lay.addLayout(row)
+        lay.addWidget(b)
         nav = QHBoxLayout()
-        for text, slot in (("|<", lambda: self.go(0)), ("<", self.back), (">", self.forward),
-                           (">|", lambda: self.go(len(self.recording) if self.recording else 0))):
-            b = QPushButton(text)
-            b.setMaximumWidth(40)
+        self.nav_buttons = []
+        for text, tip, slot in (("|<", "first decision", lambda: self.go(0)), ("<", "back one decision", self.back),
+                                (">", "forward one decision", self.forward),
+                                (">|", "last decision", lambda: self.go(len(self.recording) if self.recording else 0))):
+            b = QToolButton()
+            b.setText(text)
+            b.setToolTip(tip)
             b.clicked.connect(slot)
             nav.addWidget(b)
+            self.nav_buttons.append(b)
         self.auto_btn = QPushButton("Play")
         self.auto_btn.setCheckable(True)
         self.auto_btn.toggled.connect(self._auto)
@@ -118,23 +121,43 @@ class WatchPanel(QWidget):
         self.state_label.setWordWrap(True)
         lay.addWidget(self.state_label)
         self.log = QListWidget()
+        self.log.setWordWrap(True)
         lay.addWidget(self.log, 1)
         self.timer = QTimer(self)
         self.timer.setInterval(100)
         self.timer.timeout.connect(self._tick)
         self.thread: GameThread | None = None
+        self.update_settings()
+
+    def update_settings(self) -> None:
+        """Show what the next game plays with (the Playtest panel's choices)."""
+        text = self.describe_settings() if self.describe_settings is not None else "random AIs, basic rules"
+        self.settings_label.setText(f"<i>{text}</i> (Playtest panel)")
 
     # -- loading
     def start_game(self) -> bool:
+        """Play game N (``game_no``) of the Playtest panel's batch in the background: seed
+        ``derive_seed(seed, N - 1)`` as ``ironcross playtest`` gives game N."""
         if self.thread is not None and self.thread.isRunning():
             return False
         import tempfile
 
-        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-watch-")
-        path = self.scenario_file(self._tmp.name)
+        from core.dice import derive_seed
+
+        try:
+            st = self.settings() if self.settings is not None else \
+                {"seed": 1, "ai": {"german": "random", "russian": "random"}, "rules": "basic", "options": (),
+                 "fixed_setup": None}
+            self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-watch-")
+            path = self.scenario_file(self._tmp.name)
+        except Exception as e:  # noqa: BLE001 - a refused set-up or an unwritable snapshot: said in the panel
+            self.state_label.setText(f"<span style='color:#b00'>cannot play: {e}</span>")
+            return False
+        self.update_settings()
+        seed = derive_seed(st["seed"], self.game_no.value() - 1)
         self.state_label.setText("playing the game...")
-        self.thread = GameThread(str(path), self.seed.value(), {s: c.currentText() for s, c in self.ai.items()},
-                                 "basic", self)
+        self.thread = GameThread(str(path), seed, st["ai"], st["rules"], self, options=st.get("options", ()),
+                                 fixed_setup=st.get("fixed_setup"))
         self.thread.finished_game.connect(self.set_recording)
         self.thread.failed.connect(lambda m: self.state_label.setText(f"game failed: {m}"))
         self.thread.progress.connect(lambda n: self.state_label.setText(f"playing the game... {n} decisions"))
@@ -190,7 +213,6 @@ class WatchPanel(QWidget):
         self.slider.setValue(self.pos)
         self.slider.blockSignals(False)
         snap = rec.snapshots[self.pos]
-        last = rec.steps[self.pos - 1] if self.pos > 0 else None
         who = f"{snap.decider} to act" if snap.decider else f"game over: {snap.outcome}"
         self.state_label.setText(
             f"<b>Turn {snap.turn}/{rec.game.state.game_length}</b>, player turn {snap.player_turn} "
@@ -200,25 +222,34 @@ class WatchPanel(QWidget):
         lo = max(0, self.pos - 12)
         for i in range(lo, self.pos):
             st = rec.steps[i]
-            for e in st.events:
-                item_text = describe_event(e)
-                self.log.addItem(f"{i + 1}. {item_text}" if e.get("kind") == "action" else item_text)
+            units = rec.snapshots[i].units   # where each unit stood when the decision was made
+            for e, text in zip(st.events, describe_events(st.events, lambda u, units=units: (units.get(u) or (None,))[0])):
+                self.log.addItem(f"{i + 1}. {text}" if e.get("kind") == "action" else text)
         self.log.scrollToBottom()
-        if self.overlay is not None:
-            self.overlay.set_layer("game", [CountersItem(counters_of(snap.units))])
-            lines = []
-            if last is not None:
-                before = rec.snapshots[self.pos - 1].units
-                for e in last.events:
-                    if e.get("kind") == "fire" and e.get("target"):
-                        for f in e.get("firers") or []:
-                            if f in before:
-                                lines.append(fire_line_item(before[f][0], e["target"]))
-                    elif e.get("kind") in ("moved",) and e.get("hex") and e.get("from"):
-                        lines.append(fire_line_item(e["from"], e["hex"], QColor(30, 120, 230), 5))
-                    elif e.get("kind") == "eliminated" and e.get("hex"):
-                        lines += region_items([e["hex"]], "paint", None, "E")
-            self.overlay.set_layer("game-lines", lines)
+        self.draw()
+
+    def draw(self) -> None:
+        """The game's counters and the last decision's fire (red), moves (blue) and eliminations
+        (a red cross) on the map."""
+        rec = self.recording
+        if self.overlay is None or rec is None:
+            return
+        snap = rec.snapshots[self.pos]
+        last = rec.steps[self.pos - 1] if self.pos > 0 else None
+        self.overlay.set_layer("game", [CountersItem(counters_of(snap.units))])
+        lines = []
+        if last is not None:
+            before = rec.snapshots[self.pos - 1].units
+            for e in last.events:
+                if e.get("kind") == "fire" and e.get("target"):
+                    for f in e.get("firers") or []:
+                        if f in before and before[f][0]:
+                            lines.append(fire_line_item(before[f][0], e["target"]))
+                elif e.get("kind") == "moved" and e.get("to") and e.get("frm"):
+                    lines.append(fire_line_item(e["frm"], e["to"], QColor(30, 120, 230), 5))
+                elif e.get("kind") == "eliminated" and e.get("hex"):
+                    lines.append(cross_item(e["hex"]))
+        self.overlay.set_layer("game-lines", lines)
 
     def shutdown(self) -> None:
         self.timer.stop()

@@ -31,7 +31,7 @@ def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
         if d >= limit:
             continue
         for n in hexgrid.neighbours(hexgrid.parse_hex_id(h)):
-            if n.id in dist or not m.contains(n):
+            if not m.contains(n) or n.id in dist:   # off the map first: left of column 00 is no hex id
                 continue
             dist[n.id] = d + 1
             q.append(n.id)

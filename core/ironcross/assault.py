@@ -116,6 +116,8 @@ class AssaultRules:
             ids = sorted(u.id for u in us)
             groups = [tuple(ids)] + ([(i,) for i in ids] if len(ids) > 1 else [])
             for n in hexgrid.neighbours(hexgrid.parse_hex_id(hx)):
+                if not self.map.contains(n):   # left of column 00 there is no hex (nor hex id)
+                    continue
                 if self._assault_target_problem(hx, n.id, side) is not None:
                     continue
                 out.extend(DesignateAssault(g, n.id) for g in groups)

@@ -165,7 +165,8 @@ class InfiltrationRules:
             cands = [h.id for h in hexgrid.area(hexgrid.parse_hex_id(ih), 2)]
             ok = lambda h: all(_dist(h, e.hex) >= _dist(ih, e.hex) for e in enemies)  # noqa: E731
         else:
-            cands = [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(u.hex))]
+            # hexes of the map only (left of column 00 there is no hex id)
+            cands = [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(u.hex)) if self.map.contains(n)]
             ok = lambda h: not any(x.side != side and not x.hidden for x in self.state.units_at(h))  # noqa: E731
         for h in sorted(cands):
             if not self.map.contains(hexgrid.parse_hex_id(h)):

@@ -1053,8 +1053,10 @@ class MovementRules:
             if self._allowance(u, False)[0] <= 0:
                 continue
             for n in hexgrid.neighbours(hexgrid.parse_hex_id(u.hex)):
+                if not self.map.contains(n):   # off the map first: left of column 00 is no hex id
+                    continue
                 w = n.id
-                if not self.map.contains(n) or s.wrecks.get(w, 0) != 1:
+                if s.wrecks.get(w, 0) != 1:
                     continue
                 if s.units_at(w) and (self.enemy_in(w, side) or any(x.is_afv for x in s.units_at(w))):
                     continue  # 8.23, 8.61

@@ -70,9 +70,9 @@ class OverrunRules:
         side = afv.side
         out = []
         for n in hexgrid.neighbours(hexgrid.parse_hex_id(afv.hex)):
-            h = n.id
-            if not self.map.contains(n):
+            if not self.map.contains(n):   # off the map first: left of column 00 is no hex id
                 continue
+            h = n.id
             enemies = self.enemy_in(h, side)
             if not enemies:
                 continue

@@ -42,7 +42,8 @@ SETUP_ZONE = ("german", "groups", 0, "setup", "region")
 @pytest.fixture(autouse=True)
 def dialogs(tmp_path, monkeypatch):
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     calls = []
     monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: calls.append(("critical", a))))
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))

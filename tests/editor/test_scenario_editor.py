@@ -26,7 +26,8 @@ SETUP_ZONE = ("german", "groups", 0, "setup", "region")
 @pytest.fixture(autouse=True)
 def tmp_settings(tmp_path, monkeypatch):
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     calls = []
     monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: calls.append(("critical", a))))
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))
@@ -222,7 +223,8 @@ def test_batch_playtest_from_the_ui(win, qtbot):
     assert p.run_btn.isEnabled()
     # heat map of fire targets on the map
     p.heat.setCurrentText("fire targets")
-    assert win.scenario_ctl.overlay.count("heat") == len(p.heat_counts("fire targets")) + sum(
+    # a circle and its halo per hex, the busiest labelled
+    assert win.scenario_ctl.overlay.count("heat") == 2 * len(p.heat_counts("fire targets")) + sum(
         1 for n in p.heat_counts("fire targets").values() if n / max(p.heat_counts("fire targets").values()) > 0.15)
 
 

@@ -1,0 +1,129 @@
+"""Random input on the editor (issue 16 item 13): 10,000 seeded mouse, key, dock, tool, mode and
+menu events (:mod:`editor.fuzz`) on a copy of Scenario 1 with its map, and on a new scenario on a
+map whose first column is 00. Prints the events per second and the exceptions (0 expected: one
+that reached the event loop, or one an event returned to the driver), then checks that every
+document still validates (saved and loaded back). Exit status 1 when anything raised.
+
+    python benchmarks/editor_fuzz.py [--events N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+
+class _Patch:
+    """``monkeypatch.setattr`` for a script (the patches last for the run)."""
+
+    def setattr(self, target, name, value):
+        setattr(target, name, value)
+
+
+def _validate(w, tmp: Path) -> str:
+    """The map saved and loaded back with every map check; the scenario saved by the editor and
+    opened again as the same scenario and set-up (see tests/editor/test_legible.py)."""
+    from editor.scenario_document import ScenarioDocument
+    from maps.mapfile import load_map_file, save_map
+
+    save_map(tmp / "fuzzed_map.json", w.document.map)
+    load_map_file(tmp / "fuzzed_map.json")
+    doc = w.scenario_ctl.doc
+    if doc is None:
+        return "map valid"
+    doc.problems()
+    doc.setup_problems()
+    before = (dict(doc.placement), dict(doc.hidden), dict(doc.mines))
+    again = ScenarioDocument.open(doc.save(tmp / "fuzzed_scenario.json"))
+    if again.placement_error is not None or again.scenario.model_dump() != doc.scenario.model_dump() \
+            or (again.placement, again.hidden, again.mines) != before:
+        return "THE SCENARIO DOES NOT LOAD BACK AS IT WAS"
+    return "map and scenario valid"
+
+
+def run(label: str, open_window, n: int, seed: int, tmp: Path) -> int:
+    from editor.fuzz import ExceptionTrap, Fuzzer
+
+    w = open_window()
+    QApplication.processEvents()
+    fz = Fuzzer(w, seed)
+    log: list[str] = []
+    t0 = time.perf_counter()
+    with ExceptionTrap() as trap:
+        stats = fz.run(n, log=log)
+    dt = time.perf_counter() - t0
+    errors = trap.errors + fz.errors
+    valid = _validate(w, tmp)
+    print(f"{label}: {stats.events} events in {dt:.1f} s ({stats.events / dt:.0f} events/s), "
+          f"{len(errors)} exceptions; {valid}")
+    print("   events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_kind.items(), key=lambda kv: -kv[1])))
+    for e in errors[:3]:
+        print(e)
+    w.scenario_ctl.shutdown()
+    if w.scenario_ctl.doc is not None:
+        w.scenario_ctl.doc.undo_stack.setClean()
+    w.document.undo_stack.setClean()
+    w.close()
+    return len(errors) + (0 if valid.endswith("valid") else 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=16)
+    args = ap.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="ironcross-fuzz-"))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp / "settings"))
+    app = QApplication.instance() or QApplication([])
+    from editor.app import quiet_qt_messages
+    from editor.fuzz import patch_dialogs
+    from editor.main_window import MainWindow
+    from maps.mapfile import save_map
+    from tests.mapbuilder import make_map
+
+    quiet_qt_messages()
+    patch_dialogs(_Patch(), random.Random(args.seed))
+    (tmp / "scenarios" / "data").mkdir(parents=True)
+    (tmp / "maps" / "data").mkdir(parents=True)
+    shutil.copy(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json", tmp / "scenarios" / "data" / "s1.json")
+    shutil.copy(ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json", tmp / "maps" / "data")
+    save_map(tmp / "edge.json", make_map((0, 8), (1, 8), trees={"0103": 2}).doc)
+
+    def scenario():
+        w = MainWindow(persist_settings=False)
+        w.resize(1366, 768)
+        w.show()
+        w.open_file(tmp / "scenarios" / "data" / "s1.json", offer_recovery=False)
+        return w
+
+    def edge():
+        w = MainWindow(persist_settings=False)
+        w.resize(1366, 768)
+        w.show()
+        w.open_file(tmp / "edge.json", offer_recovery=False)
+        w.scenario_ctl.new_scenario()
+        return w
+
+    bad = run("Scenario 1", scenario, args.events, args.seed, tmp)
+    bad += run("map from column 00, new scenario", edge, args.events, args.seed + 1, tmp)
+    del app
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
