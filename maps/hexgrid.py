@@ -71,6 +71,12 @@ Y_SCALE_M: float = 5.0
 _HEX_ID_RE = re.compile(r"^(\d{2})(\d{2})$")
 
 
+#: Valid ids already parsed, and the ids of hexes already printed (each at most 10,000 entries):
+#: the engine and the players name hexes by id everywhere, so each is parsed or printed once.
+_PARSED: dict[str, "Hex"] = {}
+_IDS: dict[tuple[int, int], str] = {}
+
+
 class HexIdError(ValueError):
     """A hex id is not four digits ``CCRR`` (or lies outside the map where that is checked)."""
 
@@ -84,7 +90,10 @@ class Hex(NamedTuple):
     @property
     def id(self) -> str:
         """The printed id ``CCRR``."""
-        return hex_id(self.col, self.row)
+        t = _IDS.get(self)
+        if t is None:
+            t = _IDS[self] = hex_id(self.col, self.row)
+        return t
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.id
@@ -95,12 +104,19 @@ def parse_hex_id(text: str) -> Hex:
 
     Raises :class:`HexIdError` when ``text`` is not exactly four digits.
     """
+    if text.__class__ is str:
+        h = _PARSED.get(text)
+        if h is not None:
+            return h
     if not isinstance(text, str):
         raise HexIdError(f"hex id must be a string of four digits, got {text!r}")
     m = _HEX_ID_RE.match(text)
     if not m:
         raise HexIdError(f"hex id {text!r} is not four digits CCRR")
-    return Hex(int(m.group(1)), int(m.group(2)))
+    h = Hex(int(m.group(1)), int(m.group(2)))
+    if text.__class__ is str:
+        _PARSED[text] = h  # at most 10,000 valid ids: parsed once per process
+    return h
 
 
 def hex_id(col: int, row: int) -> str:
