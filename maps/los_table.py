@@ -7,7 +7,11 @@ AFVs, no wrecks): clear with the firer UP, clear with the firer DOWN (10.31 c), 
 line (10.31 b, 11.16 b, 23.2 d) and the marsh hexes along it (23.2 e). It is a cache of those
 answers, computed the same way (the same exact lines of :func:`maps.hexgrid.line_hexes`, the same
 clauses, the same exact building-symbol test), only vectorised over all pairs with numpy; the tests
-compare it with :func:`maps.los.line_of_sight` pair by pair.
+compare it with :func:`maps.los.line_of_sight` pair by pair. LOS between two hexes is symmetric:
+the line meets the same hexes either way, 10.31 a-c count them alike, 10.32 measures from the lower
+unit whoever fires, and 10.31 c reads the firer's state, which the DOWN column stands for; so each
+unordered pair is computed once and fills both orders (every order of every pair of the three
+shipped sections was checked against line_of_sight when this was written).
 
 :class:`LosOracle` answers queries: from the table when the line meets no hex holding AFVs or wrecks,
 else exactly with :func:`maps.los.line_of_sight` (AFVs and wrecks count along the line, 10.31 b,
@@ -297,13 +301,13 @@ class _Builder:
             sel = np.nonzero((cols & 1) == parity)[0]
             if not len(sel):
                 continue
-            for dc in range(self.c0 - self.c1, self.c1 - self.c0 + 1):
+            # LOS is symmetric (see the module docstring): each unordered pair once, from the end
+            # on its left (or, in one column, from the upper end); _fill writes both orders
+            for dc in range(0, self.c1 - self.c0 + 1):
                 ok_c = sel[(cols[sel] + dc >= self.c0) & (cols[sel] + dc <= self.c1)]
                 if not len(ok_c):
                     continue
-                for dr in range(self.r0 - self.r1, self.r1 - self.r0 + 1):
-                    if dc == 0 and dr == 0:
-                        continue
+                for dr in range(self.r0 - self.r1 if dc else 1, self.r1 - self.r0 + 1):
                     ok = ok_c[(rows[ok_c] + dr >= self.r0) & (rows[ok_c] + dr <= self.r1)]
                     if not len(ok):
                         continue
@@ -323,12 +327,13 @@ class _Builder:
         """Pair by pair with line_of_sight (a displacement the vectorised form does not cover)."""
         from maps.los import line_of_sight
 
-        for i, j in zip(ok.tolist(), tgt.tolist()):
-            up = line_of_sight(self.m, self.hs[i], self.hs[j], chart=self.chart)
-            down = line_of_sight(self.m, self.hs[i], self.hs[j], chart=self.chart, firer_down=True)
-            self.flags[i, j] = (_UP if up.clear else 0) | (_DOWN if down.clear else 0)
-            self.count[i, j] = min(up.trees_afvs_wrecks, 255)
-            self.marsh[i, j] = min(up.marsh_hexes, 255)
+        for i0, j0 in zip(ok.tolist(), tgt.tolist()):
+            for i, j in ((i0, j0), (j0, i0)):
+                up = line_of_sight(self.m, self.hs[i], self.hs[j], chart=self.chart)
+                down = line_of_sight(self.m, self.hs[i], self.hs[j], chart=self.chart, firer_down=True)
+                self.flags[i, j] = (_UP if up.clear else 0) | (_DOWN if down.clear else 0)
+                self.count[i, j] = min(up.trees_afvs_wrecks, 255)
+                self.marsh[i, j] = min(up.marsh_hexes, 255)
 
     def _building_candidates(self, ok, tgt, G, L, dx, rng) -> None:
         """Record, per building symbol, every (line, intermediate hex) where the line may meet the
@@ -411,6 +416,7 @@ class _Builder:
         low_q, high_q = np.minimum(la, lb) * q, np.maximum(la, lb) * q
         blocks = np.where(la == lb, True, (hgt > 0) & (hgt * rngv >= low_q * rngv + (high_q - low_q) * dxv))
         self.flags[pi[blocks], pj[blocks]] = 0
+        self.flags[pj[blocks], pi[blocks]] = 0  # symmetric
 
     def _shrunk(self, bid: str):
         """Symbol ``bid`` shrunk by _EPS (prepared): its points lie inside the symbol."""
@@ -450,7 +456,7 @@ class _Builder:
         maps.los.line_of_sight."""
         la, lb = self.levels[ok], self.levels[tgt]
         if not len(off):  # adjacent hexes: nothing in between, always clear
-            self.flags[ok, tgt] = _UP | _DOWN
+            self.flags[ok, tgt] = self.flags[tgt, ok] = _UP | _DOWN
             return
         base = self.hg[ok][:, None]
         G = base + off[None, :]
@@ -482,9 +488,9 @@ class _Builder:
         same = la == lb
         clear_up = np.where(same, same_up, ~sight)
         clear_down = np.where(same, same_down, ~sight)
-        self.flags[ok, tgt] = clear_up * _UP + clear_down * _DOWN
-        self.count[ok, tgt] = np.minimum(total, 255)
-        self.marsh[ok, tgt] = np.minimum(mcount, 255)
+        self.flags[ok, tgt] = self.flags[tgt, ok] = clear_up * _UP + clear_down * _DOWN
+        self.count[ok, tgt] = self.count[tgt, ok] = np.minimum(total, 255)
+        self.marsh[ok, tgt] = self.marsh[tgt, ok] = np.minimum(mcount, 255)
 
 
 def _clipped_area(poly, clip) -> Fraction:
