@@ -5,9 +5,10 @@ Prints, on the shipped corrected mapsheet, one core:
 
 1. the terrain LOS table of Map 1 (every ordered pair of its 567 hexes, firer UP and DOWN) built
    from nothing (exact lines cold), built again (lines warm), and loaded from the disk cache;
-2. the median (and p95) time of one LOS query answered by the table (``LosOracle.los``: no AFVs
-   or wrecks, and with 12 hexes holding AFVs/wrecks, where lines meeting them go to
-   line_of_sight), and of the bare table lookup (``LosTable.clear``), over 10,000 random pairs;
+2. the median (and p95) time of one LOS query with its clear/blocked and its tree/AFV/wreck count
+   (``LosOracle.los``: no AFVs or wrecks, and with 12 hexes holding AFVs/wrecks, where lines
+   meeting them go to line_of_sight), and of the bare table lookup (``LosTable.clear``), over
+   10,000 random pairs;
 3. with ``--exact``: the exact ``line_of_sight`` per query, line cache cold and warm, and the old
    pair-by-pair table of Map 1 (slow: about 15 s).
 
@@ -94,14 +95,14 @@ def main() -> None:
     ids = [h.id for h in sec]
     pairs = [tuple(rnd.sample(ids, 2)) for _ in range(npairs)]
     oracle = lt.LosOracle(m, None, table)
-    med, p95 = _times(lambda a, b: oracle.los(a, b), pairs)
+    med, p95 = _times(lambda a, b: oracle.los(a, b).trees_afvs_wrecks, pairs)
     print(f"2. one LOS query on the precomputed map (LosOracle.los, {npairs:,} random pairs, no AFVs/wrecks): "
           f"median {med:.1f} us, p95 {p95:.1f} us (target median <= 5 us)")
     occ = lt.FrozenOccupancy({hexgrid.parse_hex_id(h): HexOccupancy(afvs=rnd.randint(0, 1), wrecks=rnd.randint(0, 1))
                               for h in rnd.sample(ids, 12)})
-    med1, p951 = _times(lambda a, b: oracle.los(a, b, occupancy=occ), pairs)
+    med1, p951 = _times(lambda a, b: oracle.los(a, b, occupancy=occ).trees_afvs_wrecks, pairs)
     exact = sum(not isinstance(oracle.los(a, b, occupancy=occ), lt.TableLos) for a, b in pairs)
-    med, p95 = _times(lambda a, b: oracle.los(a, b, occupancy=occ), pairs)
+    med, p95 = _times(lambda a, b: oracle.los(a, b, occupancy=occ).trees_afvs_wrecks, pairs)
     print(f"   with 12 hexes holding AFVs/wrecks ({exact / len(pairs):.0%} of the lines meet one and go to "
           f"line_of_sight): first time median {med1:.1f} us, p95 {p951:.1f} us; asked again (exact answers "
           f"cached) median {med:.1f} us, p95 {p95:.1f} us")

@@ -50,7 +50,7 @@ import shapely
 from maps import hexgrid
 from maps.hexgrid import Hex
 
-__all__ = ["LosTable", "LosOracle", "TableLos", "FrozenOccupancy", "build_los_table", "load_los_table",
+__all__ = ["LosTable", "LosOracle", "TableLos", "OccupiedLos", "FrozenOccupancy", "build_los_table", "load_los_table",
            "los_oracle", "table_key", "cache_dir", "CACHE_MAX_AGE_DAYS"]
 
 #: Table files not used (read or written) for this many days are deleted when a table is written.
@@ -633,11 +633,53 @@ class TableLos:
                 f"down={self.firer_down})")
 
 
+class OccupiedLos:
+    """The answer for a line that meets hexes holding AFVs or wrecks: :func:`maps.los.line_of_sight`'s,
+    computed on first use (:meth:`exact`, cached by the oracle); every attribute is the exact
+    result's. ``clear`` is known without it where AFVs and wrecks cannot change it: between
+    different levels (the Sighting Chart, 10.32, has no AFVs or wrecks) and where the terrain alone
+    blocks (10.31 a and c do not count them, and they only add to the 10.31 b count)."""
+
+    __slots__ = ("firer", "target", "firer_level", "target_level", "firer_down", "_terrain_clear", "_oracle",
+                 "_ij", "_key", "_occ")
+
+    def __init__(self, firer, target, firer_level, target_level, firer_down, terrain_clear, oracle, ij, key, occ):
+        self.firer, self.target = firer, target
+        self.firer_level, self.target_level, self.firer_down = firer_level, target_level, firer_down
+        self._terrain_clear, self._oracle, self._ij, self._key, self._occ = terrain_clear, oracle, ij, key, occ
+
+    @property
+    def clear(self) -> bool:
+        if self.firer_level != self.target_level or not self._terrain_clear:
+            return self._terrain_clear
+        return self.exact().clear  # 10.31 b: the AFVs/wrecks may make it more than three
+
+    @property
+    def level_difference(self) -> int:
+        return self.target_level - self.firer_level
+
+    def exact(self):
+        """The full :class:`maps.los.LosResult` with the AFVs and wrecks (cached by the oracle)."""
+        o = self._oracle
+        t = o.table
+        i, j = self._ij
+        return o._exact_los(t.hexes[i], t.hexes[j], self.firer_down, self._occ, self._key)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.exact(), name)
+
+    def __repr__(self) -> str:
+        return f"OccupiedLos({self.firer}->{self.target}, down={self.firer_down})"
+
+
 class LosOracle:
     """LOS answers on one map with one chart: from the terrain table when the line meets no hex
-    holding AFVs or wrecks, else :func:`maps.los.line_of_sight` itself (cached per line, firer
-    state and the AFVs/wrecks of the hexes it meets, so a change elsewhere keeps the answer).
-    Without a table (``table`` None: small areas, or tables switched off) every answer is exact.
+    holding AFVs or wrecks (:class:`TableLos`), else :func:`maps.los.line_of_sight` itself
+    (:class:`OccupiedLos`; cached per line, firer state and the AFVs/wrecks of the hexes it meets,
+    so a change elsewhere keeps the answer). Without a table (``table`` None: small areas, or
+    tables switched off) every answer is line_of_sight's :class:`maps.los.LosResult`.
     """
 
     def __init__(self, hexmap, chart, table: LosTable | None):
@@ -692,8 +734,8 @@ class LosOracle:
 
     def los(self, a: str | Hex, b: str | Hex, *, firer_down: bool = False,
             occupancy: Mapping | None = None):
-        """LOS from ``a`` to ``b`` (10.3): a :class:`TableLos` or a :class:`maps.los.LosResult`,
-        the answer of :func:`maps.los.line_of_sight` either way. ``occupancy`` maps hexes to their
+        """LOS from ``a`` to ``b`` (10.3): a :class:`TableLos`, an :class:`OccupiedLos` or a
+        :class:`maps.los.LosResult`, the answer of :func:`maps.los.line_of_sight` in every case. ``occupancy`` maps hexes to their
         AFVs and wrecks (a :class:`FrozenOccupancy` is fastest). Raises
         :class:`maps.hexmap.UnknownHexError` for a hex off the map."""
         t = self.table
@@ -706,8 +748,9 @@ class LosOracle:
                     if cells:
                         hit = self._occupied_met(t, i, j, cells)
                         if hit is not None:  # AFVs or wrecks on the line (10.31 b): line_of_sight
-                            return self._exact_los(t.hexes[i], t.hexes[j], firer_down, occupancy,
-                                                   (i, j, firer_down, hit))
+                            return OccupiedLos(t.ids[i], t.ids[j], t.levels[i], t.levels[j], firer_down,
+                                               bool(t._flags[i * t.n + j] & (_DOWN if firer_down else _UP)),
+                                               self, (i, j), (i, j, firer_down, hit), occupancy)
                 k = i * t.n + j
                 return TableLos(t.ids[i], t.ids[j], bool(t._flags[k] & (_DOWN if firer_down else _UP)),
                                 t.levels[i], t.levels[j], firer_down, t._count[k], t._marsh[k], self, occupancy)

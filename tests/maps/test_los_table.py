@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import maps.los_table as lt
 from maps.hexgrid import Hex
 from maps.los import HexOccupancy, line_of_sight
-from maps.los_table import (FrozenOccupancy, LosOracle, TableLos, build_los_table, load_los_table, los_oracle,
-                            table_key)
+from maps.los_table import (FrozenOccupancy, LosOracle, OccupiedLos, TableLos, build_los_table, load_los_table,
+                            los_oracle, table_key)
 from maps.mapfile import load_map
 from maps.terrain_chart import load_terrain_chart
 from tests.mapbuilder import make_map
@@ -122,7 +122,7 @@ def test_10_31b_oracle_rechecks_lines_through_afvs_and_wrecks_exactly():
     occ = FrozenOccupancy({Hex(10, 5): HexOccupancy(afvs=1)})
     r = oracle.los("1002", "1007", occupancy=occ)
     assert not r.clear and r.rule == "10.31b" and r.trees_afvs_wrecks == 4  # the 10.31 example
-    assert not isinstance(r, TableLos)
+    assert isinstance(r, OccupiedLos)
     # the AFV is not on this line: the table answers
     away = oracle.los("1102", "1107", occupancy=occ)
     assert isinstance(away, TableLos) and away.clear
@@ -134,6 +134,26 @@ def test_10_31b_oracle_rechecks_lines_through_afvs_and_wrecks_exactly():
     r2 = oracle.los("1002", "1006", occupancy={Hex(10, 4): HexOccupancy(wrecks=2)})
     assert r2.trees_afvs_wrecks == line_of_sight(m, "1002", "1006", occupancy={Hex(10, 4): HexOccupancy(wrecks=2)}
                                                  ).trees_afvs_wrecks == 5 and not r2.clear
+
+
+def test_10_32_10_31_clear_through_afvs_known_without_the_count():
+    """AFVs and wrecks cannot change clear/blocked between different levels (10.32 has no AFVs)
+    nor where the terrain alone blocks (they only add to the 10.31 b count): those answers come
+    without line_of_sight; the count still is line_of_sight's."""
+    m = make_map(cols=(10, 20), rows=(1, 12), levels={"1010": 1}, trees={"1004": 4})
+    oracle = LosOracle(m, None, build_los_table(m))
+    occ = FrozenOccupancy({Hex(10, 6): HexOccupancy(afvs=1), Hex(10, 3): HexOccupancy(wrecks=1)})
+    up = oracle.los("1002", "1010", occupancy=occ)  # level 0 to level 1 through 1006
+    blocked = oracle.los("1002", "1008", occupancy=occ)  # four trees in 1004 block already
+    assert isinstance(up, OccupiedLos) and isinstance(blocked, OccupiedLos)
+    assert up.clear == line_of_sight(m, "1002", "1010", occupancy=occ).clear
+    assert not blocked.clear
+    assert not oracle._exact  # neither needed line_of_sight
+    assert up.trees_afvs_wrecks == line_of_sight(m, "1002", "1010", occupancy=occ).trees_afvs_wrecks
+    assert blocked.trees_afvs_wrecks == 6 and blocked.rule == "10.31b"
+    # same level and clear by the terrain: the AFV decides, so line_of_sight answers
+    near = oracle.los("1005", "1007", occupancy=occ)
+    assert near.clear == line_of_sight(m, "1005", "1007", occupancy=occ).clear
 
 
 def test_10_31c_oracle_firer_down_through_marsh():
