@@ -245,6 +245,7 @@ class HotseatSession:
 
         _sc, self.setup = load_setup(scenario_path, seed=seed)
         self.game = Game(self.setup, seed, rules=rules)
+        self.game.prepare_los(background=True)  # the LOS table (disk cache) without blocking the UI
         self.humans = set(humans)
         ai = ai or {}
         self.players = {s: make_player(ai.get(s, "random"), derive_seed(seed, 1 if s == "german" else 2))

@@ -800,12 +800,14 @@ def load_los_table(hexmap, hexes=None, chart=None) -> LosTable:
     return t
 
 
-def los_oracle(hexmap, hexes=None, chart=None, *, min_hexes: int | None = None) -> LosOracle:
+def los_oracle(hexmap, hexes=None, chart=None, *, min_hexes: int | None = None, wait: bool = True) -> LosOracle:
     """The :class:`LosOracle` of ``hexes`` (ids or :class:`Hex`, default every hex of the map) on
     ``hexmap`` with ``chart`` (default the map's own), shared by every caller on the same map
-    object. Its table is loaded on first use (:func:`load_los_table`); areas of fewer than
-    ``min_hexes`` (default :data:`TABLE_MIN_HEXES`) hexes, and every area when tables are
-    switched off (:func:`tables_enabled`), are answered exactly."""
+    object. Its table is loaded (or built) now (:func:`load_los_table`), or with ``wait=False`` on a
+    daemon thread while the oracle answers every question exactly (the same answers, slower; for a
+    UI thread that must not wait). Areas of fewer than ``min_hexes`` (default
+    :data:`TABLE_MIN_HEXES`) hexes, and every area when tables are switched off
+    (:func:`tables_enabled`), are answered exactly."""
     m = _real_map(hexmap)
     chart = _chart_of(m, chart)
     ids = frozenset(h if isinstance(h, str) else h.id for h in (hexes if hexes is not None else ()))
@@ -816,8 +818,17 @@ def los_oracle(hexmap, hexes=None, chart=None, *, min_hexes: int | None = None) 
     if hit is not None and hit.chart is chart:
         return hit
     n = len(ids) if hexes is not None else m.hex_count
-    table = load_los_table(m, sorted(ids) if hexes is not None else None, chart) \
-        if tables_enabled() and n >= limit else None
-    o = LosOracle(m, chart, table)
+    area = sorted(ids) if hexes is not None else None
+    if not (tables_enabled() and n >= limit):
+        o = LosOracle(m, chart, None)
+    elif wait:
+        o = LosOracle(m, chart, load_los_table(m, area, chart))
+    else:
+        o = LosOracle(m, chart, None)
+
+        def fill() -> None:
+            o.table = load_los_table(m, area, chart)  # an error is reported by threading.excepthook
+
+        threading.Thread(target=fill, name="los-table", daemon=True).start()
     memo[mkey] = o
     return o

@@ -215,12 +215,20 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
     def los_oracle(self) -> LosOracle:
         """Where this game's LOS answers come from (:mod:`maps.los_table`): the terrain LOS table
         of the playing area, cached on disk, with every line that meets AFVs or wrecks checked by
-        :func:`maps.los.line_of_sight` itself."""
+        :func:`maps.los.line_of_sight` itself. Loaded (or built) on first use."""
         o = self.__dict__.get("_los_oracle")
         if o is None:
-            o = los_oracle(self.setup.hexmap, self.setup.playing_area or None, chart=self.setup.chart)
-            self._los_oracle = o
+            self.prepare_los()
+            o = self._los_oracle
         return o
+
+    def prepare_los(self, background: bool = False) -> None:
+        """Load (or build) the playing area's LOS table now; with ``background`` on a worker
+        thread, every LOS answered exactly until it is ready (the same answers: the editor's
+        hot-seat games, so that the UI thread never waits for a table)."""
+        if "_los_oracle" not in self.__dict__:
+            self._los_oracle = los_oracle(self.setup.hexmap, self.setup.playing_area or None,
+                                          chart=self.setup.chart, wait=not background)
 
     def los(self, a: str, b: str, firer_down: bool = False):
         """LOS from hex ``a`` to hex ``b`` (10.3) with the current AFVs and wrecks: the answer of

@@ -271,3 +271,24 @@ def test_frozen_occupancy_cannot_change():
     import copy
 
     assert copy.deepcopy(occ) == occ and isinstance(copy.deepcopy(occ), FrozenOccupancy)
+
+
+def test_los_oracle_loads_its_table_in_the_background_without_changing_answers(tmp_path, monkeypatch):
+    """wait=False (the editor's hot-seat): answers are line_of_sight's at once, the table's once
+    it is ready; the same either way."""
+    import time
+
+    monkeypatch.setenv("IRONCROSS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(lt, "_TABLES", {})
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1205": 2, "1306": 3}, levels={"1507": 1}, marsh=["1104"])
+    o = los_oracle(m, min_hexes=0, wait=False)
+    pairs = [("1002", "1207"), ("1104", "1810"), ("1507", "1101"), ("1301", "1311")]
+    early = [(o.los(a, b).clear, o.los(a, b, firer_down=True).clear) for a, b in pairs]
+    deadline = time.time() + 60
+    while o.table is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert o.table is not None
+    late = [(o.los(a, b).clear, o.los(a, b, firer_down=True).clear) for a, b in pairs]
+    ref = [(line_of_sight(m, a, b).clear, line_of_sight(m, a, b, firer_down=True).clear) for a, b in pairs]
+    assert early == late == ref
+    assert isinstance(o.los("1002", "1207"), TableLos)
