@@ -178,6 +178,12 @@ class Unit:
         elif name in _WHAT and "has_facing" in self.__dict__:
             self._classify()
 
+    def __copy__(self) -> "Unit":
+        """A shallow copy (what copy.copy makes of any object), without going through __setattr__."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        return c
+
     def fields_dict(self) -> dict:
         """The dataclass fields by name (the counter values and the state, no derived values):
         ``Unit(**u.fields_dict())`` is a copy."""
