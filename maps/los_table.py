@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_left, bisect_right
 import os
 import tempfile
 import threading
@@ -566,9 +567,10 @@ def build_los_table(hexmap, hexes=None, chart=None, *, key: str | None = None) -
 
 
 def _cells(occupancy) -> tuple:
-    """(col, lattice y of the centre, code, HexOccupancy) of each hex holding AFVs or wrecks."""
-    return tuple((h.col, 2 * h.row + (h.col & 1), h.col * _CODE + h.row, o) for h, o in occupancy.items()
-                 if o.afvs or o.wrecks)
+    """(col, lattice y of the centre, code, HexOccupancy) of each hex holding AFVs or wrecks, by
+    column."""
+    return tuple(sorted(((h.col, 2 * h.row + (h.col & 1), h.col * _CODE + h.row, o) for h, o in occupancy.items()
+                         if o.afvs or o.wrecks), key=lambda c: c[2]))
 
 
 class FrozenOccupancy(dict):
@@ -578,6 +580,7 @@ class FrozenOccupancy(dict):
     def __init__(self, items=()):
         super().__init__(items)
         self.cells = _cells(self)
+        self.cols = [c[0] for c in self.cells]  # for bisect: the cells of a column range
 
     def __reduce__(self):
         return (FrozenOccupancy, (dict(self),))
@@ -714,16 +717,18 @@ class LosOracle:
                 self._exact[key] = r
         return r
 
-    def _occupied_met(self, t: LosTable, i: int, j: int, cells: tuple) -> tuple | None:
+    def _occupied_met(self, t: LosTable, i: int, j: int, cells: tuple, cols: list | None = None) -> tuple | None:
         """The AFVs/wrecks the line i -> j meets, as a cache key (with those in its own hexes),
-        or None when it meets none. A hex outside the box of the line's two centres cannot be met."""
+        or None when it meets none. A hex outside the box of the line's two centres cannot be met.
+        ``cols``: the cells' columns (sorted) to look at the line's columns only."""
         ac, bc = t._cols[i], t._cols[j]
         ya, yb = t._ys[i], t._ys[j]
         c0, c1 = (ac, bc) if ac <= bc else (bc, ac)
         y0, y1 = (ya - 1, yb + 1) if ya <= yb else (yb - 1, ya + 1)
         met = None
         base = ac * _CODE + t._rows[i]
-        for oc, oy, code, _o in cells:
+        near = cells[bisect_left(cols, c0):bisect_right(cols, c1)] if cols is not None else cells
+        for oc, oy, code, _o in near:
             if c0 <= oc <= c1 and y0 <= oy <= y1:
                 if met is None:
                     met = self._met_offsets(ac & 1, bc - ac, t._rows[j] - t._rows[i])
@@ -744,9 +749,12 @@ class LosOracle:
             j = t.id_index.get(b) if b.__class__ is str else t.index.get(b)
             if i is not None and j is not None and i != j:
                 if occupancy:
-                    cells = occupancy.cells if occupancy.__class__ is FrozenOccupancy else _cells(occupancy)
+                    if occupancy.__class__ is FrozenOccupancy:
+                        cells, cols = occupancy.cells, occupancy.cols
+                    else:
+                        cells, cols = _cells(occupancy), None
                     if cells:
-                        hit = self._occupied_met(t, i, j, cells)
+                        hit = self._occupied_met(t, i, j, cells, cols)
                         if hit is not None:  # AFVs or wrecks on the line (10.31 b): line_of_sight
                             return OccupiedLos(t.ids[i], t.ids[j], t.levels[i], t.levels[j], firer_down,
                                                bool(t._flags[i * t.n + j] & (_DOWN if firer_down else _UP)),
