@@ -13,11 +13,14 @@ unit whoever fires, and 10.31 c reads the firer's state, which the DOWN column s
 unordered pair is computed once and fills both orders (every order of every pair of the three
 shipped sections was checked against line_of_sight when this was written).
 
-:class:`LosOracle` answers queries: from the table when the line meets no hex holding AFVs or wrecks,
-else exactly with :func:`maps.los.line_of_sight` (AFVs and wrecks count along the line, 10.31 b,
-11.16 b; a line meets a hex when it crosses it or runs along one of its hexsides, the hexes whose
-numbers 10.31 b adds up). The exact answers are cached by the line and the AFVs/wrecks of the hexes
-it meets, so an AFV moving elsewhere does not invalidate them.
+:class:`LosOracle` answers queries: from the table when the line meets no hex holding AFVs or wrecks
+(:class:`TableLos`), else exactly with :func:`maps.los.line_of_sight` (:class:`OccupiedLos`; AFVs
+and wrecks count along the line, 10.31 b, 11.16 b; a line meets a hex when it crosses it or runs
+along one of its hexsides, the hexes whose numbers 10.31 b adds up). The exact answers are cached
+by the line and the AFVs/wrecks of the hexes it meets, so an AFV moving elsewhere does not
+invalidate them; an OccupiedLos knows ``clear`` without them where AFVs and wrecks cannot change it
+(different levels, 10.32; the terrain alone blocks). :func:`los_oracle` gives one oracle per map
+object, its table loaded now or, ``wait=False``, on a daemon thread (answers exact meanwhile).
 
 **The disk cache.** Tables are stored as compressed numpy files ``los-<key>.npz`` in
 :func:`cache_dir` (``$IRONCROSS_CACHE_DIR``, else ``$XDG_CACHE_HOME/ironcross/los``, else
@@ -28,19 +31,22 @@ heights (10.32 a), the set of hexes, and the source of the LOS code itself (``ma
 ``maps/hexgrid.py``, this module). A change to any of them gives a new key, so a stale table is
 never read: it is rebuilt and stored under its new key; files unused for
 :data:`CACHE_MAX_AGE_DAYS` days are deleted when a table is written. ``IRONCROSS_LOS_CACHE=off``
-keeps tables in memory only. Files are written atomically (a temporary file renamed), so workers
-racing to build the same table never read half a file.
+keeps tables in memory only; ``IRONCROSS_LOS_TABLE=off`` answers everything with line_of_sight.
+Files are written atomically (a temporary file renamed), so workers racing to build the same table
+never read half a file; an unreadable file is reported (a warning) and rebuilt.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from bisect import bisect_left, bisect_right
 import os
 import tempfile
 import threading
 import time
+import warnings
+import zipfile
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -139,13 +145,14 @@ def _table_path(key: str) -> Path | None:
 
 def _prune(d: Path) -> None:
     """Delete table files unused for CACHE_MAX_AGE_DAYS days."""
-    limit = time.time() - CACHE_MAX_AGE_DAYS * 86400
-    for p in d.glob("los-*.npz"):
-        try:
-            if p.stat().st_mtime < limit:
-                p.unlink()
-        except FileNotFoundError:
-            pass
+    now = time.time()
+    for pattern, age in (("los-*.npz", CACHE_MAX_AGE_DAYS * 86400), ("los-*.tmp", 86400)):
+        for p in d.glob(pattern):  # tables unused for long; temporary files a crash left behind
+            try:
+                if p.stat().st_mtime < now - age:
+                    p.unlink()
+            except FileNotFoundError:
+                pass  # another process pruned it first
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,6 +221,9 @@ class LosTable:
                 t = cls(key, [str(x) for x in z["ids"]], z["levels"], z["flags"], z["count"], z["marsh"])
         except FileNotFoundError:
             return None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+            warnings.warn(f"LOS cache file {path} is unreadable ({type(e).__name__}: {e}); building the table again")
+            return None
         try:
             os.utime(path)  # used now (age-based pruning)
         except OSError:
@@ -225,7 +235,7 @@ def _rel_arrays(parity: int, dc: int, dr: int, gh: int):
     """The exact line of a displacement (:func:`maps.los._relative`) as arrays over its
     intermediate hexes (neither the firer's nor the target's): grid offsets, contact codes (0
     interior, 1 hexside, 2 vertex), the hexside partner's grid offset, the distance from the firer;
-    then the range and the intermediate entries themselves. None when a hexside partner is not
+    then the range. None when a hexside partner is not
     itself an intermediate hex (never on a hex grid; line_of_sight's pair rule would not reduce to
     a max then, so such a displacement is done pair by pair)."""
     from maps.los import _relative
@@ -240,7 +250,7 @@ def _rel_arrays(parity: int, dc: int, dr: int, gh: int):
     poff = np.array([(e[5] * gh + e[6]) if e[4] == "hexside" else e[0] * gh + e[1] for e in entries], dtype=np.int64)
     dist = np.array([e[7] for e in entries], dtype=np.int64)
     rng = rel[-1][7] if rel else 0
-    return off, contact, poff, dist, rng, entries
+    return off, contact, poff, dist, rng
 
 
 class _Builder:
@@ -452,7 +462,7 @@ class _Builder:
             self._piece_cache[key] = hit
         return hit
 
-    def _fill(self, ok, tgt, off, contact, poff, dist, rng, entries) -> None:
+    def _fill(self, ok, tgt, off, contact, poff, dist, rng) -> None:
         """The answers for every pair ok[s] -> tgt[s] of one displacement, clause by clause as in
         maps.los.line_of_sight."""
         la, lb = self.levels[ok], self.levels[tgt]

@@ -292,3 +292,17 @@ def test_los_oracle_loads_its_table_in_the_background_without_changing_answers(t
     ref = [(line_of_sight(m, a, b).clear, line_of_sight(m, a, b, firer_down=True).clear) for a, b in pairs]
     assert early == late == ref
     assert isinstance(o.los("1002", "1207"), TableLos)
+
+
+def test_los_table_unreadable_cache_file_is_reported_and_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("IRONCROSS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(lt, "_TABLES", {})
+    m = make_map(cols=(10, 14), rows=(1, 6), trees={"1203": 2})
+    path = lt._table_path(table_key(m, list(m.all_hexes())))
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a table")
+    with pytest.warns(UserWarning, match="unreadable"):
+        t = load_los_table(m)
+    assert t.clear("1202", "1204") == line_of_sight(m, "1202", "1204").clear
+    monkeypatch.setattr(lt, "_TABLES", {})
+    assert lt.LosTable.load(path, t.key) is not None  # written again, readable now
