@@ -232,8 +232,9 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
 
     def los(self, a: str, b: str, firer_down: bool = False):
         """LOS from hex ``a`` to hex ``b`` (10.3) with the current AFVs and wrecks: the answer of
-        :func:`maps.los.line_of_sight` (a :class:`maps.los.LosResult` or the table's
-        :class:`maps.los_table.TableLos`, which has the same attributes)."""
+        :func:`maps.los.line_of_sight` (a :class:`maps.los.LosResult`, or the table's
+        :class:`maps.los_table.TableLos` / :class:`maps.los_table.OccupiedLos`, which have its
+        attributes)."""
         return self.los_oracle().los(a, b, firer_down=firer_down, occupancy=self.occupancy())
 
     def enemy_in(self, hex_id: str, side: str) -> list[Unit]:
