@@ -462,6 +462,7 @@ class HotseatSession:
 
         self.setup = _setup_for(scenario_path, seed, fixed_setup)
         self.game = Game(self.setup, seed, rules=rules, options=options)
+        self.game.prepare_los(background=True)  # the LOS table (disk cache) without blocking the UI
         self.humans = set(humans)
         ai = ai or {}
         self.players = {s: make_player(ai.get(s, "random"), derive_seed(seed, 1 if s == "german" else 2))

@@ -71,6 +71,12 @@ Y_SCALE_M: float = 5.0
 _HEX_ID_RE = re.compile(r"^(\d{2})(\d{2})$")
 
 
+#: Valid ids already parsed, and the ids of hexes already printed (each at most 10,000 entries):
+#: the engine and the players name hexes by id everywhere, so each is parsed or printed once.
+_PARSED: dict[str, "Hex"] = {}
+_IDS: dict[tuple[int, int], str] = {}
+
+
 class HexIdError(ValueError):
     """A hex id is not four digits ``CCRR`` (or lies outside the map where that is checked)."""
 
@@ -84,7 +90,10 @@ class Hex(NamedTuple):
     @property
     def id(self) -> str:
         """The printed id ``CCRR``."""
-        return hex_id(self.col, self.row)
+        t = _IDS.get(self)
+        if t is None:
+            t = _IDS[self] = hex_id(self.col, self.row)
+        return t
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.id
@@ -95,12 +104,19 @@ def parse_hex_id(text: str) -> Hex:
 
     Raises :class:`HexIdError` when ``text`` is not exactly four digits.
     """
+    if text.__class__ is str:
+        h = _PARSED.get(text)
+        if h is not None:
+            return h
     if not isinstance(text, str):
         raise HexIdError(f"hex id must be a string of four digits, got {text!r}")
     m = _HEX_ID_RE.match(text)
     if not m:
         raise HexIdError(f"hex id {text!r} is not four digits CCRR")
-    return Hex(int(m.group(1)), int(m.group(2)))
+    h = Hex(int(m.group(1)), int(m.group(2)))
+    if text.__class__ is str:
+        _PARSED[text] = h  # at most 10,000 valid ids: parsed once per process
+    return h
 
 
 def hex_id(col: int, row: int) -> str:
@@ -170,9 +186,18 @@ def hexside_between(a: Hex, b: Hex) -> int | None:
 
 def distance(a: Hex, b: Hex) -> int:
     """Hex distance between two hexes: the range of 11.2 (target hex counted, firer's not)."""
-    ax, ay, az = to_cube(a)
-    bx, by, bz = to_cube(b)
-    return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+    ac, ar = a
+    bc, br = b
+    dx = ac - bc  # cube x difference
+    dz = (ar - (ac - (ac & 1)) // 2) - (br - (bc - (bc & 1)) // 2)  # cube z difference
+    dy = dx + dz  # minus the cube y difference
+    if dx < 0:
+        dx = -dx
+    if dy < 0:
+        dy = -dy
+    if dz < 0:
+        dz = -dz
+    return dx if dx >= dy and dx >= dz else dy if dy >= dz else dz
 
 
 def centre(h: Hex) -> tuple[int, int]:
@@ -290,68 +315,79 @@ def _relative_line(parity: int, dcol: int, drow: int) -> tuple[tuple, ...]:
     |(py-pz)-(hy-hz)| <= 1 and |(pz-px)-(hz-hx)| <= 1 (the Voronoi cell of the lattice). Along
     the segment P(t) = A + t*D each constraint bounds t to an interval with a denominator dividing
     ``den`` = lcm of the non-zero |D_k| differences, so ``t * den`` is an integer at every bound and
-    all comparisons are integer comparisons (vectorised with numpy over the candidate cells).
+    all comparisons are integer comparisons. The cells examined are the cube-rounded points at
+    every half step of the line and their neighbours.
 
     Returns tuples (dcol, drow, t_in, t_out, contact, partner_dcol, partner_drow, n_in, n_out, den)
     ordered along the line; t_in/t_out are floats, n_in/den and n_out/den the exact values.
     """
-    import numpy as np
-
     start = Hex(parity, 0)
-    a = to_cube(start)
-    b = to_cube(Hex(parity + dcol, drow))
-    d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
-    n = max(abs(d[0]), abs(d[1]), abs(d[2]))
-    # candidate cells: rounded samples (2n + 1 of them) and their neighbours
+    a0, a1, a2 = to_cube(start)
+    b0, b1, b2 = to_cube(Hex(parity + dcol, drow))
+    d0, d1, d2 = b0 - a0, b1 - a1, b2 - a2
+    n = max(abs(d0), abs(d1), abs(d2))
+    # candidate cells: cube-rounded samples (2n + 1 of them; floats as numpy would compute them,
+    # ties to even, the coordinate furthest from its rounding replaced) and their neighbours
     steps = max(2 * n, 1)
-    t = np.arange(steps + 1, dtype=np.float64) / steps
-    f = np.stack([a[k] + d[k] * t for k in range(3)], axis=1)
-    r = np.rint(f)
-    diff = np.abs(r - f)
-    ix = np.argmax(diff, axis=1)
-    rows = np.arange(len(r))
-    r[rows, ix] = 0
-    r[rows, ix] = -r.sum(axis=1)
-    base = r.astype(np.int64)
-    cands = np.unique((base[:, None, :] + np.array(_NEIGHBOURHOOD, dtype=np.int64)[None, :, :]).reshape(-1, 3), axis=0)
-    hx, hy, hz = cands[:, 0], cands[:, 1], cands[:, 2]
-    a0 = np.stack([(a[0] - a[1]) - (hx - hy), (a[1] - a[2]) - (hy - hz), (a[2] - a[0]) - (hz - hx)], axis=1)
-    da = (d[0] - d[1], d[1] - d[2], d[2] - d[0])
+    bases: set[tuple[int, int, int]] = set()
+    for i in range(steps + 1):
+        t = i / steps
+        f0, f1, f2 = a0 + d0 * t, a1 + d1 * t, a2 + d2 * t
+        r0, r1, r2 = round(f0), round(f1), round(f2)
+        e0, e1, e2 = abs(r0 - f0), abs(r1 - f1), abs(r2 - f2)
+        if e0 >= e1 and e0 >= e2:
+            r0 = -(r1 + r2)
+        elif e1 >= e2:
+            r1 = -(r0 + r2)
+        else:
+            r2 = -(r0 + r1)
+        bases.add((r0, r1, r2))
+    cands = {(x + nx, y + ny, z + nz) for x, y, z in bases for nx, ny, nz in _NEIGHBOURHOOD}
+    da = (d0 - d1, d1 - d2, d2 - d0)
     den = 1
     for v in da:
         if v:
             den = den * abs(v) // math.gcd(den, abs(v))
-    lo = np.zeros(len(cands), dtype=np.int64)
-    hi = np.full(len(cands), den, dtype=np.int64)
-    ok = np.ones(len(cands), dtype=bool)
-    on_edge = np.full(len(cands), -1, dtype=np.int64)
-    for k in range(3):
-        col = a0[:, k]
-        if da[k] == 0:
-            ok &= np.abs(col) <= 1
-            on_edge = np.where((np.abs(col) == 1) & (on_edge < 0), k, on_edge)
-            continue
-        b1 = (-1 - col) * (den // da[k])
-        b2 = (1 - col) * (den // da[k])
-        lo = np.maximum(lo, np.minimum(b1, b2))
-        hi = np.minimum(hi, np.maximum(b1, b2))
-    ok &= lo <= hi
-    idx = np.nonzero(ok)[0]
+    ad0, ad1, ad2 = a0 - a1, a1 - a2, a2 - a0
+    s0, s1, s2 = (den // v if v else 0 for v in da)
     met = []
-    for i in idx.tolist():
-        c = (int(hx[i]), int(hy[i]), int(hz[i]))
-        li, hi_ = int(lo[i]), int(hi[i])
-        k = int(on_edge[i])
-        if li == hi_:
-            met.append((li, hi_, c, "vertex", None))
-        elif k >= 0:
-            val = int(a0[i, k])
-            step = {0: (1, -1, 0), 1: (0, 1, -1), 2: (-1, 0, 1)}[k]
-            if val < 0:
+    for c in cands:
+        cx, cy, cz = c
+        col3 = (ad0 - (cx - cy), ad1 - (cy - cz), ad2 - (cz - cx))
+        lo, hi = 0, den
+        on_edge = -1
+        ok = True
+        for k, sk in ((0, s0), (1, s1), (2, s2)):
+            col = col3[k]
+            if not sk:  # the line runs parallel to this pair of hexsides
+                if col > 1 or col < -1:
+                    ok = False
+                    break
+                if on_edge < 0 and (col == 1 or col == -1):
+                    on_edge = k
+                continue
+            lo_k = (-1 - col) * sk
+            hi_k = (1 - col) * sk
+            if lo_k > hi_k:
+                lo_k, hi_k = hi_k, lo_k
+            if lo_k > lo:
+                lo = lo_k
+            if hi_k < hi:
+                hi = hi_k
+            if lo > hi:
+                ok = False
+                break
+        if not ok:
+            continue
+        if lo == hi:
+            met.append((lo, hi, c, "vertex", None))
+        elif on_edge >= 0:
+            step = _EDGE_STEP[on_edge]
+            if col3[on_edge] < 0:
                 step = (-step[0], -step[1], -step[2])
-            met.append((li, hi_, c, "hexside", (c[0] + step[0], c[1] + step[1], c[2] + step[2])))
+            met.append((lo, hi, c, "hexside", (cx + step[0], cy + step[1], cz + step[2])))
         else:
-            met.append((li, hi_, c, "interior", None))
+            met.append((lo, hi, c, "interior", None))
     met.sort(key=lambda m: (m[0], m[1], from_cube(*m[2])))
     out = []
     for li, hi_, c, contact, partner in met:
@@ -362,6 +398,9 @@ def _relative_line(parity: int, dcol: int, drow: int) -> tuple[tuple, ...]:
             (p.col - start.col) if p else 0, (p.row - start.row) if p else 0, li, hi_, den,
         ))
     return tuple(out)
+
+
+_EDGE_STEP = {0: (1, -1, 0), 1: (0, 1, -1), 2: (-1, 0, 1)}
 
 
 def line_hexes(a: Hex, b: Hex, *, include_vertex_touches: bool = True) -> list[LineHex]:

@@ -225,6 +225,9 @@ class _MapLos:
                         near.setdefault(h, []).append(bid)
                         touched.append(h)
             self.buildings[bid] = _Symbol.of(poly, touched)
+        #: (firer, target) -> {index of a hex met on the line: building symbol met in it}, the
+        #: geometry of lines already asked (it depends on the map alone)
+        self.met: dict[tuple[Hex, Hex], dict[int, str]] = {}
         self.cells: dict[Hex, tuple[int, int, bool, tuple[str, ...]]] = {}
         for h in set(near) | {hexgrid.parse_hex_id(r.id) for r in hexmap.doc.hexes}:
             self.cells[h] = (hexmap.trees(h), hexmap.level(h), hexmap.is_marsh(h), tuple(near.get(h, ())))
@@ -569,15 +572,21 @@ def line_of_sight(
     # symbol lying in that hex (10.31 a "crosses or touches"; exact, see _building_hexes)
     met_at: dict[int, str] = {}
     if cand_buildings and a != b:
-        ca, cb = hexgrid.centre(a), hexgrid.centre(b)
-        full = LineString([ca, cb])  # integer end points: exact in GEOS
-        for bid in sorted(cand_buildings):
-            sym = mlos.buildings[bid]
-            if not sym.poly.intersects(full):
-                continue
-            entries = [(i, h, e) for i, h, bids, e in touched_by if bid in bids]
-            for i in _building_hexes(sym, ca, cb, entries):
-                met_at.setdefault(i, bid)
+        met_at = mlos.met.get((a, b))  # the same line asked again (other AFVs/wrecks, firer state)
+        if met_at is None:
+            met_at = {}
+            ca, cb = hexgrid.centre(a), hexgrid.centre(b)
+            full = LineString([ca, cb])  # integer end points: exact in GEOS
+            for bid in sorted(cand_buildings):
+                sym = mlos.buildings[bid]
+                if not sym.poly.intersects(full):
+                    continue
+                entries = [(i, h, e) for i, h, bids, e in touched_by if bid in bids]
+                for i in _building_hexes(sym, ca, cb, entries):
+                    met_at.setdefault(i, bid)
+            if len(mlos.met) > 100_000:
+                mlos.met.clear()
+            mlos.met[(a, b)] = met_at
     # 10.33: a symbol met only in the firer's or the target's own hex blocks nothing
     buildings_at = {i: bid for i, bid in met_at.items() if i not in own}
     blocking_ids = set(buildings_at.values())

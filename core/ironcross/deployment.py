@@ -84,23 +84,7 @@ class DeploymentRules:
             uid, zone = data
             u = self.units[uid]
             for h in sorted(zone):
-                if self.enemy_in(h, side):
-                    continue
-                if u.is_afv and self.state.wrecks.get(h):
-                    continue
-                if u.is_afv and self.terrain.entry_cost(h, "afv", False) is None:
-                    continue
-                if not self._stack_ok(h, [u]):
-                    continue
-                facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
-                # 24.21 a hidden hex holds only hidden units; AFVs may not be hidden
-                for hidden in ((False, True) if self._hidden_hexes_left(side) > 0 or
-                               self.state.hidden_hexes.get(h) == side else (False,)):
-                    if not self._hidden_placement_ok(u, h, hidden):
-                        continue
-                    for f in facings:
-                        out.append(Place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
-                        out.append(Place(uid, h, True, f, hidden))
+                out.extend(self._unit_places(u, side, h))
         elif what == "ip":
             pts, zone = data
             for h in sorted(zone):
@@ -126,6 +110,41 @@ class DeploymentRules:
         out.append(EndSetup())
         return out
 
+    def _unit_places(self, u: Unit, side: str, h: str) -> list[Action]:
+        """The placements of ``u`` in hex ``h`` of its set-up zone (24.1), in the order of
+        :meth:`_setup_actions`: no enemy there, AFVs not on a wreck nor in terrain they cannot
+        enter, stacking (8.61-8.63), hidden hexes (24.21), every facing (8.7), UP or DOWN (3.12)."""
+        out: list[Action] = []
+        if self.enemy_in(h, side):
+            return out
+        if u.is_afv and self.state.wrecks.get(h):
+            return out
+        if u.is_afv and self.terrain.entry_cost(h, "afv", False) is None:
+            return out
+        if not self._stack_ok(h, [u]):
+            return out
+        uid = u.id
+        facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
+        # 24.21 a hidden hex holds only hidden units; AFVs may not be hidden
+        for hidden in ((False, True) if self._hidden_hexes_left(side) > 0 or
+                       self.state.hidden_hexes.get(h) == side else (False,)):
+            if not self._hidden_placement_ok(u, h, hidden):
+                continue
+            for f in facings:
+                out.append(Place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
+                out.append(Place(uid, h, True, f, hidden))
+        return out
+
+    def _setup_action_legal(self, a: Place) -> bool:
+        """``a`` is among :meth:`_setup_actions` now (a unit's placement is checked in its own hex
+        only, :meth:`_unit_places`)."""
+        side, what, data = self._setup_queue[0]
+        if what == "unit":
+            uid, zone = data
+            return (a.unit == uid and isinstance(a.hex, str) and a.hex in zone
+                    and a in self._unit_places(self.units[uid], side, a.hex))
+        return a in self._setup_actions()
+
     def _apply_setup(self, a: Action) -> None:
         side, what, data = self._setup_queue[0]
         if what == "infiltration":
@@ -143,7 +162,7 @@ class DeploymentRules:
             return
         if not isinstance(a, Place):
             raise IllegalAction("24.1", "during set-up only Place and EndSetup are possible")
-        if a not in self._setup_actions():
+        if not self._setup_action_legal(a):
             raise IllegalAction("24.1", f"{a} is not a legal placement now")
         if what == "unit":
             u = self.units[a.unit]

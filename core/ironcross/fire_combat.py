@@ -144,20 +144,22 @@ class FireRules:
         out: list[Action] = []
         los_ok: dict[tuple[str, bool], bool] = {}
         usable: list[Unit] = []
+        afv_targets = [t for t in targets if t.is_afv]
         for u in firers:
             if u.hex == target:
                 continue
+            if not (u.ap > 0 or (u.at > 0 and afv_targets) or _combinable(u)):
+                continue  # no AP fire, no AFV for its AT factor, no combination: nothing to offer
             if self._advanced_fire_problem(u) is not None:
                 continue  # 21.0 FL/SP MGs fire with LaneFire/SprayFire; 22.1 out of ammo
+            if self._needs_frontal(u) and not in_frontal_area(u.hex, u.facing, target):
+                continue  # 10.23 (checked before the LOS: cheaper)
             key = (u.hex, u.down)
             if key not in los_ok:
                 los_ok[key] = self.los(u.hex, target, firer_down=u.down).clear  # 10.21 / 10.3
             if not los_ok[key]:
                 continue
-            if self._needs_frontal(u) and not in_frontal_area(u.hex, u.facing, target):
-                continue  # 10.23
             usable.append(u)
-        afv_targets = [t for t in targets if t.is_afv]
         for u in usable:
             if u.ap > 0 and not (u.is_afv and opportunity and _dist(u.hex, target) > 10):  # 13.2
                 out.append(Fire((u.id,), target, "AP"))

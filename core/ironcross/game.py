@@ -35,9 +35,10 @@ from core.ironcross.mortars import MortarRules
 from core.ironcross.movement import MoveContext, MovementRules, OpportunityWindow
 from core.ironcross.overrun import OverrunRules
 from core.ironcross.setup import GameSetup
-from core.ironcross.state import PHASE_ORDER, GameState, Morale, Phase, Unit, other_side
+from core.ironcross.state import PHASE_ORDER, GameState, Morale, Phase, Unit, other_side, unit_changes
 from maps import hexgrid
-from maps.los import HexOccupancy, line_of_sight
+from maps.los import HexOccupancy
+from maps.los_table import FrozenOccupancy, LosOracle, los_oracle
 
 __all__ = ["Game", "MoveContext", "OpportunityWindow"]
 
@@ -98,7 +99,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self.state = GameState(game_length=setup.game_length, first_side=setup.first_side,
                                phasing=setup.first_side, grenades=dict(setup.grenades))
         for uid, u in setup.units.items():
-            u2 = Unit(**{**u.__dict__})
+            u2 = Unit(**u.fields_dict())
             u2.replacements = list(u.replacements)
             if u2.is_cw and u2.crew == 0:
                 u2.crew = u2.crew_max
@@ -185,22 +186,56 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         return None if self.is_terminal() else self._decider
 
     def occupancy(self) -> dict:
-        """AFVs and wrecks per hex for LOS (10.31 b)."""
+        """AFVs and wrecks per hex for LOS (10.31 b), ``Hex -> HexOccupancy`` (read-only: a
+        :class:`maps.los_table.FrozenOccupancy`, rebuilt only when an AFV or a wreck changed)."""
+        s = self.state
+        units = s.units
+        afvs = self.__dict__.get("_afv_units")
+        if afvs is None or afvs[0] is not units or afvs[1] != len(units):
+            afvs = (units, len(units), [u for u in units.values() if u.is_afv])
+            self._afv_units = afvs
+        sig = (tuple([(u.hex, u.eliminated) for u in afvs[2]]), tuple(s.wrecks.items()))
+        cached = self.__dict__.get("_occ_cache")
+        if cached is not None and cached[0] == sig:
+            return cached[1]
         occ: dict = {}
-        for u in self.state.units.values():
-            if u.is_afv and u.on_map:
+        for u in afvs[2]:
+            if u.on_map:
                 h = hexgrid.parse_hex_id(u.hex)
                 o = occ.get(h, HexOccupancy())
                 occ[h] = HexOccupancy(o.afvs + 1, o.wrecks)
-        for hid, n in self.state.wrecks.items():
+        for hid, n in s.wrecks.items():
             h = hexgrid.parse_hex_id(hid)
             o = occ.get(h, HexOccupancy())
             occ[h] = HexOccupancy(o.afvs, o.wrecks + n)
-        return occ
+        frozen = FrozenOccupancy(occ)
+        self._occ_cache = (sig, frozen)
+        return frozen
+
+    def los_oracle(self) -> LosOracle:
+        """Where this game's LOS answers come from (:mod:`maps.los_table`): the terrain LOS table
+        of the playing area, cached on disk, with every line that meets AFVs or wrecks checked by
+        :func:`maps.los.line_of_sight` itself. Loaded (or built) on first use."""
+        o = self.__dict__.get("_los_oracle")
+        if o is None:
+            self.prepare_los()
+            o = self._los_oracle
+        return o
+
+    def prepare_los(self, background: bool = False) -> None:
+        """Load (or build) the playing area's LOS table now; with ``background`` on a worker
+        thread, every LOS answered exactly until it is ready (the same answers: the editor's
+        hot-seat games, so that the UI thread never waits for a table)."""
+        if "_los_oracle" not in self.__dict__:
+            self._los_oracle = los_oracle(self.setup.hexmap, self.setup.playing_area or None,
+                                          chart=self.setup.chart, wait=not background)
 
     def los(self, a: str, b: str, firer_down: bool = False):
-        return line_of_sight(self.map, a, b, occupancy=self.occupancy(), firer_down=firer_down,
-                             chart=self.setup.chart)
+        """LOS from hex ``a`` to hex ``b`` (10.3) with the current AFVs and wrecks: the answer of
+        :func:`maps.los.line_of_sight` (a :class:`maps.los.LosResult`, or the table's
+        :class:`maps.los_table.TableLos` / :class:`maps.los_table.OccupiedLos`, which have its
+        attributes)."""
+        return self.los_oracle().los(a, b, firer_down=firer_down, occupancy=self.occupancy())
 
     def enemy_in(self, hex_id: str, side: str) -> list[Unit]:
         # 24.2: the opponent's hidden units are not on the map for ``side``
@@ -255,7 +290,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
             self._state_changed = set()  # 3.13: once per unit
             self._decider = s.phasing
         # skip decisions nobody can take
-        if self._decider is not None and self.legal_actions() == [EndPhase()]:
+        if self._decider is not None and self._only_end_phase():
             self._end_phase_step()
 
     def _end_phase_step(self) -> None:
@@ -267,13 +302,13 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         if ph in (Phase.MOVEMENT, Phase.REACTION_MOVEMENT) and self._sub == "":
             self._end_of_movement_phase()
             self._sub = "assault_designation"
-            if self.legal_actions() != [EndPhase()]:
+            if not self._only_end_phase():
                 return
         if ph in (Phase.ASSAULT, Phase.FREE_STATE_CHANGE) and self._sub == "":
             # 6.0 G/H: both players participate, the Phasing Player first
             self._sub = "second"
             self._decider = s.non_phasing
-            if self.legal_actions() != [EndPhase()]:
+            if not self._only_end_phase():
                 return
         if ph is Phase.ASSAULT:
             self._end_assault_phase()
@@ -328,11 +363,43 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
                     self._event("still_pinned", rule="7.0 b", unit=u.id)
 
     # ================================================================== legal actions
+    #: Game attributes that legal_actions does not read, or that are caches of what it reads
+    #: (left out of :meth:`_decision_fingerprint`; so is every ``*_cache``).
+    _NOT_FINGERPRINTED = frozenset(("setup", "seed", "rules", "options", "map", "terrain", "events", "actions",
+                                    "dice", "state", "_entry_of", "_afv_units", "_occ_cache", "_los_oracle",
+                                    "_legal_memo", "_stk"))
+
+    def _decision_fingerprint(self) -> tuple:
+        """What the legal actions depend on, cheaply: the log's and the decisions' lengths, every
+        change to any unit (:data:`core.ironcross.state.unit_changes`), the markers, the turn and
+        phase, and the engine's own step state. Equal fingerprints, equal legal actions."""
+        s = self.state
+        own = tuple((k, repr(v)) for k, v in self.__dict__.items()
+                    if k not in self._NOT_FINGERPRINTED and not k.endswith("_cache"))
+        return (len(self.events), len(self.actions), unit_changes(), id(s), id(s.units), len(s.units),
+                sum(len(u.replacements) for u in s.units.values()), s.turn, s.player_turn, s.phasing, s.phase,
+                s.first_side, s.game_length, s.first_shot, s.movement_pcs_from_player_turn, s.outcome,
+                repr(s.wrecks), repr(s.ips), repr(s.grenades), repr(s.mines), repr(s.control), repr(s.records),
+                repr(s.hidden_hexes), own)
+
+    def _only_end_phase(self) -> bool:
+        """6.0: the auto-skip check. True when the decider may do nothing but end the phase; else
+        the legal actions just computed are kept for the next :meth:`legal_actions` call at this
+        same decision point (the runner's), so they are computed once."""
+        acts = self.legal_actions()
+        if acts == [EndPhase()]:
+            return True
+        self._legal_memo = (self._decision_fingerprint(), acts)
+        return False
+
     def legal_actions(self, side: str | None = None) -> list[Action]:
         """Every action the deciding side may take now (empty for the other side)."""
         dec = self.current_side()
         if dec is None or (side is not None and side != dec):
             return []
+        memo = self.__dict__.pop("_legal_memo", None)  # from the auto-skip check (_only_end_phase)
+        if memo is not None and memo[0] == self._decision_fingerprint():
+            return memo[1]
         s = self.state
         if s.phase is Phase.SETUP:
             return self._setup_actions()

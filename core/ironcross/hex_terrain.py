@@ -22,6 +22,7 @@ class HexTerrain:
         self.map = hexmap
         self.chart = chart
         self._rows: dict[str, list[str]] = {}
+        self._dice: dict[tuple, int] = {}
 
     def building_kind(self, h: Hex) -> str | None:
         """"single" / "multi" when a building symbol occupies the hex, else None."""
@@ -87,7 +88,16 @@ class HexTerrain:
     def ap_dice(self, hex_id: str, *, target_down: bool, firer_moved: bool, afv_cover: bool, ip_points: int,
                 ignore_trees: bool = False) -> int:
         """AP dice against an infantry/CW unit in ``hex_id`` (11.31-11.33, 18.3). With
-        ``ignore_trees`` (mortars, 14.4) the hex's non-tree row is used."""
+        ``ignore_trees`` (mortars, 14.4) the hex's non-tree row is used. Remembered per
+        question (the map and the chart do not change during a game)."""
+        key = (hex_id, target_down, firer_moved, afv_cover, ip_points, ignore_trees)
+        hit = self._dice.get(key)
+        if hit is None:
+            hit = self._dice[key] = self._ap_dice(hex_id, target_down, firer_moved, afv_cover, ip_points, ignore_trees)
+        return hit
+
+    def _ap_dice(self, hex_id: str, target_down: bool, firer_moved: bool, afv_cover: bool, ip_points: int,
+                 ignore_trees: bool) -> int:
         rows = [k for k in self.rows(hex_id) if k not in ("road", "bridge")]
         if ignore_trees:
             rows = [k for k in rows if k not in ("trees", "woods")] or ["clear"]

@@ -9,10 +9,11 @@ games (replays) and to build players' views.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 
-__all__ = ["SIDES", "other_side", "stacking_problem", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState"]
+__all__ = ["SIDES", "other_side", "stacking_problem", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState",
+           "unit_changes"]
 
 SIDES: tuple[str, str] = ("german", "russian")
 
@@ -146,52 +147,47 @@ class Unit:
     hidden: bool = False
 
     # ---------------------------------------------------------------- classification
-    @property
-    def is_infantry(self) -> bool:
-        """Infantry units: squad men and commanders (2.21)."""
-        return self.kind in (UnitKind.INFANTRY, UnitKind.COMMANDER)
+    # is_infantry, is_commander, is_cw, is_afv (2.2), is_mg (MMGs and LMGs, 11.14, 11.15, 21.0),
+    # is_atg, is_atr, is_mortar, is_ft, is_stug and has_facing (only ATGs, MGs and AFVs face a
+    # hexside, 8.7) are plain attributes, derived from ``kind`` and ``weapon`` once (and again
+    # whenever either is set): the rules ask them millions of times a game.
 
-    @property
-    def is_commander(self) -> bool:
-        return self.kind is UnitKind.COMMANDER
+    def __post_init__(self) -> None:
+        self._classify()
 
-    @property
-    def is_cw(self) -> bool:
-        return self.kind is UnitKind.CW
+    def _classify(self) -> None:
+        kind, weapon = self.kind, self.weapon
+        d = self.__dict__
+        d["is_infantry"] = kind in (UnitKind.INFANTRY, UnitKind.COMMANDER)
+        d["is_commander"] = kind is UnitKind.COMMANDER
+        d["is_cw"] = kind is UnitKind.CW
+        d["is_afv"] = afv = kind is UnitKind.AFV
+        d["is_mg"] = mg = weapon in ("LMG", "MMG")
+        d["is_atg"] = atg = weapon in ("45AT", "76AT", "37AT", "50AT")
+        d["is_atr"] = weapon == "ATR"
+        d["is_mortar"] = weapon.lower() == "mor"
+        d["is_ft"] = weapon == "FT"
+        d["is_stug"] = afv and weapon.lower().startswith("stug")
+        d["has_facing"] = atg or mg or afv
 
-    @property
-    def is_afv(self) -> bool:
-        return self.kind is UnitKind.AFV
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        _CHANGES[0] += 1
+        if name in _WHERE:
+            _POSITIONS[0] += 1  # GameState.units_at rebuilds its index
+        elif name in _WHAT and "has_facing" in self.__dict__:
+            self._classify()
 
-    @property
-    def is_mg(self) -> bool:
-        """MMGs and LMGs (11.14, 11.15, 21.0)."""
-        return self.weapon in ("LMG", "MMG")
+    def __copy__(self) -> "Unit":
+        """A shallow copy (what copy.copy makes of any object), without going through __setattr__."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        return c
 
-    @property
-    def is_atg(self) -> bool:
-        return self.weapon in ("45AT", "76AT", "37AT", "50AT")
-
-    @property
-    def is_atr(self) -> bool:
-        return self.weapon == "ATR"
-
-    @property
-    def is_mortar(self) -> bool:
-        return self.weapon.lower() == "mor"
-
-    @property
-    def is_ft(self) -> bool:
-        return self.weapon == "FT"
-
-    @property
-    def is_stug(self) -> bool:
-        return self.is_afv and self.weapon.lower().startswith("stug")
-
-    @property
-    def has_facing(self) -> bool:
-        """Only ATGs, MGs (MMG and LMG) and AFVs face a hexside (8.7)."""
-        return self.is_atg or self.is_mg or self.is_afv
+    def fields_dict(self) -> dict:
+        """The dataclass fields by name (the counter values and the state, no derived values):
+        ``Unit(**u.fields_dict())`` is a copy."""
+        return {f: getattr(self, f) for f in _UNIT_FIELDS}
 
     @property
     def men(self) -> int:
@@ -245,6 +241,22 @@ class Unit:
         return d
 
 
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+_WHERE = frozenset(("hex", "eliminated"))  # what GameState.units_at depends on
+_WHAT = frozenset(("kind", "weapon"))  # what the classification depends on
+#: Bumped whenever any unit's ``hex`` or ``eliminated`` is set, so that each GameState's hex ->
+#: units index knows it must be rebuilt (never stale, rebuilt only after a move or a loss).
+_POSITIONS = [0]
+#: Bumped whenever any attribute of any unit is set (see :func:`unit_changes`).
+_CHANGES = [0]
+
+
+def unit_changes() -> int:
+    """A number that changes whenever any attribute of any :class:`Unit` is set (the engine's
+    memo of the legal actions, ``Game._decision_fingerprint``, compares it)."""
+    return _CHANGES[0]
+
+
 @dataclass
 class GameState:
     """The whole state of a game (plain data).
@@ -288,11 +300,25 @@ class GameState:
         return [u for u in self.units.values() if u.side == side]
 
     def units_at(self, hex_id: str) -> list[Unit]:
-        """Units on the map in ``hex_id`` (not eliminated), in id order."""
-        return [u for u in self.units.values() if u.hex == hex_id and not u.eliminated]
+        """Units on the map in ``hex_id`` (not eliminated), in the order of ``units``. A hex ->
+        units index answers it, rebuilt only when some unit's hex or elimination changed (or units
+        were added or removed) since it was built."""
+        return list(self._hex_index().get(hex_id, ()))
+
+    def _hex_index(self) -> dict[str, list[Unit]]:
+        idx = self.__dict__.get("_at")
+        units = self.units
+        if idx is None or idx[0] != _POSITIONS[0] or idx[1] is not units or idx[2] != len(units):
+            at: dict[str, list[Unit]] = {}
+            for u in units.values():
+                if u.hex is not None and not u.eliminated:
+                    at.setdefault(u.hex, []).append(u)
+            idx = (_POSITIONS[0], units, len(units), at)
+            self.__dict__["_at"] = idx
+        return idx[3]
 
     def occupied_by(self, hex_id: str, side: str) -> bool:
-        return any(u.side == side for u in self.units_at(hex_id))
+        return any(u.side == side for u in self._hex_index().get(hex_id, ()))
 
     def copy(self) -> "GameState":
         return copy.deepcopy(self)

@@ -304,8 +304,12 @@ class PlayerView:
         key = (a, b, firer_down, self._occ_sig)
         r = cache.get(key)
         if r is None:
-            res = line_of_sight(self._game.map, a, b, occupancy=occ, firer_down=firer_down,
-                                chart=self._game.setup.chart)
+            oracle = getattr(self._game, "los_oracle", None)
+            if oracle is not None:  # the game's terrain table, exact where AFVs/wrecks are met
+                res = oracle().los(a, b, firer_down=firer_down, occupancy=occ)
+            else:
+                res = line_of_sight(self._game.map, a, b, occupancy=occ, firer_down=firer_down,
+                                    chart=self._game.setup.chart)
             r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks))
             if len(cache) > 400_000:
                 cache.clear()

@@ -1,0 +1,189 @@
+"""The engine's speed-ups never change an answer (issue 15): LOS from the terrain table (10.3),
+the hex -> units index, the cached AFV/wreck occupancy (10.31 b), the legal actions shared with
+the auto-skip check (6.0), the unit classification computed once (2.2, 8.7)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from core.ironcross.game import Game
+from core.ironcross.state import Morale, Unit, UnitKind
+from core.ironcross.view import PlayerView
+from core.players import make_player
+from core.playtest import _play, _setup_for
+from maps import hexgrid
+from maps.los import line_of_sight
+from maps.los_table import TableLos
+from tests.core.test_invariants import _close_setup
+from tests.core.test_engine_smoke import _setup
+
+ROOT = Path(__file__).resolve().parents[2]
+S1 = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+
+
+def _fresh_legal(g: Game) -> list:
+    g.__dict__.pop("_legal_memo", None)
+    return g.legal_actions()
+
+
+def _occupancy_rebuilt(g: Game) -> dict:
+    out: dict = {}
+    for u in g.state.units.values():
+        if u.is_afv and u.on_map:
+            h = hexgrid.parse_hex_id(u.hex)
+            out[h] = (out.get(h, (0, 0))[0] + 1, 0)
+    for hid, n in g.state.wrecks.items():
+        h = hexgrid.parse_hex_id(hid)
+        out[h] = (out.get(h, (0, 0))[0], out.get(h, (0, 0))[1] + n)
+    return out
+
+
+def _check_indexes(g: Game) -> None:
+    s = g.state
+    for h in {u.hex for u in s.units.values() if u.hex} | {"1001", "1205"}:
+        assert s.units_at(h) == [u for u in s.units.values() if u.hex == h and not u.eliminated]
+    assert {h: (o.afvs, o.wrecks) for h, o in g.occupancy().items()} == _occupancy_rebuilt(g)
+
+
+@pytest.mark.parametrize("make", [_setup, _close_setup], ids=["open", "close"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_6_0_legal_actions_shared_with_the_auto_skip_check_are_a_fresh_computation(make, seed):
+    """At every decision of random games the legal actions the auto-skip check kept (6.0) are what
+    a fresh computation gives; the hex -> units index and the AFV/wreck occupancy equal a rebuild."""
+    g = Game(make(), seed)
+    rnd = random.Random(seed)
+    shared = 0
+    while not g.is_terminal() and len(g.actions) < 600:
+        memo = g.__dict__.get("_legal_memo")
+        acts = g.legal_actions()
+        if memo is not None and acts is memo[1]:
+            shared += 1
+        assert acts == _fresh_legal(g)
+        _check_indexes(g)
+        g.apply(rnd.choice(acts))
+    assert shared > 0
+
+
+def test_6_0_shared_legal_actions_see_a_change_made_after_apply():
+    """A kept list is never stale: a unit changed between apply and legal_actions (as tests and
+    the editor do) makes the engine compute them again."""
+    g = Game(_close_setup(), 4)
+    rnd = random.Random(4)
+    while not g.is_terminal():
+        if g.__dict__.get("_legal_memo") is not None and g.state.phase.value == "free_state_change":
+            break
+        g.apply(rnd.choice(g.legal_actions()))
+    assert g.__dict__.get("_legal_memo") is not None
+    before = g.legal_actions()
+    g.__dict__["_legal_memo"] = (g._decision_fingerprint(), before)
+    side = g.current_side()
+    u = next(u for u in g.state.units_of(side) if u.on_map and u.normal)
+    u.morale = Morale.SUPPRESSED  # 3.26: may no longer change its state
+    after = g.legal_actions()
+    assert after == _fresh_legal(g) and after != before
+
+
+def test_10_3_game_los_is_line_of_sight_with_the_games_afvs_and_wrecks():
+    """Game.los (the table, exact where AFVs/wrecks are met) equals line_of_sight with the
+    game's occupancy, for random pairs of the playing area during a random game of Scenario 1."""
+    setup = _setup_for(S1, 5)
+    g = Game(setup, 5)
+    assert g.los_oracle().table is not None  # Map 2: a table
+    rnd = random.Random(5)
+    players = {s: make_player("random", k) for k, s in enumerate(("german", "russian"))}
+    area = sorted(setup.playing_area)
+    checked = table = 0
+    while not g.is_terminal() and len(g.actions) < 400:
+        if len(g.actions) % 40 == 0:
+            occ = g.occupancy()
+            for _ in range(60):
+                a, b = rnd.sample(area, 2)
+                down = rnd.random() < 0.3
+                got = g.los(a, b, firer_down=down)
+                ref = line_of_sight(g.map, a, b, occupancy=occ, firer_down=down, chart=setup.chart)
+                assert (got.clear, got.trees_afvs_wrecks, got.marsh_hexes, got.level_difference) == (
+                    ref.clear, ref.trees_afvs_wrecks, ref.marsh_hexes, ref.level_difference)
+                checked += 1
+                table += isinstance(got, TableLos)
+        side = g.current_side()
+        g.apply(players[side].choose(PlayerView(g, side), side, g.legal_actions()))
+    assert checked >= 300 and table > 0
+
+
+def test_10_3_same_game_with_and_without_the_los_table(monkeypatch):
+    """A seeded random game of Scenario 1 is the same, event for event, with LOS from the table
+    and with every LOS computed by line_of_sight (IRONCROSS_LOS_TABLE=off)."""
+    ai = {"german": "random", "russian": "random"}
+    res1, pay1 = _play(S1, 0, 11, ai, "basic", (), True, 3000)
+    monkeypatch.setenv("IRONCROSS_LOS_TABLE", "off")
+    res2, pay2 = _play(S1, 0, 11, ai, "basic", (), True, 3000)
+    assert res1.outcome != "error" and res2.outcome != "error"
+    assert pay1["events"] == pay2["events"]
+
+
+def test_2_2_unit_classification_follows_kind_and_weapon():
+    """is_afv, is_mg, has_facing (8.7) ... are computed once and again when kind or weapon change;
+    they are no dataclass fields (snapshots and copies carry the fields only)."""
+    u = Unit("G1", "german", UnitKind.INFANTRY, "R")
+    assert u.is_infantry and not u.is_mg and not u.has_facing
+    u.weapon = "LMG"
+    assert u.is_mg and u.has_facing
+    u.kind = UnitKind.AFV
+    u.weapon = "StuG III"
+    assert u.is_afv and u.is_stug and u.has_facing and not u.is_infantry
+    assert "is_afv" not in u.to_json() and Unit(**u.fields_dict()) == u
+    c = Unit("C", "russian", UnitKind.CW, "45AT", crew_max=4)
+    assert c.is_cw and c.is_atg and c.has_facing and not c.is_mortar
+
+
+def test_units_at_index_follows_direct_changes():
+    g = Game(_close_setup(), 2)
+    rnd = random.Random(2)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    s = g.state
+    u = next(iter(s.units.values()))
+    old = u.hex
+    assert u in s.units_at(old)
+    u.hex = "1001"
+    assert u in s.units_at("1001") and u not in s.units_at(old)
+    u.eliminated = True
+    assert u not in s.units_at("1001")
+    copy = s.copy()  # a deep copy has its own index
+    assert [x.id for x in copy.units_at(old)] == [x.id for x in s.units_at(old)]
+
+
+def test_occupancy_is_rebuilt_when_an_afv_moves_or_a_wreck_appears():
+    g = Game(_close_setup(), 3)
+    rnd = random.Random(3)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    first = g.occupancy()
+    assert g.occupancy() is first  # nothing changed: the same (read-only) mapping
+    with pytest.raises(TypeError):
+        first[hexgrid.Hex(10, 1)] = None
+    tank = g.state.units["RT"]
+    tank.hex = "1001"
+    moved = g.occupancy()
+    assert moved is not first and hexgrid.Hex(10, 1) in moved
+    g.state.wrecks["1102"] = 1
+    assert g.occupancy()[hexgrid.Hex(11, 2)].wrecks == 1
+    _check_indexes(g)
+
+
+def test_view_los_uses_the_game_los():
+    """The players' LOS (PlayerView.los) is the game's: same clear/levels/count."""
+    setup = _setup_for(S1, 2)
+    g = Game(setup, 2)
+    rnd = random.Random(2)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    v = PlayerView(g, "german")
+    area = sorted(setup.playing_area)
+    for _ in range(200):
+        a, b = rnd.sample(area, 2)
+        r = g.los(a, b)
+        assert tuple(v.los(a, b)) == (r.clear, r.level_difference, r.trees_afvs_wrecks)
