@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from core.ai.evaluation import _ap_probs
+from core.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
+from core.ironcross.state import Phase
 from maps import hexgrid
 
 __all__ = ["InfluenceMaps", "objective_targets", "bfs_distance"]
@@ -47,7 +48,289 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
     return occ, clr
 
 
-class InfluenceMaps:
+# ====================================================================== issue 14: goals and fire risk
+#: AP result weights for a NORMAL unit (as ``evaluation.result_value``): E, S, P
+_W_E, _W_S, _W_P = 1.0, 0.45, 0.18
+
+
+def _loss(fp: int, dice: int) -> float:
+    """Expected loss (unit values) of a NORMAL infantry unit attacked at final ``fp`` with ``dice``."""
+    if fp <= 0:
+        return 0.0
+    pe, ps, pp = _ap_probs(fp, dice)
+    return _W_E * pe + _W_S * ps + _W_P * pp
+
+
+class _Entity:
+    """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
+    one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
+
+    __slots__ = ("key", "hex", "units", "pool")
+
+    def __init__(self, key, hex_id, units, pool):
+        self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
+
+
+def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
+    """MP needed (UP, NORMAL; 8.5 with the road rate) to reach the nearest of ``sources`` from each
+    hex: a reverse Dijkstra over the playing area; ``kind`` "infantry" or "afv"."""
+    import heapq
+
+    terrain = view.terrain
+    dist: dict[str, float] = {}
+    pq = []
+    for s in sorted(sources):
+        dist[s] = 0.0
+        pq.append((0.0, s))
+    heapq.heapify(pq)
+    nbs_cache = cache.setdefault("nbs", {})
+    costs = cache.setdefault(kind, {})
+    while pq:
+        d, h = heapq.heappop(pq)
+        if d > dist.get(h, 1e9) + 1e-9:
+            continue
+        nbs = nbs_cache.get(h)
+        if nbs is None:
+            nbs = nbs_cache[h] = view.neighbours(h)
+        for n in nbs:
+            c = costs.get((n, h), -1)
+            if c == -1:
+                c = costs[(n, h)] = terrain.move_cost(n, h, kind, False, True)
+            if c is None:
+                continue
+            nd = d + c
+            if nd < dist.get(n, 1e9) - 1e-9:
+                dist[n] = nd
+                heapq.heappush(pq, (nd, n))
+    return dist
+
+
+class _GoalsAndRisk:
+    """Issue 14 part of :class:`InfluenceMaps`: the per-turn goals (objective distance and MP
+    fields) and the enemy fire risk along a move (opportunity fire, then the next fire phase)."""
+
+
+    def set_goals(self, view, goal: set[str], attack: set[str], guard: set[str]) -> None:
+        """The hexes this side goes for this Game Turn (``goal`` to occupy, ``attack`` enemy-held
+        hexes to clear, ``guard`` own-held objective hexes): the objective distance and the MP
+        fields (infantry, AFVs) are measured from their union."""
+        src = set(goal) | set(attack) | set(guard)
+        key = (frozenset(src),)
+        self.goal, self.attack, self.guard = set(goal), set(attack), set(guard)
+        if key == getattr(self, "_goal_key", None):
+            return
+        self._goal_key = key
+        if not src:
+            src = set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy))
+        if not hasattr(self, "_gcache"):
+            self._gcache = {}
+        self.obj_dist = bfs_distance(view, src) if src else {}
+        self._mp = {"infantry": _goal_field(view, src, "infantry", self._gcache) if src else {},
+                    "afv": _goal_field(view, src, "afv", self._gcache) if src else {}}
+
+    def goal_mp(self, h: str, afv: bool = False) -> float:
+        """MP from ``h`` to the nearest goal hex (infantry or AFV costs); 60 when unreachable."""
+        mp = getattr(self, "_mp", None)
+        if not mp:
+            return float(self.objective_distance(h)) * 2.0
+        return mp["afv" if afv else "infantry"].get(h, 60.0)
+
+    def _entities(self):
+        key = self._key
+        if getattr(self, "_ent_key", None) == key:
+            return self._ents
+        by_hex: dict[str, list] = {}
+        ents = []
+        for e in sorted(self.enemies, key=lambda x: x.id):
+            if (e.is_infantry and not e.is_ft) or e.weapon == "MMG":
+                by_hex.setdefault(e.hex, []).append(e)
+            else:
+                ents.append(_Entity(e.id, e.hex, [e], False))
+        for h in sorted(by_hex):
+            ents.append(_Entity("hex:" + h, h, by_hex[h], True))
+        self._ents, self._ent_key = ents, key
+        self._risk, self._red = {}, {}
+        return ents
+
+    def _unit_fp(self, v, e, h: str, d: int, opp: bool, reaction_opp: bool) -> tuple[float, float]:
+        """(AP factors after range (and the AFV cap, 13.2), MG intensive fire (11.15), PC pass
+        chance) of enemy ``e`` at ``h`` in opportunity fire (``opp``) or a normal fire phase."""
+        if not e.normal or e.fired or e.ap <= 0 or e.is_ft:
+            return (0.0, 0.0)
+        if opp:
+            if e.opp_fired or e.is_mortar:
+                return (0.0, 0.0)
+            if reaction_opp:
+                if not (e.is_atr or e.is_atg) or e.moved:
+                    return (0.0, 0.0)  # 13.12
+            elif not (e.is_infantry or e.is_afv or e.is_mg or e.is_atr or e.is_atg):
+                return (0.0, 0.0)  # 13.11
+            if e.is_afv:
+                if d > 10 or not v.in_frontal_area(e.hex, e.facing or 1, h):
+                    return (0.0, 0.0)  # 13.14, 13.2
+            elif e.is_mg:
+                if d > e.ap_range:
+                    return (0.0, 0.0)  # 13.2
+            elif e.is_infantry and d > 3:
+                return (0.0, 0.0)  # 13.2
+        elif e.is_mortar:
+            return (0.0, 0.0)  # mortars: see _mortar_loss
+        if e.facing and not v.in_frontal_area(e.hex, e.facing, h):
+            # 10.23 frontal area; in a later fire phase an MG (8.73) or an ATG with 3-4 crew (8.72)
+            # turns and fires, a Stug does not (10.14)
+            if opp or e.is_stug or (e.is_atg and e.crew < 3):
+                return (0.0, 0.0)
+        ap = min(e.ap, 4) if (opp and e.is_afv) else e.ap  # 13.2: AFV opportunity AP at most 4
+        f = ct.attenuated(ap, max(1, e.ap_range), d)
+        if e.is_mg:
+            f *= 2  # 11.15 intensive fire: the worst case
+        if e.weapon == "MMG" and not e.full_crew:
+            f //= 2  # 11.16 d
+        mod = 1 if opp and (reaction_opp or e.is_infantry or e.is_afv) else 0  # 13.17
+        return (float(f), pc_pass(e.pr, mod))
+
+    def _entity_loss(self, v, ent, h: str, hh, dice: int, opp: bool, reaction_opp: bool) -> float:
+        d = hexgrid.distance(hexgrid.parse_hex_id(ent.hex), hh)
+        if d == 0 or d > 30:
+            return 0.0
+        tot, ps = 0.0, []
+        for e in ent.units:
+            f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
+            if f > 0 and p > 0:
+                tot += p * f
+                ps.append(p)
+        if not ps:
+            return 0.0
+        none = 1.0
+        for p in ps:
+            none *= 1.0 - p
+        p_any = 1.0 - none
+        los = v.los(ent.hex, h, any(e.down for e in ent.units))
+        if not los.clear:
+            return 0.0
+        red = self._hex_red(v, h) + los.trees_afvs_wrecks + (1 if los.level_difference > 0 else 0)
+        fp = int(round(tot / p_any)) - red
+        return p_any * _loss(fp, dice)
+
+    def _hex_red(self, v, h: str) -> int:
+        """11.16 a: trees, AFVs and wrecks in the target hex."""
+        r = self._red.get(h)
+        if r is None:
+            o = v.occupancy().get(hexgrid.parse_hex_id(h))
+            r = self._red[h] = v.terrain.trees(h) + (o.afvs + o.wrecks if o is not None else 0)
+        return r
+
+    def fire_risk(self, h: str, down: bool = False) -> tuple[dict, dict]:
+        """Enemy fire at a NORMAL infantry unit in ``h`` (UP or ``down``), as expected loss per unit
+        value, per enemy fire entity: (opportunity fire if it enters ``h`` now (13.0: eligible units,
+        13.2 ranges, 13.14 frontal areas, 13.17 PC modifiers), the next normal fire phase at it
+        (Defensive Fire after our Movement Phase, the enemy's Moving Fire after our Reaction
+        Movement)). Exact P/S/E probabilities of the engine's dice (11.3, 11.4) with MG intensive
+        fire (11.15); combined factors of a hex's infantry and MGs weighed by their PCs. Flamethrowers
+        (16.0) and mortars (14.0) count in the second."""
+        ents = self._entities()
+        key = (h, down)
+        r = self._risk.get(key)
+        if r is not None:
+            return r
+        v = self.view
+        hh = hexgrid.parse_hex_id(h)
+        dice = v.hex_dice(h, down)
+        reaction = v.phase is Phase.REACTION_MOVEMENT
+        opp_d: dict = {}
+        def_d: dict = {}
+        for ent in ents:
+            if not ent.pool and ent.units[0].is_ft:
+                x = self._ft_loss(v, ent.units[0], h, hh)
+                if x > 0:
+                    def_d[ent.key] = x
+                continue
+            if not ent.pool and ent.units[0].is_mortar:
+                x = self._mortar_loss(v, ent.units[0], h, down)
+                if x > 0:
+                    def_d[ent.key] = x
+                continue
+            x = self._entity_loss(v, ent, h, hh, dice, True, reaction)
+            if x > 0:
+                opp_d[ent.key] = x
+            x = self._entity_loss(v, ent, h, hh, dice, False, False)
+            if x > 0:
+                def_d[ent.key] = x
+        r = self._risk[key] = (opp_d, def_d)
+        return r
+
+    def _ft_loss(self, v, e, h: str, hh) -> float:
+        if not e.normal or e.fired or e.down:
+            return 0.0
+        d = hexgrid.distance(hexgrid.parse_hex_id(e.hex), hh)
+        if d == 0 or d > 2 or not v.los(e.hex, h, False).clear:
+            return 0.0
+        dist = ct.dice_total_distribution(2)
+        lim = 8 if d == 1 else 6
+        pe = sum(p for t, p in enumerate(dist) if t <= lim)
+        return pc_pass(e.pr) * (_W_E * pe + _W_S * (1 - pe))  # 16.3
+
+    def _mortar_loss(self, v, e, h: str, down: bool) -> float:
+        if not e.normal or e.fired or v.terrain.is_building(e.hex):
+            return 0.0
+        if not v.los(e.hex, h, e.down).clear:
+            return 0.0  # indirect fire (14.22) not counted
+        dice = v.terrain.ap_dice(h, target_down=down, firer_moved=False, afv_cover=False,
+                                 ip_points=v.ips.get(h, 0), ignore_trees=True)  # 14.4
+        rounds = max(1, min(5, e.crew + 2 if e.crew < 3 else 5))
+        hits = 1.0 - 0.55 ** rounds  # at least one round on the hex (14.3), roughly
+        return pc_pass(e.pr) * hits * _loss(e.ap, dice)
+
+    def at_risk(self, h: str, armour: int) -> tuple[dict, dict]:
+        """AT fire at an AFV with frontal ``armour`` in ``h``, as P(destroyed) per enemy unit:
+        (opportunity fire as it enters (13.11/13.12, 13.14, 13.2 ranges), the next normal fire
+        phase); 12.2 two dice, 12.3 (level), 12.33 all 1s, the firer's PC (13.17)."""
+        self._entities()
+        key = ("at", h, armour)
+        r = self._risk.get(key)
+        if r is not None:
+            return r
+        v = self.view
+        hh = hexgrid.parse_hex_id(h)
+        reaction = v.phase is Phase.REACTION_MOVEMENT
+        opp_d: dict = {}
+        def_d: dict = {}
+        for e in self.enemies:
+            if e.at <= 0 or not e.normal or e.fired:
+                continue
+            if e.is_atr and not e.full_crew:
+                continue  # 10.16
+            d = hexgrid.distance(hexgrid.parse_hex_id(e.hex), hh)
+            if d == 0:
+                continue
+            # 10.23: frontal area (a later fire phase: an ATG with 3-4 crew turns first, 8.72)
+            in_front = not e.facing or v.in_frontal_area(e.hex, e.facing, h)
+            front_ok = in_front or not (e.is_stug or e.is_atg)
+            at = ct.attenuated(e.at, max(1, e.ap_range), d) if e.is_atr else e.at
+            if at <= 0:
+                continue
+            los = v.los(e.hex, h, e.down)
+            if not los.clear:
+                continue
+            higher = v.terrain.level(h) > v.terrain.level(e.hex)
+            pk = at_kill_probability(at, 2, armour, higher)
+            if pk <= 0:
+                continue
+            if front_ok or (e.is_atg and e.crew >= 3):
+                def_d[e.id] = pc_pass(e.pr) * pk
+            opp_ok = not e.opp_fired and front_ok
+            if reaction:
+                opp_ok = opp_ok and (e.is_atr or e.is_atg) and not e.moved
+            elif e.is_afv:
+                opp_ok = opp_ok and v.in_frontal_area(e.hex, e.facing or 1, h)
+            if opp_ok:
+                mod = 1 if (reaction or e.is_afv) else 0
+                opp_d[e.id] = pc_pass(e.pr, mod) * pk
+        r = self._risk[key] = (opp_d, def_d)
+        return r
+
+
+class InfluenceMaps(_GoalsAndRisk):
     """Per-side, per-game store of maps; ``refresh(view)`` invalidates what the position changed."""
 
     def __init__(self):
@@ -59,6 +342,7 @@ class InfluenceMaps:
         self._threat: dict[tuple, float] = {}
         self._fof: dict[str, float] = {}
         self.enemies: list = []
+        self.enemies_all: list = []
         self.view = None
 
     # ------------------------------------------------------------------ per game
@@ -79,12 +363,14 @@ class InfluenceMaps:
         enemies = view.enemy_units()
         key = (view.seed_key, tuple(sorted((u.id, u.hex, u.morale.value, u.fired or u.opp_fired, u.down)
                                            for u in enemies)),
-               tuple(sorted(view.wrecks.items())))
+               tuple(sorted(view.wrecks.items())),
+               tuple(sorted(u.hex for u in view.own_units() if u.is_afv)))
         if key != self._key:
             self._key = key
             self._threat = {}
             self._fof = {}
             self.enemies = [u for u in enemies if (u.ap > 0 or u.at > 0 or u.is_ft)]
+            self.enemies_all = sorted(enemies, key=lambda x: x.id)
 
     def objective_distance(self, h: str) -> int:
         return self.obj_dist.get(h, 40) if self.obj_dist else 0

@@ -98,6 +98,12 @@ class PlayerView:
         return self._game.state.first_shot
 
     @property
+    def movement_pcs(self) -> bool:
+        """8.22: whether movement needs PCs now (from the Player Turn after the first shot)."""
+        s = self._game.state
+        return s.movement_pcs_from_player_turn is not None and s.player_turn >= s.movement_pcs_from_player_turn
+
+    @property
     def seed_key(self) -> tuple:
         """A key that changes with every Player Turn and phase (for per-phase caches)."""
         s = self._game.state
@@ -203,6 +209,28 @@ class PlayerView:
     def objectives(self) -> list[dict]:
         """This side's objectives (``{"hexes", "goal": "occupy"|"clear", "weight", "text"}``)."""
         return [dict(o) for o in (getattr(self._game.setup, "objectives", None) or {}).get(self.side, [])]
+
+    def outcome(self, placed: dict[str, str] | None = None) -> tuple[str, Any]:
+        """The result the scenario's victory conditions would give if the game ended now, as this
+        side sees it: its own units and the enemy units it may see, with the public hex control
+        (issue 14: the AI's posture). ``placed`` ({own unit id: hex}) puts own units in hexes as a
+        hypothesis (e.g. during set-up). Returns (``"german"|"russian"|"draw"``, details); a setup
+        without victory conditions gives ("draw", None). Changes nothing."""
+        g = self._game
+        decide = g.setup.victory
+        if decide is None:
+            return ("draw", None)
+        units = {}
+        for uid, u in self._visible().items():
+            if placed and uid in placed and u.side == self.side and not u.eliminated:
+                u = copy.copy(u)
+                u.hex = placed[uid]
+            units[uid] = u
+        st = copy.copy(g.state)
+        st.units = units
+        st.control = dict(g.state.control)
+        res = decide(st, None)
+        return res if isinstance(res, tuple) else (res, None)
 
     def setup_zones(self, side: str | None = None) -> frozenset[str]:
         """Hexes where ``side`` (default: this side) sets up (scenario data, public)."""
