@@ -97,7 +97,9 @@ def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
             if c == -1:
                 c = costs[(n, h)] = terrain.move_cost(n, h, kind, False, True)
             if c is None:
-                continue
+                if d > 0:
+                    continue
+                c = 1.0  # next to a goal hex the unit cannot enter (a building for an AFV): close enough
             nd = d + c
             if nd < dist.get(n, 1e9) - 1e-9:
                 dist[n] = nd
@@ -110,13 +112,16 @@ class _GoalsAndRisk:
     fields) and the enemy fire risk along a move (opportunity fire, then the next fire phase)."""
 
 
-    def set_goals(self, view, goal: set[str], attack: set[str], guard: set[str]) -> None:
+    def set_goals(self, view, goal: set[str], attack: set[str], guard: set[str],
+                  clusters: list[frozenset[str]] | None = None) -> None:
         """The hexes this side goes for this Game Turn (``goal`` to occupy, ``attack`` enemy-held
-        hexes to clear, ``guard`` own-held objective hexes): the objective distance and the MP
-        fields (infantry, AFVs) are measured from their union."""
+        hexes to clear, ``guard`` own-held objective hexes) and their ``clusters`` (groups of goal
+        hexes units are allotted to): the objective distance and the MP fields (infantry, AFVs)
+        are measured from their union, or from one cluster (``goal_mp(..., cluster=i)``)."""
         src = set(goal) | set(attack) | set(guard)
-        key = (frozenset(src),)
         self.goal, self.attack, self.guard = set(goal), set(attack), set(guard)
+        self.clusters = list(clusters or [])
+        key = (frozenset(src), tuple(self.clusters))
         if key == getattr(self, "_goal_key", None):
             return
         self._goal_key = key
@@ -124,16 +129,26 @@ class _GoalsAndRisk:
             src = set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy))
         if not hasattr(self, "_gcache"):
             self._gcache = {}
+        self._gview = view
+        self._src = src
         self.obj_dist = bfs_distance(view, src) if src else {}
-        self._mp = {"infantry": _goal_field(view, src, "infantry", self._gcache) if src else {},
-                    "afv": _goal_field(view, src, "afv", self._gcache) if src else {}}
+        self._fields: dict[tuple, dict[str, float]] = {}
 
-    def goal_mp(self, h: str, afv: bool = False) -> float:
-        """MP from ``h`` to the nearest goal hex (infantry or AFV costs); 60 when unreachable."""
-        mp = getattr(self, "_mp", None)
-        if not mp:
+    def _field(self, cluster: int | None, afv: bool) -> dict[str, float]:
+        k = (cluster, afv)
+        f = self._fields.get(k)
+        if f is None:
+            src = self._src if cluster is None or cluster >= len(self.clusters) else self.clusters[cluster]
+            f = self._fields[k] = _goal_field(self._gview, src, "afv" if afv else "infantry", self._gcache) \
+                if src else {}
+        return f
+
+    def goal_mp(self, h: str, afv: bool = False, cluster: int | None = None) -> float:
+        """MP from ``h`` to the nearest goal hex (of ``cluster`` when given; infantry or AFV costs);
+        60 when unreachable or before any goal is set."""
+        if not hasattr(self, "_fields"):
             return float(self.objective_distance(h)) * 2.0
-        return mp["afv" if afv else "infantry"].get(h, 60.0)
+        return self._field(cluster, afv).get(h, 60.0)
 
     def _entities(self):
         key = self._key
@@ -150,6 +165,15 @@ class _GoalsAndRisk:
             ents.append(_Entity("hex:" + h, h, by_hex[h], True))
         self._ents, self._ent_key = ents, key
         self._risk, self._red = {}, {}
+        # an enemy fires once a Player Turn: at the moving stack it likes best or in its next fire
+        # phase at any of our stacks it reaches, so its threat to one of them is shared
+        # (1 / sqrt(stacks within 8 hexes))
+        own = sorted({u.hex for u in self.view.own_units()})
+        self._share = {}
+        for ent in ents:
+            eh = hexgrid.parse_hex_id(ent.hex)
+            n = sum(1 for h in own if hexgrid.distance(eh, hexgrid.parse_hex_id(h)) <= 8)
+            self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
         return ents
 
     def _unit_fp(self, v, e, h: str, d: int, opp: bool, reaction_opp: bool) -> tuple[float, float]:
@@ -243,19 +267,19 @@ class _GoalsAndRisk:
             if not ent.pool and ent.units[0].is_ft:
                 x = self._ft_loss(v, ent.units[0], h, hh)
                 if x > 0:
-                    def_d[ent.key] = x
+                    def_d[ent.key] = x * self._share.get(ent.key, 1.0)
                 continue
             if not ent.pool and ent.units[0].is_mortar:
                 x = self._mortar_loss(v, ent.units[0], h, down)
                 if x > 0:
-                    def_d[ent.key] = x
+                    def_d[ent.key] = x * self._share.get(ent.key, 1.0)
                 continue
             x = self._entity_loss(v, ent, h, hh, dice, True, reaction)
             if x > 0:
-                opp_d[ent.key] = x
+                opp_d[ent.key] = x * self._share.get(ent.key, 1.0)
             x = self._entity_loss(v, ent, h, hh, dice, False, False)
             if x > 0:
-                def_d[ent.key] = x
+                def_d[ent.key] = x * self._share.get(ent.key, 1.0)
         r = self._risk[key] = (opp_d, def_d)
         return r
 

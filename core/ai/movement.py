@@ -107,11 +107,14 @@ class MovementMixin:
     def _gprops(self, units) -> dict:
         inf = [u for u in units if not u.is_afv]
         afvs = [u for u in units if u.is_afv]
-        return {"men": sum(u.men for u in units), "afv": bool(afvs), "cw": any(u.is_cw for u in units),
+        cls = [self._assign.get(u.id) for u in units if u.id in getattr(self, "_assign", {})]
+        cl = max(sorted(set(cls)), key=cls.count) if cls else None
+        return {"cl": cl, "men": sum(u.men for u in units), "afv": bool(afvs), "cw": any(u.is_cw for u in units),
                 "here": units[0].hex, "n": len(units), "down": bool(inf) and all(u.down for u in inf),
                 "inf": len(inf), "inf_val": sum(unit_value(u) for u in inf),
                 "afv_val": sum(unit_value(u) for u in afvs), "armour": min((u.frontal for u in afvs), default=0),
                 "assault": sum(1 for u in inf if u.is_infantry and u.assault > 0),
+                "firers": sum(1 for u in inf if u.ap > 0),
                 "fof": [u for u in units if (u.is_mg or u.is_atg) and not u.is_afv],
                 "ft": any(u.is_ft for u in units), "toggle": bool(inf) and not afvs and all(u.normal for u in inf)}
 
@@ -145,22 +148,51 @@ class MovementMixin:
         """(progress per turn of MPs, on-objective bonus, risk weight, urgency) per unit."""
         urg = self._urg(view)
         attack = self.posture == "attack"
-        return ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg, 1.0 if attack else 1.3, urg)
+        return ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg, 0.8 if attack else 1.3, urg)
 
-    def _hex_comp(self, view, h: str) -> tuple:
-        """Per-hex parts of a position's value: (infantry turns to the goals (MP / 6), AFV turns
-        (MP / 10), on a goal hex, AP dice UP, AP dice DOWN, next to an enemy-held goal hex, an enemy
-        a flamethrower there could attack (16.1: range 2))."""
+    def _turns_left(self, view) -> int:
+        """Movement phases this side still has, this one included."""
+        left = view.game_length - view.turn
+        if view.is_phasing or view.phase is Phase.REACTION_MOVEMENT:
+            left += 1
+        elif view.phasing == view.first_side:
+            left += 1  # our Player Turn of this Game Turn is still to come
+        return max(1, left)
+
+    def _pressure(self, view, g: dict, h: str | None) -> float:
+        """Progress weight per turn of MPs for the group: it grows as the turns it needs to reach its
+        cluster (from ``h``) approach the turns left (an attacker late has no time to wait)."""
+        w = self._weights(view)[0]
+        if h is None:
+            return w
+        c = self._hex_comp(view, h, g["cl"])
+        need = c[1] if (g["afv"] and not g["inf"]) else c[0]
+        pressure = min(1.5, need / self._turns_left(view))
+        base = 0.4 if self.posture == "attack" else 0.28
+        return base * (0.8 + 1.6 * pressure) * (1.0 + 0.5 * view.turn / max(1, view.game_length))
+
+    def _hex_comp(self, view, h: str, cl: int | None = None) -> tuple:
+        """Per-hex parts of a position's value: (infantry turns to the goals (of cluster ``cl``, MP
+        / 6), AFV turns (MP / 10), on a goal hex, AP dice UP, AP dice DOWN, next to an enemy-held
+        goal hex, an enemy a flamethrower there could attack (16.1: range 2), an enemy-held goal
+        hex in LOS within 4 hexes)."""
         pc = self._pcache(view)
-        k = ("comp", h)
+        k = ("comp", h, cl)
         c = pc.get(k)
         if c is None:
             m = self.maps
             adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
             ft = 1 if any(_dist(h, e.hex) <= 2 and not e.is_afv for e in m.enemies_all) else 0
-            c = pc[k] = (min(m.goal_mp(h) / 6.0, 8.0), min(m.goal_mp(h, afv=True) / 10.0, 8.0),
-                         1 if (h in m.goal or h in m.guard) else 0, self._hex_dice(view, h, False),
-                         self._hex_dice(view, h, True), adj, ft)
+            rng = 0
+            if m.attack and not adj:
+                rng = 1 if any(_dist(h, t) <= 4 and view.los(h, t, False).clear for t in sorted(m.attack)) else 0
+            if cl is not None and cl < len(m.clusters):
+                on = 1 if h in m.clusters[cl] and h not in m.attack else 0
+            else:
+                on = 1 if (h in m.goal or h in m.guard) else 0
+            c = pc[k] = (min(m.goal_mp(h, False, cl) / 6.0, 8.0), min(m.goal_mp(h, True, cl) / 10.0, 8.0),
+                         on, self._hex_dice(view, h, False),
+                         self._hex_dice(view, h, True), adj, ft, rng)
         return c
 
     def _pos_value(self, view, g: dict, h: str, down: bool, inf_hexes: list) -> float:
@@ -168,14 +200,18 @@ class MovementMixin:
         progress toward the goals (MPs, by posture and time left), being on a goal hex, cover, next
         to an enemy-held goal hex (assault), fields of fire (MGs, ATGs), flamethrower targets; AFVs
         near their infantry."""
-        w, gb, _wr, urg = self._weights(view)
-        c = self._hex_comp(view, h)
+        _w, gb, _wr, urg = self._weights(view)
+        w = g.get("w", _w)
+        c = self._hex_comp(view, h, g["cl"])
         v = 0.0
         if g["inf"]:
             n = g["inf"]
-            v += n * (-w * c[0] + gb * c[2] + 0.04 * (c[4] if down else c[3]))
-            if self.posture == "attack":
-                v += 0.25 * g["assault"] * c[5]
+            occ = g.get("occ") or {}
+            shared = 1.0 if not c[2] or occ.get(h, (0, 0))[0] == 0 else 0.3  # one stack per goal hex first
+            v += n * (-w * c[0] + gb * c[2] * shared + 0.04 * (c[4] if down else c[3]))
+            if self.maps.attack:
+                # next to an enemy-held goal hex (assault, 17.0), or firing at one from 4 hexes
+                v += 0.3 * urg * g["assault"] * c[5] + 0.12 * urg * g["firers"] * c[7]
             for u in g["fof"]:
                 v += 0.08 * min(self._fof(view, u, h, down), 5.0)
             if g["ft"]:
@@ -215,9 +251,13 @@ class MovementMixin:
     # ================================================================== reach and risk
     def _reach(self, view, units, start: str, mp: float, one_hex: bool, full=frozenset()) -> dict:
         """Dijkstra over MP from ``start``: hex -> (cost, previous hex). Hexes in ``full`` (where the
-        group could not stop) are not entered; a known mined hex only as the last hex (19.2)."""
-        enemy_hexes = {e.hex for e in view.enemy_units()} | set(full)
+        group could not stop, 8.62) are passed through (8.61) but are no destination (the caller
+        skips them); a known mined hex only as the last hex (19.2)."""
+        enemy_hexes = {e.hex for e in view.enemy_units()}
         afv = any(u.is_afv for u in units)
+        if afv:  # 8.61: an AFV never enters a hex holding another AFV
+            ids = {u.id for u in units}
+            enemy_hexes |= {o.hex for o in view.own_units() if o.is_afv and o.id not in ids}
         inf = any(not u.is_afv for u in units)
         mines = self._known_mines(view)
         wrecks = view.wrecks
@@ -339,10 +379,14 @@ class MovementMixin:
             ctx = self._dc[pk] = self._position_context(view, set(ids))
         own_men, afv_hexes, inf_hexes = ctx
         g = self._gprops(units)
+        g["occ"] = own_men
+        g["w"] = self._pressure(view, g, start)
         full = self._full_hexes(own_men, afv_hexes, g, start)
         pc = self._pcache(view)
         sig = tuple(sorted((u.id, u.down, u.morale.value) for u in units))
-        plan_key = ("plan", start, sig, mp, one_hex, full, moving,
+        m = self.maps
+        held = frozenset(h for h in own_men if h in m.goal or h in m.guard)
+        plan_key = ("plan", start, sig, mp, one_hex, full, moving, held,
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(plan_key)
         if r is not None:
@@ -358,12 +402,15 @@ class MovementMixin:
         base = self._utility(view, g, start, risks[start], False, inf_hexes)
         best = (base, start, False)
         can_toggle = g["toggle"] and not g["down"] and not one_hex
-        if moving and can_toggle and mp >= 2 - 1e-9:
+        a, b = own_men.get(start, (0, 0))
+        if moving and (a + g["men"] > 6 or (g["cw"] and b) or (g["afv"] and start in afv_hexes)):
+            best = (base - 100.0, start, False)  # 8.62: the group may not end its move here
+        elif moving and can_toggle and mp >= 2 - 1e-9:
             u0 = self._utility(view, g, start, risks[start], True, inf_hexes) - 0.02
             if u0 > best[0] + 1e-9:
                 best = (u0, start, True)
         for h in sorted(reach):
-            if h == start:
+            if h == start or h in full:
                 continue
             u_ = self._utility(view, g, h, risks[h], False, inf_hexes)
             if u_ > best[0] + 1e-9:
@@ -431,9 +478,12 @@ class MovementMixin:
         own_men, afv_hexes, inf_hexes = ctx
         g = self._gprops(units)
         g["here"] = None
+        g["occ"] = own_men
+        g["w"] = self._pressure(view, g, min(e.hexes, key=lambda x: (self.maps.goal_mp(x, g["afv"], g["cl"]), x)))
         full = self._full_hexes(own_men, afv_hexes, g, None)
         pc = self._pcache(view)
-        ek = ("entry", ids, full, tuple(sorted(u.down for u in units)),
+        held = frozenset(h for h in own_men if h in self.maps.goal or h in self.maps.guard)
+        ek = ("entry", ids, full, held, tuple(sorted(u.down for u in units)),
               tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(ek)
         if r is None:
