@@ -75,6 +75,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         self._nbs: dict[str, list[str]] = {}
         self._dice: dict[tuple, int] = {}
         self._dc: dict = {}
+        self._assign: dict[str, int] = {}  # unit id -> goal cluster (core.ai.strategy)
+        self._last_turn = False
 
     # ================================================================== entry point
     def choose(self, view, side: str, actions: Sequence[Action]) -> Action:
@@ -113,6 +115,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         m.init_game(view)
         m.refresh(view)
         self._dc = {"ips": view.ips}
+        self._last_turn = view.turn >= view.game_length
         self._init_posture(view)
         ph = view.phase
         kinds = {a.kind for a in actions}
@@ -267,8 +270,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         if opportunity:
             return 0.12
         if phase is Phase.SUPPORT_FIRE:
-            if self.posture == "attack" and not (u.is_mg or u.is_cw) and self.maps.objective_distance(u.hex) > 0:
-                return 0.45
+            # 8.21: a unit that fires now does not move: a cost for those still on their way
+            if not (u.is_mg or u.is_cw) and self.maps.goal_mp(u.hex, u.is_afv, self._assign.get(u.id)) > 2:
+                return 0.45 if self.posture == "attack" else 0.2
             return 0.05
         return 0.02
 
@@ -279,10 +283,22 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         return out
 
     def _objective_factor(self, h: str) -> float:
+        """How much hitting the enemy in ``h`` counts: an enemy-held goal hex most (on the last Game
+        Turn it decides the game), an enemy on or next to a goal hex more."""
         m = self.maps
-        if (h in m.occupy or h in m.clear) and (len(m.occupy) + len(m.clear) <= 80 or h in m.clear):
-            return 1.4
-        return 1.0
+        if h in m.attack:
+            return 3.0 if self._last_turn else 1.6
+        near = self._dc.get(("near_goal", h))
+        if near is None:
+            goals = m.goal | m.guard
+            near = self._dc[("near_goal", h)] = h in goals or any(n in goals for n in self._nbs_of(h))
+        return 1.3 if near else 1.0
+
+    def _nbs_of(self, h: str) -> list[str]:
+        nbs = self._nbs.get(h)
+        if nbs is None:
+            nbs = self._nbs[h] = self.maps.view.neighbours(h)
+        return nbs
 
     def _price(self, view, a: Action, opportunity: bool) -> float | None:
         ph = view.phase
@@ -306,7 +322,10 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 higher = view.los(f.hex, a.target, f.down).level_difference > 0
                 mod = 1 if opportunity and (reaction or f.is_infantry or f.is_afv) else 0
                 p = pc_pass(f.pr, mod)
-                return p * at_kill_probability(at, n, armour, higher) * unit_value(t) - cost
+                pk = at_kill_probability(at, n, armour, higher)
+                if pk * p < 0.01:
+                    return None  # 12.33: only all 1s: an attack whose effect is nothing
+                return p * pk * unit_value(t) * max(1.0, self._objective_factor(a.target) * 0.8) - cost
             fp_full = view.ap_firepower(a.firers, a.target, a.intensive, opportunity)
             ps = []
             for f in firers:
@@ -320,7 +339,12 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             frac = (sum(ps) / len(ps)) / max(p_any, 1e-6) if len(ps) > 1 else 1.0
             base = sum(ct.attenuated(f.ap, max(1, f.ap_range), _d(f.hex, a.target)) for f in firers)
             fp = int(round(fp_full - base * (1 - min(1.0, frac))))
-            ev = p_any * ap_attack_value(fp, self._targets(view, a.target, moved)) * self._objective_factor(a.target)
+            if fp_full <= 0:
+                return None  # only all 1s could still hurt (11.44): an attack whose effect is nothing
+            ev = p_any * ap_attack_value(fp, self._targets(view, a.target, moved))
+            if ev < 0.02:
+                return None
+            ev *= self._objective_factor(a.target)
             for x in a.intensive:  # 11.15: the MG may jam or break
                 ev -= 0.3 * unit_value(view.unit(x)) * 0.4
             return ev - cost
@@ -328,9 +352,15 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             u = view.unit(a.thrower)
             if u is None:
                 return None
-            others = [x for x in view.units_at(u.hex) if x.side == view.side and x.id != u.id and not x.fired]
-            cost = self._fire_cost(view, u, ph, False, a.target) + 0.12 * len(others) + 0.15
+            # 15.3: every unit of the hex counts as having fired; 15.9: grenades are counted
+            others = [x for x in view.units_at(u.hex) if x.side == view.side and x.id != u.id and not x.fired
+                      and x.ap > 0]
+            left = view.grenades_left()
+            keep = 0.2 * max(0.0, 1.0 - left / (2.0 * self._turns_left(view)))
+            cost = self._fire_cost(view, u, ph, False, a.target) + 0.06 * len(others) + keep
             ev = pc_pass(u.pr, 2) * grenade_value(view.enemy_at(a.target), view.terrain.is_building(a.target))
+            if ev < 0.02:
+                return None
             return ev * self._objective_factor(a.target) - cost
         if a.kind == "flame":
             u = view.unit(a.unit)
@@ -342,20 +372,36 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             u = view.unit(a.unit)
             if u is None:
                 return None
-            tg = [(t, view.hex_dice(a.target, t.down)) for t in view.enemy_at(a.target) if not t.is_afv]
+            # 14.4: dice without trees; 14.3: the round hits on a modified die of 3 or less
+            tg = [(t, view.terrain.ap_dice(a.target, target_down=t.down, firer_moved=False, afv_cover=False,
+                                           ip_points=view.ips.get(a.target, 0), ignore_trees=True))
+                  for t in view.enemy_at(a.target) if not t.is_afv]
             per = ap_attack_value(u.ap, tg)
-            ev = per * (1 - 0.55 ** a.rounds) * 1.2 - 0.05 * a.rounds - (0.1 if a.spotter else 0.0)
-            return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False)
+            if per < 0.02:
+                return None
+            mod = (1 if a.spotter else 0) + (1 if a.rounds > 3 else 0) + (1 if _d(u.hex, a.target) < u.ap_range else 0)
+            p_hit = max(0, min(6, 3 - mod)) / 6.0
+            hits = 1.0 - (1.0 - p_hit) ** a.rounds  # at least one round on the hex
+            more = max(0.0, p_hit * a.rounds - hits)  # further hits on units already hurt
+            p = pc_pass(u.pr) * (pc_pass(view.unit(a.spotter).pr) if a.spotter and view.unit(a.spotter) else 1.0)
+            own_near = sum(1 for o in view.own_units() if _d(o.hex, a.target) <= 2 and not o.is_afv)
+            ev = p * per * (hits + 0.35 * more) - 0.03 * own_near * a.rounds * (1 - p_hit)  # scatter (14.3 b)
+            return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False) - 0.01 * a.rounds
         return None
 
     def _fire(self, view, actions: list[Action]) -> Action | None:
+        # 14.0: mortar fire comes before any other fire of the phase, or not at all
+        morts = [(s, a) for a in actions if a.kind == "mortar" for s in [self._price(view, a, False)] if s is not None]
+        s, a = self._best(morts)
+        if a is not None and s >= 0.06:
+            return a
         scored = []
         for a in actions:
             if a.kind in ("lane_fire", "spray_fire"):  # 21.2, 21.3
                 s = self._price_mode(view, a, False)
                 if s is not None:
                     scored.append((s, a))
-            if a.kind in ("fire", "grenade", "flame", "mortar"):
+            if a.kind in ("fire", "grenade", "flame"):
                 s = self._price(view, a, False)
                 if s is not None:
                     scored.append((s, a))
@@ -382,9 +428,25 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         return a
 
     # ================================================================== assault
+    def _assault_need(self, view, target: str) -> float:
+        """The strength ratio an assault on ``target`` needs (17.0): 1.3; 1.0 on a goal hex; lower
+        as the game runs out on an enemy-held goal hex (losing it decides the game)."""
+        f = self._objective_factor(target)
+        if f <= 1.0:
+            return 1.3
+        left = self._turns_left(view)
+        if target in self.maps.attack or f >= 1.3:
+            return 0.3 if left <= 1 else 0.6 if left <= 2 else 1.0
+        return 1.0
+
     def _designate(self, view, actions: list[Action]) -> Action | None:
+        """17.0: Assault markers where the strength ratio (with the stacks already marked against
+        the same hex, 17.31) reaches what the hex is worth (``_assault_need``)."""
         scored = []
-        late = view.game_length - view.turn <= 1
+        marked: dict[str, list] = {}
+        for u in view.own_units():
+            if u.assault_hex:
+                marked.setdefault(u.assault_hex, []).append(u)
         for a in actions:
             if a.kind != "designate_assault":
                 continue
@@ -392,9 +454,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if not defenders:
                 continue
             att = [view.unit(x) for x in a.units]
-            odds = assault_odds(att, defenders)
-            need = 1.0 if (late and self._objective_factor(a.target) > 1) else 1.3
-            if odds < need:
+            odds = assault_odds(marked.get(a.target, []) + att, defenders)
+            if odds < self._assault_need(view, a.target):
                 continue
             gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
@@ -410,12 +471,13 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             att = [view.unit(x) for x in a.units]
             att = [u for u in att if u is not None and u.on_map and u.normal]
             if not defenders:
-                if a.target in self.maps.occupy or a.target in self.maps.clear:
-                    scored.append((0.5, a))
+                m = self.maps
+                if a.target in m.goal or a.target in m.guard or a.target in m.attack:
+                    scored.append((0.5, a))  # 17.0: into an empty goal hex
                 continue
             odds = assault_odds(att, defenders)
-            if odds >= 1.0:
-                scored.append((odds, a))
+            if odds >= min(1.0, self._assault_need(view, a.target)):
+                scored.append((odds * self._objective_factor(a.target), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
 

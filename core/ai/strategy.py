@@ -124,7 +124,8 @@ class StrategyMixin:
         for c in att:
             n = sum(enemy_at.get(h, 0) for h in c)
             clusters.append(frozenset(c))
-            demand.append(min(14.0, 2.0 + 2.0 * n))
+            late = view.game_length - view.turn <= 1
+            demand.append(min(16.0, (6.0 + 3.0 * n) if late else (4.0 + 2.0 * n)))
         for c in components((set(goal) | set(guard)) - set(attack)):
             near = far = 0
             for e in enemies:
