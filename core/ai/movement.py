@@ -68,6 +68,31 @@ def _ap_mine_loss(factors: int) -> float:
     return out
 
 
+def _crew_worth(c, crew: int) -> float:
+    """What a CW with ``crew`` men is worth: its value by crew (11.43), less when not fully crewed
+    it fires at half factors (MMG, 11.16 d), not at all (ATR, 10.16), once a Game Turn (ATG with 1-2
+    crew, 10.15) or fewer mortar rounds (14.12); none moves (8.12)."""
+    full = crew >= c.crew_max
+    base = {"MMG": 3.0, "Mor": 2.5, "ATR": 2.0}.get(c.weapon, 3.0 if c.is_atg else 2.0)
+    v = base * (0.5 + 0.5 * crew / max(1, c.crew_max))
+    if not full:
+        if c.weapon == "MMG":
+            v *= 0.6
+        elif c.is_atr:
+            v *= 0.2
+        elif c.is_atg and crew <= 2:
+            v *= 0.7
+        elif c.is_mortar:
+            v *= (3 if crew >= 2 else 2) / 5
+        v *= 0.9 if c.ma > 0 else 1.0
+    return v
+
+
+def moving_only_turn(view) -> bool:
+    """No overruns now (9.11: only in the friendly Movement Phase)."""
+    return view.phase is not Phase.MOVEMENT
+
+
 def _p_2d6_le(n: int) -> float:
     dist = ct.dice_total_distribution(2)
     return sum(p for t, p in enumerate(dist) if t <= n)
@@ -409,10 +434,11 @@ class MovementMixin:
             u0 = self._utility(view, g, start, risks[start], True, inf_hexes) - 0.02
             if u0 > best[0] + 1e-9:
                 best = (u0, start, True)
+        ov = self._overrun_bonus(view, units, reach, mp) if g["afv"] and not moving_only_turn(view) else {}
         for h in sorted(reach):
             if h == start or h in full:
                 continue
-            u_ = self._utility(view, g, h, risks[h], False, inf_hexes)
+            u_ = self._utility(view, g, h, risks[h], False, inf_hexes) + ov.get(h, 0.0)
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
@@ -426,6 +452,52 @@ class MovementMixin:
         path.reverse()
         r = pc[plan_key] = (top - base, dest, path, down_end)
         return r
+
+    def _overrun_bonus(self, view, units, reach: dict, mp: float) -> dict[str, float]:
+        """9.0: hex -> value of the best overrun the AFV could make from there (enough MPs to
+        enter the enemy hex, one more, and to leave it; no enemy AFV or wreck there, 9.13), so the
+        AFV plans its way to a favourable overrun (made by ``_overrun`` when it gets there)."""
+        afv = next((u for u in units if u.is_afv), None)
+        if afv is None or afv.overrun_done or afv.immobilized or not afv.normal or afv.overrun <= 0:
+            return {}
+        pc = self._pcache(view)
+        targets = pc.get(("ov_targets", afv.id, len(units)))
+        if targets is None:
+            targets = {}
+            for e in self.maps.enemies_all:
+                if e.hex in targets:
+                    continue
+                es = view.enemy_at(e.hex)
+                if any(x.is_afv for x in es) or view.wrecks.get(e.hex):
+                    continue
+                from core.ironcross.actions import Overrun
+
+                sc = self._overrun_score(view, afv, units, Overrun(e.hex, len(units) > 1))
+                if sc is None:
+                    sc = self._overrun_score(view, afv, units, Overrun(e.hex, False))
+                if sc is None or sc <= 0.4:
+                    continue
+                exits = [view.move_cost(afv, e.hex, n) for n in self._nb(view, e.hex)
+                         if not view.enemy_at(n) and not view.wrecks.get(n)]
+                exits = [c for c in exits if c is not None]
+                if exits:
+                    targets[e.hex] = (sc, min(exits))
+            pc[("ov_targets", afv.id, len(units))] = targets
+        if not targets:
+            return {}
+        out: dict[str, float] = {}
+        for h, (cost, _prev) in reach.items():
+            best = 0.0
+            for n in self._nb(view, h):
+                t = targets.get(n)
+                if t is None:
+                    continue
+                cin = view.move_cost(afv, h, n)
+                if cin is not None and cost + cin + 1 + t[1] <= mp + 1e-9 and t[0] > best:
+                    best = t[0]
+            if best:
+                out[h] = best
+        return out
 
     # ================================================================== pricing a StartMove
     def _move_p(self, view, a, units, pcs: bool) -> float:
@@ -724,9 +796,7 @@ class MovementMixin:
                 u, c = view.unit(a.unit), view.unit(a.cw)
                 if u is None or c is None or u.is_commander or u.is_ft or u.weapon == "LMG":
                     continue
-                gain = unit_value(c) / max(1, c.crew_max) * 1.5 - unit_value(u)
-                if c.is_mortar or c.is_atg or c.weapon == "MMG" or (c.is_atr and c.crew + 1 >= c.crew_max):
-                    gain += 0.4  # a full crew moves and fires fully again (8.12, 10.15, 10.16, 11.16 d)
+                gain = _crew_worth(c, c.crew + 1) - _crew_worth(c, c.crew) - 0.8 * unit_value(u)
                 if gain > 0.2:
                     scored.append((gain, a))
             elif a.kind == "push_wreck":
