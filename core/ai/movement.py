@@ -532,6 +532,7 @@ class MovementMixin:
             e = view.entry_of(units[0].id)
             others = [u for u in view.own_units(on_map=False) if u.hex is None and not u.eliminated
                       and u.id not in ids and not u.moved and view.entry_of(u.id) is e]
+            per_unit += 0.3  # a reinforcement held back loses its entry this phase (24.1)
         else:
             others = [u for u in view.own_units() if u.hex == here and u.id not in ids and not u.moved
                       and not u.is_afv]
@@ -690,9 +691,9 @@ class MovementMixin:
                 score -= 0.3  # the leader leaving his men (8.3 C: they move with +2 then)
             cands.append((score, stage, afv.id if afv is not None else None, a))
         if reaction:
-            thr = 0.5 if self.posture == "defend" else 0.25
+            thr = 0.4 if self.posture == "defend" else 0.25
         else:
-            thr = 0.35 if self.posture == "defend" else 0.1
+            thr = 0.12 if self.posture == "defend" else 0.1
         good = [c for c in cands if c[0] > thr]
         if good:
             # 8.0: per AFV its best way of moving; AFVs alone first, then AFVs with infantry

@@ -72,6 +72,7 @@ class StrategyMixin:
         """(hexes to occupy, enemy-held hexes to clear, own-held objective hexes to keep)."""
         enemy_hexes = {e.hex for e in view.enemy_units()}
         own_hexes = {u.hex for u in view.own_units()}
+        control = view.control
         goal: set[str] = set()
         attack: set[str] = set()
         guard: set[str] = set()
@@ -84,6 +85,9 @@ class StrategyMixin:
                 if small:
                     guard |= region - held  # keep the enemy out by standing there (8.23)
             else:
+                if o.get("control"):
+                    # control (last to occupy): a hex this side controls is held until the enemy enters
+                    region = {h for h in region if control.get(h) != view.side or h in own_hexes}
                 if small:
                     goal |= region - enemy_hexes
                     attack |= region & enemy_hexes

@@ -63,6 +63,7 @@ class PlayerView:
         self._units: dict[str, Unit] | None = None
         self._occ: dict | None = None
         self._occ_sig: tuple | None = None
+        self._occ_ids: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ game position
     @property
@@ -305,23 +306,37 @@ class PlayerView:
         if self._occ is None:
             self._occ = self._game.occupancy()
             self._occ_sig = tuple(sorted((h.id, o.afvs, o.wrecks) for h, o in self._occ.items()))
+            self._occ_ids = frozenset(h.id for h, o in self._occ.items() if o.afvs or o.wrecks)
         return self._occ
 
     def los(self, a: str, b: str, firer_down: bool = False) -> LosInfo:
-        """LOS (10.3) with the current AFVs and wrecks (cached per game and occupancy)."""
+        """LOS (10.3) with the current AFVs and wrecks (cached per game and occupancy).
+
+        The line without any AFV or wreck is cached for the game with the hexes it meets (and
+        the hexside partners, 10.31 b); while none of them holds an AFV or a wreck that answer
+        stands, else the line is traced again with the occupancy (cached per occupancy)."""
         occ = self.occupancy()
         cache = _LOS_CACHES.get(self._game)
         if cache is None:
             cache = {}
             _LOS_CACHES[self._game] = cache
+        if len(cache) > 400_000:
+            cache.clear()
+        base = cache.get((a, b, firer_down))
+        if base is None:
+            res = line_of_sight(self._game.map, a, b, occupancy={}, firer_down=firer_down,
+                                chart=self._game.setup.chart)
+            met = tuple({h.id for h in res.hexes} | {h.partner for h in res.hexes if h.partner})
+            base = cache[(a, b, firer_down)] = (
+                LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks)), met)
+        if not any(h in self._occ_ids for h in base[1]):
+            return base[0]
         key = (a, b, firer_down, self._occ_sig)
         r = cache.get(key)
         if r is None:
             res = line_of_sight(self._game.map, a, b, occupancy=occ, firer_down=firer_down,
                                 chart=self._game.setup.chart)
             r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks))
-            if len(cache) > 400_000:
-                cache.clear()
             cache[key] = r
         return r
 

@@ -319,3 +319,25 @@ def test_an_exception_inside_the_heuristic_ai_makes_the_game_an_error(monkeypatc
     assert rs[0].error.startswith("in the german player 'heuristic'")
     s = summarise(rs)
     assert s["trust"]["player_errors"] == 1 and s["trust"]["played"] == 0
+
+
+# ---------------------------------------------------------------- control (last to occupy)
+def test_victory_points_by_control_mark_their_objectives_and_controlled_hexes_leave_the_goals():
+    """Scenario 6 scores controlled hexes: its objectives say so, and a hex the side already
+    controls (empty) is no longer a goal, so its units sweep on to the next building hexes."""
+    import glob
+
+    from core.ironcross.scenario_setup import load_setup
+
+    _sc, setup = load_setup(sorted(glob.glob("scenarios/data/scenario_6_*.json"))[0], seed=1)
+    assert setup.objectives["german"] and all(o.get("control") for o in setup.objectives["german"])
+    units = [inf("G1", "german"), inf("R1", "russian")]
+    g = small_game(units, {"G1": "1510", "R1": "1001"})
+    region = ["1505", "1506", "1507"]
+    _objectives(g, [{**_occupy(region), "control": True}], [{**_occupy(region, 0.8), "control": True}],
+                lambda st, game: "german" if all(st.control.get(h) == "german" for h in region) else "russian")
+    g.state.control["1505"] = "german"
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    p._replan(PlayerView(g, "german"))
+    assert p.maps.goal == {"1506", "1507"}
