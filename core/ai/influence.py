@@ -8,6 +8,7 @@ and enemy position (``InfluenceMaps.for_view``), so one decision costs a few dic
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
 from core.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
@@ -53,6 +54,40 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
 _W_E, _W_S, _W_P = 1.0, 0.45, 0.18
 
 
+def los(v, a: str, b: str, down: bool = False):
+    """``v.los(a, b, down)`` for the AI's estimates, asking the view for fewer distinct lines: an
+    UP firer's LOS is the same both ways (the segment and its hexes are; 10.32 compares the lower
+    and the higher end) and a DOWN firer's differs only where the line meets Marsh (10.31 c).
+    Returns (clear, level difference from ``a`` to ``b``, trees/AFVs/wrecks along the line)."""
+    if a <= b:
+        r = v.los(a, b, False)
+        lvl = r[1]
+    else:
+        r = v.los(b, a, False)
+        lvl = -r[1]
+    if down and r[3]:
+        r = v.los(a, b, True)
+        lvl = r[1]
+    return _Los(r[0], lvl, r[2])
+
+
+class _Los(tuple):
+    __slots__ = ()
+
+    def __new__(cls, clear, level_difference, trees):
+        return tuple.__new__(cls, (clear, level_difference, trees))
+
+    clear = property(lambda self: self[0])
+    level_difference = property(lambda self: self[1])
+    trees_afvs_wrecks = property(lambda self: self[2])
+
+
+@lru_cache(maxsize=None)
+def _hx(h: str):
+    return hexgrid.parse_hex_id(h)
+
+
+@lru_cache(maxsize=4096)
 def _loss(fp: int, dice: int) -> float:
     """Expected loss (unit values) of a NORMAL infantry unit attacked at final ``fp`` with ``dice``."""
     if fp <= 0:
@@ -65,10 +100,13 @@ class _Entity:
     """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
     one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
 
-    __slots__ = ("key", "hex", "units", "pool")
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax")
 
     def __init__(self, key, hex_id, units, pool):
         self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
+        self.sig = (hex_id,) + tuple((u.id, u.morale.value, u.fired, u.opp_fired, u.down, u.facing, u.crew, u.moved,
+                                      u.mg_broken, u.mg_out_until) for u in units)
+        self.rmax = 30
 
 
 def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
@@ -171,10 +209,38 @@ class _GoalsAndRisk:
         own = sorted({u.hex for u in self.view.own_units()})
         self._share = {}
         for ent in ents:
-            eh = hexgrid.parse_hex_id(ent.hex)
-            n = sum(1 for h in own if hexgrid.distance(eh, hexgrid.parse_hex_id(h)) <= 8)
-            self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
+            eh = _hx(ent.hex)
+            n = sum(1 for h in own if hexgrid.distance(eh, _hx(h)) <= 8)
+            share = self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
+            ent.rmax = self._reach_of(ent, share)
+        if len(getattr(self, "_elm", ())) > 300_000:
+            self._elm = {}
         return ents
+
+    def _reach_of(self, ent, share: float) -> int:
+        """The farthest distance at which ``ent`` could still matter (its best firepower at two
+        dice, no terrain: 0.02 of a unit's value or more); farther hexes are skipped without LOS."""
+        if ent.pool is False and (ent.units[0].is_ft or ent.units[0].is_mortar):
+            return 30
+        last = 0
+        for d in range(1, 31):
+            tot = none = 0.0
+            none = 1.0
+            for e in ent.units:
+                if e.ap <= 0 or e.is_ft or e.is_mortar:
+                    continue
+                f = ct.attenuated(e.ap, max(1, e.ap_range), d) * (2 if e.is_mg else 1)
+                if f > 0:
+                    p = pc_pass(e.pr)
+                    tot += p * f
+                    none *= 1.0 - p
+            if tot <= 0:
+                break
+            p_any = 1.0 - none
+            fp = int(round(tot / p_any))
+            if fp > 1 and p_any * _loss(fp, 2) >= 0.02:
+                last = d
+        return last
 
     def _unit_fp(self, v, e, h: str, d: int, opp: bool, reaction_opp: bool) -> tuple[float, float]:
         """(AP factors after range (and the AFV cap, 13.2), MG intensive fire (11.15), PC pass
@@ -214,7 +280,7 @@ class _GoalsAndRisk:
         return (float(f), pc_pass(e.pr, mod))
 
     def _entity_loss(self, v, ent, h: str, hh, dice: int, opp: bool, reaction_opp: bool) -> float:
-        d = hexgrid.distance(hexgrid.parse_hex_id(ent.hex), hh)
+        d = hexgrid.distance(_hx(ent.hex), hh)
         if d == 0 or d > 30:
             return 0.0
         tot, ps = 0.0, []
@@ -229,10 +295,13 @@ class _GoalsAndRisk:
         for p in ps:
             none *= 1.0 - p
         p_any = 1.0 - none
-        los = v.los(ent.hex, h, any(e.down for e in ent.units))
-        if not los.clear:
+        best = int(round(tot / p_any)) - self._hex_red(v, h)
+        if best <= 1 or p_any * _loss(best, dice) < 0.02:
+            return 0.0  # little to fear even with a clear line: no LOS needed
+        lo = los(v, ent.hex, h, any(e.down for e in ent.units))
+        if not lo.clear:
             return 0.0
-        red = self._hex_red(v, h) + los.trees_afvs_wrecks + (1 if los.level_difference > 0 else 0)
+        red = self._hex_red(v, h) + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
         fp = int(round(tot / p_any)) - red
         return p_any * _loss(fp, dice)
 
@@ -258,11 +327,15 @@ class _GoalsAndRisk:
         if r is not None:
             return r
         v = self.view
-        hh = hexgrid.parse_hex_id(h)
+        hh = _hx(h)
         dice = v.hex_dice(h, down)
         reaction = v.phase is Phase.REACTION_MOVEMENT
         opp_d: dict = {}
         def_d: dict = {}
+        occ = self._key[2]  # the wrecks (10.31 b)
+        elm = getattr(self, "_elm", None)
+        if elm is None:
+            elm = self._elm = {}
         for ent in ents:
             if not ent.pool and ent.units[0].is_ft:
                 x = self._ft_loss(v, ent.units[0], h, hh)
@@ -274,20 +347,28 @@ class _GoalsAndRisk:
                 if x > 0:
                     def_d[ent.key] = x * self._share.get(ent.key, 1.0)
                 continue
-            x = self._entity_loss(v, ent, h, hh, dice, True, reaction)
-            if x > 0:
-                opp_d[ent.key] = x * self._share.get(ent.key, 1.0)
-            x = self._entity_loss(v, ent, h, hh, dice, False, False)
-            if x > 0:
-                def_d[ent.key] = x * self._share.get(ent.key, 1.0)
+            d = hexgrid.distance(_hx(ent.hex), hh)
+            if d == 0 or d > ent.rmax:
+                continue
+            share = self._share.get(ent.key, 1.0)
+            # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
+            mk = (ent.sig, h, dice, reaction, occ)
+            xs = elm.get(mk)
+            if xs is None:
+                xs = elm[mk] = (self._entity_loss(v, ent, h, hh, dice, True, reaction),
+                                self._entity_loss(v, ent, h, hh, dice, False, False))
+            if xs[0] > 0:
+                opp_d[ent.key] = xs[0] * share
+            if xs[1] > 0:
+                def_d[ent.key] = xs[1] * share
         r = self._risk[key] = (opp_d, def_d)
         return r
 
     def _ft_loss(self, v, e, h: str, hh) -> float:
         if not e.normal or e.fired or e.down:
             return 0.0
-        d = hexgrid.distance(hexgrid.parse_hex_id(e.hex), hh)
-        if d == 0 or d > 2 or not v.los(e.hex, h, False).clear:
+        d = hexgrid.distance(_hx(e.hex), hh)
+        if d == 0 or d > 2 or not los(v, e.hex, h, False).clear:
             return 0.0
         dist = ct.dice_total_distribution(2)
         lim = 8 if d == 1 else 6
@@ -297,7 +378,7 @@ class _GoalsAndRisk:
     def _mortar_loss(self, v, e, h: str, down: bool) -> float:
         if not e.normal or e.fired or v.terrain.is_building(e.hex):
             return 0.0
-        if not v.los(e.hex, h, e.down).clear:
+        if not los(v, e.hex, h, e.down).clear:
             return 0.0  # indirect fire (14.22) not counted
         dice = v.terrain.ap_dice(h, target_down=down, firer_moved=False, afv_cover=False,
                                  ip_points=v.ips.get(h, 0), ignore_trees=True)  # 14.4
@@ -315,7 +396,7 @@ class _GoalsAndRisk:
         if r is not None:
             return r
         v = self.view
-        hh = hexgrid.parse_hex_id(h)
+        hh = _hx(h)
         reaction = v.phase is Phase.REACTION_MOVEMENT
         opp_d: dict = {}
         def_d: dict = {}
@@ -324,7 +405,7 @@ class _GoalsAndRisk:
                 continue
             if e.is_atr and not e.full_crew:
                 continue  # 10.16
-            d = hexgrid.distance(hexgrid.parse_hex_id(e.hex), hh)
+            d = hexgrid.distance(_hx(e.hex), hh)
             if d == 0:
                 continue
             # 10.23: frontal area (a later fire phase: an ATG with 3-4 crew turns first, 8.72)
@@ -333,8 +414,8 @@ class _GoalsAndRisk:
             at = ct.attenuated(e.at, max(1, e.ap_range), d) if e.is_atr else e.at
             if at <= 0:
                 continue
-            los = v.los(e.hex, h, e.down)
-            if not los.clear:
+            lo = los(v, e.hex, h, e.down)
+            if not lo.clear:
                 continue
             higher = v.terrain.level(h) > v.terrain.level(e.hex)
             pk = at_kill_probability(at, 2, armour, higher)
@@ -387,8 +468,7 @@ class InfluenceMaps(_GoalsAndRisk):
         enemies = view.enemy_units()
         key = (view.seed_key, tuple(sorted((u.id, u.hex, u.morale.value, u.fired or u.opp_fired, u.down)
                                            for u in enemies)),
-               tuple(sorted(view.wrecks.items())),
-               tuple(sorted(u.hex for u in view.own_units() if u.is_afv)))
+               tuple(sorted(view.wrecks.items())))
         if key != self._key:
             self._key = key
             self._threat = {}
@@ -411,14 +491,14 @@ class InfluenceMaps(_GoalsAndRisk):
         if t is not None:
             return t
         v = self.view
-        hh = hexgrid.parse_hex_id(h)
+        hh = _hx(h)
         dice = (4 if down else 2) if afv else v.hex_dice(h, down)
         trees = v.terrain.trees(h)
         total = 0.0
         for e in self.enemies:
             if e.is_ft or e.is_mortar:
                 continue
-            d = hexgrid.distance(hexgrid.parse_hex_id(e.hex), hh)
+            d = hexgrid.distance(_hx(e.hex), hh)
             if d == 0 or d > 16:
                 continue
             if afv:
@@ -427,13 +507,13 @@ class InfluenceMaps(_GoalsAndRisk):
             f = ct.attenuated(e.ap, max(1, e.ap_range), d) if not afv else e.at
             if f <= 0 or (not afv and f - trees <= 0):
                 continue
-            los = v.los(e.hex, h, e.down)
-            if not los.clear:
+            lo = los(v, e.hex, h, e.down)
+            if not lo.clear:
                 continue
             if afv:
                 total += 0.25 if f >= 9 else 0.1
                 continue
-            fp = f - trees - los.trees_afvs_wrecks - (1 if los.level_difference > 0 else 0)
+            fp = f - trees - lo.trees_afvs_wrecks - (1 if lo.level_difference > 0 else 0)
             if fp <= 0:
                 continue
             pe, ps, pp = _ap_probs(fp, dice)
@@ -447,14 +527,14 @@ class InfluenceMaps(_GoalsAndRisk):
         if f is not None:
             return f
         v = self.view
-        hh = hexgrid.parse_hex_id(h)
+        hh = _hx(h)
         targets = [e.hex for e in self.enemies]
         if not targets:
             targets = self._approach(v)
         n = 0.0
         for t in targets:
-            d = hexgrid.distance(hh, hexgrid.parse_hex_id(t))
-            if 0 < d <= reach and v.los(h, t, down).clear:
+            d = hexgrid.distance(hh, _hx(t))
+            if 0 < d <= reach and los(v, h, t, down).clear:
                 n += 1.0
         self._fof[h] = n
         return n

@@ -35,6 +35,7 @@ import heapq
 from functools import lru_cache
 
 from core.ai.evaluation import at_kill_probability, pc_pass, unit_value
+from core.ai.influence import los
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState
 from core.ironcross.state import Phase
@@ -210,7 +211,7 @@ class MovementMixin:
             ft = 1 if any(_dist(h, e.hex) <= 2 and not e.is_afv for e in m.enemies_all) else 0
             rng = 0
             if m.attack and not adj:
-                rng = 1 if any(_dist(h, t) <= 4 and view.los(h, t, False).clear for t in sorted(m.attack)) else 0
+                rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in sorted(m.attack)) else 0
             if cl is not None and cl < len(m.clusters):
                 on = 1 if h in m.clusters[cl] and h not in m.attack else 0
             else:
@@ -244,7 +245,14 @@ class MovementMixin:
         if g["afv"]:
             v += -2.0 * w * c[1] + 0.3 * urg * c[2]
             if inf_hexes and not g["inf"]:
-                near = min(_dist(h, x) for x in inf_hexes)
+                pc = self._pcache(view)
+                nk = ("near_inf", tuple(inf_hexes))
+                memo = pc.get(nk)
+                if memo is None:
+                    memo = pc[nk] = {}
+                near = memo.get(h)
+                if near is None:
+                    near = memo[h] = min(_dist(h, x) for x in inf_hexes)
                 v -= 0.15 * max(0, near - 2)
         return v
 
@@ -260,12 +268,18 @@ class MovementMixin:
                 if u.is_atg and not e.is_afv and u.ap <= 0:
                     continue
                 d = _dist(h, e.hex)
-                if 0 < d <= reach and view.los(h, e.hex, down).clear:
+                if 0 < d <= reach and los(view, h, e.hex, down).clear:
                     f += 2.0 if (u.is_atg and e.is_afv) else 1.0
             if not self.maps.enemies_all:
                 f = 0.5 * self.maps.field_of_fire(h, down)
             pc[k] = f
         return f
+
+    def _enemy_hexes(self, view) -> frozenset:
+        e = self._dc.get("enemy_hexes")
+        if e is None:
+            e = self._dc["enemy_hexes"] = frozenset(x.hex for x in self.maps.enemies_all)
+        return e
 
     def _nb(self, view, h: str) -> list[str]:
         nbs = self._nbs.get(h)
@@ -278,7 +292,7 @@ class MovementMixin:
         """Dijkstra over MP from ``start``: hex -> (cost, previous hex). Hexes in ``full`` (where the
         group could not stop, 8.62) are passed through (8.61) but are no destination (the caller
         skips them); a known mined hex only as the last hex (19.2)."""
-        enemy_hexes = {e.hex for e in view.enemy_units()}
+        enemy_hexes = set(self._enemy_hexes(view))
         afv = any(u.is_afv for u in units)
         if afv:  # 8.61: an AFV never enters a hex holding another AFV
             ids = {u.id for u in units}
@@ -319,15 +333,16 @@ class MovementMixin:
                     heapq.heappush(pq, (nc, n))
         return best
 
-    def _risks(self, view, reach: dict, start: str, g: dict) -> dict[str, tuple[float, float, float]]:
+    def _risks(self, view, reach: dict, start: str, g: dict, need=None) -> dict[str, tuple[float, float, float]]:
         """hex -> (expected loss per unit value of the infantry ending there UP, the same ending
         DOWN, expected loss of the AFV's value share (P destroyed + immobilised)) for the group
         moving from ``start`` along the ``reach`` tree: per enemy fire entity the worse of its
-        opportunity fire on the path and its next fire at the destination (see the module)."""
+        opportunity fire on the path and its next fire at the destination (see the module).
+        ``need``: only these hexes (with every hex on their paths)."""
         m = self.maps
         down = g["down"]
         mines = self._known_mines(view)
-        order = sorted(reach, key=lambda h: (reach[h][0], h))
+        order = sorted(reach if need is None else need, key=lambda h: (reach[h][0], h))
         path_opp: dict[str, dict] = {}
         path_at: dict[str, dict] = {}
         p_mob: dict[str, float] = {}
@@ -408,22 +423,47 @@ class MovementMixin:
         g["w"] = self._pressure(view, g, start)
         full = self._full_hexes(own_men, afv_hexes, g, start)
         pc = self._pcache(view)
-        sig = tuple(sorted((u.id, u.down, u.morale.value) for u in units))
+        # units alike (same counter values and state, same goal cluster) share one plan
+        sig = tuple(sorted((u.kind.value, u.weapon, u.pr, u.ap, u.ap_range, u.at, u.assault, u.crew, u.frontal,
+                            u.down, u.morale.value, self._assign.get(u.id, -1)) for u in units))
+        a0, b0 = own_men.get(start, (0, 0))
         m = self.maps
-        held = frozenset(h for h in own_men if h in m.goal or h in m.guard)
-        plan_key = ("plan", start, sig, mp, one_hex, full, moving, held,
+        # the hexes the group can reach do not depend on where other stacks stand (it passes through
+        # them, 8.61), except the hexes of other AFVs for an AFV (8.61)
+        blocked = frozenset(afv_hexes) if g["afv"] else frozenset()
+        rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), blocked)
+        reach = pc.get(rk)
+        if reach is None:
+            reach = pc[rk] = self._reach(view, units, start, mp, one_hex)
+        # a plan holds while nothing changes within its reach
+        held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
+        plan_key = ("plan", rk, sig, frozenset(full.intersection(reach)), moving, held, a0, b0,
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(plan_key)
         if r is not None:
             return r
-        rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), full)
-        reach = pc.get(rk)
-        if reach is None:
-            reach = pc[rk] = self._reach(view, units, start, mp, one_hex, full)
+        ov = self._overrun_bonus(view, units, reach, mp) if g["afv"] and not moving_only_turn(view) else {}
+        # the enemy fire is priced on the paths to the most promising hexes only (position value,
+        # cover): the LOS it needs is the dearest part of a plan
+        cand = [h for h in reach if h != start and h not in full]
+        if len(cand) > 36:
+            zero = (0.0, 0.0, 0.0)
+            pos = {h: self._utility(view, g, h, zero, False, inf_hexes) + ov.get(h, 0.0) for h in cand}
+            top = sorted(cand, key=lambda h: (-pos[h], h))[:28]
+            cover = sorted(cand, key=lambda h: (-self._hex_dice(view, h, g["down"]), -pos[h], h))[:8]
+            cand = sorted(set(top) | set(cover))
+        need = {start}
+        for h in cand:
+            while h is not None and h not in need:
+                need.add(h)
+                h = reach[h][1]
         risk_key = ("risk", rk, g["inf"] > 0, g["afv"], g["armour"], g["toggle"], g["down"])
         risks = pc.get(risk_key)
         if risks is None:
-            risks = pc[risk_key] = self._risks(view, reach, start, g)
+            risks = pc[risk_key] = {}
+        missing = need.difference(risks)
+        if missing:
+            risks.update(self._risks(view, reach, start, g, need))
         base = self._utility(view, g, start, risks[start], False, inf_hexes)
         best = (base, start, False)
         can_toggle = g["toggle"] and not g["down"] and not one_hex
@@ -434,10 +474,7 @@ class MovementMixin:
             u0 = self._utility(view, g, start, risks[start], True, inf_hexes) - 0.02
             if u0 > best[0] + 1e-9:
                 best = (u0, start, True)
-        ov = self._overrun_bonus(view, units, reach, mp) if g["afv"] and not moving_only_turn(view) else {}
-        for h in sorted(reach):
-            if h == start or h in full:
-                continue
+        for h in cand:
             u_ = self._utility(view, g, h, risks[h], False, inf_hexes) + ov.get(h, 0.0)
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
@@ -609,14 +646,14 @@ class MovementMixin:
                     continue
                 d = _dist(u.hex, e.hex)
                 if u.is_atg and e.is_afv and u.at > 0:
-                    if not view.los(u.hex, e.hex, u.down).clear:
+                    if not los(view, u.hex, e.hex, u.down).clear:
                         continue
                     front = view.in_frontal_area(e.hex, e.facing or 1, u.hex)
                     higher = view.terrain.level(e.hex) > view.terrain.level(u.hex)
                     pk = at_kill_probability(u.at, 3, e.frontal if front else e.flank, higher)
                     best = max(best, pk * unit_value(e))
                 elif u.ap > 0 and not e.is_afv and d <= 2 * max(1, u.ap_range):
-                    if not view.los(u.hex, e.hex, u.down).clear:
+                    if not los(view, u.hex, e.hex, u.down).clear:
                         continue
                     f = ct.attenuated(u.ap, max(1, u.ap_range), d) - view.terrain.trees(e.hex)
                     if f > 0:
@@ -641,8 +678,17 @@ class MovementMixin:
         per_unit_fail = (0.15 if self.posture == "defend" else 0.3) * urg
         cands: list[tuple[float, int, str | None, Action]] = []
         plans: dict = {}
+        # 8.32 pairs (a leader and one unit) only where the leader's whole group is too big to stop
+        whole: set[str] = set()
+        for a in actions:
+            if a.kind == "start_move" and a.leader and len(a.units) > 2:
+                us = [view.unit(x) for x in a.units]
+                if all(u is not None for u in us) and sum(u.men for u in us) <= 6:
+                    whole.add(a.leader)
         for a in actions:
             if a.kind != "start_move":
+                continue
+            if a.leader and len(a.units) == 2 and a.leader in whole:
                 continue
             units = [view.unit(x) for x in a.units]
             if any(u is None for u in units):

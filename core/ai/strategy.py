@@ -158,12 +158,13 @@ class StrategyMixin:
         units = [u for u in view.own_units(on_map=False) if not u.eliminated and
                  (u.hex is not None or view.entry_of(u.id) is not None)]
         dist: dict[str, list[float]] = {}
+        seen: dict[tuple, list[float]] = {}
         for u in sorted(units, key=lambda x: x.id):
-            if u.hex is not None:
-                where = [u.hex]
-            else:
-                where = sorted(view.entry_of(u.id).hexes)
-            dist[u.id] = [min(m.goal_mp(h, u.is_afv, i) for h in where) for i in range(len(clusters))]
+            where = (u.hex,) if u.hex is not None else tuple(sorted(view.entry_of(u.id).hexes))
+            k = (where, u.is_afv)
+            if k not in seen:
+                seen[k] = [min(m.goal_mp(h, u.is_afv, i) for h in where) for i in range(len(clusters))]
+            dist[u.id] = seen[k]
         weight = {u.id: (2.0 if u.is_afv else 1.0) for u in units}
         need = list(demand)
         assign: dict[str, int] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import weakref
+from functools import lru_cache
 from typing import Any, Iterable
 
 from core.ironcross import combat_tables as ct
@@ -29,12 +30,17 @@ _LOS_CACHES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary(
 
 
 class LosInfo(tuple):
-    """(clear, level_difference, trees_afvs_wrecks) of one LOS (10.3, 11.16 b/c)."""
+    """(clear, level_difference, trees_afvs_wrecks, marsh_hexes) of one LOS (10.3, 11.16 b/c;
+    ``marsh_hexes``: Marsh hexes along the line, 10.31 c / 23.2 e)."""
 
     __slots__ = ()
 
-    def __new__(cls, clear: bool, level_difference: int, trees_afvs_wrecks: int):
-        return tuple.__new__(cls, (clear, level_difference, trees_afvs_wrecks))
+    def __new__(cls, clear: bool, level_difference: int, trees_afvs_wrecks: int, marsh_hexes: int = 0):
+        return tuple.__new__(cls, (clear, level_difference, trees_afvs_wrecks, marsh_hexes))
+
+    @property
+    def marsh_hexes(self) -> int:
+        return self[3]
 
     @property
     def clear(self) -> bool:
@@ -49,8 +55,14 @@ class LosInfo(tuple):
         return self[2]
 
 
+@lru_cache(maxsize=None)
+def _hex(h: str):
+    return hexgrid.parse_hex_id(h)
+
+
+@lru_cache(maxsize=500_000)
 def _dist(a: str, b: str) -> int:
-    return hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
+    return hexgrid.distance(_hex(a), _hex(b))
 
 
 class PlayerView:
@@ -309,6 +321,11 @@ class PlayerView:
             self._occ_ids = frozenset(h.id for h, o in self._occ.items() if o.afvs or o.wrecks)
         return self._occ
 
+    def occupancy_key(self) -> tuple:
+        """The AFVs and wrecks per hex as a hashable key (what LOS depends on beyond the map)."""
+        self.occupancy()
+        return self._occ_sig
+
     def los(self, a: str, b: str, firer_down: bool = False) -> LosInfo:
         """LOS (10.3) with the current AFVs and wrecks (cached per game and occupancy).
 
@@ -326,17 +343,28 @@ class PlayerView:
         if base is None:
             res = line_of_sight(self._game.map, a, b, occupancy={}, firer_down=firer_down,
                                 chart=self._game.setup.chart)
-            met = tuple({h.id for h in res.hexes} | {h.partner for h in res.hexes if h.partner})
-            base = cache[(a, b, firer_down)] = (
-                LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks)), met)
-        if not any(h in self._occ_ids for h in base[1]):
+            base = cache[(a, b, firer_down)] = [
+                LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks), int(res.marsh_hexes)),
+                res]
+        if self._occ_ids:
+            # a hex the line meets (or runs along) is at most one hex off the straight path
+            dab = _dist(a, b) + 1
+            near = [h for h in self._occ_ids if _dist(a, h) + _dist(h, b) <= dab]
+        else:
+            near = ()
+        if not near:
+            return base[0]
+        if not isinstance(base[1], tuple):
+            res = base[1]
+            base[1] = tuple({h.id for h in res.hexes} | {h.partner for h in res.hexes if h.partner})
+        if not any(h in base[1] for h in near):
             return base[0]
         key = (a, b, firer_down, self._occ_sig)
         r = cache.get(key)
         if r is None:
             res = line_of_sight(self._game.map, a, b, occupancy=occ, firer_down=firer_down,
                                 chart=self._game.setup.chart)
-            r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks))
+            r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks), int(res.marsh_hexes))
             cache[key] = r
         return r
 
