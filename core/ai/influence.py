@@ -168,17 +168,28 @@ class _GoalsAndRisk:
         if not hasattr(self, "_gcache"):
             self._gcache = {}
         self._gview = view
-        self._src = src
-        self.obj_dist = bfs_distance(view, src) if src else {}
+        self._src = frozenset(src)
+        memo = self._gcache.setdefault("memo", {})
+        ok = ("bfs", self._src)
+        if ok not in memo:
+            memo[ok] = bfs_distance(view, src) if src else {}
+        self.obj_dist = memo[ok]
         self._fields: dict[tuple, dict[str, float]] = {}
 
     def _field(self, cluster: int | None, afv: bool) -> dict[str, float]:
         k = (cluster, afv)
         f = self._fields.get(k)
         if f is None:
-            src = self._src if cluster is None or cluster >= len(self.clusters) else self.clusters[cluster]
-            f = self._fields[k] = _goal_field(self._gview, src, "afv" if afv else "infantry", self._gcache) \
-                if src else {}
+            src = self._src if cluster is None or cluster >= len(self.clusters) else frozenset(self.clusters[cluster])
+            memo = self._gcache.setdefault("memo", {})
+            mk = (src, afv)
+            f = memo.get(mk)
+            if f is None:
+                if len(memo) > 400:  # the map never changes: fields are kept for the game, within bounds
+                    memo.clear()
+                f = memo[mk] = _goal_field(self._gview, src, "afv" if afv else "infantry", self._gcache) \
+                    if src else {}
+            self._fields[k] = f
         return f
 
     def goal_mp(self, h: str, afv: bool = False, cluster: int | None = None) -> float:

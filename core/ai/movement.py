@@ -11,10 +11,11 @@ which path. A mixin of :class:`core.ai.heuristic.HeuristicPlayer`.
   Game Turn's goals from :mod:`core.ai.strategy`, weighed by the posture and the time left; being
   on an objective hex; cover; fields of fire for MGs/ATGs, targets in reach for flamethrowers;
   an AFV near its infantry) minus the **expected losses** on the way and there: for each enemy
-  fire entity the worse of its opportunity fire at a hex of the path (13.0: who may fire, 13.2
-  ranges, 13.14 frontal areas, 13.17 PC modifiers, MG intensive fire) and its next fire at the
-  destination (Defensive Fire, or Moving Fire after Reaction Movement), with the exact P/S/E
-  probabilities of the engine's dice; AT kill chances for AFVs, woods and marsh immobilisation
+  fire entity (it fires once a Player Turn) half the worse of its opportunity fire at a hex of
+  the path (13.0: who may fire, 13.2 ranges, 13.14 frontal areas, 13.17 PC modifiers, MG
+  intensive fire) and its next fire at the destination (Defensive Fire, or Moving Fire after
+  Reaction Movement), half the latter alone, with the exact P/S/E probabilities of the engine's
+  dice; AT kill chances for AFVs, woods and marsh immobilisation
   (8.54/8.55), known mines (19.2: own mines and the revealed factors of enemy mines; a known
   mined hex is never passed through, only entered as the last hex, its expected loss counted).
   A group may end its move DOWN (3.13, 2 MP) when that pays. Hexes where the group could not
@@ -94,6 +95,17 @@ def moving_only_turn(view) -> bool:
     return view.phase is not Phase.MOVEMENT
 
 
+def _blend(path: dict, dest: dict) -> float:
+    """Expected loss of a move, per enemy entity (it fires once a Player Turn): half the worse of
+    its opportunity fire on the path and its fire at the destination (a firer that picks its
+    moment), half its fire at the destination (a firer that waits), so cover where the move ends
+    counts even after open ground."""
+    if not path:
+        return sum(dest.values())
+    return sum(0.5 * max(path.get(k, 0.0), x) + 0.5 * x for k, x in dest.items()) + \
+        sum(0.5 * x for k, x in path.items() if k not in dest)
+
+
 def _p_2d6_le(n: int) -> float:
     dist = ct.dice_total_distribution(2)
     return sum(p for t, p in enumerate(dist) if t <= n)
@@ -165,16 +177,24 @@ class MovementMixin:
 
     def _pcache(self, view) -> dict:
         """A cache that lasts while the phase, the enemy position and the plan stay the same."""
+        pc = self._dc.get("pc")
+        if pc is not None:
+            return pc
         key = (view.seed_key, self.maps._key, getattr(self, "_plan_key", None))
         if getattr(self, "_pck", None) != key:
             self._pck, self._pcd = key, {}
-        return self._pcd
+        pc = self._dc["pc"] = self._pcd
+        return pc
 
     def _weights(self, view) -> tuple[float, float, float, float]:
         """(progress per turn of MPs, on-objective bonus, risk weight, urgency) per unit."""
-        urg = self._urg(view)
-        attack = self.posture == "attack"
-        return ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg, 0.8 if attack else 1.3, urg)
+        w = self._dc.get("weights")
+        if w is None:
+            urg = self._urg(view)
+            attack = self.posture == "attack"
+            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg,
+                                       0.8 if attack else 1.3, urg)
+        return w
 
     def _turns_left(self, view) -> int:
         """Movement phases this side still has, this one included."""
@@ -202,8 +222,11 @@ class MovementMixin:
         / 6), AFV turns (MP / 10), on a goal hex, AP dice UP, AP dice DOWN, next to an enemy-held
         goal hex, an enemy a flamethrower there could attack (16.1: range 2), an enemy-held goal
         hex in LOS within 4 hexes)."""
-        pc = self._pcache(view)
         k = ("comp", h, cl)
+        c = self._dc.get(k)
+        if c is not None:
+            return c
+        pc = self._pcache(view)
         c = pc.get(k)
         if c is None:
             m = self.maps
@@ -219,6 +242,7 @@ class MovementMixin:
             c = pc[k] = (min(m.goal_mp(h, False, cl) / 6.0, 8.0), min(m.goal_mp(h, True, cl) / 10.0, 8.0),
                          on, self._hex_dice(view, h, False),
                          self._hex_dice(view, h, True), adj, ft, rng)
+        self._dc[k] = c
         return c
 
     def _pos_value(self, view, g: dict, h: str, down: bool, inf_hexes: list) -> float:
@@ -381,10 +405,10 @@ class MovementMixin:
             if g["inf"]:
                 po = path_opp[h]
                 _, d_up = m.fire_risk(h, down)
-                r_up = sum(max(po.get(k, 0.0), d_up.get(k, 0.0)) for k in set(po) | set(d_up))
+                r_up = _blend(po, d_up)
                 if g["toggle"] and not down:
                     _, d_dn = m.fire_risk(h, True)
-                    r_down = sum(max(po.get(k, 0.0), d_dn.get(k, 0.0)) for k in set(po) | set(d_dn))
+                    r_down = _blend(po, d_dn)
                 else:
                     r_down = r_up
                 if prev is not None and h in mines and mines[h][0]:
@@ -394,7 +418,7 @@ class MovementMixin:
             if g["afv"]:
                 pa = path_at[h]
                 _, d_at = m.at_risk(h, g["armour"])
-                r_afv = sum(max(pa.get(k, 0.0), d_at.get(k, 0.0)) for k in set(pa) | set(d_at))
+                r_afv = _blend(pa, d_at)
                 r_afv += 0.4 * (1.0 - p_mob[h])
                 if prev is not None and h in mines and mines[h][1]:
                     r_afv += _p_2d6_le(mines[h][1])  # 19.25
@@ -614,12 +638,12 @@ class MovementMixin:
             r_up = r_afv = 0.0
             if g["inf"]:
                 opp, d_up = self.maps.fire_risk(h, False)
-                r_up = sum(max(opp.get(k, 0.0), d_up.get(k, 0.0)) for k in set(opp) | set(d_up))
+                r_up = _blend(opp, d_up)
                 if h in mines and mines[h][0]:
                     r_up += _ap_mine_loss(mines[h][0])
             if g["afv"]:
                 opp, d_at = self.maps.at_risk(h, g["armour"])
-                r_afv = sum(max(opp.get(k, 0.0), d_at.get(k, 0.0)) for k in set(opp) | set(d_at))
+                r_afv = _blend(opp, d_at)
                 t = view.terrain
                 if t.trees(h) >= 2:
                     r_afv += 0.4 * _p_2d6_le(t.trees(h))
@@ -791,15 +815,32 @@ class MovementMixin:
         if ov is not None:
             return ov
         here = units[0].hex
-        mp = min(mv["mp"].get(u.id, 0) for u in units)
-        one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
-        gain, dest, path, down_end = self._plan(view, units, mp, one, moving=True)
-        if dest != here and gain > 0.02 and len(path) > 1:
-            st = Step(path[1])
-            if st in actions:
-                return st
-        if dest == here and down_end and ToggleState() in actions and not units[0].down:
-            return ToggleState()  # 3.13: end the move DOWN
+        ids = frozenset(u.id for u in units)
+        route = getattr(self, "_route", None)
+        if route is not None and route[0] == ids and route[3] == self.maps._key and here in route[1]:
+            # nothing changed since the plan (no enemy fired, nobody moved): follow it
+            path, down_end = route[1], route[2]
+            i = path.index(here)
+            if i + 1 < len(path):
+                st = Step(path[i + 1])
+                if st in actions:
+                    return st
+            elif down_end and ToggleState() in actions and not units[0].down:
+                self._route = None
+                return ToggleState()  # 3.13: end the move DOWN
+        else:
+            mp = min(mv["mp"].get(u.id, 0) for u in units)
+            one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+            gain, dest, path, down_end = self._plan(view, units, mp, one, moving=True)
+            self._route = (ids, path, down_end, self.maps._key) if dest != here or down_end else None
+            if dest != here and gain > 0.02 and len(path) > 1:
+                st = Step(path[1])
+                if st in actions:
+                    return st
+            if dest == here and down_end and ToggleState() in actions and not units[0].down:
+                self._route = None
+                return ToggleState()  # 3.13: end the move DOWN
+        self._route = None
         # stopping: face the best targets (MGs, ATGs, 8.72/8.73) or the nearest enemy (AFVs, 8.74)
         faces = [a for a in actions if a.kind == "face"]
         if faces:
@@ -826,7 +867,7 @@ class MovementMixin:
             scored = []
             for a in steps:
                 opp, d_up = self.maps.fire_risk(a.hex, g["down"]) if g["inf"] else ({}, {})
-                r = sum(max(opp.get(k, 0.0), d_up.get(k, 0.0)) for k in set(opp) | set(d_up))
+                r = _blend(opp, d_up)
                 s = self._utility(view, g, a.hex, (r, r, 0.0), False, inf_hexes) - (50.0 if a.hex in full else 0.0)
                 scored.append((s, a))
             return self._best(scored)[1]

@@ -38,7 +38,13 @@ class StrategyMixin:
     def _replan(self, view) -> None:
         """Recompute posture and goals when a new Player Turn (or the set-up) begins."""
         setup = view.phase is Phase.SETUP
-        key = ("setup",) if setup else (view.player_turn,)
+        if getattr(self, "_objective_hexes", None) is None:
+            self._objective_hexes = frozenset(h for o in view.objectives if len(o["hexes"]) <= SMALL_REGION
+                                              for h in o["hexes"])
+        # a new Player Turn, or enemy units entering or leaving the objectives (e.g. in the last
+        # Player Turn: the enemy who walks in must be fired at and assaulted now)
+        inside = frozenset(e.hex for e in view.enemy_units() if e.hex in self._objective_hexes)
+        key = ("setup",) if setup else (view.player_turn, inside)
         if getattr(self, "_plan_key", None) == key:
             return
         self._plan_key = key

@@ -44,7 +44,7 @@ class TacticsMixin:
             return None  # 9.3 refused: the infantry would halt outside, plain overrun instead
         score = ev * self._objective_factor(a.hex) - p_loss * unit_value(afv)
         if a.with_infantry:
-            score += 0.5 if (a.hex in self.maps.occupy or a.hex in self.maps.clear) else 0.0
+            score += 0.5 if self._objective_factor(a.hex) > 1.0 else 0.0
             score -= 0.15 * len([u for u in group if u.id != afv.id])  # the infantry's risk in the assault
         return score
 

@@ -76,6 +76,7 @@ class PlayerView:
         self._occ: dict | None = None
         self._occ_sig: tuple | None = None
         self._occ_ids: frozenset[str] = frozenset()
+        self._los_local: dict = {}  # this view's answers (the position does not change under it)
 
     # ------------------------------------------------------------------ game position
     @property
@@ -332,6 +333,14 @@ class PlayerView:
         The line without any AFV or wreck is cached for the game with the hexes it meets (and
         the hexside partners, 10.31 b); while none of them holds an AFV or a wreck that answer
         stands, else the line is traced again with the occupancy (cached per occupancy)."""
+        local = self._los_local
+        r = local.get((a, b, firer_down))
+        if r is not None:
+            return r
+        r = local[(a, b, firer_down)] = self._los(a, b, firer_down)
+        return r
+
+    def _los(self, a: str, b: str, firer_down: bool) -> LosInfo:
         occ = self.occupancy()
         cache = _LOS_CACHES.get(self._game)
         if cache is None:
