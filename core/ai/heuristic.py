@@ -27,17 +27,18 @@ seeded generator only breaks exact ties, so the same seed gives the same game.
 
 from __future__ import annotations
 
-import heapq
 import random
 from functools import lru_cache
 from typing import Sequence
 
 from core.ai.evaluation import (
     ap_attack_value, assault_odds, at_kill_probability, flame_value, grenade_value, pc_pass, unit_value)
-from core.ai.influence import InfluenceMaps, bfs_distance
+from core.ai.influence import InfluenceMaps
+from core.ai.movement import MovementMixin
+from core.ai.strategy import StrategyMixin
 from core.ai.tactics import TacticsMixin
 from core.ironcross import combat_tables as ct
-from core.ironcross.actions import Action, EndPhase, EndSetup, Pass, Step, StopMove, action_to_json
+from core.ironcross.actions import Action, EndPhase, EndSetup, Pass, StopMove, action_to_json
 from core.ironcross.state import Phase
 from maps import hexgrid
 
@@ -60,7 +61,7 @@ def _d(a: str, b: str) -> int:
     return hexgrid.distance(_hex(a), _hex(b))
 
 
-class HeuristicPlayer(TacticsMixin):
+class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
     """Heuristic player for either side; ``seed`` makes it reproducible."""
 
     name = "heuristic"
@@ -74,6 +75,8 @@ class HeuristicPlayer(TacticsMixin):
         self._nbs: dict[str, list[str]] = {}
         self._dice: dict[tuple, int] = {}
         self._dc: dict = {}
+        self._assign: dict[str, int] = {}  # unit id -> goal cluster (core.ai.strategy)
+        self._last_turn = False
 
     # ================================================================== entry point
     def choose(self, view, side: str, actions: Sequence[Action]) -> Action:
@@ -112,6 +115,7 @@ class HeuristicPlayer(TacticsMixin):
         m.init_game(view)
         m.refresh(view)
         self._dc = {"ips": view.ips}
+        self._last_turn = view.turn >= view.game_length
         self._init_posture(view)
         ph = view.phase
         kinds = {a.kind for a in actions}
@@ -145,34 +149,13 @@ class HeuristicPlayer(TacticsMixin):
 
     # ================================================================== strategy
     def _init_posture(self, view) -> None:
-        if self.posture is not None:
-            return
-        small = [o for o in view.objectives if len(o["hexes"]) <= 40] or view.objectives
-        hexes = {h for o in small for h in o["hexes"]}
-        zone = view.setup_zones()
-        if hexes and zone and min((self.maps.objective_distance(h) for h in zone), default=99) <= 1:
-            self.posture = "defend"
-        elif not hexes and zone:
-            self.posture = "defend"
-        else:
-            self.posture = "attack"
-        src = set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy))
-        self._enemy_dist = bfs_distance(view, src) if src else {}
-        self._small_hexes = hexes
+        self._replan(view)  # issue 14: posture and goals from the victory conditions, every Player Turn
 
     def _urgency(self, view) -> float:
         """Grows as the game runs out: objectives count more, danger less."""
         left = view.game_length - view.turn
         u = 1.0 + 1.5 * view.turn / max(1, view.game_length)
         return u + (1.0 if left <= 1 else 0.0)
-
-    def _targets_enemy(self, view) -> list[str]:
-        """Enemy-held hexes inside the objective regions (to clear or take)."""
-        m = self.maps
-        if "targets" in self._dc:
-            return self._dc["targets"]
-        self._dc["targets"] = out = sorted({e.hex for e in view.enemy_units() if e.hex in m.clear or e.hex in m.occupy})
-        return out
 
     # ================================================================== set-up
     def _setup(self, view, actions: list[Action]) -> Action | None:
@@ -279,269 +262,12 @@ class HeuristicPlayer(TacticsMixin):
         return min(occ, key=lambda x: (_d(h, x), x)) if occ else h
 
     # ================================================================== movement
-    def _gprops(self, units) -> dict:
-        inf = [u for u in units if not u.is_afv]
-        return {"men": sum(u.men for u in units), "afv": any(u.is_afv for u in units),
-                "cw": any(u.is_cw for u in units), "here": units[0].hex, "n": len(units),
-                "down": bool(inf) and all(u.down for u in inf), "inf": len(inf),
-                "inf_val": sum(unit_value(u) for u in inf), "fof": any(u.is_mg or u.is_atg for u in units)}
-
-    def _group_utility(self, view, units, h: str, own_men: dict, afv_hexes: set, inf_hexes: list,
-                       targets: list[str], g: dict | None = None) -> float | None:
-        m = self.maps
-        if g is None:
-            g = self._gprops(units)
-        if h != g["here"]:
-            om = own_men.get(h, (0, 0))
-            if om[0] + g["men"] > 6:
-                return None
-            if g["afv"] and h in afv_hexes:
-                return None
-            if g["cw"] and om[1]:
-                return None
-        urg = self._dc.get("urg")
-        if urg is None:
-            urg = self._dc["urg"] = self._urgency(view)
-        d = m.objective_distance(h)
-        defend = self.posture == "defend"
-        s = -(1.0 if not defend else 0.8) * urg * min(d, 30)
-        if targets and not defend:
-            tk = ("tdist", h)
-            td = self._dc.get(tk)
-            if td is None:
-                td = self._dc[tk] = min(min(_d(h, t) for t in targets), 12)
-            s -= 0.5 * urg * td
-        down = g["down"]
-        if g["inf"]:
-            thr = m.threat(h, down)
-            s -= (2.5 if defend else 1.2) / urg * thr * g["inf_val"] / max(1.0, g["inf"] ** 0.5)
-            s += 0.15 * self._hex_dice(view, h, down) * g["inf"]
-        if g["afv"]:
-            s -= 0.8 * m.threat(h, False, afv=True) * 6
-            if view.terrain.trees(h) >= 2 or view.terrain.is_marsh(h):
-                s -= 2.0
-            if inf_hexes and not g["inf"]:
-                near = min(_d(h, x) for x in inf_hexes)
-                s -= 0.7 * max(0, near - 2)
-        if g["fof"]:
-            s += 0.25 * min(m.field_of_fire(h, down), 6)
-        if h in m.occupy and len(m.occupy) <= 40:
-            s += 1.0 * urg
-        return s / max(1.0, g["n"] ** 0.5)
-
     def _hex_dice(self, view, h: str, down: bool) -> int:
         k = (h, down, view.ips.get(h, 0) if self._dc.get("ips") is None else self._dc["ips"].get(h, 0))
         v = self._dice.get(k)
         if v is None:
             v = self._dice[k] = view.hex_dice(h, down)
         return v
-
-    def _reach(self, view, units, start: str, mp: float, one_hex: bool, full=frozenset()) -> dict:
-        """Dijkstra over MP from ``start``: hex -> (cost, previous hex); hexes in ``full`` (where
-        the group could not stop, 8.62) are not entered."""
-        enemy_hexes = {e.hex for e in view.enemy_units()} | set(full)
-        afv = any(u.is_afv for u in units)
-        wrecks = view.wrecks
-        best: dict[str, tuple[float, str | None]] = {start: (0.0, None)}
-        pq = [(0.0, start)]
-        while pq:
-            c, h = heapq.heappop(pq)
-            if c > best[h][0] + 1e-9:
-                continue
-            if one_hex and h != start:
-                continue
-            nbs = self._nbs.get(h)
-            if nbs is None:
-                nbs = self._nbs[h] = view.neighbours(h)
-            for n in nbs:
-                if n in enemy_hexes or (afv and wrecks.get(n)):
-                    continue
-                cost = 0.0
-                for u in units:
-                    ck = (h, n, u.is_afv, u.down, u.normal and not u.down)
-                    k = self._costs.get(ck, -1)
-                    if k == -1:
-                        k = self._costs[ck] = view.move_cost(u, h, n)
-                    if k is None:
-                        cost = None
-                        break
-                    cost = max(cost, k)
-                if cost is None:
-                    continue
-                nc = c + cost
-                if not one_hex and nc > mp + 1e-9:
-                    continue
-                if n not in best or nc < best[n][0] - 1e-9:
-                    best[n] = (nc, h)
-                    heapq.heappush(pq, (nc, n))
-        return best
-
-    def _position_context(self, view, moving_ids: set):
-        own_men: dict[str, tuple[int, int]] = {}
-        afv_hexes: set = set()
-        inf_hexes = []
-        for o in view.own_units():
-            if o.id in moving_ids:
-                continue
-            a, b = own_men.get(o.hex, (0, 0))
-            own_men[o.hex] = (a + o.men, b + (1 if o.is_cw else 0))
-            if o.is_afv:
-                afv_hexes.add(o.hex)
-            elif o.is_infantry:
-                inf_hexes.append(o.hex)
-        return own_men, afv_hexes, sorted(set(inf_hexes))
-
-    def _plan(self, view, units, mp: float, one_hex: bool):
-        """(gain, destination, path) of the best reachable hex for ``units`` (stacked)."""
-        start = units[0].hex
-        ids = {u.id for u in units}
-        pk = ("pos", frozenset(ids))
-        pc = self._dc.get(pk)
-        if pc is None:
-            pc = self._dc[pk] = self._position_context(view, ids)
-        own_men, afv_hexes, inf_hexes = pc
-        targets = self._targets_enemy(view)
-        men = sum(u.men for u in units)
-        has_afv = any(u.is_afv for u in units)
-        has_cw = any(u.is_cw for u in units)
-        full = frozenset(h for h, (a, b) in own_men.items() if h != start and (a + men > 6 or (has_cw and b)))
-        if has_afv:
-            full = full | frozenset(h for h in afv_hexes if h != start)
-        rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), full)
-        reach = self._dc.get(rk)
-        if reach is None:
-            reach = self._dc[rk] = self._reach(view, units, start, mp, one_hex, full)
-        g = self._gprops(units)
-        base = self._group_utility(view, units, start, own_men, afv_hexes, inf_hexes, targets, g)
-        scored = []
-        for h in sorted(reach):
-            u_ = self._group_utility(view, units, h, own_men, afv_hexes, inf_hexes, targets, g)
-            if u_ is None:
-                continue
-            scored.append((u_, h))
-        if not scored or base is None:
-            return (0.0, start, [start])
-        top, dest = max(scored, key=lambda x: (x[0], x[1]))
-        path = [dest]
-        while reach[path[-1]][1] is not None:
-            path.append(reach[path[-1]][1])
-        path.reverse()
-        # moving through the enemy's fields of fire invites opportunity fire
-        exposure = sum(self.maps.threat(h, False) for h in path[1:-1])
-        gain = top - base - 0.4 * exposure * len([u for u in units if not u.is_afv])
-        return (gain, dest, path)
-
-    def _start_move(self, view, actions: list[Action]) -> Action | None:
-        reaction = view.phase is Phase.REACTION_MOVEMENT
-        if reaction and self.posture == "defend":
-            return self._reaction_defend(view, actions)
-        scored = []
-        pcs = view.first_shot
-        for a in actions:
-            if a.kind != "start_move":
-                continue
-            units = [view.unit(x) for x in a.units]
-            if any(u is None for u in units):
-                continue
-            if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
-                continue  # 8.62: the group could never stop anywhere
-            if units[0].hex is None:  # entering from off the map
-                # 8.0: AFVs alone move first (once other units have started they may not this phase)
-                first = 10.0 if all(u.is_afv for u in units) else 0.0
-                scored.append((5.0 + len(units) + (2.0 if a.leader else 0.0) + first, a))
-                continue
-            mp, one = 99.0, False
-            for u in units:
-                m_, o_ = view.allowance(u.id)
-                mp = min(mp, m_)
-                one = one or o_
-            if a.directed_by:
-                mp = min(mp, 2 if reaction else 4)
-            gain, dest, _ = self._plan(view, units, mp, one)
-            ov = self._overrun_potential(view, units) if any(u.is_afv for u in units) else 0.0
-            if ov > 0.4 and ov > gain:
-                dest, gain = None, ov  # 9.0: start the move to overrun an adjacent enemy hex
-            if dest == units[0].hex or gain <= 0:
-                continue
-            if not pcs:
-                p = 1.0
-            elif a.leader:
-                ld = view.unit(a.leader)
-                p = pc_pass(ld.pr)
-            elif a.directed_by:
-                ld = view.unit(a.directed_by)
-                p = pc_pass(ld.pr if ld else 7, 2)
-            else:
-                p = 1.0
-                for u in units:
-                    p *= pc_pass(u.pr) if u.is_afv or len(units) == 1 else 1.0
-                if any(u.is_afv for u in units) and len(units) > 1:
-                    p *= sum(pc_pass(u.pr) for u in units if not u.is_afv) / max(1, len(units) - 1)
-            bonus = 0.3 * (len(units) - 1) if (a.leader or any(u.is_afv for u in units)) and len(units) > 1 else 0.0
-            if a.leader and len(units) == 1:
-                bonus -= 0.5  # the leader leaving his men behind
-            score = p * (gain * len(units) ** 0.5 + bonus)
-            scored.append((score, a))
-        threshold = 1.2 if (self.posture == "defend" or reaction) else 0.35
-        if reaction:
-            threshold = 2.0
-        s, a = self._best(scored)
-        if a is None or s < threshold:
-            return EndPhase()
-        return a
-
-    def _step(self, view, actions: list[Action]) -> Action | None:
-        mv = view.moving()
-        units = [view.unit(x) for x in mv["units"]]
-        units = [u for u in units if u is not None and not u.eliminated]
-        if not units:
-            return StopMove() if StopMove() in actions else None
-        if mv["entering"]:
-            enters = [a for a in actions if a.kind == "enter"]
-            if not enters:
-                return StopMove()
-            ids = {u.id for u in units}
-            own_men, afv_hexes, inf_hexes = self._position_context(view, ids)
-            targets = self._targets_enemy(view)
-            scored = []
-            for a in enters:
-                moved = [_At(u, a.hex) for u in units]
-                s = self._group_utility(view, moved, a.hex, own_men, afv_hexes, inf_hexes, targets)
-                if s is not None:
-                    scored.append((s, a))
-            s, a = self._best(scored)
-            return a if a is not None else StopMove()
-        if view.phase is Phase.REACTION_MOVEMENT and self.posture == "defend":
-            st = self._reaction_step(view, actions, units)
-            if st is not None:
-                return st
-        ov = self._overrun(view, actions, units)  # 9.0 when favourable
-        if ov is not None:
-            return ov
-        mp = min(mv["mp"].get(u.id, 0) for u in units)
-        one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
-        gain, dest, path = self._plan(view, units, mp, one)
-        here = units[0].hex
-        if dest != here and gain > 0.05 and len(path) > 1:
-            st = Step(path[1])
-            if st in actions:
-                return st
-        # stopping: face the enemy first (MGs, ATGs, AFVs)
-        faces = [a for a in actions if a.kind == "face"]
-        if faces and len(units) >= 1:
-            f = units[0] if len(units) == 1 else next((u for u in units if u.is_afv), None)
-            if f is not None and f.has_facing:
-                focus = self._focus(view, here)
-                if focus != here and not (f.facing and view.in_frontal_area(here, f.facing, focus)):
-                    good = [a for a in faces if view.in_frontal_area(here, a.hexside, focus)]
-                    if good:
-                        return sorted(good, key=_key)[0]
-        if StopMove() in actions:
-            return StopMove()
-        steps = [a for a in actions if a.kind == "step"]
-        if steps:
-            return min(steps, key=lambda a: (self.maps.objective_distance(a.hex), a.hex))
-        return None
 
     # ================================================================== fire
     def _fire_cost(self, view, u, phase, opportunity: bool, grenade_target: str | None = None) -> float:
@@ -550,8 +276,9 @@ class HeuristicPlayer(TacticsMixin):
         if opportunity:
             return 0.12
         if phase is Phase.SUPPORT_FIRE:
-            if self.posture == "attack" and not (u.is_mg or u.is_cw) and self.maps.objective_distance(u.hex) > 0:
-                return 0.45
+            # 8.21: a unit that fires now does not move: a cost for those still on their way
+            if not (u.is_mg or u.is_cw) and self.maps.goal_mp(u.hex, u.is_afv, self._assign.get(u.id)) > 2:
+                return 0.45 if self.posture == "attack" else 0.2
             return 0.05
         return 0.02
 
@@ -562,10 +289,22 @@ class HeuristicPlayer(TacticsMixin):
         return out
 
     def _objective_factor(self, h: str) -> float:
+        """How much hitting the enemy in ``h`` counts: an enemy-held goal hex most (on the last Game
+        Turn it decides the game), an enemy on or next to a goal hex more."""
         m = self.maps
-        if (h in m.occupy or h in m.clear) and (len(m.occupy) + len(m.clear) <= 80 or h in m.clear):
-            return 1.4
-        return 1.0
+        if h in m.attack:
+            return 3.0 if self._last_turn else 1.6
+        near = self._dc.get(("near_goal", h))
+        if near is None:
+            goals = m.goal | m.guard
+            near = self._dc[("near_goal", h)] = h in goals or any(n in goals for n in self._nbs_of(h))
+        return 1.3 if near else 1.0
+
+    def _nbs_of(self, h: str) -> list[str]:
+        nbs = self._nbs.get(h)
+        if nbs is None:
+            nbs = self._nbs[h] = self.maps.view.neighbours(h)
+        return nbs
 
     def _price(self, view, a: Action, opportunity: bool) -> float | None:
         ph = view.phase
@@ -589,7 +328,10 @@ class HeuristicPlayer(TacticsMixin):
                 higher = view.los(f.hex, a.target, f.down).level_difference > 0
                 mod = 1 if opportunity and (reaction or f.is_infantry or f.is_afv) else 0
                 p = pc_pass(f.pr, mod)
-                return p * at_kill_probability(at, n, armour, higher) * unit_value(t) - cost
+                pk = at_kill_probability(at, n, armour, higher)
+                if pk * p < 0.01:
+                    return None  # 12.33: only all 1s: an attack whose effect is nothing
+                return p * pk * unit_value(t) * max(1.0, self._objective_factor(a.target) * 0.8) - cost
             fp_full = view.ap_firepower(a.firers, a.target, a.intensive, opportunity)
             ps = []
             for f in firers:
@@ -603,7 +345,12 @@ class HeuristicPlayer(TacticsMixin):
             frac = (sum(ps) / len(ps)) / max(p_any, 1e-6) if len(ps) > 1 else 1.0
             base = sum(ct.attenuated(f.ap, max(1, f.ap_range), _d(f.hex, a.target)) for f in firers)
             fp = int(round(fp_full - base * (1 - min(1.0, frac))))
-            ev = p_any * ap_attack_value(fp, self._targets(view, a.target, moved)) * self._objective_factor(a.target)
+            if fp_full <= 0:
+                return None  # only all 1s could still hurt (11.44): an attack whose effect is nothing
+            ev = p_any * ap_attack_value(fp, self._targets(view, a.target, moved))
+            if ev < 0.02:
+                return None
+            ev *= self._objective_factor(a.target)
             for x in a.intensive:  # 11.15: the MG may jam or break
                 ev -= 0.3 * unit_value(view.unit(x)) * 0.4
             return ev - cost
@@ -611,9 +358,15 @@ class HeuristicPlayer(TacticsMixin):
             u = view.unit(a.thrower)
             if u is None:
                 return None
-            others = [x for x in view.units_at(u.hex) if x.side == view.side and x.id != u.id and not x.fired]
-            cost = self._fire_cost(view, u, ph, False, a.target) + 0.12 * len(others) + 0.15
+            # 15.3: every unit of the hex counts as having fired; 15.9: grenades are counted
+            others = [x for x in view.units_at(u.hex) if x.side == view.side and x.id != u.id and not x.fired
+                      and x.ap > 0]
+            left = view.grenades_left()
+            keep = 0.2 * max(0.0, 1.0 - left / (2.0 * self._turns_left(view)))
+            cost = self._fire_cost(view, u, ph, False, a.target) + 0.06 * len(others) + keep
             ev = pc_pass(u.pr, 2) * grenade_value(view.enemy_at(a.target), view.terrain.is_building(a.target))
+            if ev < 0.02:
+                return None
             return ev * self._objective_factor(a.target) - cost
         if a.kind == "flame":
             u = view.unit(a.unit)
@@ -625,20 +378,36 @@ class HeuristicPlayer(TacticsMixin):
             u = view.unit(a.unit)
             if u is None:
                 return None
-            tg = [(t, view.hex_dice(a.target, t.down)) for t in view.enemy_at(a.target) if not t.is_afv]
+            # 14.4: dice without trees; 14.3: the round hits on a modified die of 3 or less
+            tg = [(t, view.terrain.ap_dice(a.target, target_down=t.down, firer_moved=False, afv_cover=False,
+                                           ip_points=view.ips.get(a.target, 0), ignore_trees=True))
+                  for t in view.enemy_at(a.target) if not t.is_afv]
             per = ap_attack_value(u.ap, tg)
-            ev = per * (1 - 0.55 ** a.rounds) * 1.2 - 0.05 * a.rounds - (0.1 if a.spotter else 0.0)
-            return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False)
+            if per < 0.02:
+                return None
+            mod = (1 if a.spotter else 0) + (1 if a.rounds > 3 else 0) + (1 if _d(u.hex, a.target) < u.ap_range else 0)
+            p_hit = max(0, min(6, 3 - mod)) / 6.0
+            hits = 1.0 - (1.0 - p_hit) ** a.rounds  # at least one round on the hex
+            more = max(0.0, p_hit * a.rounds - hits)  # further hits on units already hurt
+            p = pc_pass(u.pr) * (pc_pass(view.unit(a.spotter).pr) if a.spotter and view.unit(a.spotter) else 1.0)
+            own_near = sum(1 for o in view.own_units() if _d(o.hex, a.target) <= 2 and not o.is_afv)
+            ev = p * per * (hits + 0.35 * more) - 0.03 * own_near * a.rounds * (1 - p_hit)  # scatter (14.3 b)
+            return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False) - 0.01 * a.rounds
         return None
 
     def _fire(self, view, actions: list[Action]) -> Action | None:
+        # 14.0: mortar fire comes before any other fire of the phase, or not at all
+        morts = [(s, a) for a in actions if a.kind == "mortar" for s in [self._price(view, a, False)] if s is not None]
+        s, a = self._best(morts)
+        if a is not None and s >= 0.06:
+            return a
         scored = []
         for a in actions:
             if a.kind in ("lane_fire", "spray_fire"):  # 21.2, 21.3
                 s = self._price_mode(view, a, False)
                 if s is not None:
                     scored.append((s, a))
-            if a.kind in ("fire", "grenade", "flame", "mortar"):
+            if a.kind in ("fire", "grenade", "flame"):
                 s = self._price(view, a, False)
                 if s is not None:
                     scored.append((s, a))
@@ -665,9 +434,25 @@ class HeuristicPlayer(TacticsMixin):
         return a
 
     # ================================================================== assault
+    def _assault_need(self, view, target: str) -> float:
+        """The strength ratio an assault on ``target`` needs (17.0): 1.3; 1.0 on a goal hex; lower
+        as the game runs out on an enemy-held goal hex (losing it decides the game)."""
+        f = self._objective_factor(target)
+        if f <= 1.0:
+            return 1.3
+        left = self._turns_left(view)
+        if target in self.maps.attack or f >= 1.3:
+            return 0.3 if left <= 1 else 0.6 if left <= 2 else 1.0
+        return 1.0
+
     def _designate(self, view, actions: list[Action]) -> Action | None:
+        """17.0: Assault markers where the strength ratio (with the stacks already marked against
+        the same hex, 17.31) reaches what the hex is worth (``_assault_need``)."""
         scored = []
-        late = view.game_length - view.turn <= 1
+        marked: dict[str, list] = {}
+        for u in view.own_units():
+            if u.assault_hex:
+                marked.setdefault(u.assault_hex, []).append(u)
         for a in actions:
             if a.kind != "designate_assault":
                 continue
@@ -675,9 +460,8 @@ class HeuristicPlayer(TacticsMixin):
             if not defenders:
                 continue
             att = [view.unit(x) for x in a.units]
-            odds = assault_odds(att, defenders)
-            need = 1.0 if (late and self._objective_factor(a.target) > 1) else 1.3
-            if odds < need:
+            odds = assault_odds(marked.get(a.target, []) + att, defenders)
+            if odds < self._assault_need(view, a.target):
                 continue
             gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
@@ -693,12 +477,13 @@ class HeuristicPlayer(TacticsMixin):
             att = [view.unit(x) for x in a.units]
             att = [u for u in att if u is not None and u.on_map and u.normal]
             if not defenders:
-                if a.target in self.maps.occupy or a.target in self.maps.clear:
-                    scored.append((0.5, a))
+                m = self.maps
+                if a.target in m.goal or a.target in m.guard or a.target in m.attack:
+                    scored.append((0.5, a))  # 17.0: into an empty goal hex
                 continue
             odds = assault_odds(att, defenders)
-            if odds >= 1.0:
-                scored.append((odds, a))
+            if odds >= min(1.0, self._assault_need(view, a.target)):
+                scored.append((odds * self._objective_factor(a.target), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
 
@@ -743,13 +528,3 @@ class HeuristicPlayer(TacticsMixin):
                 return a
         return EndPhase()
 
-
-class _At:
-    """A unit as it would stand in another hex (for scoring entry hexes)."""
-
-    def __init__(self, u, hex_id: str):
-        self._u = u
-        self.hex = hex_id
-
-    def __getattr__(self, name):
-        return getattr(self._u, name)

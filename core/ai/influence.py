@@ -8,9 +8,11 @@ and enemy position (``InfluenceMaps.for_view``), so one decision costs a few dic
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
-from core.ai.evaluation import _ap_probs
+from core.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
+from core.ironcross.state import Phase
 from maps import hexgrid
 
 __all__ = ["InfluenceMaps", "objective_targets", "bfs_distance"]
@@ -47,7 +49,404 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
     return occ, clr
 
 
-class InfluenceMaps:
+# ====================================================================== issue 14: goals and fire risk
+#: AP result weights for a NORMAL unit (as ``evaluation.result_value``): E, S, P
+_W_E, _W_S, _W_P = 1.0, 0.45, 0.18
+
+
+def los(v, a: str, b: str, down: bool = False):
+    """``v.los(a, b, down)`` for the AI's estimates, asking the view for fewer distinct lines: an
+    UP firer's LOS is the same both ways (the segment and its hexes are; 10.32 compares the lower
+    and the higher end) and a DOWN firer's differs only where the line meets Marsh (10.31 c).
+    Returns (clear, level difference from ``a`` to ``b``, trees/AFVs/wrecks along the line)."""
+    if a <= b:
+        r = v.los(a, b, False)
+        lvl = r[1]
+    else:
+        r = v.los(b, a, False)
+        lvl = -r[1]
+    if down and r[3]:
+        r = v.los(a, b, True)
+        lvl = r[1]
+    return _Los(r[0], lvl, r[2])
+
+
+class _Los(tuple):
+    __slots__ = ()
+
+    def __new__(cls, clear, level_difference, trees):
+        return tuple.__new__(cls, (clear, level_difference, trees))
+
+    clear = property(lambda self: self[0])
+    level_difference = property(lambda self: self[1])
+    trees_afvs_wrecks = property(lambda self: self[2])
+
+
+@lru_cache(maxsize=None)
+def _hx(h: str):
+    return hexgrid.parse_hex_id(h)
+
+
+@lru_cache(maxsize=4096)
+def _loss(fp: int, dice: int) -> float:
+    """Expected loss (unit values) of a NORMAL infantry unit attacked at final ``fp`` with ``dice``."""
+    if fp <= 0:
+        return 0.0
+    pe, ps, pp = _ap_probs(fp, dice)
+    return _W_E * pe + _W_S * ps + _W_P * pp
+
+
+class _Entity:
+    """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
+    one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
+
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax")
+
+    def __init__(self, key, hex_id, units, pool):
+        self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
+        self.sig = (hex_id,) + tuple((u.id, u.morale.value, u.fired, u.opp_fired, u.down, u.facing, u.crew, u.moved,
+                                      u.mg_broken, u.mg_out_until) for u in units)
+        self.rmax = 30
+
+
+def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
+    """MP needed (UP, NORMAL; 8.5 with the road rate) to reach the nearest of ``sources`` from each
+    hex: a reverse Dijkstra over the playing area; ``kind`` "infantry" or "afv"."""
+    import heapq
+
+    terrain = view.terrain
+    dist: dict[str, float] = {}
+    pq = []
+    for s in sorted(sources):
+        dist[s] = 0.0
+        pq.append((0.0, s))
+    heapq.heapify(pq)
+    nbs_cache = cache.setdefault("nbs", {})
+    costs = cache.setdefault(kind, {})
+    while pq:
+        d, h = heapq.heappop(pq)
+        if d > dist.get(h, 1e9) + 1e-9:
+            continue
+        nbs = nbs_cache.get(h)
+        if nbs is None:
+            nbs = nbs_cache[h] = view.neighbours(h)
+        for n in nbs:
+            c = costs.get((n, h), -1)
+            if c == -1:
+                c = costs[(n, h)] = terrain.move_cost(n, h, kind, False, True)
+            if c is None:
+                if d > 0:
+                    continue
+                c = 1.0  # next to a goal hex the unit cannot enter (a building for an AFV): close enough
+            nd = d + c
+            if nd < dist.get(n, 1e9) - 1e-9:
+                dist[n] = nd
+                heapq.heappush(pq, (nd, n))
+    return dist
+
+
+class _GoalsAndRisk:
+    """Issue 14 part of :class:`InfluenceMaps`: the per-turn goals (objective distance and MP
+    fields) and the enemy fire risk along a move (opportunity fire, then the next fire phase)."""
+
+
+    def set_goals(self, view, goal: set[str], attack: set[str], guard: set[str],
+                  clusters: list[frozenset[str]] | None = None) -> None:
+        """The hexes this side goes for this Game Turn (``goal`` to occupy, ``attack`` enemy-held
+        hexes to clear, ``guard`` own-held objective hexes) and their ``clusters`` (groups of goal
+        hexes units are allotted to): the objective distance and the MP fields (infantry, AFVs)
+        are measured from their union, or from one cluster (``goal_mp(..., cluster=i)``)."""
+        src = set(goal) | set(attack) | set(guard)
+        self.goal, self.attack, self.guard = set(goal), set(attack), set(guard)
+        self.clusters = list(clusters or [])
+        key = (frozenset(src), tuple(self.clusters))
+        if key == getattr(self, "_goal_key", None):
+            return
+        self._goal_key = key
+        if not src:
+            src = set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy))
+        if not hasattr(self, "_gcache"):
+            self._gcache = {}
+        self._gview = view
+        self._src = frozenset(src)
+        memo = self._gcache.setdefault("memo", {})
+        ok = ("bfs", self._src)
+        if ok not in memo:
+            memo[ok] = bfs_distance(view, src) if src else {}
+        self.obj_dist = memo[ok]
+        self._fields: dict[tuple, dict[str, float]] = {}
+
+    def _field(self, cluster: int | None, afv: bool) -> dict[str, float]:
+        k = (cluster, afv)
+        f = self._fields.get(k)
+        if f is None:
+            src = self._src if cluster is None or cluster >= len(self.clusters) else frozenset(self.clusters[cluster])
+            memo = self._gcache.setdefault("memo", {})
+            mk = (src, afv)
+            f = memo.get(mk)
+            if f is None:
+                if len(memo) > 400:  # the map never changes: fields are kept for the game, within bounds
+                    memo.clear()
+                f = memo[mk] = _goal_field(self._gview, src, "afv" if afv else "infantry", self._gcache) \
+                    if src else {}
+            self._fields[k] = f
+        return f
+
+    def goal_mp(self, h: str, afv: bool = False, cluster: int | None = None) -> float:
+        """MP from ``h`` to the nearest goal hex (of ``cluster`` when given; infantry or AFV costs);
+        60 when unreachable or before any goal is set."""
+        if not hasattr(self, "_fields"):
+            return float(self.objective_distance(h)) * 2.0
+        return self._field(cluster, afv).get(h, 60.0)
+
+    def _entities(self):
+        key = self._key
+        if getattr(self, "_ent_key", None) == key:
+            return self._ents
+        by_hex: dict[str, list] = {}
+        ents = []
+        for e in sorted(self.enemies, key=lambda x: x.id):
+            if (e.is_infantry and not e.is_ft) or e.weapon == "MMG":
+                by_hex.setdefault(e.hex, []).append(e)
+            else:
+                ents.append(_Entity(e.id, e.hex, [e], False))
+        for h in sorted(by_hex):
+            ents.append(_Entity("hex:" + h, h, by_hex[h], True))
+        self._ents, self._ent_key = ents, key
+        self._risk, self._red = {}, {}
+        # an enemy fires once a Player Turn: at the moving stack it likes best or in its next fire
+        # phase at any of our stacks it reaches, so its threat to one of them is shared
+        # (1 / sqrt(stacks within 8 hexes))
+        own = sorted({u.hex for u in self.view.own_units()})
+        self._share = {}
+        for ent in ents:
+            eh = _hx(ent.hex)
+            n = sum(1 for h in own if hexgrid.distance(eh, _hx(h)) <= 8)
+            share = self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
+            ent.rmax = self._reach_of(ent, share)
+        if len(getattr(self, "_elm", ())) > 300_000:
+            self._elm = {}
+        return ents
+
+    def _reach_of(self, ent, share: float) -> int:
+        """The farthest distance at which ``ent`` could still matter (its best firepower at two
+        dice, no terrain: 0.02 of a unit's value or more); farther hexes are skipped without LOS."""
+        if ent.pool is False and (ent.units[0].is_ft or ent.units[0].is_mortar):
+            return 30
+        last = 0
+        for d in range(1, 31):
+            tot = none = 0.0
+            none = 1.0
+            for e in ent.units:
+                if e.ap <= 0 or e.is_ft or e.is_mortar:
+                    continue
+                f = ct.attenuated(e.ap, max(1, e.ap_range), d) * (2 if e.is_mg else 1)
+                if f > 0:
+                    p = pc_pass(e.pr)
+                    tot += p * f
+                    none *= 1.0 - p
+            if tot <= 0:
+                break
+            p_any = 1.0 - none
+            fp = int(round(tot / p_any))
+            if fp > 1 and p_any * _loss(fp, 2) >= 0.02:
+                last = d
+        return last
+
+    def _unit_fp(self, v, e, h: str, d: int, opp: bool, reaction_opp: bool) -> tuple[float, float]:
+        """(AP factors after range (and the AFV cap, 13.2), MG intensive fire (11.15), PC pass
+        chance) of enemy ``e`` at ``h`` in opportunity fire (``opp``) or a normal fire phase."""
+        if not e.normal or e.fired or e.ap <= 0 or e.is_ft:
+            return (0.0, 0.0)
+        if opp:
+            if e.opp_fired or e.is_mortar:
+                return (0.0, 0.0)
+            if reaction_opp:
+                if not (e.is_atr or e.is_atg) or e.moved:
+                    return (0.0, 0.0)  # 13.12
+            elif not (e.is_infantry or e.is_afv or e.is_mg or e.is_atr or e.is_atg):
+                return (0.0, 0.0)  # 13.11
+            if e.is_afv:
+                if d > 10 or not v.in_frontal_area(e.hex, e.facing or 1, h):
+                    return (0.0, 0.0)  # 13.14, 13.2
+            elif e.is_mg:
+                if d > e.ap_range:
+                    return (0.0, 0.0)  # 13.2
+            elif e.is_infantry and d > 3:
+                return (0.0, 0.0)  # 13.2
+        elif e.is_mortar:
+            return (0.0, 0.0)  # mortars: see _mortar_loss
+        if e.facing and not v.in_frontal_area(e.hex, e.facing, h):
+            # 10.23 frontal area; in a later fire phase an MG (8.73) or an ATG with 3-4 crew (8.72)
+            # turns and fires, a Stug does not (10.14)
+            if opp or e.is_stug or (e.is_atg and e.crew < 3):
+                return (0.0, 0.0)
+        ap = min(e.ap, 4) if (opp and e.is_afv) else e.ap  # 13.2: AFV opportunity AP at most 4
+        f = ct.attenuated(ap, max(1, e.ap_range), d)
+        if e.is_mg:
+            f *= 2  # 11.15 intensive fire: the worst case
+        if e.weapon == "MMG" and not e.full_crew:
+            f //= 2  # 11.16 d
+        mod = 1 if opp and (reaction_opp or e.is_infantry or e.is_afv) else 0  # 13.17
+        return (float(f), pc_pass(e.pr, mod))
+
+    def _entity_loss(self, v, ent, h: str, hh, dice: int, opp: bool, reaction_opp: bool) -> float:
+        d = hexgrid.distance(_hx(ent.hex), hh)
+        if d == 0 or d > 30:
+            return 0.0
+        tot, ps = 0.0, []
+        for e in ent.units:
+            f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
+            if f > 0 and p > 0:
+                tot += p * f
+                ps.append(p)
+        if not ps:
+            return 0.0
+        none = 1.0
+        for p in ps:
+            none *= 1.0 - p
+        p_any = 1.0 - none
+        best = int(round(tot / p_any)) - self._hex_red(v, h)
+        if best <= 1 or p_any * _loss(best, dice) < 0.02:
+            return 0.0  # little to fear even with a clear line: no LOS needed
+        lo = los(v, ent.hex, h, any(e.down for e in ent.units))
+        if not lo.clear:
+            return 0.0
+        red = self._hex_red(v, h) + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
+        fp = int(round(tot / p_any)) - red
+        return p_any * _loss(fp, dice)
+
+    def _hex_red(self, v, h: str) -> int:
+        """11.16 a: trees, AFVs and wrecks in the target hex."""
+        r = self._red.get(h)
+        if r is None:
+            o = v.occupancy().get(hexgrid.parse_hex_id(h))
+            r = self._red[h] = v.terrain.trees(h) + (o.afvs + o.wrecks if o is not None else 0)
+        return r
+
+    def fire_risk(self, h: str, down: bool = False) -> tuple[dict, dict]:
+        """Enemy fire at a NORMAL infantry unit in ``h`` (UP or ``down``), as expected loss per unit
+        value, per enemy fire entity: (opportunity fire if it enters ``h`` now (13.0: eligible units,
+        13.2 ranges, 13.14 frontal areas, 13.17 PC modifiers), the next normal fire phase at it
+        (Defensive Fire after our Movement Phase, the enemy's Moving Fire after our Reaction
+        Movement)). Exact P/S/E probabilities of the engine's dice (11.3, 11.4) with MG intensive
+        fire (11.15); combined factors of a hex's infantry and MGs weighed by their PCs. Flamethrowers
+        (16.0) and mortars (14.0) count in the second."""
+        ents = self._entities()
+        key = (h, down)
+        r = self._risk.get(key)
+        if r is not None:
+            return r
+        v = self.view
+        hh = _hx(h)
+        dice = v.hex_dice(h, down)
+        reaction = v.phase is Phase.REACTION_MOVEMENT
+        opp_d: dict = {}
+        def_d: dict = {}
+        occ = self._key[2]  # the wrecks (10.31 b)
+        elm = getattr(self, "_elm", None)
+        if elm is None:
+            elm = self._elm = {}
+        for ent in ents:
+            if not ent.pool and ent.units[0].is_ft:
+                x = self._ft_loss(v, ent.units[0], h, hh)
+                if x > 0:
+                    def_d[ent.key] = x * self._share.get(ent.key, 1.0)
+                continue
+            if not ent.pool and ent.units[0].is_mortar:
+                x = self._mortar_loss(v, ent.units[0], h, down)
+                if x > 0:
+                    def_d[ent.key] = x * self._share.get(ent.key, 1.0)
+                continue
+            d = hexgrid.distance(_hx(ent.hex), hh)
+            if d == 0 or d > ent.rmax:
+                continue
+            share = self._share.get(ent.key, 1.0)
+            # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
+            mk = (ent.sig, h, dice, reaction, occ)
+            xs = elm.get(mk)
+            if xs is None:
+                xs = elm[mk] = (self._entity_loss(v, ent, h, hh, dice, True, reaction),
+                                self._entity_loss(v, ent, h, hh, dice, False, False))
+            if xs[0] > 0:
+                opp_d[ent.key] = xs[0] * share
+            if xs[1] > 0:
+                def_d[ent.key] = xs[1] * share
+        r = self._risk[key] = (opp_d, def_d)
+        return r
+
+    def _ft_loss(self, v, e, h: str, hh) -> float:
+        if not e.normal or e.fired or e.down:
+            return 0.0
+        d = hexgrid.distance(_hx(e.hex), hh)
+        if d == 0 or d > 2 or not los(v, e.hex, h, False).clear:
+            return 0.0
+        dist = ct.dice_total_distribution(2)
+        lim = 8 if d == 1 else 6
+        pe = sum(p for t, p in enumerate(dist) if t <= lim)
+        return pc_pass(e.pr) * (_W_E * pe + _W_S * (1 - pe))  # 16.3
+
+    def _mortar_loss(self, v, e, h: str, down: bool) -> float:
+        if not e.normal or e.fired or v.terrain.is_building(e.hex):
+            return 0.0
+        if not los(v, e.hex, h, e.down).clear:
+            return 0.0  # indirect fire (14.22) not counted
+        dice = v.terrain.ap_dice(h, target_down=down, firer_moved=False, afv_cover=False,
+                                 ip_points=v.ips.get(h, 0), ignore_trees=True)  # 14.4
+        rounds = max(1, min(5, e.crew + 2 if e.crew < 3 else 5))
+        hits = 1.0 - 0.55 ** rounds  # at least one round on the hex (14.3), roughly
+        return pc_pass(e.pr) * hits * _loss(e.ap, dice)
+
+    def at_risk(self, h: str, armour: int) -> tuple[dict, dict]:
+        """AT fire at an AFV with frontal ``armour`` in ``h``, as P(destroyed) per enemy unit:
+        (opportunity fire as it enters (13.11/13.12, 13.14, 13.2 ranges), the next normal fire
+        phase); 12.2 two dice, 12.3 (level), 12.33 all 1s, the firer's PC (13.17)."""
+        self._entities()
+        key = ("at", h, armour)
+        r = self._risk.get(key)
+        if r is not None:
+            return r
+        v = self.view
+        hh = _hx(h)
+        reaction = v.phase is Phase.REACTION_MOVEMENT
+        opp_d: dict = {}
+        def_d: dict = {}
+        for e in self.enemies:
+            if e.at <= 0 or not e.normal or e.fired:
+                continue
+            if e.is_atr and not e.full_crew:
+                continue  # 10.16
+            d = hexgrid.distance(_hx(e.hex), hh)
+            if d == 0:
+                continue
+            # 10.23: frontal area (a later fire phase: an ATG with 3-4 crew turns first, 8.72)
+            in_front = not e.facing or v.in_frontal_area(e.hex, e.facing, h)
+            front_ok = in_front or not (e.is_stug or e.is_atg)
+            at = ct.attenuated(e.at, max(1, e.ap_range), d) if e.is_atr else e.at
+            if at <= 0:
+                continue
+            lo = los(v, e.hex, h, e.down)
+            if not lo.clear:
+                continue
+            higher = v.terrain.level(h) > v.terrain.level(e.hex)
+            pk = at_kill_probability(at, 2, armour, higher)
+            if pk <= 0:
+                continue
+            if front_ok or (e.is_atg and e.crew >= 3):
+                def_d[e.id] = pc_pass(e.pr) * pk
+            opp_ok = not e.opp_fired and front_ok
+            if reaction:
+                opp_ok = opp_ok and (e.is_atr or e.is_atg) and not e.moved
+            elif e.is_afv:
+                opp_ok = opp_ok and v.in_frontal_area(e.hex, e.facing or 1, h)
+            if opp_ok:
+                mod = 1 if (reaction or e.is_afv) else 0
+                opp_d[e.id] = pc_pass(e.pr, mod) * pk
+        r = self._risk[key] = (opp_d, def_d)
+        return r
+
+
+class InfluenceMaps(_GoalsAndRisk):
     """Per-side, per-game store of maps; ``refresh(view)`` invalidates what the position changed."""
 
     def __init__(self):
@@ -59,6 +458,7 @@ class InfluenceMaps:
         self._threat: dict[tuple, float] = {}
         self._fof: dict[str, float] = {}
         self.enemies: list = []
+        self.enemies_all: list = []
         self.view = None
 
     # ------------------------------------------------------------------ per game
@@ -85,6 +485,7 @@ class InfluenceMaps:
             self._threat = {}
             self._fof = {}
             self.enemies = [u for u in enemies if (u.ap > 0 or u.at > 0 or u.is_ft)]
+            self.enemies_all = sorted(enemies, key=lambda x: x.id)
 
     def objective_distance(self, h: str) -> int:
         return self.obj_dist.get(h, 40) if self.obj_dist else 0
@@ -101,14 +502,14 @@ class InfluenceMaps:
         if t is not None:
             return t
         v = self.view
-        hh = hexgrid.parse_hex_id(h)
+        hh = _hx(h)
         dice = (4 if down else 2) if afv else v.hex_dice(h, down)
         trees = v.terrain.trees(h)
         total = 0.0
         for e in self.enemies:
             if e.is_ft or e.is_mortar:
                 continue
-            d = hexgrid.distance(hexgrid.parse_hex_id(e.hex), hh)
+            d = hexgrid.distance(_hx(e.hex), hh)
             if d == 0 or d > 16:
                 continue
             if afv:
@@ -117,13 +518,13 @@ class InfluenceMaps:
             f = ct.attenuated(e.ap, max(1, e.ap_range), d) if not afv else e.at
             if f <= 0 or (not afv and f - trees <= 0):
                 continue
-            los = v.los(e.hex, h, e.down)
-            if not los.clear:
+            lo = los(v, e.hex, h, e.down)
+            if not lo.clear:
                 continue
             if afv:
                 total += 0.25 if f >= 9 else 0.1
                 continue
-            fp = f - trees - los.trees_afvs_wrecks - (1 if los.level_difference > 0 else 0)
+            fp = f - trees - lo.trees_afvs_wrecks - (1 if lo.level_difference > 0 else 0)
             if fp <= 0:
                 continue
             pe, ps, pp = _ap_probs(fp, dice)
@@ -137,14 +538,14 @@ class InfluenceMaps:
         if f is not None:
             return f
         v = self.view
-        hh = hexgrid.parse_hex_id(h)
+        hh = _hx(h)
         targets = [e.hex for e in self.enemies]
         if not targets:
             targets = self._approach(v)
         n = 0.0
         for t in targets:
-            d = hexgrid.distance(hh, hexgrid.parse_hex_id(t))
-            if 0 < d <= reach and v.los(h, t, down).clear:
+            d = hexgrid.distance(hh, _hx(t))
+            if 0 < d <= reach and los(v, h, t, down).clear:
                 n += 1.0
         self._fof[h] = n
         return n

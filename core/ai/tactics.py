@@ -1,5 +1,5 @@
-"""Heuristic tactics beyond plain move-and-fire (issue 8): overruns (9.0), Reaction Movement of
-defenders, the scenarios' hidden hexes (24.2) and infiltration (24.3), and the advanced rules' MG modes (21.0).
+"""Heuristic tactics beyond plain move-and-fire (issue 8): overruns (9.0), the scenarios' hidden
+hexes (24.2) and infiltration (24.3), and the advanced rules' MG modes (21.0).
 
 A mixin of :class:`core.ai.heuristic.HeuristicPlayer`; every method scores the legal actions it
 is given and returns one of them (or EndPhase/EndSetup/None). Scores use the exact dice
@@ -26,7 +26,7 @@ _INFIL_OK = {"SN": 1.0, "SS": 0.6, "SP": 0.8}
 
 
 class TacticsMixin:
-    """Overruns, defenders' Reaction Movement, hidden hexes, infiltration, MG modes."""
+    """Overruns, hidden hexes, infiltration, MG modes."""
 
     # ================================================================== overruns (9.0)
     def _overrun_score(self, view, afv, group, a) -> float | None:
@@ -44,7 +44,7 @@ class TacticsMixin:
             return None  # 9.3 refused: the infantry would halt outside, plain overrun instead
         score = ev * self._objective_factor(a.hex) - p_loss * unit_value(afv)
         if a.with_infantry:
-            score += 0.5 if (a.hex in self.maps.occupy or a.hex in self.maps.clear) else 0.0
+            score += 0.5 if self._objective_factor(a.hex) > 1.0 else 0.0
             score -= 0.15 * len([u for u in group if u.id != afv.id])  # the infantry's risk in the assault
         return score
 
@@ -80,111 +80,6 @@ class TacticsMixin:
                 s = self._overrun_score(view, afv, units, Overrun(n, False))
             best = max(best, s or 0.0)
         return best
-
-    # ================================================================== Reaction Movement (defenders)
-    def _reaction_defend(self, view, actions: list[Action]) -> Action | None:
-        """Defenders react only to leave a hex under heavy threat for much better cover nearby,
-        or to reinforce a threatened, thinly held objective hex; otherwise EndPhase."""
-        m = self.maps
-        small = self._small_hexes or set()
-        own = view.own_units()
-        urg = self._urgency(view)
-        enemies = view.enemy_units()
-        scored = []
-        plans: dict = {}
-        # 24.1: reinforcements that enter in the Reaction Movement Phase (Scenario 5's T-34a) come on
-        entries = []
-        for a in actions:
-            units = [view.unit(x) for x in a.units] if a.kind == "start_move" else [None]
-            if (all(u is not None and u.hex is None for u in units) and sum(u.men for u in units) <= 6
-                    and sum(u.is_cw for u in units) <= 1):
-                entries.append((len(units) + (2.0 if a.leader else 0.0), a))
-        if entries:
-            return self._best(entries)[1]
-        for a in actions:
-            if a.kind != "start_move":
-                continue
-            units = [view.unit(x) for x in a.units]
-            if any(u is None or u.hex is None for u in units) or any(u.is_afv for u in units):
-                continue
-            if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
-                continue
-            ids = {u.id for u in units}
-            here = units[0].hex
-            staying = [o for o in own if o.hex == here and o.id not in ids]
-            mp, one = 99.0, False
-            for u in units:
-                m_, o_ = view.allowance(u.id)
-                mp, one = min(mp, m_), one or o_
-            if a.directed_by:
-                mp = min(mp, 2)
-            if mp <= 0:
-                continue
-            men_at: dict[str, tuple[int, int]] = {}
-            for o in own:
-                if o.id not in ids:
-                    x, y = men_at.get(o.hex, (0, 0))
-                    men_at[o.hex] = (x + o.men, y + (1 if o.is_cw else 0))
-            men = sum(u.men for u in units)
-            has_cw = any(u.is_cw for u in units)
-            full = frozenset(h for h, (x, y) in men_at.items() if x + men > 6 or (has_cw and y))
-            reach = self._reach(view, units, here, mp, one, full)
-            down = all(u.down for u in units)
-            val = sum(unit_value(u) for u in units)
-            thr_here = m.threat(here, down)
-            dice_here = view.hex_dice(here, down)
-            leaving_objective = here in small and not staying
-            for h, (cost, prev) in sorted(reach.items()):
-                if h == here:
-                    continue
-                thr = m.threat(h, down)
-                s = (thr_here - thr) * val + 0.12 * (view.hex_dice(h, down) - dice_here) * len(units)
-                path_thr = 0.0
-                p = prev
-                while p is not None and p != here:
-                    path_thr += m.threat(p, down)
-                    p = reach[p][1]
-                s -= 0.4 * path_thr * val
-                if leaving_objective:
-                    s -= 4.0
-                if h in small and men_at.get(h, (0, 0))[0] < 3 and any(_d(h, e.hex) <= 2 for e in enemies):
-                    s += 1.2 * urg  # reinforce a threatened, thinly held objective hex
-                if thr_here < 0.15 and h not in small:
-                    continue  # not threatened: stay
-                scored.append((s, a))
-                if s > plans.get(a, (float("-inf"),))[0]:
-                    path = [h]
-                    while reach[path[-1]][1] is not None:
-                        path.append(reach[path[-1]][1])
-                    plans[a] = (s, path[::-1])
-        if not scored:
-            return EndPhase()
-        s, a = self._best(scored)
-        if a is None or s < 0.5:
-            return EndPhase()
-        if view.first_shot:
-            u0 = view.unit(a.leader) if a.leader else view.unit(a.units[0])
-            if u0 is not None and s * pc_pass(u0.pr) < 0.5:
-                return EndPhase()
-        self._react_plan = (frozenset(a.units), plans[a][1])
-        return a
-
-    def _reaction_step(self, view, actions: list[Action], units) -> Action | None:
-        """Follow the path chosen by :meth:`_reaction_defend` (None when there is no such plan)."""
-        plan = getattr(self, "_react_plan", None)
-        if plan is None or plan[0] != frozenset(u.id for u in units):
-            return None
-        path = plan[1]
-        here = units[0].hex
-        if here == path[-1]:
-            self._react_plan = None
-            return next((a for a in actions if a.kind == "stop_move"), None)
-        if here in path and path.index(here) + 1 < len(path):
-            for a in actions:
-                if a.kind == "step" and a.hex == path[path.index(here) + 1]:
-                    return a
-        self._react_plan = None
-        return None
 
     # ================================================================== hidden hexes (24.2) at set-up
     def _hide_filter(self, view, u, h: str, pick: list[Action]) -> list[Action]:

@@ -349,7 +349,9 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
     Each objective is ``{"hexes": [hex ids], "goal": "occupy" | "clear", "weight": w, "text": ...}``:
     ``occupy`` -- have units there at the end (to win, or to deny the opponent a condition that
     needs his units there or needs him alone there); ``clear`` -- no enemy units there at the end
-    (eliminate or keep out the units the condition counts). Derived from the scenario's victory
+    (eliminate or keep out the units the condition counts). ``"control": True`` when what counts
+    is the hexes' control (last to occupy: ``controls`` conditions, victory-point awards): a hex
+    the side controls is held without standing in it until the enemy enters it. Derived from the scenario's victory
     regions (:func:`scenarios.victory.iter_condition_regions` walks the same tree), never from
     scenario-specific code. Victory points: the scoring side occupies the award regions, the other
     side holds them (occupy) and clears them.
@@ -363,7 +365,7 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
     def other(s: str) -> str:
         return "russian" if s == "german" else "german"
 
-    def add(side: str, region, goal: str, weight: float, text: str) -> None:
+    def add(side: str, region, goal: str, weight: float, text: str, control: bool = False) -> None:
         try:
             hexes = sorted(h.id for h in region.resolve(ctx) if h.id in area)
         except Exception:  # an unresolvable region is the validator's business, not the AI's
@@ -373,18 +375,23 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
         key = (side, goal, tuple(hexes))
         if key in seen:
             for o in out[side]:
-                if (o["goal"], tuple(o["hexes"])) == key[1:] and o["weight"] < weight:
-                    o["weight"], o["text"] = weight, text
+                if (o["goal"], tuple(o["hexes"])) == key[1:]:
+                    if o["weight"] < weight:
+                        o["weight"], o["text"] = weight, text
+                    if control:
+                        o["control"] = True
             return
         seen.add(key)
-        out[side].append({"hexes": hexes, "goal": goal, "weight": weight, "text": text})
+        out[side].append({"hexes": hexes, "goal": goal, "weight": weight, "text": text,
+                          **({"control": True} if control else {})})
 
     def walk(c, winner: str, positive: bool, w: float) -> None:
         if isinstance(c, (AtLeast, SoleOccupant, Controls)):
             present = positive  # the condition wants c.side present (or absent when negated)
+            ctl = isinstance(c, Controls)
             if present and c.side == winner:
-                add(winner, c.region, "occupy", w, c.describe())
-                add(other(winner), c.region, "occupy", w * 0.8, "deny: " + c.describe())
+                add(winner, c.region, "occupy", w, c.describe(), ctl)
+                add(other(winner), c.region, "occupy", w * 0.8, "deny: " + c.describe(), ctl)
                 add(other(winner), c.region, "clear", w * 0.8, "deny: " + c.describe())
             elif not present:
                 add(winner, c.region, "clear", w, "not " + c.describe())
@@ -406,10 +413,10 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
             walk(o.condition, o.result, True, 1.0)
     if victory.points is not None:
         vp = victory.points
-        for a in vp.awards:
+        for a in vp.awards:  # awards score controlled hexes (last to occupy)
             w = 1.0 + 0.1 * a.points
-            add(vp.side, a.region, "occupy", w, f"{vp.side} victory points")
-            add(other(vp.side), a.region, "occupy", w * 0.8, f"deny {vp.side} victory points")
+            add(vp.side, a.region, "occupy", w, f"{vp.side} victory points", True)
+            add(other(vp.side), a.region, "occupy", w * 0.8, f"deny {vp.side} victory points", True)
     return out
 
 

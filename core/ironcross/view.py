@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import weakref
+from functools import lru_cache
 from typing import Any, Iterable
 
 from core.ironcross import combat_tables as ct
@@ -29,12 +30,17 @@ _LOS_CACHES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary(
 
 
 class LosInfo(tuple):
-    """(clear, level_difference, trees_afvs_wrecks) of one LOS (10.3, 11.16 b/c)."""
+    """(clear, level_difference, trees_afvs_wrecks, marsh_hexes) of one LOS (10.3, 11.16 b/c;
+    ``marsh_hexes``: Marsh hexes along the line, 10.31 c / 23.2 e)."""
 
     __slots__ = ()
 
-    def __new__(cls, clear: bool, level_difference: int, trees_afvs_wrecks: int):
-        return tuple.__new__(cls, (clear, level_difference, trees_afvs_wrecks))
+    def __new__(cls, clear: bool, level_difference: int, trees_afvs_wrecks: int, marsh_hexes: int = 0):
+        return tuple.__new__(cls, (clear, level_difference, trees_afvs_wrecks, marsh_hexes))
+
+    @property
+    def marsh_hexes(self) -> int:
+        return self[3]
 
     @property
     def clear(self) -> bool:
@@ -49,8 +55,14 @@ class LosInfo(tuple):
         return self[2]
 
 
+@lru_cache(maxsize=None)
+def _hex(h: str):
+    return hexgrid.parse_hex_id(h)
+
+
+@lru_cache(maxsize=500_000)
 def _dist(a: str, b: str) -> int:
-    return hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
+    return hexgrid.distance(_hex(a), _hex(b))
 
 
 class PlayerView:
@@ -63,6 +75,8 @@ class PlayerView:
         self._units: dict[str, Unit] | None = None
         self._occ: dict | None = None
         self._occ_sig: tuple | None = None
+        self._occ_ids: frozenset[str] = frozenset()
+        self._los_local: dict = {}  # this view's answers (the position does not change under it)
 
     # ------------------------------------------------------------------ game position
     @property
@@ -96,6 +110,12 @@ class PlayerView:
     @property
     def first_shot(self) -> bool:
         return self._game.state.first_shot
+
+    @property
+    def movement_pcs(self) -> bool:
+        """8.22: whether movement needs PCs now (from the Player Turn after the first shot)."""
+        s = self._game.state
+        return s.movement_pcs_from_player_turn is not None and s.player_turn >= s.movement_pcs_from_player_turn
 
     @property
     def seed_key(self) -> tuple:
@@ -204,6 +224,28 @@ class PlayerView:
         """This side's objectives (``{"hexes", "goal": "occupy"|"clear", "weight", "text"}``)."""
         return [dict(o) for o in (getattr(self._game.setup, "objectives", None) or {}).get(self.side, [])]
 
+    def outcome(self, placed: dict[str, str] | None = None) -> tuple[str, Any]:
+        """The result the scenario's victory conditions would give if the game ended now, as this
+        side sees it: its own units and the enemy units it may see, with the public hex control
+        (issue 14: the AI's posture). ``placed`` ({own unit id: hex}) puts own units in hexes as a
+        hypothesis (e.g. during set-up). Returns (``"german"|"russian"|"draw"``, details); a setup
+        without victory conditions gives ("draw", None). Changes nothing."""
+        g = self._game
+        decide = g.setup.victory
+        if decide is None:
+            return ("draw", None)
+        units = {}
+        for uid, u in self._visible().items():
+            if placed and uid in placed and u.side == self.side and not u.eliminated:
+                u = copy.copy(u)
+                u.hex = placed[uid]
+            units[uid] = u
+        st = copy.copy(g.state)
+        st.units = units
+        st.control = dict(g.state.control)
+        res = decide(st, None)
+        return res if isinstance(res, tuple) else (res, None)
+
     def setup_zones(self, side: str | None = None) -> frozenset[str]:
         """Hexes where ``side`` (default: this side) sets up (scenario data, public)."""
         side = side or self.side
@@ -292,15 +334,55 @@ class PlayerView:
         if self._occ is None:
             self._occ = self._game.occupancy()
             self._occ_sig = tuple(sorted((h.id, o.afvs, o.wrecks) for h, o in self._occ.items()))
+            self._occ_ids = frozenset(h.id for h, o in self._occ.items() if o.afvs or o.wrecks)
         return self._occ
 
+    def occupancy_key(self) -> tuple:
+        """The AFVs and wrecks per hex as a hashable key (what LOS depends on beyond the map)."""
+        self.occupancy()
+        return self._occ_sig
+
     def los(self, a: str, b: str, firer_down: bool = False) -> LosInfo:
-        """LOS (10.3) with the current AFVs and wrecks (cached per game and occupancy)."""
+        """LOS (10.3) with the current AFVs and wrecks (cached per game and occupancy).
+
+        The line without any AFV or wreck is cached for the game with the hexes it meets (and
+        the hexside partners, 10.31 b); while none of them holds an AFV or a wreck that answer
+        stands, else the line is traced again with the occupancy (cached per occupancy)."""
+        local = self._los_local
+        r = local.get((a, b, firer_down))
+        if r is not None:
+            return r
+        r = local[(a, b, firer_down)] = self._los(a, b, firer_down)
+        return r
+
+    def _los(self, a: str, b: str, firer_down: bool) -> LosInfo:
         occ = self.occupancy()
         cache = _LOS_CACHES.get(self._game)
         if cache is None:
             cache = {}
             _LOS_CACHES[self._game] = cache
+        if len(cache) > 400_000:
+            cache.clear()
+        base = cache.get((a, b, firer_down))
+        if base is None:
+            res = line_of_sight(self._game.map, a, b, occupancy={}, firer_down=firer_down,
+                                chart=self._game.setup.chart)
+            base = cache[(a, b, firer_down)] = [
+                LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks), int(res.marsh_hexes)),
+                res]
+        if self._occ_ids:
+            # a hex the line meets (or runs along) is at most one hex off the straight path
+            dab = _dist(a, b) + 1
+            near = [h for h in self._occ_ids if _dist(a, h) + _dist(h, b) <= dab]
+        else:
+            near = ()
+        if not near:
+            return base[0]
+        if not isinstance(base[1], tuple):
+            res = base[1]
+            base[1] = tuple({h.id for h in res.hexes} | {h.partner for h in res.hexes if h.partner})
+        if not any(h in base[1] for h in near):
+            return base[0]
         key = (a, b, firer_down, self._occ_sig)
         r = cache.get(key)
         if r is None:
@@ -310,7 +392,7 @@ class PlayerView:
             else:
                 res = line_of_sight(self._game.map, a, b, occupancy=occ, firer_down=firer_down,
                                     chart=self._game.setup.chart)
-            r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks))
+            r = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks), int(res.marsh_hexes))
             if len(cache) > 400_000:
                 cache.clear()
             cache[key] = r

@@ -1,0 +1,138 @@
+"""The AI strength gate (issue 14): the heuristic AI against the random player, each side of each
+shipped scenario. Prints a table, asserts nothing.
+
+For each scenario and each side the heuristic player plays that side and the random player the
+other, over ``--games`` games (default 40, seeded as ``ironcross playtest`` seeds them). Columns:
+wins / losses / draws / errors of the heuristic side; its share of the decisive games won with the
+95 % Wilson interval (``core.playtest.wilson_interval``); its share of all games played to the end
+that it lost; the median wall time of a game; the mean number of its units a game that never
+entered / never acted (the trust report). Games that raised are listed and left out of the shares.
+
+Targets (issue 14): the heuristic side wins at least 90 % of the decisive games everywhere and
+loses at most 5 % of all games.
+
+Run: .venv/bin/python benchmarks/ai_strength.py                       (40 games a cell: long)
+     .venv/bin/python benchmarks/ai_strength.py --games 4 --workers 1 --scenarios 1,3
+     .venv/bin/python benchmarks/ai_strength.py --sides german --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.playtest import run_batch, trust_report, wilson_interval  # noqa: E402
+
+DATA = ROOT / "scenarios" / "data"
+SIDES = ("german", "russian")
+
+
+def scenario_paths() -> dict[int, Path]:
+    """Scenario number -> file of each shipped scenario (``scenario_N_*.json``)."""
+    out = {}
+    for p in sorted(DATA.glob("scenario_*.json")):
+        try:
+            out[int(p.stem.split("_")[1])] = p
+        except (IndexError, ValueError):
+            continue
+    return out
+
+
+def cell(path: Path, side: str, games: int, seed: int, workers: int, replays: str | None = None) -> dict:
+    """One cell of the table: the heuristic AI as ``side`` against random, ``games`` games."""
+    other = "russian" if side == "german" else "german"
+    ai = {side: "heuristic", other: "random"}
+    t0 = time.perf_counter()
+    rdir = str(Path(replays) / f"{path.stem}_{side}") if replays else None
+    rs = run_batch(str(path), games, seed, ai, workers=workers, replay_dir=rdir)
+    wins = sum(r.outcome == side for r in rs)
+    losses = sum(r.outcome == other for r in rs)
+    draws = sum(r.outcome == "draw" for r in rs)
+    errors = [r for r in rs if r.outcome == "error"]
+    played = wins + losses + draws
+    dec = wins + losses
+    lo, hi = wilson_interval(wins, dec)
+    tr = trust_report(rs)
+    return {"scenario": path.stem, "side": side, "games": games, "wins": wins, "losses": losses, "draws": draws,
+            "errors": len(errors), "decisive_won": wins / dec if dec else None, "ci95": (lo, hi),
+            "lost_share": losses / played if played else None,
+            "median_seconds": statistics.median([r.seconds for r in rs]) if rs else 0.0,
+            "never_entered": tr["never_entered"][side]["mean"], "never_acted": tr["never_acted"][side]["mean"],
+            "idle_most_often": {"never_entered": tr["never_entered"][side]["most_often"],
+                                "never_acted": tr["never_acted"][side]["most_often"]},
+            "error_games": [{"seed": r.seed, "index": r.index, "error": (r.error or "").splitlines()[0],
+                             "replay": r.replay} for r in errors],
+            "wall_seconds": time.perf_counter() - t0}
+
+
+def meets(c: dict) -> bool:
+    return (c["decisive_won"] is not None and c["decisive_won"] >= 0.9 and c["lost_share"] is not None
+            and c["lost_share"] <= 0.05)
+
+
+def print_row(c: dict) -> None:
+    dw = "    n/a" if c["decisive_won"] is None else f"{c['decisive_won']:6.1%}"
+    ci = "" if c["decisive_won"] is None else f"[{c['ci95'][0]:4.0%}-{c['ci95'][1]:4.0%}]"
+    lost = "  n/a" if c["lost_share"] is None else f"{c['lost_share']:5.1%}"
+    ok = "ok" if meets(c) else "SHORT"
+    print(f"{c['scenario'][:28]:28s} {c['side']:7s} {c['wins']:4d} {c['losses']:4d} {c['draws']:4d} {c['errors']:4d}"
+          f"  {dw} {ci:13s} {lost:>6s} {c['median_seconds']:7.1f}  {c['never_entered']:5.1f} {c['never_acted']:5.1f}"
+          f"  {ok}", flush=True)
+    for e in c["error_games"]:
+        print(f"    error, seed {e['seed']}: {e['error']}" + (f" (replay {e['replay']})" if e["replay"] else ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=40, help="games per scenario and side (default 40)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes")
+    ap.add_argument("--scenarios", default=None, help="comma-separated scenario numbers (default: all shipped)")
+    ap.add_argument("--sides", default="german,russian", help="sides the heuristic AI plays (default both)")
+    ap.add_argument("--seed", type=int, default=1, help="batch seed (each game's seed derives from it)")
+    ap.add_argument("--replays", default=None, help="save every game's replay under this folder")
+    ap.add_argument("--json", dest="json_out", default=None, help="also write the table as JSON here")
+    args = ap.parse_args(argv)
+    paths = scenario_paths()
+    if args.scenarios:
+        try:
+            wanted = [int(x) for x in args.scenarios.split(",") if x.strip()]
+        except ValueError:
+            ap.error("--scenarios expects numbers, e.g. 1,3,6")
+        missing = [n for n in wanted if n not in paths]
+        if missing:
+            ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}")
+        paths = {n: paths[n] for n in wanted}
+    sides = [s.strip() for s in args.sides.split(",") if s.strip()]
+    if any(s not in SIDES for s in sides):
+        ap.error("--sides: german and/or russian")
+    print(f"Heuristic AI against random, {args.games} games per cell, seed {args.seed}, {args.workers} worker(s). "
+          "Target: >= 90 % of decisive games won, <= 5 % of all games lost.")
+    print(f"{'scenario':28s} {'side':7s} {'won':>4s} {'lost':>4s} {'draw':>4s} {'err':>4s}  {'dec.won':>6s} "
+          f"{'95 % CI':13s} {'lost':>6s} {'s/game':>7s}  {'!ent':>5s} {'!act':>5s}")
+    t0 = time.perf_counter()
+    cells = []
+    for n, path in paths.items():
+        for side in sides:
+            c = cell(path, side, args.games, args.seed, args.workers, args.replays)
+            cells.append(c)
+            print_row(c)
+    short = [c for c in cells if not meets(c)]
+    print(f"\n{len(cells) - len(short)} of {len(cells)} cells meet the target; total {time.perf_counter() - t0:.0f} s."
+          " (!ent / !act: the heuristic side's units a game that never entered / never acted)")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps({"games": args.games, "seed": args.seed, "cells": cells}, indent=1)
+                                       + "\n")
+        print(f"wrote {args.json_out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

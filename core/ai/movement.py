@@ -1,0 +1,901 @@
+"""Movement of the heuristic AI (issue 14): which group moves, in what order, where to and by
+which path. A mixin of :class:`core.ai.heuristic.HeuristicPlayer`.
+
+* **Order (8.0).** Every legal ``StartMove`` is priced; per AFV the better of moving alone and
+  moving with infantry (8.4) is kept, and the AFVs' moves come first (alone, then with infantry),
+  before the engine closes those stages, then the other units. Off-map groups (reinforcements,
+  24.1) enter whenever the engine offers it, in the Movement or the Reaction Movement Phase, on
+  their entry turn or later; AFVs enter before infantry.
+* **Where to.** For a group a Dijkstra over the MPs it has (the engine's costs, 8.5) gives the
+  hexes it can reach and the path to each. A hex is worth its **position** (MP distance to the
+  Game Turn's goals from :mod:`core.ai.strategy`, weighed by the posture and the time left; being
+  on an objective hex; cover; fields of fire for MGs/ATGs, targets in reach for flamethrowers;
+  an AFV near its infantry) minus the **expected losses** on the way and there: for each enemy
+  fire entity (it fires once a Player Turn) half the worse of its opportunity fire at a hex of
+  the path (13.0: who may fire, 13.2 ranges, 13.14 frontal areas, 13.17 PC modifiers, MG
+  intensive fire) and its next fire at the destination (Defensive Fire, or Moving Fire after
+  Reaction Movement), half the latter alone, with the exact P/S/E probabilities of the engine's
+  dice; AT kill chances for AFVs, woods and marsh immobilisation
+  (8.54/8.55), known mines (19.2: own mines and the revealed factors of enemy mines; a known
+  mined hex is never passed through, only entered as the last hex, its expected loss counted).
+  A group may end its move DOWN (3.13, 2 MP) when that pays. Hexes where the group could not
+  stop (8.62, 8.63, 8.61) are not entered.
+* **Who leads.** Each way of moving a stack is priced with its PC chance (none before the first
+  shot, 8.22): a leader's PC moves the whole group at once but its failure holds every unit of the
+  hex (8.3 A), so that failure is a cost; a commander leads a large group rather than an acting
+  leader when his chance is better.
+* **Weapons.** An MG or ATG that has better targets outside its frontal area turns (8.72, 8.73); an
+  AFV faces the nearest enemy when it stops; at the end of the Movement Phase an infantry unit
+  joins a valuable CW that lost crew (20.1), and an AFV that stood still pushes a wreck blocking
+  its way (8.65).
+"""
+
+from __future__ import annotations
+
+import heapq
+from functools import lru_cache
+
+from core.ai.evaluation import at_kill_probability, pc_pass, unit_value
+from core.ai.influence import los
+from core.ironcross import combat_tables as ct
+from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState
+from core.ironcross.state import Phase
+from maps import hexgrid
+
+__all__ = ["MovementMixin"]
+
+
+@lru_cache(maxsize=None)
+def _hex(h: str):
+    return hexgrid.parse_hex_id(h)
+
+
+@lru_cache(maxsize=200_000)
+def _dist(a: str, b: str) -> int:
+    return hexgrid.distance(_hex(a), _hex(b))
+
+
+def _key(a: Action) -> str:
+    from core.ironcross.actions import action_to_json
+
+    return repr(sorted(action_to_json(a).items()))
+
+
+def _ap_mine_loss(factors: int) -> float:
+    """Expected loss of a NORMAL infantry unit entering a hex of ``factors`` AP mines (19.24)."""
+    out = 0.0
+    for die in range(1, 7):
+        r = ct.ap_mine_result(die, factors)
+        out += {ct.ApResult.ELIMINATED: 1.0, ct.ApResult.SUPPRESSED: 0.45, ct.ApResult.PINNED: 0.18}.get(r, 0.0) / 6
+    return out
+
+
+def _crew_worth(c, crew: int) -> float:
+    """What a CW with ``crew`` men is worth: its value by crew (11.43), less when not fully crewed
+    it fires at half factors (MMG, 11.16 d), not at all (ATR, 10.16), once a Game Turn (ATG with 1-2
+    crew, 10.15) or fewer mortar rounds (14.12); none moves (8.12)."""
+    full = crew >= c.crew_max
+    base = {"MMG": 3.0, "Mor": 2.5, "ATR": 2.0}.get(c.weapon, 3.0 if c.is_atg else 2.0)
+    v = base * (0.5 + 0.5 * crew / max(1, c.crew_max))
+    if not full:
+        if c.weapon == "MMG":
+            v *= 0.6
+        elif c.is_atr:
+            v *= 0.2
+        elif c.is_atg and crew <= 2:
+            v *= 0.7
+        elif c.is_mortar:
+            v *= (3 if crew >= 2 else 2) / 5
+        v *= 0.9 if c.ma > 0 else 1.0
+    return v
+
+
+def moving_only_turn(view) -> bool:
+    """No overruns now (9.11: only in the friendly Movement Phase)."""
+    return view.phase is not Phase.MOVEMENT
+
+
+def _blend(path: dict, dest: dict) -> float:
+    """Expected loss of a move, per enemy entity (it fires once a Player Turn): half the worse of
+    its opportunity fire on the path and its fire at the destination (a firer that picks its
+    moment), half its fire at the destination (a firer that waits), so cover where the move ends
+    counts even after open ground."""
+    if not path:
+        return sum(dest.values())
+    return sum(0.5 * max(path.get(k, 0.0), x) + 0.5 * x for k, x in dest.items()) + \
+        sum(0.5 * x for k, x in path.items() if k not in dest)
+
+
+def _p_2d6_le(n: int) -> float:
+    dist = ct.dice_total_distribution(2)
+    return sum(p for t, p in enumerate(dist) if t <= n)
+
+
+class MovementMixin:
+    """Start of moves, steps, entries, end-of-phase steps."""
+
+    # ================================================================== weights
+    def _urg(self, view) -> float:
+        u = self._dc.get("urg")
+        if u is None:
+            u = self._dc["urg"] = self._urgency(view)
+        return u
+
+    def _pcs_needed(self, view) -> bool:
+        """8.22: movement PCs from the Player Turn after the first shot."""
+        return view.movement_pcs
+
+    # ================================================================== the position
+    def _position_context(self, view, moving_ids: set):
+        """(own men and CWs per hex, own AFV hexes, own infantry hexes) without ``moving_ids``."""
+        own_men: dict[str, tuple[int, int]] = {}
+        afv_hexes: set = set()
+        inf_hexes = []
+        for o in view.own_units():
+            if o.id in moving_ids:
+                continue
+            a, b = own_men.get(o.hex, (0, 0))
+            own_men[o.hex] = (a + o.men, b + (1 if o.is_cw else 0))
+            if o.is_afv:
+                afv_hexes.add(o.hex)
+            elif o.is_infantry:
+                inf_hexes.append(o.hex)
+        return own_men, afv_hexes, sorted(set(inf_hexes))
+
+    def _gprops(self, units) -> dict:
+        inf = [u for u in units if not u.is_afv]
+        afvs = [u for u in units if u.is_afv]
+        cls = [self._assign.get(u.id) for u in units if u.id in getattr(self, "_assign", {})]
+        cl = max(sorted(set(cls)), key=cls.count) if cls else None
+        return {"cl": cl, "men": sum(u.men for u in units), "afv": bool(afvs), "cw": any(u.is_cw for u in units),
+                "here": units[0].hex, "n": len(units), "down": bool(inf) and all(u.down for u in inf),
+                "inf": len(inf), "inf_val": sum(unit_value(u) for u in inf),
+                "afv_val": sum(unit_value(u) for u in afvs), "armour": min((u.frontal for u in afvs), default=0),
+                "assault": sum(1 for u in inf if u.is_infantry and u.assault > 0),
+                "firers": sum(1 for u in inf if u.ap > 0),
+                "fof": [u for u in units if (u.is_mg or u.is_atg) and not u.is_afv],
+                "ft": any(u.is_ft for u in units), "toggle": bool(inf) and not afvs and all(u.normal for u in inf)}
+
+    def _full_hexes(self, own_men: dict, afv_hexes: set, g: dict, start) -> frozenset:
+        """Hexes the group may not stop in (8.62 six men, 8.63 one CW, 8.61 one AFV)."""
+        full = {h for h, (a, b) in own_men.items() if h != start and (a + g["men"] > 6 or (g["cw"] and b))}
+        if g["afv"]:
+            full |= {h for h in afv_hexes if h != start}
+        return frozenset(full)
+
+    def _known_mines(self, view) -> dict[str, tuple[int, int]]:
+        """hex -> (AP, AT) mine factors this side knows (own mines; revealed enemy factors, 19.11)."""
+        m = self._dc.get("mines")
+        if m is None:
+            m = {}
+            for h, d in view.mines().items():
+                ap, at = int(d.get("ap", 0) or 0), int(d.get("at", 0) or 0)
+                if ap or at:
+                    m[h] = (ap, at)
+            self._dc["mines"] = m
+        return m
+
+    def _pcache(self, view) -> dict:
+        """A cache that lasts while the phase, the enemy position and the plan stay the same."""
+        pc = self._dc.get("pc")
+        if pc is not None:
+            return pc
+        key = (view.seed_key, self.maps._key, getattr(self, "_plan_key", None))
+        if getattr(self, "_pck", None) != key:
+            self._pck, self._pcd = key, {}
+        pc = self._dc["pc"] = self._pcd
+        return pc
+
+    def _weights(self, view) -> tuple[float, float, float, float]:
+        """(progress per turn of MPs, on-objective bonus, risk weight, urgency) per unit."""
+        w = self._dc.get("weights")
+        if w is None:
+            urg = self._urg(view)
+            attack = self.posture == "attack"
+            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg,
+                                       0.8 if attack else 1.3, urg)
+        return w
+
+    def _turns_left(self, view) -> int:
+        """Movement phases this side still has, this one included."""
+        left = view.game_length - view.turn
+        if view.is_phasing or view.phase is Phase.REACTION_MOVEMENT:
+            left += 1
+        elif view.phasing == view.first_side:
+            left += 1  # our Player Turn of this Game Turn is still to come
+        return max(1, left)
+
+    def _pressure(self, view, g: dict, h: str | None) -> float:
+        """Progress weight per turn of MPs for the group: it grows as the turns it needs to reach its
+        cluster (from ``h``) approach the turns left (an attacker late has no time to wait)."""
+        w = self._weights(view)[0]
+        if h is None:
+            return w
+        c = self._hex_comp(view, h, g["cl"])
+        need = c[1] if (g["afv"] and not g["inf"]) else c[0]
+        pressure = min(1.5, need / self._turns_left(view))
+        base = 0.4 if self.posture == "attack" else 0.28
+        return base * (0.8 + 1.6 * pressure) * (1.0 + 0.5 * view.turn / max(1, view.game_length))
+
+    def _hex_comp(self, view, h: str, cl: int | None = None) -> tuple:
+        """Per-hex parts of a position's value: (infantry turns to the goals (of cluster ``cl``, MP
+        / 6), AFV turns (MP / 10), on a goal hex, AP dice UP, AP dice DOWN, next to an enemy-held
+        goal hex, an enemy a flamethrower there could attack (16.1: range 2), an enemy-held goal
+        hex in LOS within 4 hexes)."""
+        k = ("comp", h, cl)
+        c = self._dc.get(k)
+        if c is not None:
+            return c
+        pc = self._pcache(view)
+        c = pc.get(k)
+        if c is None:
+            m = self.maps
+            adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
+            ft = 1 if any(_dist(h, e.hex) <= 2 and not e.is_afv for e in m.enemies_all) else 0
+            rng = 0
+            if m.attack and not adj:
+                rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in sorted(m.attack)) else 0
+            if cl is not None and cl < len(m.clusters):
+                on = 1 if h in m.clusters[cl] and h not in m.attack else 0
+            else:
+                on = 1 if (h in m.goal or h in m.guard) else 0
+            c = pc[k] = (min(m.goal_mp(h, False, cl) / 6.0, 8.0), min(m.goal_mp(h, True, cl) / 10.0, 8.0),
+                         on, self._hex_dice(view, h, False),
+                         self._hex_dice(view, h, True), adj, ft, rng)
+        self._dc[k] = c
+        return c
+
+    def _pos_value(self, view, g: dict, h: str, down: bool, inf_hexes: list) -> float:
+        """What being in ``h`` at the end of the move is worth to the group (before losses):
+        progress toward the goals (MPs, by posture and time left), being on a goal hex, cover, next
+        to an enemy-held goal hex (assault), fields of fire (MGs, ATGs), flamethrower targets; AFVs
+        near their infantry."""
+        _w, gb, _wr, urg = self._weights(view)
+        w = g.get("w", _w)
+        c = self._hex_comp(view, h, g["cl"])
+        v = 0.0
+        if g["inf"]:
+            n = g["inf"]
+            occ = g.get("occ") or {}
+            shared = 1.0 if not c[2] or occ.get(h, (0, 0))[0] == 0 else 0.3  # one stack per goal hex first
+            v += n * (-w * c[0] + gb * c[2] * shared + 0.04 * (c[4] if down else c[3]))
+            if self.maps.attack:
+                # next to an enemy-held goal hex (assault, 17.0), or firing at one from 4 hexes
+                v += 0.3 * urg * g["assault"] * c[5] + 0.12 * urg * g["firers"] * c[7]
+            for u in g["fof"]:
+                v += 0.08 * min(self._fof(view, u, h, down), 5.0)
+            if g["ft"]:
+                v += 0.5 * c[6]
+        if g["afv"]:
+            v += -2.0 * w * c[1] + 0.3 * urg * c[2]
+            if inf_hexes and not g["inf"]:
+                pc = self._pcache(view)
+                nk = ("near_inf", tuple(inf_hexes))
+                memo = pc.get(nk)
+                if memo is None:
+                    memo = pc[nk] = {}
+                near = memo.get(h)
+                if near is None:
+                    near = memo[h] = min(_dist(h, x) for x in inf_hexes)
+                v -= 0.15 * max(0, near - 2)
+        return v
+
+    def _fof(self, view, u, h: str, down: bool) -> float:
+        """Enemy units an MG/ATG in ``h`` could fire at (its reach), ignoring its facing (it turns)."""
+        pc = self._pcache(view)
+        k = ("fof", u.is_atg, u.ap_range, h, down)
+        f = pc.get(k)
+        if f is None:
+            reach = max(4, min(12, u.ap_range if not u.is_atg else 16))
+            f = 0.0
+            for e in self.maps.enemies_all:
+                if u.is_atg and not e.is_afv and u.ap <= 0:
+                    continue
+                d = _dist(h, e.hex)
+                if 0 < d <= reach and los(view, h, e.hex, down).clear:
+                    f += 2.0 if (u.is_atg and e.is_afv) else 1.0
+            if not self.maps.enemies_all:
+                f = 0.5 * self.maps.field_of_fire(h, down)
+            pc[k] = f
+        return f
+
+    def _enemy_hexes(self, view) -> frozenset:
+        e = self._dc.get("enemy_hexes")
+        if e is None:
+            e = self._dc["enemy_hexes"] = frozenset(x.hex for x in self.maps.enemies_all)
+        return e
+
+    def _nb(self, view, h: str) -> list[str]:
+        nbs = self._nbs.get(h)
+        if nbs is None:
+            nbs = self._nbs[h] = view.neighbours(h)
+        return nbs
+
+    # ================================================================== reach and risk
+    def _reach(self, view, units, start: str, mp: float, one_hex: bool, full=frozenset()) -> dict:
+        """Dijkstra over MP from ``start``: hex -> (cost, previous hex). Hexes in ``full`` (where the
+        group could not stop, 8.62) are passed through (8.61) but are no destination (the caller
+        skips them); a known mined hex only as the last hex (19.2)."""
+        enemy_hexes = set(self._enemy_hexes(view))
+        afv = any(u.is_afv for u in units)
+        if afv:  # 8.61: an AFV never enters a hex holding another AFV
+            ids = {u.id for u in units}
+            enemy_hexes |= {o.hex for o in view.own_units() if o.is_afv and o.id not in ids}
+        inf = any(not u.is_afv for u in units)
+        mines = self._known_mines(view)
+        wrecks = view.wrecks
+        best: dict[str, tuple[float, str | None]] = {start: (0.0, None)}
+        pq = [(0.0, start)]
+        while pq:
+            c, h = heapq.heappop(pq)
+            if c > best[h][0] + 1e-9:
+                continue
+            if one_hex and h != start:
+                continue
+            if h != start and h in mines and ((inf and mines[h][0]) or (afv and mines[h][1])):
+                continue  # 19.2: never through a known minefield
+            for n in self._nb(view, h):
+                if n in enemy_hexes or (afv and wrecks.get(n)):
+                    continue
+                cost = 0.0
+                for u in units:
+                    ck = (h, n, u.is_afv, u.down, u.normal and not u.down)
+                    k = self._costs.get(ck, -1)
+                    if k == -1:
+                        k = self._costs[ck] = view.move_cost(u, h, n)
+                    if k is None:
+                        cost = None
+                        break
+                    cost = max(cost, k)
+                if cost is None:
+                    continue
+                nc = c + cost
+                if not one_hex and nc > mp + 1e-9:
+                    continue
+                if n not in best or nc < best[n][0] - 1e-9:
+                    best[n] = (nc, h)
+                    heapq.heappush(pq, (nc, n))
+        return best
+
+    def _risks(self, view, reach: dict, start: str, g: dict, need=None) -> dict[str, tuple[float, float, float]]:
+        """hex -> (expected loss per unit value of the infantry ending there UP, the same ending
+        DOWN, expected loss of the AFV's value share (P destroyed + immobilised)) for the group
+        moving from ``start`` along the ``reach`` tree: per enemy fire entity the worse of its
+        opportunity fire on the path and its next fire at the destination (see the module).
+        ``need``: only these hexes (with every hex on their paths)."""
+        m = self.maps
+        down = g["down"]
+        mines = self._known_mines(view)
+        order = sorted(reach if need is None else need, key=lambda h: (reach[h][0], h))
+        path_opp: dict[str, dict] = {}
+        path_at: dict[str, dict] = {}
+        p_mob: dict[str, float] = {}
+        out: dict[str, tuple[float, float, float]] = {}
+        for h in order:
+            prev = reach[h][1]
+            if prev is None:  # the start: no move, no opportunity fire
+                path_opp[h], path_at[h], p_mob[h] = {}, {}, 1.0
+            else:
+                po = path_opp[prev]
+                pa = path_at[prev]
+                if g["inf"]:
+                    opp, _ = m.fire_risk(h, down)
+                    if opp:
+                        po = dict(po)
+                        for k, x in opp.items():
+                            if x > po.get(k, 0.0):
+                                po[k] = x
+                if g["afv"]:
+                    opp, _ = m.at_risk(h, g["armour"])
+                    if opp:
+                        pa = dict(pa)
+                        for k, x in opp.items():
+                            if x > pa.get(k, 0.0):
+                                pa[k] = x
+                path_opp[h], path_at[h] = po, pa
+                pm = p_mob[prev]
+                if g["afv"]:
+                    t = view.terrain
+                    if t.trees(h) >= 2:
+                        pm *= 1.0 - _p_2d6_le(t.trees(h))  # 8.54
+                    if t.is_marsh(h):
+                        pm *= 1.0 - _p_2d6_le(4)  # 8.55
+                p_mob[h] = pm
+            r_up = r_down = r_afv = 0.0
+            if g["inf"]:
+                po = path_opp[h]
+                _, d_up = m.fire_risk(h, down)
+                r_up = _blend(po, d_up)
+                if g["toggle"] and not down:
+                    _, d_dn = m.fire_risk(h, True)
+                    r_down = _blend(po, d_dn)
+                else:
+                    r_down = r_up
+                if prev is not None and h in mines and mines[h][0]:
+                    ml = _ap_mine_loss(mines[h][0])
+                    r_up += ml
+                    r_down += ml
+            if g["afv"]:
+                pa = path_at[h]
+                _, d_at = m.at_risk(h, g["armour"])
+                r_afv = _blend(pa, d_at)
+                r_afv += 0.4 * (1.0 - p_mob[h])
+                if prev is not None and h in mines and mines[h][1]:
+                    r_afv += _p_2d6_le(mines[h][1])  # 19.25
+            out[h] = (r_up, r_down, min(1.0, r_afv))
+        return out
+
+    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list) -> float:
+        wr = self._weights(view)[2]
+        r_inf = risk[1] if down_end else risk[0]
+        val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
+        return val - wr * (r_inf * g["inf_val"] + risk[2] * g["afv_val"])
+
+    def _plan(self, view, units, mp: float, one_hex: bool, moving: bool = False):
+        """(gain, destination, path, end DOWN) of the best reachable hex for ``units`` (stacked)
+        against staying where they are; ``moving``: the group is on its way (it may also go DOWN
+        where it stands, 3.13). Cached while the phase and the enemy position stay the same."""
+        start = units[0].hex
+        ids = frozenset(u.id for u in units)
+        pk = ("pos", ids)
+        ctx = self._dc.get(pk)
+        if ctx is None:
+            ctx = self._dc[pk] = self._position_context(view, set(ids))
+        own_men, afv_hexes, inf_hexes = ctx
+        g = self._gprops(units)
+        g["occ"] = own_men
+        g["w"] = self._pressure(view, g, start)
+        full = self._full_hexes(own_men, afv_hexes, g, start)
+        pc = self._pcache(view)
+        # units alike (same counter values and state, same goal cluster) share one plan
+        sig = tuple(sorted((u.kind.value, u.weapon, u.pr, u.ap, u.ap_range, u.at, u.assault, u.crew, u.frontal,
+                            u.down, u.morale.value, self._assign.get(u.id, -1)) for u in units))
+        a0, b0 = own_men.get(start, (0, 0))
+        m = self.maps
+        # the hexes the group can reach do not depend on where other stacks stand (it passes through
+        # them, 8.61), except the hexes of other AFVs for an AFV (8.61)
+        blocked = frozenset(afv_hexes) if g["afv"] else frozenset()
+        rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), blocked)
+        reach = pc.get(rk)
+        if reach is None:
+            reach = pc[rk] = self._reach(view, units, start, mp, one_hex)
+        # a plan holds while nothing changes within its reach
+        held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
+        plan_key = ("plan", rk, sig, frozenset(full.intersection(reach)), moving, held, a0, b0,
+                    tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        r = pc.get(plan_key)
+        if r is not None:
+            return r
+        ov = self._overrun_bonus(view, units, reach, mp) if g["afv"] and not moving_only_turn(view) else {}
+        # the enemy fire is priced on the paths to the most promising hexes only (position value,
+        # cover): the LOS it needs is the dearest part of a plan
+        cand = [h for h in reach if h != start and h not in full]
+        if len(cand) > 36:
+            zero = (0.0, 0.0, 0.0)
+            pos = {h: self._utility(view, g, h, zero, False, inf_hexes) + ov.get(h, 0.0) for h in cand}
+            top = sorted(cand, key=lambda h: (-pos[h], h))[:28]
+            cover = sorted(cand, key=lambda h: (-self._hex_dice(view, h, g["down"]), -pos[h], h))[:8]
+            cand = sorted(set(top) | set(cover))
+        need = {start}
+        for h in cand:
+            while h is not None and h not in need:
+                need.add(h)
+                h = reach[h][1]
+        risk_key = ("risk", rk, g["inf"] > 0, g["afv"], g["armour"], g["toggle"], g["down"])
+        risks = pc.get(risk_key)
+        if risks is None:
+            risks = pc[risk_key] = {}
+        missing = need.difference(risks)
+        if missing:
+            risks.update(self._risks(view, reach, start, g, need))
+        base = self._utility(view, g, start, risks[start], False, inf_hexes)
+        best = (base, start, False)
+        can_toggle = g["toggle"] and not g["down"] and not one_hex
+        a, b = own_men.get(start, (0, 0))
+        if moving and (a + g["men"] > 6 or (g["cw"] and b) or (g["afv"] and start in afv_hexes)):
+            best = (base - 100.0, start, False)  # 8.62: the group may not end its move here
+        elif moving and can_toggle and mp >= 2 - 1e-9:
+            u0 = self._utility(view, g, start, risks[start], True, inf_hexes) - 0.02
+            if u0 > best[0] + 1e-9:
+                best = (u0, start, True)
+        for h in cand:
+            u_ = self._utility(view, g, h, risks[h], False, inf_hexes) + ov.get(h, 0.0)
+            if u_ > best[0] + 1e-9:
+                best = (u_, h, False)
+            if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
+                u2 = self._utility(view, g, h, risks[h], True, inf_hexes) - 0.02
+                if u2 > best[0] + 1e-9:
+                    best = (u2, h, True)
+        top, dest, down_end = best
+        path = [dest]
+        while reach[path[-1]][1] is not None:
+            path.append(reach[path[-1]][1])
+        path.reverse()
+        r = pc[plan_key] = (top - base, dest, path, down_end)
+        return r
+
+    def _overrun_bonus(self, view, units, reach: dict, mp: float) -> dict[str, float]:
+        """9.0: hex -> value of the best overrun the AFV could make from there (enough MPs to
+        enter the enemy hex, one more, and to leave it; no enemy AFV or wreck there, 9.13), so the
+        AFV plans its way to a favourable overrun (made by ``_overrun`` when it gets there)."""
+        afv = next((u for u in units if u.is_afv), None)
+        if afv is None or afv.overrun_done or afv.immobilized or not afv.normal or afv.overrun <= 0:
+            return {}
+        pc = self._pcache(view)
+        targets = pc.get(("ov_targets", afv.id, len(units)))
+        if targets is None:
+            targets = {}
+            for e in self.maps.enemies_all:
+                if e.hex in targets:
+                    continue
+                es = view.enemy_at(e.hex)
+                if any(x.is_afv for x in es) or view.wrecks.get(e.hex):
+                    continue
+                from core.ironcross.actions import Overrun
+
+                sc = self._overrun_score(view, afv, units, Overrun(e.hex, len(units) > 1))
+                if sc is None:
+                    sc = self._overrun_score(view, afv, units, Overrun(e.hex, False))
+                if sc is None or sc <= 0.4:
+                    continue
+                exits = [view.move_cost(afv, e.hex, n) for n in self._nb(view, e.hex)
+                         if not view.enemy_at(n) and not view.wrecks.get(n)]
+                exits = [c for c in exits if c is not None]
+                if exits:
+                    targets[e.hex] = (sc, min(exits))
+            pc[("ov_targets", afv.id, len(units))] = targets
+        if not targets:
+            return {}
+        out: dict[str, float] = {}
+        for h, (cost, _prev) in reach.items():
+            best = 0.0
+            for n in self._nb(view, h):
+                t = targets.get(n)
+                if t is None:
+                    continue
+                cin = view.move_cost(afv, h, n)
+                if cin is not None and cost + cin + 1 + t[1] <= mp + 1e-9 and t[0] > best:
+                    best = t[0]
+            if best:
+                out[h] = best
+        return out
+
+    # ================================================================== pricing a StartMove
+    def _move_p(self, view, a, units, pcs: bool) -> float:
+        """P(the move happens) (8.22, 8.3 A/C, 8.41)."""
+        if not pcs:
+            return 1.0
+        if a.leader:
+            ld = view.unit(a.leader)
+            p = pc_pass(ld.pr) if ld else 0.5
+            afv = next((u for u in units if u.is_afv), None)
+            return p * (pc_pass(afv.pr) if afv is not None else 1.0)
+        if a.directed_by:
+            ld = view.unit(a.directed_by)
+            return pc_pass(ld.pr if ld else 7, 2)
+        afv = next((u for u in units if u.is_afv), None)
+        if afv is not None:
+            p = pc_pass(afv.pr)
+            others = [u for u in units if u is not afv]
+            if others:
+                p *= sum(pc_pass(u.pr) for u in others) / len(others)
+            return p
+        return pc_pass(units[0].pr)
+
+    def _fail_cost(self, view, a, units, pcs: bool, per_unit: float) -> float:
+        """What a failed leader PC costs beyond this group: every other unit of the stack that has not
+        moved loses its move this phase (8.3 A)."""
+        if not pcs or not a.leader:
+            return 0.0
+        ids = set(a.units)
+        here = units[0].hex
+        if here is None:
+            e = view.entry_of(units[0].id)
+            others = [u for u in view.own_units(on_map=False) if u.hex is None and not u.eliminated
+                      and u.id not in ids and not u.moved and view.entry_of(u.id) is e]
+            per_unit += 0.3  # a reinforcement held back loses its entry this phase (24.1)
+        else:
+            others = [u for u in view.own_units() if u.hex == here and u.id not in ids and not u.moved
+                      and not u.is_afv]
+        return per_unit * len(others)
+
+    def _entry_plan(self, view, units) -> tuple[float, str | None]:
+        """(utility, hex) of the best entry hex for an off-map group (stacking-aware, 8.62)."""
+        e = view.entry_of(units[0].id)
+        if e is None:
+            return (float("-inf"), None)
+        ids = frozenset(u.id for u in units)
+        pk = ("pos", ids)
+        ctx = self._dc.get(pk)
+        if ctx is None:
+            ctx = self._dc[pk] = self._position_context(view, set(ids))
+        own_men, afv_hexes, inf_hexes = ctx
+        g = self._gprops(units)
+        g["here"] = None
+        g["occ"] = own_men
+        g["w"] = self._pressure(view, g, min(e.hexes, key=lambda x: (self.maps.goal_mp(x, g["afv"], g["cl"]), x)))
+        full = self._full_hexes(own_men, afv_hexes, g, None)
+        pc = self._pcache(view)
+        held = frozenset(h for h in own_men if h in self.maps.goal or h in self.maps.guard)
+        ek = ("entry", ids, full, held, tuple(sorted(u.down for u in units)),
+              tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        r = pc.get(ek)
+        if r is None:
+            r = pc[ek] = self._entry_plan_calc(view, units, e, g, full, inf_hexes)
+        return r
+
+    def _entry_plan_calc(self, view, units, e, g: dict, full, inf_hexes) -> tuple[float, str | None]:
+        enemy = {x.hex for x in view.enemy_units()}
+        mines = self._known_mines(view)
+        best = (float("-inf"), None)
+        for h in sorted(e.hexes):
+            if h in full or h in enemy or not view.contains(h):
+                continue
+            if g["afv"] and (view.wrecks.get(h) or view.terrain.entry_cost(h, "afv", False) is None):
+                continue
+            if g["inf"] and view.terrain.entry_cost(h, "infantry", False) is None:
+                continue
+            r_up = r_afv = 0.0
+            if g["inf"]:
+                opp, d_up = self.maps.fire_risk(h, False)
+                r_up = _blend(opp, d_up)
+                if h in mines and mines[h][0]:
+                    r_up += _ap_mine_loss(mines[h][0])
+            if g["afv"]:
+                opp, d_at = self.maps.at_risk(h, g["armour"])
+                r_afv = _blend(opp, d_at)
+                t = view.terrain
+                if t.trees(h) >= 2:
+                    r_afv += 0.4 * _p_2d6_le(t.trees(h))
+                if t.is_marsh(h):
+                    r_afv += 0.4 * _p_2d6_le(4)
+                if h in mines and mines[h][1]:
+                    r_afv += _p_2d6_le(mines[h][1])
+            u_ = self._utility(view, g, h, (r_up, r_up, min(1.0, r_afv)), False, inf_hexes)
+            if u_ > best[0]:
+                best = (u_, h)
+        return best
+
+    def _facing_gain(self, view, u) -> tuple[float, int | None]:
+        """(gain, hexside) of turning the MG/ATG ``u`` to the hexside with the best targets (8.72,
+        8.73): expected value of its best attack there minus in its present frontal area."""
+        if not u.has_facing or u.is_afv or u.hex is None:
+            return (0.0, None)
+        if u.is_atg and u.crew < 3:
+            return (0.0, None)  # 8.72
+        def value(facing: int) -> float:
+            best = 0.0
+            for e in self.maps.enemies_all:
+                if not view.in_frontal_area(u.hex, facing, e.hex):
+                    continue
+                d = _dist(u.hex, e.hex)
+                if u.is_atg and e.is_afv and u.at > 0:
+                    if not los(view, u.hex, e.hex, u.down).clear:
+                        continue
+                    front = view.in_frontal_area(e.hex, e.facing or 1, u.hex)
+                    higher = view.terrain.level(e.hex) > view.terrain.level(u.hex)
+                    pk = at_kill_probability(u.at, 3, e.frontal if front else e.flank, higher)
+                    best = max(best, pk * unit_value(e))
+                elif u.ap > 0 and not e.is_afv and d <= 2 * max(1, u.ap_range):
+                    if not los(view, u.hex, e.hex, u.down).clear:
+                        continue
+                    f = ct.attenuated(u.ap, max(1, u.ap_range), d) - view.terrain.trees(e.hex)
+                    if f > 0:
+                        from core.ai.evaluation import ap_attack_value
+
+                        best = max(best, ap_attack_value(f, [(e, view.hex_dice(e.hex, e.down))]))
+            return best
+        now = value(u.facing or 1)
+        best = (0.0, None)
+        for f in range(1, 7):
+            if f == (u.facing or 1):
+                continue
+            g = value(f) - now
+            if g > best[0]:
+                best = (g, f)
+        return best
+
+    def _start_move(self, view, actions: list[Action]) -> Action | None:
+        reaction = view.phase is Phase.REACTION_MOVEMENT
+        pcs = self._pcs_needed(view)
+        urg = self._urg(view)
+        per_unit_fail = (0.15 if self.posture == "defend" else 0.3) * urg
+        cands: list[tuple[float, int, str | None, Action]] = []
+        plans: dict = {}
+        # 8.32 pairs (a leader and one unit) only where the leader's whole group is too big to stop
+        whole: set[str] = set()
+        for a in actions:
+            if a.kind == "start_move" and a.leader and len(a.units) > 2:
+                us = [view.unit(x) for x in a.units]
+                if all(u is not None for u in us) and sum(u.men for u in us) <= 6:
+                    whole.add(a.leader)
+        for a in actions:
+            if a.kind != "start_move":
+                continue
+            if a.leader and len(a.units) == 2 and a.leader in whole:
+                continue
+            units = [view.unit(x) for x in a.units]
+            if any(u is None for u in units):
+                continue
+            if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
+                continue  # 8.62/8.63: the group could never stop anywhere
+            afv = next((u for u in units if u.is_afv), None)
+            stage = 2 if afv is None else (0 if len(units) == 1 else 1)
+            if units[0].hex is None:  # reinforcements entering (24.1)
+                util, h = self._entry_plan(view, units)
+                if h is None:
+                    continue
+                gain = 2.0 + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
+            else:
+                mp, one = 99.0, False
+                for u in units:
+                    m_, o_ = view.allowance(u.id)
+                    mp, one = min(mp, m_), one or o_
+                if a.directed_by:
+                    mp = min(mp, 2 if reaction else 4)  # 8.3 C
+                if mp <= 0 and not one:
+                    if len(units) == 1 and units[0].has_facing and not units[0].is_afv:
+                        fg, side_ = self._facing_gain(view, units[0])  # 8.72/8.73: turn only
+                        if side_ is not None and fg > 0.15:
+                            cands.append((fg * self._move_p(view, a, units, pcs), stage, None, a))
+                            plans[a] = ("face", side_)
+                    continue
+                gain, dest, path, down_end = self._plan(view, units, mp, one)
+                if afv is not None and not reaction:
+                    ov = self._overrun_potential(view, units)
+                    if ov > 0.4 and ov > gain:
+                        gain, dest = ov, None  # 9.0: start the move to overrun an adjacent enemy hex
+                if dest == units[0].hex:
+                    if len(units) == 1 and units[0].has_facing and not units[0].is_afv:
+                        fg, side_ = self._facing_gain(view, units[0])
+                        if side_ is not None and fg > 0.15:
+                            cands.append((fg * self._move_p(view, a, units, pcs), stage, None, a))
+                            plans[a] = ("face", side_)
+                    continue
+                if gain <= 0:
+                    continue
+            p = self._move_p(view, a, units, pcs)
+            fail = self._fail_cost(view, a, units, pcs, per_unit_fail)
+            score = p * gain - (1.0 - p) * fail
+            if a.leader and len(units) == 1:
+                score -= 0.3  # the leader leaving his men (8.3 C: they move with +2 then)
+            cands.append((score, stage, afv.id if afv is not None else None, a))
+        if reaction:
+            thr = 0.4 if self.posture == "defend" else 0.25
+        else:
+            thr = 0.12 if self.posture == "defend" else 0.1
+        good = [c for c in cands if c[0] > thr]
+        if good:
+            # 8.0: per AFV its best way of moving; AFVs alone first, then AFVs with infantry
+            best_afv: dict[str, tuple] = {}
+            for c in good:
+                if c[2] is not None and (c[2] not in best_afv or c[0] > best_afv[c[2]][0]):
+                    best_afv[c[2]] = c
+            for stage in (0, 1):
+                pick = [(c[0], c[3]) for c in best_afv.values() if c[1] == stage]
+                if pick:
+                    a = self._best(pick)[1]
+                    self._note_face_plan(a, plans)
+                    return a
+            pick = [(c[0], c[3]) for c in good if c[1] == 2]
+            if pick:
+                a = self._best(pick)[1]
+                self._note_face_plan(a, plans)
+                return a
+        end = self._end_steps(view, actions)  # 20.1, 8.65
+        return end if end is not None else EndPhase()
+
+    def _note_face_plan(self, a, plans: dict) -> None:
+        p = plans.get(a)
+        self._face_plan = (frozenset(a.units), p[1]) if p and p[0] == "face" else None
+
+    # ================================================================== during a move
+    def _step(self, view, actions: list[Action]) -> Action | None:
+        mv = view.moving()
+        units = [view.unit(x) for x in mv["units"]]
+        units = [u for u in units if u is not None and not u.eliminated]
+        if not units:
+            return StopMove() if StopMove() in actions else None
+        if mv["entering"]:
+            enters = {a.hex: a for a in actions if a.kind == "enter"}
+            if not enters:
+                return StopMove() if StopMove() in actions else None
+            _u, h = self._entry_plan(view, units)
+            if h in enters:
+                return enters[h]
+            best = min(sorted(enters), key=lambda x: (self.maps.goal_mp(x, any(u.is_afv for u in units)), x))
+            return enters[best]
+        fp = getattr(self, "_face_plan", None)
+        if fp is not None and fp[0] == frozenset(u.id for u in units):
+            self._face_plan = None
+            f = Face(fp[1])
+            if f in actions:
+                return f
+        ov = self._overrun(view, actions, units)  # 9.0 when favourable
+        if ov is not None:
+            return ov
+        here = units[0].hex
+        ids = frozenset(u.id for u in units)
+        route = getattr(self, "_route", None)
+        if route is not None and route[0] == ids and route[3] == self.maps._key and here in route[1]:
+            # nothing changed since the plan (no enemy fired, nobody moved): follow it
+            path, down_end = route[1], route[2]
+            i = path.index(here)
+            if i + 1 < len(path):
+                st = Step(path[i + 1])
+                if st in actions:
+                    return st
+            elif down_end and ToggleState() in actions and not units[0].down:
+                self._route = None
+                return ToggleState()  # 3.13: end the move DOWN
+        else:
+            mp = min(mv["mp"].get(u.id, 0) for u in units)
+            one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+            gain, dest, path, down_end = self._plan(view, units, mp, one, moving=True)
+            self._route = (ids, path, down_end, self.maps._key) if dest != here or down_end else None
+            if dest != here and gain > 0.02 and len(path) > 1:
+                st = Step(path[1])
+                if st in actions:
+                    return st
+            if dest == here and down_end and ToggleState() in actions and not units[0].down:
+                self._route = None
+                return ToggleState()  # 3.13: end the move DOWN
+        self._route = None
+        # stopping: face the best targets (MGs, ATGs, 8.72/8.73) or the nearest enemy (AFVs, 8.74)
+        faces = [a for a in actions if a.kind == "face"]
+        if faces:
+            f = units[0] if len(units) == 1 else next((u for u in units if u.is_afv), None)
+            if f is not None and f.has_facing and not f.is_afv and self.maps.enemies_all:
+                fg, side_ = self._facing_gain(view, f)
+                if side_ is not None and fg > 0.05 and Face(side_) in faces:
+                    return Face(side_)
+            elif f is not None and f.has_facing:
+                focus = self._focus(view, here)
+                if focus != here and not (f.facing and view.in_frontal_area(here, f.facing, focus)):
+                    good = [a for a in faces if view.in_frontal_area(here, a.hexside, focus)]
+                    if good:
+                        return sorted(good, key=_key)[0]
+        if StopMove() in actions:
+            return StopMove()
+        # 8.62: the group may not stop here: the best hex it may step to
+        steps = [a for a in actions if a.kind == "step"]
+        if steps:
+            ids = {u.id for u in units}
+            own_men, afv_hexes, inf_hexes = self._position_context(view, ids)
+            g = self._gprops(units)
+            full = self._full_hexes(own_men, afv_hexes, g, here)
+            scored = []
+            for a in steps:
+                opp, d_up = self.maps.fire_risk(a.hex, g["down"]) if g["inf"] else ({}, {})
+                r = _blend(opp, d_up)
+                s = self._utility(view, g, a.hex, (r, r, 0.0), False, inf_hexes) - (50.0 if a.hex in full else 0.0)
+                scored.append((s, a))
+            return self._best(scored)[1]
+        return None
+
+    # ================================================================== end of the Movement Phase
+    def _end_steps(self, view, actions: list[Action]) -> Action | None:
+        """Crew replacement (20.1) for a valuable CW that lost crew, when an infantry unit that is
+        worth less stands with it; a wreck push (8.65) by an AFV that stood still next to a wreck on
+        its way to the goals. None when neither pays."""
+        scored = []
+        for a in actions:
+            if a.kind == "crew_replacement":
+                u, c = view.unit(a.unit), view.unit(a.cw)
+                if u is None or c is None or u.is_commander or u.is_ft or u.weapon == "LMG":
+                    continue
+                gain = _crew_worth(c, c.crew + 1) - _crew_worth(c, c.crew) - 0.8 * unit_value(u)
+                if gain > 0.2:
+                    scored.append((gain, a))
+            elif a.kind == "push_wreck":
+                u = view.unit(a.afv)
+                if u is None:
+                    continue
+                m = self.maps
+                gain = (m.goal_mp(u.hex, True) - m.goal_mp(a.wreck, True)) / 10.0 - 0.1
+                if view.terrain.trees(a.to) >= 2:
+                    gain -= 0.2
+                if gain > 0.15:
+                    scored.append((gain, a))
+        s, a = self._best(scored)
+        return a

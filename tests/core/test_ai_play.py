@@ -1,0 +1,357 @@
+"""The heuristic AI plays like a competent player (issue 14): small hand-made situations, one per
+behaviour. Each builds a tiny game, lets the heuristic decide and checks the decision or where the
+units end up."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.ai.heuristic import HeuristicPlayer
+from core.ironcross.actions import DesignateAssault, EndPhase, Fire, StartMove, Step
+from core.ironcross.setup import Entry
+from core.ironcross.state import Phase
+from core.ironcross.view import PlayerView
+from maps import hexgrid
+from tests.core.engine_fixtures import afv, cw, inf, small_game
+from tests.core.engine_helpers import advance_to
+from tests.mapbuilder import make_map
+
+
+def _d(a: str, b: str) -> int:
+    return hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
+
+
+def _objectives(g, german: list[dict], russian: list[dict], victory) -> None:
+    """Give a small game objectives (as ``scenario_objectives`` derives them) and a victory rule."""
+    g.setup.objectives = {"german": german, "russian": russian}
+    g.setup.victory = victory
+
+
+def _occupy(hexes, w=1.0):
+    return {"hexes": sorted(hexes), "goal": "occupy", "weight": w, "text": "test"}
+
+
+def _clear(hexes, w=1.0):
+    return {"hexes": sorted(hexes), "goal": "clear", "weight": w, "text": "test"}
+
+
+def _play_phase(g, players: dict, phase: Phase, player_turn: int, limit: int = 2000) -> None:
+    """Let the players decide until ``phase`` of ``player_turn`` is over."""
+    n = 0
+    while not g.is_terminal() and (g.state.player_turn < player_turn or
+                                   (g.state.player_turn == player_turn and
+                                    list(Phase).index(g.state.phase) <= list(Phase).index(phase))):
+        side = g.current_side()
+        acts = g.legal_actions()
+        a = players[side].choose(PlayerView(g, side), side, acts)
+        assert a in acts
+        g.apply(a)
+        n += 1
+        assert n < limit
+
+
+def _first_shot(g) -> None:
+    """As if combat dice had been rolled before this Player Turn: movement needs PCs (8.22)."""
+    g.state.first_shot = True
+    g.state.movement_pcs_from_player_turn = 1
+
+
+# ---------------------------------------------------------------- 8.0: AFVs move first
+def test_8_0_a_tank_entering_with_infantry_enters_on_turn_1():
+    """A tank and its infantry enter together on turn 1: the tank's entry (8.0 first stage) comes
+    before the infantry's, which would close the AFV stages."""
+    units = [afv("GT", "german"), inf("G1", "german"), inf("G2", "german"), inf("G3", "german"),
+             inf("R1", "russian", pr=6)]
+    g = small_game(units, {"R1": "1002"}, entries=[Entry("german", ["GT", "G1", "G2", "G3"],
+                                                         frozenset({"1512", "1612", "1412"}), 1)])
+    _objectives(g, [_occupy(["1503"])], [_occupy(["1503"], 0.8)],
+                lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+    p = HeuristicPlayer(3)
+    advance_to(g, Phase.MOVEMENT)
+    first = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert first == StartMove(("GT",))  # the tank first
+    _play_phase(g, {"german": p, "russian": HeuristicPlayer(4)}, Phase.MOVEMENT, 1)
+    assert g.units["GT"].on_map
+    assert all(g.units[x].on_map for x in ("G1", "G2", "G3"))
+
+
+def test_8_0_afv_moving_with_infantry_goes_before_infantry_alone():
+    """An AFV/infantry stack (8.0 second stage) is moved before any infantry moves alone."""
+    units = [afv("GT", "german"), inf("G1", "german"), inf("G2", "german"), inf("G4", "german", squad="B"),
+             inf("R1", "russian")]
+    g = small_game(units, {"GT": ("1510", False, 1), "G1": "1510", "G2": "1510", "G4": "1710", "R1": "1502"})
+    _objectives(g, [_occupy(["1504"])], [],
+                lambda st, game: "german" if any(u.hex == "1504" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    a = HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert isinstance(a, StartMove) and "GT" in a.units
+
+
+# ---------------------------------------------------------------- reinforcements of the non-phasing side
+def test_24_1_the_non_phasing_side_s_tank_reinforcement_enters_in_reaction_movement():
+    units = [inf("G1", "german"), afv("RT", "russian"), inf("R1", "russian")]
+    g = small_game(units, {"G1": "1505", "R1": "1503"},
+                   entries=[Entry("russian", ["RT"], frozenset({"1001", "1101"}), 1, Phase.REACTION_MOVEMENT)])
+    _objectives(g, [_clear(["1503"])], [_occupy(["1503"])],
+                lambda st, game: "russian" if any(u.hex == "1503" for u in st.units_of("russian")) else "german")
+    advance_to(g, Phase.REACTION_MOVEMENT)
+    assert g.current_side() == "russian"
+    p = HeuristicPlayer(2)
+    _play_phase(g, {"german": HeuristicPlayer(1), "russian": p}, Phase.REACTION_MOVEMENT, 1)
+    assert p.posture == "defend"  # the Russians are ahead and hold: the tank still comes on
+    assert g.units["RT"].on_map
+
+
+# ---------------------------------------------------------------- posture from the victory conditions
+def test_a_side_that_must_clear_a_region_attacks_it_although_its_zone_touches_it():
+    """The Germans set up next to the region they must clear of Russians (as in Scenario 4): the
+    victory conditions say they are behind, so they attack instead of holding their zone."""
+    region = ["1505", "1605", "1506"]
+    units = [inf(f"G{i}", "german") for i in range(4)] + [inf("R1", "russian", pr=6), inf("R2", "russian", pr=6)]
+    g = small_game(units, {"G0": "1509", "G1": "1509", "G2": "1609", "G3": "1609", "R1": "1505", "R2": "1605"})
+    _objectives(g, [_clear(region)], [_occupy(region, 0.8)],
+                lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian") if u.on_map)
+                else "german")
+    p = HeuristicPlayer(5)
+    advance_to(g, Phase.MOVEMENT)
+    before = sum(min(_d(g.units[f"G{i}"].hex, h) for h in ("1505", "1605")) for i in range(4))
+    _play_phase(g, {"german": p, "russian": HeuristicPlayer(6)}, Phase.MOVEMENT, 1)
+    assert p.posture == "attack" and p.outcome_now == "russian"
+    after = sum(min(_d(g.units[f"G{i}"].hex, h) for h in ("1505", "1605")) for i in range(4))
+    assert after < before - 3  # they closed in on the Russians in the region
+    assert {"1505", "1605"} <= set(p.maps.attack)
+
+
+def test_the_side_ahead_holds_and_the_side_behind_attacks():
+    units = [inf("G1", "german"), inf("R1", "russian")]
+    g = small_game(units, {"G1": "1505", "R1": "1510"})
+    _objectives(g, [_occupy(["1505"])], [_clear(["1505"], 0.8)],
+                lambda st, game: "german" if any(u.hex == "1505" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    pg, pr = HeuristicPlayer(1), HeuristicPlayer(2)
+    pg.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert pg.posture == "defend"
+    pr._replan(PlayerView(g, "russian"))
+    assert pr.posture == "attack" and "1505" in pr.maps.attack
+
+
+# ---------------------------------------------------------------- counterattack
+def test_a_lost_objective_is_counterattacked_when_the_odds_allow():
+    """The Germans hold 1505 but lost 1506 to one Russian: behind, they go for it and mark an
+    assault (17.0) on it with a stack that outclasses its defender."""
+    units = [inf(f"G{i}", "german", assault=4, pr=9) for i in range(4)]
+    units += [inf("G9", "german"), inf("R1", "russian", assault=2, pr=6)]
+    g = small_game(units, {"G0": "1508", "G1": "1508", "G2": "1508", "G3": "1508", "G9": "1505", "R1": "1506"})
+    both = ["1505", "1506"]
+    _objectives(g, [_occupy(both), _clear(both, 0.8)], [_occupy(both), _clear(both, 0.8)],
+                lambda st, game: "german" if all(any(u.hex == h for u in st.units_of("german")) for h in both)
+                else "draw")
+    p = HeuristicPlayer(7)
+    advance_to(g, Phase.MOVEMENT)
+    _play_phase(g, {"german": p, "russian": HeuristicPlayer(8)}, Phase.MOVEMENT, 1)
+    assert p.posture == "attack" and "1506" in p.maps.attack
+    marked = [u for u in g.units.values() if u.side == "german" and u.assault_hex == "1506"]
+    assert len(marked) >= 3 and all(_d(u.hex, "1506") == 1 for u in marked)
+
+
+def test_no_assault_marked_when_the_odds_do_not_allow():
+    units = [inf("G1", "german", assault=2, pr=7)]
+    units += [inf(f"R{i}", "russian", assault=5, pr=10) for i in range(5)]
+    g = small_game(units, {"G1": "1507", **{f"R{i}": "1506" for i in range(5)}}, length=6)
+    _objectives(g, [_occupy(["1506"])], [_occupy(["1506"])],
+                lambda st, game: "german" if any(u.hex == "1506" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation")
+    a = HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert a == EndPhase()
+
+
+# ---------------------------------------------------------------- mines, opportunity fire
+def test_19_2_no_step_into_a_revealed_minefield_when_another_route_exists():
+    units = [inf("G1", "german"), inf("R1", "russian", pr=6)]
+    g = small_game(units, {"G1": "1510", "R1": "1001"})
+    g.state.mines["1509"] = {"side": "russian", "ap": 4, "at": 0, "revealed_ap": True}
+    _objectives(g, [_occupy(["1505"])], [],
+                lambda st, game: "german" if any(u.hex == "1505" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    _play_phase(g, {"german": HeuristicPlayer(2), "russian": HeuristicPlayer(3)}, Phase.MOVEMENT, 1)
+    moved_to = [e["to"] for e in g.events[start:] if e["kind"] == "moved"]
+    assert moved_to and "1509" not in moved_to
+    assert _d(g.units["G1"].hex, "1505") < 5  # it went round
+
+
+class _HoldFire:
+    """An opponent that never fires while the other side moves (its MMG stays ready for its next
+    fire phase): the test looks at where the movers choose to stop, not at the dice."""
+
+    name = "hold"
+
+    def choose(self, view, side, actions):
+        for a in actions:
+            if a.kind in ("pass", "end_phase"):
+                return a
+        return actions[0]
+
+
+def test_13_0_no_stop_up_in_the_open_in_the_los_of_an_mmg_when_cover_is_in_reach():
+    """A German group heads north past a Russian MMG six hexes off: it does not end its move UP in
+    the open in the MMG's sight (Defensive Fire, intensive) while woods are within its MPs (it
+    goes there, or goes DOWN, or stays out of sight)."""
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1408": 3, "1508": 3, "1608": 3})
+    units = [inf(f"G{i}", "german") for i in range(5)] + [cw("RM", "russian", ap=8, rng=12, pr=9)]
+    g = small_game(units, {**{f"G{i}": "1511" for i in range(5)}, "RM": ("1505", False, 4)}, hexmap=m, length=6)
+    _objectives(g, [_occupy(["1501"])], [],
+                lambda st, game: "german" if any(u.hex == "1501" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    _play_phase(g, {"german": HeuristicPlayer(4), "russian": _HoldFire()}, Phase.MOVEMENT, 1)
+    v = PlayerView(g, "german")
+    moved = 0
+    for i in range(5):
+        u = g.units[f"G{i}"]
+        if u.hex == "1511":
+            continue
+        moved += 1
+        in_open_sight = v.terrain.trees(u.hex) == 0 and v.los("1505", u.hex).clear
+        assert not (in_open_sight and not u.down), f"{u.id} stopped UP in the open at {u.hex}"
+    assert moved  # they did advance
+
+
+# ---------------------------------------------------------------- leadership
+def test_8_3_a_commander_rather_than_an_acting_leader_leads_a_large_group():
+    units = [inf("GPL", "german", weapon="PL", pr=10, commander=True), inf("GA9", "german", pr=9)]
+    units += [inf(f"G{i}", "german", pr=7) for i in range(4)] + [inf("R1", "russian", pr=6)]
+    g = small_game(units, {"GPL": "1510", "GA9": "1510", **{f"G{i}": "1510" for i in range(4)}, "R1": "1001"})
+    _objectives(g, [_occupy(["1505"])], [],
+                lambda st, game: "german" if any(u.hex == "1505" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    _first_shot(g)
+    acts = g.legal_actions()
+    assert StartMove(("GA9", "G0", "G1", "G2", "G3"), leader="GA9") in acts  # the acting leader could
+    a = HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts)
+    assert isinstance(a, StartMove) and a.leader == "GPL" and len(a.units) == 6
+
+
+# ---------------------------------------------------------------- weapons
+def test_11_44_no_attack_whose_expected_effect_is_nothing():
+    """A rifle 25 hexes from a tank would fire at firepower -2 (only all 1s): never chosen."""
+    m = make_map(cols=(10, 40), rows=(1, 12))
+    g = small_game([inf("G1", "german", ap=4, rng=7), afv("RT", "russian")],
+                   {"G1": "1005", "RT": ("3505", False, 4)}, hexmap=m)
+    assert g.state.phase is Phase.SUPPORT_FIRE
+    acts = g.legal_actions()
+    fires = [a for a in acts if isinstance(a, Fire)]
+    assert fires, "the engine offers the pointless shot"
+    p = HeuristicPlayer(1)
+    v = PlayerView(g, "german")
+    p.choose(v, "german", acts)
+    assert all(p._price(v, a, False) is None for a in fires)
+    assert p.choose(v, "german", acts) == EndPhase()
+
+
+def test_9_0_an_afv_drives_to_a_favourable_overrun_two_hexes_away():
+    units = [afv("GT", "german", overrun=9), inf("R1", "russian", pr=6), inf("R2", "russian", pr=6)]
+    g = small_game(units, {"GT": ("1508", False, 1), "R1": "1505", "R2": "1505"})
+    _objectives(g, [_clear(["1505"])], [_occupy(["1505"])],
+                lambda st, game: "russian" if any(u.hex == "1505" for u in st.units_of("russian") if u.on_map)
+                else "german")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    _play_phase(g, {"german": HeuristicPlayer(1), "russian": HeuristicPlayer(2)}, Phase.MOVEMENT, 1)
+    assert any(e["kind"] == "overrun" and e["hex"] == "1505" for e in g.events[start:])
+
+
+def test_14_0_mortar_fires_first_with_a_spotter_at_a_target_out_of_its_sight():
+    """A mortar with no LOS to a Russian stack fires at it indirectly through the commander next to
+    it (14.22), before the other units' fire (14.0)."""
+    m = make_map(cols=(10, 20), rows=(1, 12), levels={"1407": 2, "1507": 2, "1607": 2})
+    units = [cw("GMor", "german", weapon="Mor", ap=6, rng=3, crew=3, ma=3, pr=9),
+             inf("GPL", "german", weapon="PL", pr=10, commander=True),
+             inf("R0", "russian"), inf("R2", "russian"), inf("R3", "russian")]
+    g = small_game(units, {"GMor": "1509", "GPL": "1507", "R0": "1503", "R2": "1503", "R3": "1503"}, hexmap=m)
+    assert g.state.phase is Phase.SUPPORT_FIRE
+    acts = g.legal_actions()
+    morts = [a for a in acts if a.kind == "mortar"]
+    if not morts or not any(a.spotter for a in morts):
+        pytest.skip("the test map gives no indirect mortar fire")
+    a = HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts)
+    assert a.kind == "mortar" and a.target == "1503"
+
+
+def test_8_72_an_antitank_gun_turns_to_a_tank_outside_its_frontal_area():
+    units = [cw("GA", "german", weapon="50AT", ap=3, rng=8, at=11, crew=4, ma=0, pr=9), afv("RT", "russian"),
+             inf("G1", "german")]
+    g = small_game(units, {"GA": ("1505", False, 1), "RT": ("1509", False, 1), "G1": "1001"})
+    v = PlayerView(g, "german")
+    assert not v.in_frontal_area("1505", 1, "1509")
+    _objectives(g, [_occupy(["1505"])], [], lambda st, game: "german")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert a == StartMove(("GA",))
+    g.apply(a)
+    f = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert f.kind == "face" and v.in_frontal_area("1505", f.hexside, "1509")
+
+
+def test_20_1_an_infantry_unit_joins_the_crew_of_a_short_mmg():
+    units = [cw("GM", "german", ap=8, rng=12, crew=3), inf("G1", "german", pr=7), inf("R1", "russian")]
+    g = small_game(units, {"GM": ("1505", False, 1), "G1": "1505", "R1": "1001"})
+    g.units["GM"].crew = 2  # one crew man lost: AP halved (11.16 d), no movement (8.12)
+    _objectives(g, [_occupy(["1505"])], [], lambda st, game: "german")
+    advance_to(g, Phase.MOVEMENT)
+    assert any(a.kind == "crew_replacement" for a in g.legal_actions())
+    _play_phase(g, {"german": HeuristicPlayer(1), "russian": HeuristicPlayer(2)}, Phase.MOVEMENT, 1)
+    assert g.units["GM"].crew == 3 and g.units["GM"].replacements == ["G1"]
+
+
+def test_8_62_entering_groups_never_choose_a_full_hex():
+    units = [inf(f"G{i}", "german") for i in range(6)] + [inf(f"H{i}", "german", squad="B") for i in range(3)]
+    units.append(inf("R1", "russian"))
+    g = small_game(units, {**{f"G{i}": "1512" for i in range(6)}, "R1": "1001"},
+                   entries=[Entry("german", [f"H{i}" for i in range(3)], frozenset({"1512", "1612"}), 1)])
+    _objectives(g, [_occupy(["1512"])], [], lambda st, game: "german")
+    advance_to(g, Phase.MOVEMENT)
+    _play_phase(g, {"german": HeuristicPlayer(1), "russian": HeuristicPlayer(2)}, Phase.MOVEMENT, 1)
+    assert not [e for e in g.events if e["kind"] == "eliminated" and e["rule"] == "8.62"]
+    assert all(g.units[f"H{i}"].on_map for i in range(3))
+
+
+# ---------------------------------------------------------------- errors are never swallowed
+def test_an_exception_inside_the_heuristic_ai_makes_the_game_an_error(monkeypatch, tmp_path):
+    import glob
+
+    from core.playtest import run_batch, summarise
+
+    def boom(self, view, actions):
+        raise ZeroDivisionError("boom in the heuristic's fire scoring")
+
+    monkeypatch.setattr(HeuristicPlayer, "_fire", boom)
+    path = sorted(glob.glob("scenarios/data/scenario_1_*.json"))[0]
+    rs = run_batch(path, 1, 3, {"german": "heuristic", "russian": "random"}, workers=1,
+                   error_dir=str(tmp_path))
+    assert rs[0].outcome == "error" and "boom in the heuristic" in rs[0].error
+    assert rs[0].error.startswith("in the german player 'heuristic'")
+    s = summarise(rs)
+    assert s["trust"]["player_errors"] == 1 and s["trust"]["played"] == 0
+
+
+# ---------------------------------------------------------------- control (last to occupy)
+def test_victory_points_by_control_mark_their_objectives_and_controlled_hexes_leave_the_goals():
+    """Scenario 6 scores controlled hexes: its objectives say so, and a hex the side already
+    controls (empty) is no longer a goal, so its units sweep on to the next building hexes."""
+    import glob
+
+    from core.ironcross.scenario_setup import load_setup
+
+    _sc, setup = load_setup(sorted(glob.glob("scenarios/data/scenario_6_*.json"))[0], seed=1)
+    assert setup.objectives["german"] and all(o.get("control") for o in setup.objectives["german"])
+    units = [inf("G1", "german"), inf("R1", "russian")]
+    g = small_game(units, {"G1": "1510", "R1": "1001"})
+    region = ["1505", "1506", "1507"]
+    _objectives(g, [{**_occupy(region), "control": True}], [{**_occupy(region, 0.8), "control": True}],
+                lambda st, game: "german" if all(st.control.get(h) == "german" for h in region) else "russian")
+    g.state.control["1505"] = "german"
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    p._replan(PlayerView(g, "german"))
+    assert p.maps.goal == {"1506", "1507"}
