@@ -175,7 +175,7 @@ def test_occupancy_is_rebuilt_when_an_afv_moves_or_a_wreck_appears():
 
 
 def test_view_los_uses_the_game_los():
-    """The players' LOS (PlayerView.los) is the game's: same clear/levels/count."""
+    """The players' LOS (PlayerView.los) is the game's: same clear/levels/count/marsh."""
     setup = _setup_for(S1, 2)
     g = Game(setup, 2)
     rnd = random.Random(2)
@@ -186,4 +186,4 @@ def test_view_los_uses_the_game_los():
     for _ in range(200):
         a, b = rnd.sample(area, 2)
         r = g.los(a, b)
-        assert tuple(v.los(a, b)) == (r.clear, r.level_difference, r.trees_afvs_wrecks)
+        assert tuple(v.los(a, b)) == (r.clear, r.level_difference, r.trees_afvs_wrecks, r.marsh_hexes)
