@@ -28,13 +28,12 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt  # noqa: E402
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QDockWidget,
     QFormLayout,
-    QMessageBox,
     QPushButton,
     QScrollArea,
     QTabBar,
@@ -65,17 +64,7 @@ S6 = DATA / "scenario_6_spartakovka.json"
 W, H = 1366, 768
 
 
-@pytest.fixture(autouse=True)
-def dialogs(tmp_path, monkeypatch):
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    calls = []
-    monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: calls.append(("critical", a))))
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(
-        lambda *a, **k: calls.append(("question", a)) or QMessageBox.StandardButton.Discard))
-    return calls
+pytestmark = pytest.mark.usefixtures("dialogs")  # tests/editor/conftest.py
 
 
 def window(qtbot, path=S1, size=(W, H), persist=False) -> MainWindow:

@@ -22,8 +22,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt  # noqa: E402
 
 from maps import hexgrid  # noqa: E402
 from maps.los import line_of_sight  # noqa: E402
@@ -39,17 +38,7 @@ S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
 SETUP_ZONE = ("german", "groups", 0, "setup", "region")
 
 
-@pytest.fixture(autouse=True)
-def dialogs(tmp_path, monkeypatch):
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    calls = []
-    monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: calls.append(("critical", a))))
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(
-        lambda *a, **k: calls.append(("question", a)) or QMessageBox.StandardButton.Discard))
-    return calls
+pytestmark = pytest.mark.usefixtures("dialogs")  # tests/editor/conftest.py
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.canvas import ToolEvent  # noqa: E402
 from editor.game_record import GameRecording  # noqa: E402
@@ -24,16 +22,9 @@ SETUP_ZONE = ("german", "groups", 0, "setup", "region")
 
 
 @pytest.fixture(autouse=True)
-def tmp_settings(tmp_path, monkeypatch):
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    calls = []
-    monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: calls.append(("critical", a))))
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(
-        lambda *a, **k: calls.append(("question", a)) or QMessageBox.StandardButton.Discard))
-    return calls
+def tmp_settings(dialogs):
+    """Every test here runs with the shared dialogs/settings fixture (tests/editor/conftest.py)."""
+    return dialogs
 
 
 @pytest.fixture

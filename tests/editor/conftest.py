@@ -1,0 +1,25 @@
+"""Shared fixtures of the editor tests."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+
+@pytest.fixture
+def dialogs(tmp_path, monkeypatch):
+    """Settings in a temporary folder (never the user's) and message boxes answered without a
+    modal loop; returns the list of (kind, args) of the message boxes shown."""
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    calls = []
+    monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: calls.append(("critical", a))))
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda *a, **k: calls.append(("question", a)) or QMessageBox.StandardButton.Discard))
+    return calls
