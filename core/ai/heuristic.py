@@ -1,24 +1,30 @@
-"""The heuristic AI player (issue 8): utility scoring over influence maps, for either side.
+"""The heuristic AI player (issues 8 and 14): utility scoring over influence maps, for either side.
 
 It plays to the scenario's victory conditions through ``view.objectives`` (derived from the
-victory regions, :func:`core.ironcross.scenario_setup.scenario_objectives`), never through
-scenario-specific code:
+victory regions, :func:`core.ironcross.scenario_setup.scenario_objectives`) and
+``view.outcome()``, never through scenario-specific code:
 
+* **strategy** (:mod:`core.ai.strategy`): every Player Turn the side that the victory conditions
+  name the winner now holds, any other attacks; goals (hexes to occupy, enemy-held hexes to clear,
+  hexes to keep) fall into clusters and units are allotted to them;
 * **set-up**: defenders on and around their objectives, in cover (more AP dice), with fields of
   fire over the approaches, spread over the zone (stacking penalty) and every objective hex
   manned; IPs where the men are, mines on the approaches (AT mines on roads); attackers at the
-  zone's side nearest the objectives, in cover;
-* **movement**: each group moves to the reachable hex of best utility: objective distance
-  (weighted more as the game runs out), cover, enemy threat (expected loss from every enemy unit
-  that sees the hex), fields of fire for MGs, AFVs kept near infantry; leader-directed stacks
-  are preferred (one PC for the stack); defenders move only for a clear gain;
+  zone's side nearest their goals, in cover;
+* **movement** (:mod:`core.ai.movement`): the 8.0 order (AFVs first), reinforcements in either
+  movement phase, each group to the reachable hex whose position (MP distance to its cluster by
+  the time left, cover, fields of fire, assault and fire positions) is worth most after the
+  expected losses from the enemy's opportunity and next fire along the path (exact dice
+  probabilities), known mines and immobilisation; who leads weighed by PC chances;
 * **fire** (Support, Defensive, Moving and opportunity fire): every legal attack is priced by
   its expected effect from the exact dice probabilities (``combat_tables.ap_result_probabilities``
   with the dice the engine rolls, ``PlayerView.ap_dice_against``), times the PC pass chance,
-  weighing the targets' values and the objectives, minus what the firers give up (moving after
+  weighing the targets' values and the goals, minus what the firers give up (moving after
   Support Fire, a later shot after opportunity fire, assaulting after Moving Fire); grenades,
-  flamethrowers and mortars are priced the same way;
-* **assault** when the strength ratio (assault ratings, PCs, numbers, defender morale) favours it;
+  flamethrowers and mortars (first, 14.0) are priced the same way; no attack whose expected
+  effect is nothing;
+* **assault** when the strength ratio (assault ratings, PCs, numbers, defender morale, the stacks
+  already marked) reaches what the target hex needs (less as the game runs out on a goal hex);
 * **UP/DOWN**: DOWN where threatened, UP where it wants to move next.
 
 Every choice is a maximum over the legal actions it is given, ties broken by a stable key; the

@@ -892,10 +892,13 @@ class MovementMixin:
                 if u is None:
                     continue
                 m = self.maps
-                gain = (m.goal_mp(u.hex, True) - m.goal_mp(a.wreck, True)) / 10.0 - 0.1
-                if view.terrain.trees(a.to) >= 2:
-                    gain -= 0.2
-                if gain > 0.15:
-                    scored.append((gain, a))
+                cl = self._assign.get(u.id)
+                here, there = m.goal_mp(u.hex, True, cl), m.goal_mp(a.wreck, True, cl)
+                if here <= 0 or there > here - 0.4:
+                    continue  # the wreck's hex is not on its way to its goal
+                # 8.65: the AFV stood still all phase (no better move): the wreck blocks its way
+                gain = 0.3 + (here - there) / 10.0 - (0.2 if view.terrain.trees(a.to) >= 2 else 0.0)
+                gain += 0.01 * max(-10.0, min(10.0, m.goal_mp(a.to, True, cl) - there))  # off the way
+                scored.append((gain, a))
         s, a = self._best(scored)
         return a

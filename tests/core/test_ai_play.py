@@ -355,3 +355,20 @@ def test_victory_points_by_control_mark_their_objectives_and_controlled_hexes_le
     p = HeuristicPlayer(1)
     p._replan(PlayerView(g, "german"))
     assert p.maps.goal == {"1506", "1507"}
+
+
+def test_8_65_an_afv_blocked_by_a_wreck_pushes_it_out_of_its_way():
+    """A narrow valley: the AFV's way north runs through a wreck between marsh hexes (5 MP and a
+    1 in 6 chance of immobilisation each, 8.55). It stays put and, at the end of the Movement
+    Phase, pushes the wreck aside to enter its hex (8.65)."""
+    m = make_map(cols=(14, 16), rows=(1, 12), marsh=["1407", "1408", "1607", "1608", "1507"])
+    g = small_game([afv("GT", "german"), inf("R1", "russian", pr=6)], {"GT": ("1509", False, 1), "R1": "1401"},
+                   hexmap=m)
+    g.state.wrecks["1508"] = 1
+    _objectives(g, [_occupy(["1503"])], [],
+                lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    _play_phase(g, {"german": HeuristicPlayer(1), "russian": _HoldFire()}, Phase.MOVEMENT, 1)
+    pushes = [e for e in g.events[start:] if e["kind"] == "push_wreck"]
+    assert pushes and pushes[0]["wreck"] == "1508"
