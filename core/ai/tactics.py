@@ -91,8 +91,8 @@ class TacticsMixin:
             return vis or pick
         if not vis:
             return hid  # an own hidden hex: only hidden units may join it
-        if u.is_afv or not view.advanced:
-            return vis
+        if u.is_afv:
+            return vis  # whatever the rules: hidden placements are offered when the scenario grants them
         left = view.hidden_hexes_left()
         if left <= 0:
             return vis
