@@ -7,6 +7,7 @@ and enemy position (``InfluenceMaps.for_view``), so one decision costs a few dic
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from functools import lru_cache
 
@@ -52,6 +53,11 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
 # ====================================================================== issue 14: goals and fire risk
 #: AP result weights for a NORMAL unit (as ``evaluation.result_value``): E, S, P
 _W_E, _W_S, _W_P = 1.0, 0.45, 0.18
+
+
+#: hexmap -> {"nbs", "infantry", "afv" (move costs), "memo" (goal fields)}: shared by the AI players
+#: of a game, dropped with the map
+_MAP_CACHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def los(v, a: str, b: str, down: bool = False):
@@ -166,7 +172,8 @@ class _GoalsAndRisk:
         if not src:
             src = set(view.setup_zones(view.enemy)) | set(view.entry_hexes(view.enemy))
         if not hasattr(self, "_gcache"):
-            self._gcache = {}
+            # the map's move costs, shared by the players of a game (the map never changes)
+            self._gcache = _MAP_CACHES.setdefault(view.hexmap, {})
         self._gview = view
         self._src = frozenset(src)
         memo = self._gcache.setdefault("memo", {})

@@ -282,8 +282,15 @@ class MovementMixin:
 
     def _fof(self, view, u, h: str, down: bool) -> float:
         """Enemy units an MG/ATG in ``h`` could fire at (its reach), ignoring its facing (it turns)."""
-        pc = self._pcache(view)
-        k = ("fof", u.is_atg, u.ap_range, h, down)
+        # kept while the enemy units stand where they stand (their fire does not change this)
+        where = self._dc.get("enemy_where")
+        if where is None:
+            where = self._dc["enemy_where"] = (tuple((e.hex, e.is_afv) for e in self.maps.enemies_all),
+                                               view.seed_key[0])
+        if getattr(self, "_fof_key", None) != where:
+            self._fof_key, self._fof_cache = where, {}
+        pc = self._fof_cache
+        k = (u.is_atg, u.ap_range, u.ap > 0, h, down)
         f = pc.get(k)
         if f is None:
             reach = max(4, min(12, u.ap_range if not u.is_atg else 16))
@@ -470,9 +477,9 @@ class MovementMixin:
         # the enemy fire is priced on the paths to the most promising hexes only (position value,
         # cover): the LOS it needs is the dearest part of a plan
         cand = [h for h in reach if h != start and h not in full]
+        down0 = g["down"]
+        pos = {h: self._pos_value(view, g, h, down0, inf_hexes) + ov.get(h, 0.0) for h in cand}
         if len(cand) > 36:
-            zero = (0.0, 0.0, 0.0)
-            pos = {h: self._utility(view, g, h, zero, False, inf_hexes) + ov.get(h, 0.0) for h in cand}
             top = sorted(cand, key=lambda h: (-pos[h], h))[:28]
             cover = sorted(cand, key=lambda h: (-self._hex_dice(view, h, g["down"]), -pos[h], h))[:8]
             cand = sorted(set(top) | set(cover))
@@ -498,8 +505,11 @@ class MovementMixin:
             u0 = self._utility(view, g, start, risks[start], True, inf_hexes) - 0.02
             if u0 > best[0] + 1e-9:
                 best = (u0, start, True)
+        wr = self._weights(view)[2]
+        iv, av = g["inf_val"], g["afv_val"]
         for h in cand:
-            u_ = self._utility(view, g, h, risks[h], False, inf_hexes) + ov.get(h, 0.0)
+            r = risks[h]
+            u_ = pos[h] - wr * (r[0] * iv + r[2] * av)
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
@@ -617,8 +627,9 @@ class MovementMixin:
         full = self._full_hexes(own_men, afv_hexes, g, None)
         pc = self._pcache(view)
         held = frozenset(h for h in own_men if h in self.maps.goal or h in self.maps.guard)
-        ek = ("entry", ids, full, held, tuple(sorted(u.down for u in units)),
-              tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        sig = tuple(sorted((u.kind.value, u.weapon, u.pr, u.ap, u.ap_range, u.at, u.assault, u.crew, u.frontal,
+                            u.down, u.morale.value, self._assign.get(u.id, -1)) for u in units))
+        ek = ("entry", frozenset(e.hexes), sig, full, held, tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(ek)
         if r is None:
             r = pc[ek] = self._entry_plan_calc(view, units, e, g, full, inf_hexes)
@@ -695,13 +706,60 @@ class MovementMixin:
                 best = (g, f)
         return best
 
+    def _score_start(self, view, a, units, ctx: dict):
+        """(score, stage, AFV id, plan note) of a StartMove (see ``_start_move``), None when the
+        move is pointless. ``ctx``: pcs, urg, reaction, per_unit_fail."""
+        pcs, urg, reaction = ctx["pcs"], ctx["urg"], ctx["reaction"]
+        afv = next((u for u in units if u.is_afv), None)
+        stage = 2 if afv is None else (0 if len(units) == 1 else 1)
+        note = None
+        if units[0].hex is None:  # reinforcements entering (24.1)
+            util, h = self._entry_plan(view, units)
+            if h is None:
+                return None
+            gain = 2.0 + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
+        else:
+            mp, one = 99.0, False
+            for u in units:
+                m_, o_ = view.allowance(u.id)
+                mp, one = min(mp, m_), one or o_
+            if a.directed_by:
+                mp = min(mp, 2 if reaction else 4)  # 8.3 C
+            dest = units[0].hex
+            gain = 0.0
+            if mp > 0 or one:
+                gain, dest, _path, _down = self._plan(view, units, mp, one)
+                if afv is not None and not reaction:
+                    ov = self._overrun_potential(view, units)
+                    if ov > 0.4 and ov > gain:
+                        gain, dest = ov, None  # 9.0: start the move to overrun an adjacent enemy hex
+            if dest == units[0].hex:
+                if len(units) == 1 and units[0].has_facing and not units[0].is_afv:
+                    fg, side_ = self._facing_gain(view, units[0])  # 8.72/8.73: turn only
+                    if side_ is not None and fg > 0.15:
+                        return (fg * self._move_p(view, a, units, pcs), stage, None, ("face", side_))
+                return None
+            if gain <= 0:
+                return None
+        p = self._move_p(view, a, units, pcs)
+        fail = self._fail_cost(view, a, units, pcs, ctx["per_unit_fail"])
+        score = p * gain - (1.0 - p) * fail
+        if a.leader and len(units) == 1:
+            score -= 0.3  # the leader leaving his men (8.3 C: they move with +2 then)
+        return (score, stage, afv.id if afv is not None else None, note)
+
     def _start_move(self, view, actions: list[Action]) -> Action | None:
+        """Which group moves next (8.0 order; see the module). AFV moves are priced afresh at every
+        decision; the other groups lazily: in the order of their last price this phase (valid
+        while the enemy position is the same), until no remaining one can beat the best."""
         reaction = view.phase is Phase.REACTION_MOVEMENT
-        pcs = self._pcs_needed(view)
-        urg = self._urg(view)
-        per_unit_fail = (0.15 if self.posture == "defend" else 0.3) * urg
-        cands: list[tuple[float, int, str | None, Action]] = []
-        plans: dict = {}
+        ctx = {"pcs": self._pcs_needed(view), "urg": self._urg(view), "reaction": reaction}
+        ctx["per_unit_fail"] = (0.15 if self.posture == "defend" else 0.3) * ctx["urg"]
+        phase_key = (view.player_turn, view.phase)
+        if getattr(self, "_ms_key", None) != phase_key:
+            self._ms_key, self._ms = phase_key, {}
+        stale = self._ms
+        mkey = self.maps._key
         # 8.32 pairs (a leader and one unit) only where the leader's whole group is too big to stop
         whole: set[str] = set()
         for a in actions:
@@ -709,6 +767,7 @@ class MovementMixin:
                 us = [view.unit(x) for x in a.units]
                 if all(u is not None for u in us) and sum(u.men for u in us) <= 6:
                     whole.add(a.leader)
+        afv_moves, others = [], []
         for a in actions:
             if a.kind != "start_move":
                 continue
@@ -719,74 +778,51 @@ class MovementMixin:
                 continue
             if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
                 continue  # 8.62/8.63: the group could never stop anywhere
-            afv = next((u for u in units if u.is_afv), None)
-            stage = 2 if afv is None else (0 if len(units) == 1 else 1)
-            if units[0].hex is None:  # reinforcements entering (24.1)
-                util, h = self._entry_plan(view, units)
-                if h is None:
-                    continue
-                gain = 2.0 + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
-            else:
-                mp, one = 99.0, False
-                for u in units:
-                    m_, o_ = view.allowance(u.id)
-                    mp, one = min(mp, m_), one or o_
-                if a.directed_by:
-                    mp = min(mp, 2 if reaction else 4)  # 8.3 C
-                if mp <= 0 and not one:
-                    if len(units) == 1 and units[0].has_facing and not units[0].is_afv:
-                        fg, side_ = self._facing_gain(view, units[0])  # 8.72/8.73: turn only
-                        if side_ is not None and fg > 0.15:
-                            cands.append((fg * self._move_p(view, a, units, pcs), stage, None, a))
-                            plans[a] = ("face", side_)
-                    continue
-                gain, dest, path, down_end = self._plan(view, units, mp, one)
-                if afv is not None and not reaction:
-                    ov = self._overrun_potential(view, units)
-                    if ov > 0.4 and ov > gain:
-                        gain, dest = ov, None  # 9.0: start the move to overrun an adjacent enemy hex
-                if dest == units[0].hex:
-                    if len(units) == 1 and units[0].has_facing and not units[0].is_afv:
-                        fg, side_ = self._facing_gain(view, units[0])
-                        if side_ is not None and fg > 0.15:
-                            cands.append((fg * self._move_p(view, a, units, pcs), stage, None, a))
-                            plans[a] = ("face", side_)
-                    continue
-                if gain <= 0:
-                    continue
-            p = self._move_p(view, a, units, pcs)
-            fail = self._fail_cost(view, a, units, pcs, per_unit_fail)
-            score = p * gain - (1.0 - p) * fail
-            if a.leader and len(units) == 1:
-                score -= 0.3  # the leader leaving his men (8.3 C: they move with +2 then)
-            cands.append((score, stage, afv.id if afv is not None else None, a))
-        if reaction:
-            thr = 0.4 if self.posture == "defend" else 0.25
-        else:
-            thr = 0.12 if self.posture == "defend" else 0.1
-        good = [c for c in cands if c[0] > thr]
-        if good:
-            # 8.0: per AFV its best way of moving; AFVs alone first, then AFVs with infantry
-            best_afv: dict[str, tuple] = {}
-            for c in good:
-                if c[2] is not None and (c[2] not in best_afv or c[0] > best_afv[c[2]][0]):
-                    best_afv[c[2]] = c
-            for stage in (0, 1):
-                pick = [(c[0], c[3]) for c in best_afv.values() if c[1] == stage]
-                if pick:
-                    a = self._best(pick)[1]
-                    self._note_face_plan(a, plans)
-                    return a
-            pick = [(c[0], c[3]) for c in good if c[1] == 2]
+            (afv_moves if any(u.is_afv for u in units) else others).append((a, units))
+        thr = (0.4 if self.posture == "defend" else 0.25) if reaction else \
+            (0.12 if self.posture == "defend" else 0.1)
+        # 8.0: per AFV its best way of moving; AFVs alone first, then AFVs with infantry
+        best_afv: dict[str, tuple] = {}
+        for a, units in afv_moves:
+            r = self._score_start(view, a, units, ctx)
+            if r is not None and r[0] > thr and (r[2] not in best_afv or r[0] > best_afv[r[2]][0]):
+                best_afv[r[2]] = (r[0], r[1], a, r[3])
+        for stage in (0, 1):
+            pick = [(c[0], c[2]) for c in best_afv.values() if c[1] == stage]
             if pick:
                 a = self._best(pick)[1]
-                self._note_face_plan(a, plans)
+                self._note_face_plan(a, {x[2]: x[3] for x in best_afv.values()})
                 return a
+        inf = float("inf")
+
+        def bound(a):
+            st = stale.get(a)
+            return st[0] if st is not None and st[1] == mkey else inf
+
+        order = sorted(others, key=lambda x: (-bound(x[0]), _key(x[0])))
+        scored: list[tuple[float, Action]] = []
+        notes: dict = {}
+        top = -inf
+        for a, units in order:
+            b = bound(a)
+            if b <= top or (b <= thr and b != inf):
+                break  # no remaining group can beat the best (or the threshold)
+            r = self._score_start(view, a, units, ctx)
+            s = r[0] if r is not None else -inf
+            stale[a] = (s, mkey)
+            if r is not None and s > thr:
+                scored.append((s, a))
+                notes[a] = r[3]
+                top = max(top, s)
+        if scored:
+            a = self._best(scored)[1]
+            self._note_face_plan(a, notes)
+            return a
         end = self._end_steps(view, actions)  # 20.1, 8.65
         return end if end is not None else EndPhase()
 
-    def _note_face_plan(self, a, plans: dict) -> None:
-        p = plans.get(a)
+    def _note_face_plan(self, a, notes: dict) -> None:
+        p = notes.get(a)
         self._face_plan = (frozenset(a.units), p[1]) if p and p[0] == "face" else None
 
     # ================================================================== during a move

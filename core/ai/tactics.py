@@ -92,7 +92,7 @@ class TacticsMixin:
         if not vis:
             return hid  # an own hidden hex: only hidden units may join it
         if u.is_afv:
-            return vis
+            return vis  # whatever the rules: hidden placements are offered when the scenario grants them
         left = view.hidden_hexes_left()
         if left <= 0:
             return vis
