@@ -438,17 +438,21 @@ class MovementMixin:
         val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
         return val - wr * (r_inf * g["inf_val"] + risk[2] * g["afv_val"])
 
-    def _plan(self, view, units, mp: float, one_hex: bool, moving: bool = False):
-        """(gain, destination, path, end DOWN) of the best reachable hex for ``units`` (stacked)
-        against staying where they are; ``moving``: the group is on its way (it may also go DOWN
-        where it stands, 3.13). Cached while the phase and the enemy position stay the same."""
-        start = units[0].hex
+    def _cached_position_context(self, view, units):
+        """:meth:`_position_context` of the other units than ``units``, cached per group."""
         ids = frozenset(u.id for u in units)
         pk = ("pos", ids)
         ctx = self._dc.get(pk)
         if ctx is None:
             ctx = self._dc[pk] = self._position_context(view, set(ids))
-        own_men, afv_hexes, inf_hexes = ctx
+        return ctx
+
+    def _plan(self, view, units, mp: float, one_hex: bool, moving: bool = False):
+        """(gain, destination, path, end DOWN) of the best reachable hex for ``units`` (stacked)
+        against staying where they are; ``moving``: the group is on its way (it may also go DOWN
+        where it stands, 3.13). Cached while the phase and the enemy position stay the same."""
+        start = units[0].hex
+        own_men, afv_hexes, inf_hexes = self._cached_position_context(view, units)
         g = self._gprops(units)
         g["occ"] = own_men
         g["w"] = self._pressure(view, g, start)
@@ -614,12 +618,7 @@ class MovementMixin:
         e = view.entry_of(units[0].id)
         if e is None:
             return (float("-inf"), None)
-        ids = frozenset(u.id for u in units)
-        pk = ("pos", ids)
-        ctx = self._dc.get(pk)
-        if ctx is None:
-            ctx = self._dc[pk] = self._position_context(view, set(ids))
-        own_men, afv_hexes, inf_hexes = ctx
+        own_men, afv_hexes, inf_hexes = self._cached_position_context(view, units)
         g = self._gprops(units)
         g["here"] = None
         g["occ"] = own_men
