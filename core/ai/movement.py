@@ -191,8 +191,10 @@ class MovementMixin:
         if w is None:
             urg = self._urg(view)
             attack = self.posture == "attack"
-            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg,
-                                       0.8 if attack else 1.3, urg)
+            # an attacker that did not move at all last Player Turn (a stalemate in front of the
+            # enemy's guns) accepts more risk each such turn
+            wr = 0.8 * 0.6 ** min(getattr(self, "_stalls", 0), 4) if attack else 1.3
+            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg, wr, urg)
         return w
 
     def _turns_left(self, view) -> int:
@@ -758,6 +760,14 @@ class MovementMixin:
         phase_key = (view.player_turn, view.phase)
         if getattr(self, "_ms_key", None) != phase_key:
             self._ms_key, self._ms = phase_key, {}
+            if not reaction:
+                # the last own Movement Phase (two Player Turns ago): did an attacker's group move?
+                moved = getattr(self, "_mv_moved", {})
+                last = moved.get(view.player_turn - 2)
+                self._stalls = getattr(self, "_stalls", 0) + 1 if last is False else 0
+                moved[view.player_turn] = self.posture != "attack"
+                self._mv_moved = moved
+                self._dc.pop("weights", None)
         stale = self._ms
         mkey = self.maps._key
         # 8.32 pairs (a leader and one unit) only where the leader's whole group is too big to stop
@@ -819,6 +829,8 @@ class MovementMixin:
         if scored:
             a = self._best(scored)[1]
             self._note_face_plan(a, notes)
+            if view.unit(a.units[0]).hex is not None and not reaction:
+                self._mv_moved[view.player_turn] = True
             return a
         end = self._end_steps(view, actions)  # 20.1, 8.65
         return end if end is not None else EndPhase()
