@@ -357,8 +357,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if ev < 0.02:
                 return None
             ev *= self._objective_factor(a.target)
-            for x in a.intensive:  # 11.15: the MG may jam or break
-                ev -= 0.3 * unit_value(view.unit(x)) * 0.4
+            for x in a.intensive:  # 11.15: the MG may jam or break (Intensive Fire Effects table)
+                ev -= self._intensive_cost(view, view.unit(x))
             return ev - cost
         if a.kind == "grenade":
             u = view.unit(a.thrower)
@@ -400,6 +400,14 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             ev = p * per * (hits + 0.35 * more) - 0.03 * own_near * a.rounds * (1 - p_hit)  # scatter (14.3 b)
             return ev * self._objective_factor(a.target) - self._fire_cost(view, u, ph, False) - 0.01 * a.rounds
         return None
+
+    def _intensive_cost(self, view, mg) -> float:
+        """Expected loss of using MG Intensive Fire (11.15): 2d6 7 broken for the game (6/36), 5 or
+        9 out for two Player Turns (8/36), 2-4 and 10-12 jammed for one (12/36), each Player Turn
+        out worth a share of the MG's value; late in the game a broken MG costs little."""
+        left = 2 * self._turns_left(view)  # Player Turns in which it could still fire
+        per_turn = 0.08 * unit_value(mg)
+        return per_turn * (6 / 36 * left + 8 / 36 * min(2, left) + 12 / 36 * min(1, left))
 
     def _fire(self, view, actions: list[Action]) -> Action | None:
         # 14.0: mortar fire comes before any other fire of the phase, or not at all

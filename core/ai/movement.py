@@ -19,7 +19,8 @@ which path. A mixin of :class:`core.ai.heuristic.HeuristicPlayer`.
   (8.54/8.55), known mines (19.2: own mines and the revealed factors of enemy mines; a known
   mined hex is never passed through, only entered as the last hex, its expected loss counted).
   A group may end its move DOWN (3.13, 2 MP) when that pays. Hexes where the group could not
-  stop (8.62, 8.63, 8.61) are not entered.
+  stop (8.62, 8.63) are passed through (8.61) but never a destination; an AFV never enters a hex
+  with another AFV (8.61); a group that finds itself where it may not stop moves on.
 * **Who leads.** Each way of moving a stack is priced with its PC chance (none before the first
   shot, 8.22): a leader's PC moves the whole group at once but its failure holds every unit of the
   hex (8.3 A), so that failure is a cost; a commander leads a large group rather than an acting
@@ -38,7 +39,7 @@ from functools import lru_cache
 from core.ai.evaluation import at_kill_probability, pc_pass, unit_value
 from core.ai.influence import los
 from core.ironcross import combat_tables as ct
-from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState
+from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState, action_to_json
 from core.ironcross.state import Phase
 from maps import hexgrid
 
@@ -56,8 +57,6 @@ def _dist(a: str, b: str) -> int:
 
 
 def _key(a: Action) -> str:
-    from core.ironcross.actions import action_to_json
-
     return repr(sorted(action_to_json(a).items()))
 
 
@@ -192,8 +191,10 @@ class MovementMixin:
         if w is None:
             urg = self._urg(view)
             attack = self.posture == "attack"
-            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg,
-                                       0.8 if attack else 1.3, urg)
+            # an attacker that did not move at all last Player Turn (a stalemate in front of the
+            # enemy's guns) accepts more risk each such turn
+            wr = 0.8 * 0.6 ** min(getattr(self, "_stalls", 0), 4) if attack else 1.3
+            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg, wr, urg)
         return w
 
     def _turns_left(self, view) -> int:
@@ -749,14 +750,23 @@ class MovementMixin:
 
     def _start_move(self, view, actions: list[Action]) -> Action | None:
         """Which group moves next (8.0 order; see the module). AFV moves are priced afresh at every
-        decision; the other groups lazily: in the order of their last price this phase (valid
-        while the enemy position is the same), until no remaining one can beat the best."""
+        decision; the other groups per unit (expected gain of the move over its units) and lazily:
+        in the order of their last price this phase (valid while the enemy position is the same),
+        until no remaining one can beat the best."""
         reaction = view.phase is Phase.REACTION_MOVEMENT
         ctx = {"pcs": self._pcs_needed(view), "urg": self._urg(view), "reaction": reaction}
         ctx["per_unit_fail"] = (0.15 if self.posture == "defend" else 0.3) * ctx["urg"]
         phase_key = (view.player_turn, view.phase)
         if getattr(self, "_ms_key", None) != phase_key:
             self._ms_key, self._ms = phase_key, {}
+            if not reaction:
+                # the last own Movement Phase (two Player Turns ago): did an attacker's group move?
+                moved = getattr(self, "_mv_moved", {})
+                last = moved.get(view.player_turn - 2)
+                self._stalls = getattr(self, "_stalls", 0) + 1 if last is False else 0
+                moved[view.player_turn] = self.posture != "attack"
+                self._mv_moved = moved
+                self._dc.pop("weights", None)
         stale = self._ms
         mkey = self.maps._key
         # 8.32 pairs (a leader and one unit) only where the leader's whole group is too big to stop
@@ -807,7 +817,9 @@ class MovementMixin:
             if b <= top or (b <= thr and b != inf):
                 break  # no remaining group can beat the best (or the threshold)
             r = self._score_start(view, a, units, ctx)
-            s = r[0] if r is not None else -inf
+            # per unit: a group's PC (a leader's, 8.3 A; a directed group's single +2 PC, 8.3 C)
+            # pays only if its chance beats the units' own PCs, unit for unit
+            s = r[0] / len(units) if r is not None else -inf
             stale[a] = (s, mkey)
             if r is not None and s > thr:
                 scored.append((s, a))
@@ -816,6 +828,8 @@ class MovementMixin:
         if scored:
             a = self._best(scored)[1]
             self._note_face_plan(a, notes)
+            if view.unit(a.units[0]).hex is not None and not reaction:
+                self._mv_moved[view.player_turn] = True
             return a
         end = self._end_steps(view, actions)  # 20.1, 8.65
         return end if end is not None else EndPhase()

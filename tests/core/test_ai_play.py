@@ -136,7 +136,7 @@ def test_the_side_ahead_holds_and_the_side_behind_attacks():
 
 
 # ---------------------------------------------------------------- counterattack
-def test_a_lost_objective_is_counterattacked_when_the_odds_allow():
+def test_17_0_a_lost_objective_is_counterattacked_when_the_odds_allow():
     """The Germans hold 1505 but lost 1506 to one Russian: behind, they go for it and mark an
     assault (17.0) on it with a stack that outclasses its defender."""
     units = [inf(f"G{i}", "german", assault=4, pr=9) for i in range(4)]
@@ -154,7 +154,7 @@ def test_a_lost_objective_is_counterattacked_when_the_odds_allow():
     assert len(marked) >= 3 and all(_d(u.hex, "1506") == 1 for u in marked)
 
 
-def test_no_assault_marked_when_the_odds_do_not_allow():
+def test_17_0_no_assault_marked_when_the_odds_do_not_allow():
     units = [inf("G1", "german", assault=2, pr=7)]
     units += [inf(f"R{i}", "russian", assault=5, pr=10) for i in range(5)]
     g = small_game(units, {"G1": "1507", **{f"R{i}": "1506" for i in range(5)}}, length=6)
