@@ -199,6 +199,20 @@ class _GoalsAndRisk:
             self._fields[k] = f
         return f
 
+    def region_mp(self, view, region: frozenset[str], afv: bool = False) -> dict[str, float]:
+        """MP (infantry or AFV costs, ignoring units) from every hex to the nearest hex of
+        ``region``; kept for the game like the goal fields (the map never changes)."""
+        if not hasattr(self, "_gcache"):
+            self._gcache = _MAP_CACHES.setdefault(view.hexmap, {})
+        memo = self._gcache.setdefault("memo", {})
+        mk = (region, afv)
+        f = memo.get(mk)
+        if f is None:
+            if len(memo) > 400:
+                memo.clear()
+            f = memo[mk] = _goal_field(view, region, "afv" if afv else "infantry", self._gcache) if region else {}
+        return f
+
     def goal_mp(self, h: str, afv: bool = False, cluster: int | None = None) -> float:
         """MP from ``h`` to the nearest goal hex (of ``cluster`` when given; infantry or AFV costs);
         60 when unreachable or before any goal is set."""

@@ -278,7 +278,8 @@ class MovementMixin:
                 near = memo.get(h)
                 if near is None:
                     near = memo[h] = min(_dist(h, x) for x in inf_hexes)
-                v -= 0.15 * max(0, near - 2)
+                # the tether slackens as the end nears: in the last turns the objective counts
+                v -= 0.15 * min(1.0, (self._turns_left(view) - 1) / 3.0) * max(0, near - 2)
         return v
 
     def _fof(self, view, u, h: str, down: bool) -> float:

@@ -32,6 +32,18 @@ __all__ = ["StrategyMixin", "SMALL_REGION"]
 SMALL_REGION = 40
 
 
+def _mp_per_turn(u) -> float:
+    """A unit's Movement Points in a Movement Phase when NORMAL (8.11-8.14): AFVs their MA (10, a
+    BT7 12), CWs their MA (0: never moves), a flamethrower 4, other infantry 6."""
+    if u.is_afv:
+        return float(u.ma or 10)
+    if u.is_cw:
+        return float(u.ma)
+    if u.is_ft:
+        return 4.0
+    return 6.0
+
+
 class StrategyMixin:
     """Posture and goals per Player Turn."""
 
@@ -54,11 +66,14 @@ class StrategyMixin:
         small = [o for o in view.objectives if len(o["hexes"]) <= SMALL_REGION]
         self._small_hexes = {h for o in small for h in o["hexes"]}
         self.outcome_now = self._outcome_now(view, setup)
-        # with nothing to win (no objectives) there is nothing to attack for
-        self.posture = "defend" if (self.outcome_now == view.side or not view.objectives) else "attack"
         goal, attack, guard = self._goals(view)
         clusters, demand = self._clusters(view, goal, attack, guard)
         self.maps.set_goals(view, goal, attack, guard, clusters)
+        # with nothing to win (no objectives) there is nothing to attack for; a win that rests on
+        # the enemy staying out of a region it can still reach before the end is not yet a win
+        self.threats = [] if setup else self._clear_threats(view)
+        self.posture = "defend" if ((self.outcome_now == view.side and not self.threats)
+                                    or not view.objectives) else "attack"
         self._assign = self._allocate(view, clusters, demand)
 
     def _outcome_now(self, view, setup: bool) -> str:
@@ -73,6 +88,39 @@ class StrategyMixin:
             if want and pending:
                 placed = {uid: want[i % len(want)] for i, uid in enumerate(pending)}
         return view.outcome(placed)[0]
+
+    def _enemy_moves_left(self, view) -> int:
+        """Movement Phases the enemy still has (its Player Turn of this Game Turn included when it
+        is still to come)."""
+        left = view.game_length - view.turn
+        if view.is_phasing and view.phasing == view.first_side:
+            left += 1
+        elif not view.is_phasing and view.phase is not Phase.SETUP:
+            left += 1  # the enemy is moving now (or its turn is under way)
+        return max(0, left)
+
+    def _clear_threats(self, view) -> list[str]:
+        """Enemy unit ids that can walk into a region this side must keep clear of them (a
+        "clear" objective) before the game ends: MP distance (over the terrain, ignoring units)
+        within their movement allowance times the enemy's Movement Phases left."""
+        moves = self._enemy_moves_left(view)
+        regions = [frozenset(o["hexes"]) for o in view.objectives if o["goal"] == "clear"]
+        if not moves or not regions:
+            return []
+        out = []
+        for e in view.enemy_units():
+            if e.hex is None or e.immobilized:
+                continue
+            per_turn = _mp_per_turn(e)
+            if per_turn <= 0:
+                continue
+            for r in regions:
+                if e.hex in r:
+                    break  # already inside: the outcome says so
+                if self.maps.region_mp(view, r, e.is_afv).get(e.hex, 60.0) <= per_turn * moves:
+                    out.append(e.id)
+                    break
+        return sorted(out)
 
     def _goals(self, view) -> tuple[set[str], set[str], set[str]]:
         """(hexes to occupy, enemy-held hexes to clear, own-held objective hexes to keep)."""
@@ -163,13 +211,22 @@ class StrategyMixin:
         m = self.maps
         units = [u for u in view.own_units(on_map=False) if not u.eliminated and
                  (u.hex is not None or view.entry_of(u.id) is not None)]
+        # distance in Movement Phases (MP over the unit's own rate, 8.1): a tank 20 hexes away is
+        # nearer than a rifle 8 hexes away; a unit that cannot get there in the turns left goes last
         dist: dict[str, list[float]] = {}
         seen: dict[tuple, list[float]] = {}
+        left = max(1, view.game_length - view.turn + 1)
         for u in sorted(units, key=lambda x: x.id):
             where = (u.hex,) if u.hex is not None else tuple(sorted(view.entry_of(u.id).hexes))
-            k = (where, u.is_afv)
+            rate = _mp_per_turn(u)
+            k = (where, u.is_afv, rate)
             if k not in seen:
-                seen[k] = [min(m.goal_mp(h, u.is_afv, i) for h in where) for i in range(len(clusters))]
+                row = []
+                for i in range(len(clusters)):
+                    mp = min(m.goal_mp(h, u.is_afv, i) for h in where)
+                    t = 99.0 if mp >= 60 or rate <= 0 else mp / rate
+                    row.append(t if t <= left else 30.0 + t)
+                seen[k] = row
             dist[u.id] = seen[k]
         weight = {u.id: (2.0 if u.is_afv else 1.0) for u in units}
         need = list(demand)
@@ -188,7 +245,7 @@ class StrategyMixin:
             if best is not None:
                 follow[j] = best[1]
         keep = sorted((dist[uid][follow[j]], uid, follow[j]) for uid, j in prev.items()
-                      if uid in dist and j in follow and dist[uid][follow[j]] < 60)
+                      if uid in dist and j in follow and dist[uid][follow[j]] < 99)
         for d, uid, i in keep:
             if need[i] > 0:  # up to the cluster's demand; the others are allotted afresh
                 assign[uid] = i
@@ -199,7 +256,7 @@ class StrategyMixin:
         for part in (range(n_att), range(n_att, len(clusters))):
             pairs = sorted((dist[uid][i], uid, i) for uid in dist for i in part)
             for d, uid, i in pairs:
-                if uid in assign or need[i] <= 0 or d >= 60:
+                if uid in assign or need[i] <= 0 or d >= 99:
                     continue
                 assign[uid] = i
                 need[i] -= weight[uid]
@@ -207,7 +264,7 @@ class StrategyMixin:
             if uid in assign:
                 continue
             ds = dist[uid]
-            short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 60]
+            short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 99]
             pick = min(short or range(len(clusters)), key=lambda i: (ds[i], i))
             assign[uid] = pick
             need[pick] -= weight[uid]
