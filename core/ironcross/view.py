@@ -363,6 +363,21 @@ class PlayerView:
             _LOS_CACHES[self._game] = cache
         if len(cache) > 400_000:
             cache.clear()
+        oracle = getattr(self._game, "los_oracle", None)
+        if oracle is not None:
+            # the game's terrain table (exact where AFVs or wrecks are met, maps.los_table)
+            if self._occ_ids:
+                dab = _dist(a, b) + 1
+                near = any(_dist(a, h) + _dist(h, b) <= dab for h in self._occ_ids)
+            else:
+                near = False
+            key = (a, b, firer_down, self._occ_sig) if near else (a, b, firer_down)
+            r = cache.get(key)
+            if r is None:
+                res = oracle().los(a, b, firer_down=firer_down, occupancy=occ if near else None)
+                r = cache[key] = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks),
+                                         int(res.marsh_hexes))
+            return r
         base = cache.get((a, b, firer_down))
         if base is None:
             res = line_of_sight(self._game.map, a, b, occupancy={}, firer_down=firer_down,
