@@ -38,21 +38,37 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-def validate(files: tuple[str, ...]) -> None:
-    """Validate map, terrain chart, errata, scenario, counter and replay FILES."""
-    from core.document_kinds import validate_file
+@click.option("--warnings", "show_warnings", is_flag=True,
+              help="also run the design checks on valid scenarios and print each warning as "
+                   "'FILE: warning: $.path: message' (a region a side must take that its units cannot reach "
+                   "in time, a side with no units, an entry edge outside the map sections, an OOB entry read "
+                   "but not used); warnings never make validate fail, unless --strict")
+@click.option("--strict", is_flag=True, help="like --warnings, and exit 1 when there is any warning")
+def validate(files: tuple[str, ...], show_warnings: bool, strict: bool) -> None:
+    """Validate map, terrain chart, errata, scenario, counter and replay FILES.
 
-    bad = 0
+    Errors make a file invalid (exit 1). With --warnings the design checks of each valid scenario
+    follow its OK line; they are warnings, not errors (exit 0), unless --strict."""
+    from core.document_kinds import file_warnings, validate_file
+
+    bad = warned = 0
     for f in files:
         try:
             summary = validate_file(f)
+            ws = file_warnings(f) if (show_warnings or strict) else []
         except DocumentError as e:
             bad += 1
             click.echo(str(e), err=True)
         else:
-            click.echo(f"{f}: OK - {summary}")
+            more = f" ({len(ws)} warning{'s' if len(ws) != 1 else ''})" if (show_warnings or strict) else ""
+            click.echo(f"{f}: OK - {summary}{more}")
+            for w in ws:
+                click.echo(f"{f}: warning: {w}")
+            warned += bool(ws)
     if bad:
         raise InputError(f"{bad} of {len(files)} file(s) invalid")
+    if strict and warned:
+        raise InputError(f"{warned} of {len(files)} file(s) with warnings (--strict)")
 
 
 def shipped_files() -> list[Path]:

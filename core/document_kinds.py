@@ -13,7 +13,7 @@ from typing import Callable
 
 from maps.document_file import DocumentError, Problem, read_json
 
-__all__ = ["DOCUMENT_KINDS", "validate_file"]
+__all__ = ["DOCUMENT_KINDS", "WARNING_KINDS", "validate_file", "file_warnings"]
 
 
 def _map(path: str, data) -> str:
@@ -121,3 +121,26 @@ def validate_file(path: str | os.PathLike[str]) -> str:
         raise
     except ValueError as e:  # loaders of other kinds raise ValueError subclasses with a full message
         raise DocumentError(path, [Problem("$", str(e))]) from None
+
+
+def _scenario_warnings(path: str) -> list:
+    from core.ironcross.design_checks import scenario_file_warnings
+
+    return scenario_file_warnings(path)
+
+
+#: format name -> design checks(path) -> warnings (``$.path: message`` each); kinds not listed have none.
+WARNING_KINDS: dict[str, Callable[[str], list]] = {
+    "ironcross-scenario": _scenario_warnings,
+}
+
+
+def file_warnings(path: str | os.PathLike[str]) -> list:
+    """The design warnings of a document that validates (``ironcross validate --warnings``): for a
+    scenario :func:`core.ironcross.design_checks.scenario_file_warnings`, for other kinds none.
+    Raises DocumentError as :func:`validate_file` does."""
+    path = str(path)
+    data = read_json(path)
+    fmt = data.get("format") if isinstance(data, dict) else None
+    check = WARNING_KINDS.get(fmt) if isinstance(fmt, str) else None
+    return check(path) if check is not None else []

@@ -208,6 +208,8 @@ class ScenarioDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda c: self._emit_dirty())
         self._cache: dict[str, Any] = {}
+        #: movement costs of the design checks' reach (map and chart only): kept until the map changes
+        self._reach_costs: dict = {}
         # the views redraw once a map edit (or a brush drag) pauses: every query is right at once
         # (the derived data is dropped on the edit), the panels follow within MAP_REDRAW_MS
         self._map_timer = QTimer(self)
@@ -267,6 +269,7 @@ class ScenarioDocument(QObject):
 
     def _map_changed(self, *_args) -> None:
         self._cache.clear()
+        self._reach_costs = {}
         self._map_timer.start()
 
     def _emit_dirty(self) -> None:
@@ -392,6 +395,23 @@ class ScenarioDocument(QObject):
             except Exception as e:  # noqa: BLE001 - a checker crash is shown as a problem, not a traceback
                 self._cache["problems"] = [Problem("$", f"check failed: {type(e).__name__}: {e}")]
         return self._cache["problems"]
+
+    def design_warnings(self) -> list:
+        """The design checks of the scenario (:func:`core.ironcross.design_checks.design_warnings`:
+        regions a side must take but cannot reach in time, a side with no units, entry edges outside
+        the sections, OOB data read but not used), as ``ironcross validate --warnings`` reports
+        them; warnings, not errors. Cached per edit (the set-up does not change them); the reach
+        checks need the engine's set-up and are left out while it cannot be built."""
+        if "warnings" not in self._cache:
+            from core.ironcross.design_checks import DesignWarning, design_warnings
+
+            try:
+                self._cache["warnings"] = design_warnings(self._scenario, self.hexmap, self.setup(),
+                                                          costs=self._reach_costs)
+            except Exception as e:  # noqa: BLE001 - a checker crash is shown in the dock, not a traceback
+                self._cache["warnings"] = [DesignWarning("$", "failed", f"design checks failed: "
+                                                                        f"{type(e).__name__}: {e}")]
+        return self._cache["warnings"]
 
     def setup_problems(self) -> list[Problem]:
         """Every problem of the designer's set-up (:func:`core.ironcross.placement.check_fixed_setup`:
