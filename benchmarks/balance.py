@@ -167,7 +167,7 @@ def reconstructed_values(facts: dict, results: list[GameResult]) -> dict:
 
     - ``counters``: one row per side and rationale: ``{"side", "fields": [values text], "units":
       [ids], "attacks": attacks a game by those units, "rationale"}``, sorted by attacks (the ID
-      ``number`` is left out: it is no value of play);
+      ``number`` and empty values, such as an ATG's MG modes, are left out: no values of play);
     - ``buildings``: building symbols with a hex in the playing area: ``{"id", "name", "hexes",
       "source", "ref", "rationale", "note", "named_in": [where the scenario names it], "fights":
       attacks at and eliminations in its hexes a game}``;
@@ -182,7 +182,7 @@ def reconstructed_values(facts: dict, results: list[GameResult]) -> dict:
     from core.ironcross.hex_terrain import HexTerrain
     from scenarios.counters import VALUE_FIELDS
 
-    played = [r for r in results if r.outcome != "error"] or []
+    played = [r for r in results if r.outcome != "error"]
     n = len(played) or 1
     attacks: Counter = Counter()
     fire_at: Counter = Counter()
@@ -202,11 +202,12 @@ def reconstructed_values(facts: dict, results: list[GameResult]) -> dict:
                 if f == "number":
                     continue
                 p = u.provenance_of(f)
-                if p.source != "reconstructed":
+                value = getattr(u, f)
+                if p.source != "reconstructed" or value is None or value == ():  # no value (an ATG's MG modes)
                     continue
                 g = groups.setdefault((side, p.rationale), {"side": side, "rationale": p.rationale, "fields": {},
                                                             "units": []})
-                g["fields"].setdefault(f, set()).add(getattr(u, f))
+                g["fields"].setdefault(f, set()).add(value)
                 if uid not in g["units"]:
                     g["units"].append(uid)
     counters = []
@@ -254,10 +255,7 @@ def reconstructed_values(facts: dict, results: list[GameResult]) -> dict:
             d["attacks"] += fire_at[h] / n
     chart_rows = []
     for key, d in rows.items():
-        try:
-            row = chart.row(key)
-        except KeyError:
-            continue
+        row = chart.row(key)  # every row hex_row_keys names is in a valid chart (KeyError otherwise)
         cells = [(name, c) for name, c in row.cells("") if name not in (".name", ".notes")]  # labels, not play
         rec = [name.lstrip(".") for name, c in cells if c.reconstructed]
         if rec:
