@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from core.dice import derive_seed
-from core.ironcross.game_record import CAUSES, elimination_cause, unit_activity
+from core.ironcross.game_record import CAUSES, attacks_by_unit, elimination_cause, objective_hexes, unit_activity
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
            "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES", "FixedSetupPlayer"]
@@ -64,7 +64,15 @@ class GameResult:
     :func:`core.ironcross.game_record.elimination_cause`); ``idle``: side -> ``never_entered`` /
     ``never_acted`` unit ids (:func:`core.ironcross.game_record.unit_activity`); ``seconds``: wall
     time of the game; ``actions``: decisions taken; for an error, ``error`` starts with where it was
-    raised ("in the german player 'heuristic' at decision 30: ..." or "in the engine ...")."""
+    raised ("in the german player 'heuristic' at decision 30: ..." or "in the engine ...").
+
+    For the balance sheet (``benchmarks/balance.py``): ``eliminations_by_side``: side -> rule ->
+    units of that side eliminated under it; ``attacks``: side -> unit id -> attacks it took part in,
+    every unit that stood on the map (:func:`core.ironcross.game_record.attacks_by_unit`);
+    ``standing_by_turn``: the outcome the victory conditions give when each Game Turn has ended
+    (item 0 = Game Turn 1; the last item is the game's outcome); ``objective_by_turn``: side -> the
+    number of the scenario's objective hexes (:func:`core.ironcross.game_record.objective_hexes`)
+    its units stand in when each Game Turn has ended."""
 
     index: int
     seed: int
@@ -83,6 +91,10 @@ class GameResult:
     eliminations_by_rule: dict[str, int] = field(default_factory=dict)
     idle: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     seconds: float = 0.0
+    eliminations_by_side: dict[str, dict[str, int]] = field(default_factory=dict)
+    attacks: dict[str, dict[str, int]] = field(default_factory=dict)
+    standing_by_turn: list[str] = field(default_factory=list)
+    objective_by_turn: dict[str, list[int]] = field(default_factory=dict)
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
@@ -170,6 +182,17 @@ class FixedSetupPlayer:
         return self.inner.choose(view, side, actions)
 
 
+def _turn_end(game, objectives: frozenset[str], standing: list[str], held: dict[str, list[int]]) -> None:
+    """Record, when a Game Turn has ended, the outcome the victory conditions would give now (24.1)
+    and how many objective hexes each side's units stand in."""
+    victory = game.setup.victory
+    res = victory(game.state, game) if victory is not None else "draw"
+    standing.append(res[0] if isinstance(res, tuple) else res)
+    for side in ("german", "russian"):
+        there = {u.hex for u in game.state.units.values() if u.side == side and u.on_map and u.hex in objectives}
+        held.setdefault(side, []).append(len(there))
+
+
 def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game; returns its result and, when ``want_replay`` or the game raised, its replay
@@ -197,6 +220,10 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
         seen = 0
         events = game.events
         units = game.units
+        objectives = objective_hexes(setup)
+        standing: list[str] = []
+        held: dict[str, list[int]] = {}
+        turn = game.state.turn
         while not game.is_terminal():
             side = game.current_side()
             where = f"in the engine (legal actions) at decision {n}"
@@ -215,11 +242,16 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
                         if u is not None and u.hex:
                             fire_from[u.hex] += 1
             seen = len(events)
+            if game.state.turn != turn:  # Game Turn `turn` has ended (this decision's effects included)
+                _turn_end(game, objectives, standing, held)
+                turn = game.state.turn
             n += 1
             if n > max_actions:
                 raise RuntimeError(f"no end after {max_actions} actions")
+        _turn_end(game, objectives, standing, held)  # the last Game Turn
         res = _result_of(game, index, seed)
         res.fire_from = dict(fire_from)
+        res.standing_by_turn, res.objective_by_turn = standing, held
     except Exception as e:  # one broken game must not stop the batch: it is reported, never swallowed
         res = GameResult(index, seed, "error", game.state.turn if game else 0,
                          actions=len(game.actions) if game else 0,
@@ -269,12 +301,14 @@ def _result_of(game, index: int, seed: int) -> GameResult:
     elim: Counter = Counter()
     fire: Counter = Counter()
     by_rule: Counter = Counter()
+    by_side: dict[str, Counter] = {"german": Counter(), "russian": Counter()}
     first = None
     for e in game.events:
         k = e["kind"]
         if k == "eliminated":
             by_rule[e.get("rule") or ""] += 1
             u = game.units[e["unit"]]
+            by_side[u.side][e.get("rule") or ""] += 1
             cas[u.side][u.kind.value] = cas[u.side].get(u.kind.value, 0) + 1
             t = max(1, int(e.get("turn") or 1))
             row = by_turn[u.side]
@@ -294,7 +328,8 @@ def _result_of(game, index: int, seed: int) -> GameResult:
     details = game.events[-1].get("details") or {}
     return GameResult(index, seed, game.state.outcome or "draw", turns, cas, first, dict(elim), dict(fire),
                       len(game.actions), reason=(details.get("reason") if isinstance(details, dict) else "") or "",
-                      casualties_by_turn=by_turn, eliminations_by_rule=dict(by_rule), idle=unit_activity(game))
+                      casualties_by_turn=by_turn, eliminations_by_rule=dict(by_rule), idle=unit_activity(game),
+                      eliminations_by_side={s: dict(c) for s, c in by_side.items()}, attacks=attacks_by_unit(game))
 
 
 def _run_chunk(args) -> list[tuple[dict, dict | None]]:

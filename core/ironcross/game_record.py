@@ -7,11 +7,15 @@
   :func:`elimination_cause` sorts those rules into causes.
 - Which units never entered the map and which never acted (:func:`unit_activity`): an AI that
   leaves a scenario's tanks off the map, or its ATG silent, makes the batch's answer mislead.
+- How often each unit attacked (:func:`attacks_by_unit`) and which hexes the victory conditions
+  name (:func:`objective_hexes`): the balance sheet's evidence for why a side lost
+  (``benchmarks/balance.py``).
 """
 
 from __future__ import annotations
 
-__all__ = ["CAUSES", "ACTING_EVENTS", "elimination_cause", "unit_activity"]
+__all__ = ["CAUSES", "ACTING_EVENTS", "ATTACK_EVENTS", "elimination_cause", "unit_activity", "attacks_by_unit",
+           "objective_hexes"]
 
 #: Every cause, in the order reports list them. ``bookkeeping`` must stay at 0 in a sound engine.
 CAUSES: tuple[str, ...] = ("attack", "mine", "scenario", "crew", "bookkeeping")
@@ -83,3 +87,52 @@ def unit_activity(game) -> dict[str, dict[str, list[str]]]:
                 never_acted.append(u.id)
         out[side] = {"never_entered": never_entered, "never_acted": never_acted}
     return out
+
+
+#: Event kinds that are an attack by a unit, with the field naming the attacker(s): fire of any kind
+#: (AP, AT, opportunity and defensive fire, 10.0-13.0; a failed PC counts, 4.0), grenades (15.0),
+#: flamethrowers (16.0), mortar fire (14.0), MG modes (21.0), assault (17.0) and overrun (9.0).
+ATTACK_EVENTS: dict[str, str] = {
+    "fire": "firers", "grenade": "thrower", "flame": "unit", "mortar_fire": "unit", "mode_fire": "unit",
+    "assault": "attackers", "overrun": "unit",
+}
+
+
+def attacks_by_unit(game) -> dict[str, dict[str, int]]:
+    """Attacks each unit of a finished :class:`core.ironcross.game.Game` took part in, per side:
+    ``{"german": {unit id: attacks}, "russian": {...}}`` (:data:`ATTACK_EVENTS`, one per event
+    naming the unit). Every unit that stood on the map at some time is listed, 0 when it never
+    attacked (placed at set-up, entered, on the map at the end, or eliminated); units that never
+    came onto the map are not (see :func:`unit_activity`). Ids are sorted."""
+    count: dict[str, int] = {}
+    seen: set[str] = set()
+    for e in game.events:
+        k = e["kind"]
+        if k == "placed" and e.get("unit"):
+            seen.add(e["unit"])
+        elif k == "moved":
+            seen.update(e.get("units") or ())
+        field_ = ATTACK_EVENTS.get(k)
+        if field_ is None:
+            continue
+        v = e.get(field_)
+        for uid in (v if isinstance(v, list) else [v] if v else []):
+            count[uid] = count.get(uid, 0) + 1
+    out: dict[str, dict[str, int]] = {"german": {}, "russian": {}}
+    for u in sorted(game.state.units.values(), key=lambda x: x.id):
+        if u.hex is not None or u.eliminated or u.id in seen or u.id in count:
+            out[u.side][u.id] = count.get(u.id, 0)
+    return out
+
+
+def objective_hexes(setup) -> frozenset[str]:
+    """The hexes the scenario's victory conditions name: the union of the objectives of weight 1 or
+    more that :func:`core.ironcross.scenario_setup.scenario_objectives` derives (``setup.objectives``;
+    each side's own conditions and victory-point awards, not the 0.8-weighted "deny" copies).
+    Empty when the set-up carries no objectives."""
+    out: set[str] = set()
+    for objs in (getattr(setup, "objectives", None) or {}).values():
+        for o in objs:
+            if o.get("weight", 0) >= 1.0:
+                out.update(o.get("hexes") or ())
+    return frozenset(out)

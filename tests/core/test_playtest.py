@@ -264,3 +264,41 @@ def test_unit_activity_never_entered_and_never_acted():
     g.apply(StartMove(("G1",)))
     g.apply(Step("1204"))
     assert unit_activity(g)["german"] == {"never_entered": [], "never_acted": ["G2"]}
+
+
+def test_balance_record_standing_objectives_attacks_and_losses_by_side(tmp_path):
+    """What the balance sheet reads from each game: the outcome the victory conditions (24.1) give
+    at the end of every Game Turn (the last is the game's outcome), how many objective hexes each
+    side stands in then, the eliminations per side and rule, and every attack of every unit that
+    stood on the map (checked against the replay's events)."""
+    from collections import Counter
+
+    from core.ironcross.game_record import ATTACK_EVENTS, objective_hexes
+    from core.ironcross.scenario_setup import load_setup
+    from core.playtest import _play
+
+    _sc, setup = load_setup(S1, seed=0)
+    assert objective_hexes(setup) == {"4307", "4308"}  # 24.4: a unit in both 4307 and 4308
+    sc = short_scenario(tmp_path, turns=3)
+    for i in range(2):
+        res, payload = _play(sc, i, derive_seed(5, i), RANDOM, "basic", (), True, 200_000)
+        assert res.outcome in ("german", "russian", "draw")
+        assert len(res.standing_by_turn) == res.turns == 3
+        assert res.standing_by_turn[-1] == res.outcome
+        assert all(len(res.objective_by_turn[s]) == 3 and all(0 <= x <= 2 for x in res.objective_by_turn[s])
+                   for s in ("german", "russian"))
+        by_rule = Counter()
+        for side in ("german", "russian"):
+            by_rule.update(res.eliminations_by_side[side])
+            assert sum(res.eliminations_by_side[side].values()) == sum(res.casualties[side].values())
+        assert dict(by_rule) == res.eliminations_by_rule
+        made = Counter()
+        for e in payload["events"]:
+            f = ATTACK_EVENTS.get(e["kind"])
+            if f:
+                v = e.get(f)
+                made.update(v if isinstance(v, list) else [v])
+        attacks = {**res.attacks["german"], **res.attacks["russian"]}
+        assert {u: n for u, n in attacks.items() if n} == dict(made)
+        for side in ("german", "russian"):  # a unit that never came onto the map is not listed
+            assert not set(res.idle[side]["never_entered"]) & set(res.attacks[side])

@@ -1,0 +1,196 @@
+"""The balance sheet script (issue 14, deliverable 3): benchmarks/balance.py writes docs/balance.md.
+
+One real game of Scenario 1 checks that every section is written; fake runner results check the
+intervals and the lopsided evidence; the verdict staleness rules are checked directly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.playtest import GameResult
+
+ROOT = Path(__file__).resolve().parents[2]
+S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("balance_script", ROOT / "benchmarks" / "balance.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["balance_script"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+balance = _load()
+
+
+@pytest.fixture(scope="module")
+def facts():
+    return balance.scenario_facts(S1)
+
+
+def fake(index: int, outcome: str, *, decided_from: int = 1, turns: int = 7) -> GameResult:
+    """A finished game of Scenario 1 as the runner reports it (the Russians stand in the objective
+    from ``decided_from`` on when they win)."""
+    other = "german" if outcome == "russian" else "russian"
+    standing = (["draw"] * (decided_from - 1) + [outcome] * (turns - decided_from + 1)) if outcome != "draw" \
+        else ["draw"] * turns
+    return GameResult(
+        index, 100 + index, outcome, turns,
+        casualties={"german": {"infantry": 6}, "russian": {"infantry": 3}} if outcome == "russian"
+        else {"german": {"infantry": 2}, "russian": {"infantry": 8}},
+        first_contact=1, fire_at={"4307": 5, "3413": 1}, eliminated_at={"4308": 2}, actions=500,
+        eliminations_by_rule={"11.43": 9},
+        eliminations_by_side={"german": {"11.43": 6}, "russian": {"11.43": 2, "19.24": 1}},
+        idle={"german": {"never_entered": [], "never_acted": ["G-C-9"]},
+              "russian": {"never_entered": ["R-C-8"], "never_acted": []}},
+        attacks={"german": {"G-C-1": 4, "G-C-2": 0, "G-MMG-1": 3, "G-C-9": 0},
+                 "russian": {"R-A-1": 2, "R-MMG-1": 5, "R-B-2": 0}},
+        standing_by_turn=standing,
+        objective_by_turn={outcome if outcome != "draw" else "german": [0] * (decided_from - 1)
+                           + [2] * (turns - decided_from + 1), other: [1] + [0] * (turns - 1)},
+        seconds=1.0)
+
+
+def analysed(facts, results):
+    a = balance.analyse(facts, results)
+    a["reconstructed"] = balance.reconstructed_values(facts, results)
+    return a
+
+
+META = {"date": "2026-01-01 00:00 UTC", "commit": "abc123", "dirty": [], "games": 4, "seed": 1, "rules": "basic",
+        "options": (), "command": ".venv/bin/python benchmarks/balance.py --games 4 --seed 1"}
+
+
+def test_balance_sheet_intervals_are_wilson_95_for_3_of_4(facts):
+    """3 Russian wins and 1 German win in 4 games: shares 75 % / 25 % with the 95 % Wilson intervals
+    [30.1 %, 95.4 %] and [4.6 %, 69.9 %]; 0 draws [0 %, 49.0 %]; lopsided (75 % of the decisive)."""
+    rs = [fake(0, "russian", decided_from=3), fake(1, "russian", decided_from=1), fake(2, "german"),
+          fake(3, "russian", decided_from=5)]
+    a = analysed(facts, rs)
+    text = balance.render_sheet(META, {1: a}, {}, {})
+    assert "| Russian win | 3 | 75.0% | 30.1% - 95.4% |" in text
+    assert "| German win | 1 | 25.0% | 4.6% - 69.9% |" in text
+    assert "| draw | 0 | 0.0% | 0.0% - 49.0% |" in text
+    assert a["lopsided"] and a["winner"] == "russian" and a["share"] == 0.75
+    lo, hi = a["ci95"]
+    assert round(lo, 4) == 0.3006 and round(hi, 4) == 0.9544
+
+
+def test_balance_lopsided_evidence_from_the_games(facts):
+    """The cause evidence: the turn from which the outcome stood (mean of 3, 1, 5 = 3), the loser's
+    presence in the objective hexes, losses against force, units that never attacked."""
+    rs = [fake(0, "russian", decided_from=3), fake(1, "russian", decided_from=1), fake(2, "german"),
+          fake(3, "russian", decided_from=5)]
+    a = analysed(facts, rs)
+    e = a["evidence"]
+    assert e["won"] == 3
+    assert e["decided"] == {"mean": 3, "median": 3, "from_turn_1": 1}
+    assert e["objective_hexes"] == ["4307", "4308"]
+    assert e["objective"]["german"] == {"ever": 3, "end": 0, "max": 1}
+    assert e["objective"]["russian"]["end"] == 3
+    assert e["losses"]["german"]["lost"] == 6 and e["losses"]["german"]["force"] == 4
+    assert e["ratio"] == 2.0
+    assert e["idle"]["never_attacked"]["mean"] == 2.0  # G-C-2 and G-C-9 in each of the 3 games
+    assert e["idle"]["never_attacked"]["most_often"][0][1] == 3
+    assert [x["index"] for x in e["replays"]] == [1, 0, 3]  # decided earliest first
+    assert a["causes"]["russian"]["mine"] == 1.0 and a["causes"]["german"]["attack"] == 6.0
+    text = balance.render_sheet(META, {1: a}, {}, {})
+    assert "### Cause" in text and "Verdict: none on file" in text
+    assert "from the end of Game Turn 3.0 on average" in text
+
+
+def test_balance_decided_turn():
+    assert balance.decided_turn(fake(0, "russian", decided_from=4)) == 4
+    r = fake(1, "german")
+    r.standing_by_turn = ["german", "russian", "german", "german"]
+    assert balance.decided_turn(r) == 3
+    r.standing_by_turn = []
+    assert balance.decided_turn(r) is None
+
+
+def _verdict(shares, commit="abc123", rules="basic"):
+    return {"commit": commit, "date": "2026-01-01", "games": 4, "seed": 1, "rules": rules, "shares": shares,
+            "cause": "AI", "seen": "the Germans never left the farmhouse.", "replays": ["game 1"]}
+
+
+def test_balance_verdict_staleness(facts):
+    """A verdict holds while the shares stay inside the intervals it was judged on and the commit
+    (or at least every file that can change a game) is the same; otherwise it is marked STALE."""
+    rs = [fake(0, "russian", decided_from=3), fake(1, "russian"), fake(2, "german"), fake(3, "russian")]
+    a = analysed(facts, rs)
+    same = {"german": [0.25, 0.046, 0.699], "russian": [0.75, 0.30, 0.95], "draw": [0.0, 0.0, 0.49]}
+    head = {"commit": "abc123ffff", "short": "abc123ffff", "dirty": []}
+    never = lambda c, h: pytest.fail("no diff needed for the same commit")  # noqa: E731
+    st = balance.verdict_status(_verdict(same), a, head, "basic", changes=never)
+    assert st == {"stale": False, "reasons": [], "warnings": []}
+    # the Russian share (75 %) is outside the interval judged on
+    moved = dict(same, russian=[0.4, 0.2, 0.6])
+    st = balance.verdict_status(_verdict(moved), a, head, "basic", changes=never)
+    assert st["stale"] and "Russian share moved to 75%" in st["reasons"][0]
+    # another commit: stale when a file that can change a game changed, a warning when none did
+    st = balance.verdict_status(_verdict(same, commit="def456"), a, head, "basic",
+                                changes=lambda c, h: ["core/ai/heuristic.py"])
+    assert st["stale"] and "core/ai/heuristic.py" in st["reasons"][0]
+    st = balance.verdict_status(_verdict(same, commit="def456"), a, head, "basic", changes=lambda c, h: [])
+    assert not st["stale"] and "no file under core, scenarios, maps changed" in st["warnings"][0]
+    st = balance.verdict_status(_verdict(same, commit="def456"), a, head, "basic", changes=lambda c, h: None)
+    assert st["stale"]  # git cannot compare: not trusted
+    st = balance.verdict_status(_verdict(same, rules="advanced"), a, head, "basic", changes=never)
+    assert st["stale"] and "advanced" in st["reasons"][0]
+    # the sheet shows it
+    v = _verdict(moved)
+    st = balance.verdict_status(v, a, head, "basic", changes=never)
+    text = balance.render_sheet(META, {1: a}, {facts["stem"]: v}, {facts["stem"]: st})
+    assert "**STALE**: the Russian share moved to 75%" in text
+    assert "the cause is **AI**. the Germans never left the farmhouse." in text
+    assert "| AI (STALE) |" in text
+
+
+def test_balance_verdicts_file_is_checked(tmp_path):
+    p = tmp_path / "v.json"
+    assert balance.load_verdicts(p) == {}
+    p.write_text(json.dumps({"format": "ironcross-balance-verdicts", "version": 1,
+                             "verdicts": {"x": _verdict({}) | {"cause": "weather"}}}))
+    with pytest.raises(ValueError, match="cause: one of scenario, AI, both, undecided"):
+        balance.load_verdicts(p)
+
+
+def test_balance_sheet_one_game_of_scenario_1_has_every_section(tmp_path, capsys):
+    """The whole script on one real game of Scenario 1: header (commit, date, games and seed, rules,
+    the command to regenerate), the overview, the outcome table, game length, losses, causes per
+    side, trust, reconstructed counters, buildings and chart rows; a stale verdict warns."""
+    out = tmp_path / "balance.md"
+    verdicts = tmp_path / "verdicts.json"
+    verdicts.write_text(json.dumps({"format": "ironcross-balance-verdicts", "version": 1, "verdicts": {
+        "scenario_1_demyansk_pocket": _verdict({"german": [0.5, 0.49, 0.51], "russian": [0.5, 0.49, 0.51],
+                                                "draw": [0.0, 0.0, 0.0]}, commit="0" * 40)}}))
+    assert balance.main(["--games", "1", "--workers", "1", "--scenarios", "1", "--out", str(out),
+                         "--verdicts", str(verdicts)]) == 0
+    text = out.read_text()
+    err = capsys.readouterr().err
+    for part in ("# Balance sheet: heuristic AI against heuristic AI", "Generated by `benchmarks/balance.py` on ",
+                 "at commit `", "- Games and seed: 1 games per scenario, batch seed 1",
+                 "- Rules: basic, no optional rules",
+                 "- Regenerate: `.venv/bin/python benchmarks/balance.py --games 1 --seed 1 --scenarios 1 --out ",
+                 "| [1. Demyansk Pocket](#scenario-1-demyansk-pocket) | 1 |",
+                 "## Scenario 1: Demyansk Pocket", "| outcome | games | share of games played to the end |",
+                 "| German win |", "| Russian win |", "| draw |", "- Mean game length: 7.0 Game Turns",
+                 "- Mean losses a game, German: ", "- Mean losses a game, Russian: ",
+                 "Eliminations a game by cause", "| German units |", "| Russian units |",
+                 "Trust: 1 of 1 games played to the end; 0 raised",
+                 "units a game that never entered the map", "### Reconstructed values that touch it",
+                 "| German | ap_factor 9; initial_range 12; assault_rating 2 | G-C-2 |",
+                 "| M2-4307 | 4307, 4308 | - | rulebook: 24.4 Scenario 1", "| Hill K |", "| woods |", "Map layout",
+                 "**STALE**"):
+        assert part in text, part
+    assert "verdict for scenario_1_demyansk_pocket is STALE" in err
+    import re
+    decisive = re.search(r"\| (German|Russian) win \| 1 \|", text)
+    assert ("### Cause" in text) == bool(decisive)
