@@ -57,15 +57,18 @@ def main() -> None:
 
     vp = win.view.viewport()
     img = QImage(vp.size(), QImage.Format.Format_ARGB32_Premultiplied)
-    times = []
+    times, anew = [], []
     for _ in range(5):
-        t0 = time.perf_counter()
-        p = QPainter(img)
-        win.view.render(p)
-        p.end()
-        times.append(time.perf_counter() - t0)
+        for out, invalidate in ((times, False), (anew, True)):
+            if invalidate:   # the map item caches the view: have it draw the whole view again
+                win.scene.map_item.update()
+            t0 = time.perf_counter()
+            p = QPainter(img)
+            win.view.render(p)
+            p.end()
+            out.append(time.perf_counter() - t0)
     print(f"repaint the whole scene at fit-to-window: {min(times) * 1000:7.1f} ms   (target <= 50 ms; "
-          f"median {sorted(times)[2] * 1000:.1f})")
+          f"median {sorted(times)[2] * 1000:.1f}; drawing the whole map anew {sorted(anew)[2] * 1000:.1f})")
 
     doc = win.document
     tool = win.tools.set_tool("terrain")
@@ -84,7 +87,8 @@ def main() -> None:
           f"{doc.undo_stack.count()} undo step; then redraw of the edited map {t_redraw * 1000:.0f} ms)")
 
     # repaint after an edit: a brush drag, one hex per step, each step painted at fit-to-window
-    # (the map item rebuilds only the columns the step changed, then the whole view repaints)
+    # (the map item rebuilds only the blocks of hexes the step changed and draws the tiles of the
+    # view under them again; the rest of the view comes from its cache)
     tool.size = 1
     drag = [Hex(c, 20) for c in range(12, 42)]
     tool.stroke = None
@@ -105,6 +109,7 @@ def main() -> None:
     for _ in range(3):   # what every step cost before: the whole map's drawing data rebuilt
         t0 = time.perf_counter()
         mp.set_map(doc.hexmap)
+        win.scene.map_item.update()   # and the cached view drawn anew
         p = QPainter(img)
         win.view.render(p)
         p.end()

@@ -663,19 +663,21 @@ def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
 
     image(item.painter)   # geometry cached
     g = item.painter._geometry(None)
-    cols_before = dict(g.columns)
+    assert sorted(g.blocks) == [(1, 0), (1, 1), (2, 0), (2, 1)]   # blocks of 8 x 8 hexes (columns 08-15, 16-23)
+    blocks_before = dict(g.blocks)
     t = tool(win, "level")
     t.level = 2
     t.stroke_hexes(["1305"])          # over building B1: the buildings change too
     tool(win, "trees").stroke_hexes(["1804", "1805"])
     item.refresh()
     g = item.painter._geometry(None)
-    assert g.columns[10] is cols_before[10]   # far from the edits
+    assert g.blocks[(1, 1)] is blocks_before[(1, 1)]   # rows 08-10: far from the edits
+    assert g.blocks[(2, 1)] is blocks_before[(2, 1)]
     tr = tool(win, "trees")
-    before = dict(g.columns)
-    tr.stroke_hexes(["1909"])         # hexes only: columns 18-20 rebuilt, the others kept
+    before = dict(g.blocks)
+    tr.stroke_hexes(["1909"])         # hexes only: the block of 1909 and its neighbours rebuilt, the others kept
     item.refresh()
-    assert {c for c in g.columns if g.columns[c] is not before[c]} == {18, 19, 20}
+    assert {k for k in g.blocks if g.blocks[k] is not before[k]} == {(2, 1)}
     tool(win, "path").draw_path(["1201", "1301", "1401"])
     win.document.undo_stack.undo()
     win.document.undo_stack.undo()
