@@ -20,7 +20,7 @@ import math
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (QBrush, QColor, QImage, QPainter, QPainterPath, QPen, QPixmap, QPixmapCache, QPolygonF,
                            QTransform)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QWidget
@@ -132,9 +132,15 @@ class MapItem(QGraphicsItem):
     The item caches its picture in device coordinates (``DeviceCoordinateCache``: a pixmap of what
     is in view, kept in ``QPixmapCache``), so a repaint that does not change the map only copies
     pixels. An edit invalidates only the part of that pixmap it changed (:meth:`update` with the
-    rects from :meth:`MapPainter.hex_rects` or :meth:`MapPainter.update_map`), and a paint draws
-    only the blocks of hexes that reach into the part being painted (``exposed`` of
-    :meth:`MapPainter.paint`: the painter's clip, else its device). A zoom draws the view anew.
+    rects from :meth:`MapPainter.hex_rects`, or those :meth:`MapPainter.update_map` finds by
+    comparing the maps), and the paint that follows draws the tiles of the view under that part
+    (:func:`tile_size` device pixels, at fixed places relative to the scene), each drawing only
+    the blocks of hexes that reach into it (``exposed`` of :meth:`MapPainter.paint`). A tile is
+    always drawn the same way, so the cached view is pixel for pixel a fresh full repaint. A zoom
+    draws the view anew; a scroll draws the strips that come into view.
+
+    ``last_update_rects``, ``last_paint_rect`` and ``last_tiles`` tell what the last change
+    invalidated and what the last paint drew (for tests and benchmarks).
     """
 
     def __init__(self, document=None):
@@ -279,7 +285,7 @@ class MapItem(QGraphicsItem):
         # differently than one that goes on (Qt's strokers clip to the device), so pixels drawn
         # for a part of the view would otherwise differ from the same pixels of a whole repaint.
         sx, sy = t.m11(), t.m22()
-        area = QRectF(0, 0, dev.width(), dev.height())   # device pixels (at least the painter's window)
+        area = QRectF(QPointF(0, 0), _logical_size(dev))
         if painter.hasClipping():
             area = area.intersected(t.mapRect(painter.clipBoundingRect()))
         part = area.toAlignedRect()
@@ -327,10 +333,18 @@ class MapItem(QGraphicsItem):
         if not invertible:
             return None
         dev = painter.device()
-        area = QRectF(0, 0, dev.width(), dev.height())   # device pixels (at least the painter's window)
+        area = QRectF(0, 0, dev.width(), dev.height())   # device units (at least the painter's window)
         if painter.hasClipping():
             area = area.intersected(t.mapRect(painter.clipBoundingRect()))
         return inv.mapRect(area.adjusted(-2, -2, 2, 2))
+
+
+def _logical_size(dev) -> QSizeF:
+    """The size of a raster paint device in the units a painter on it draws in (device
+    independent pixels: a pixmap at device pixel ratio 2 is half its pixel size)."""
+    if isinstance(dev, QWidget):
+        return QSizeF(dev.size())
+    return dev.deviceIndependentSize()
 
 
 class MapScene(QGraphicsScene):

@@ -280,7 +280,9 @@ def _template(name: str) -> QPainterPath:
     return _TEMPLATES[name]
 
 
+@lru_cache(maxsize=None)
 def _font(px: int, *, bold: bool = False, italic: bool = False, condensed: bool = False) -> QFont:
+    """The map's font (shared: do not change the returned font)."""
     f = QFont(FONT_FAMILY + (" Condensed" if condensed else ""))
     f.setPixelSize(px)
     f.setBold(bold)
@@ -313,11 +315,12 @@ class _Label:
     anchor: QPointF
     italic: bool
     px: int = LABEL_PX
+    rect: QRectF | None = None   # bounds of the text and its halo once placed (scene units)
 
 
 #: Hexes per side of a drawing block: the per-hex drawing data is kept per block of BLOCK x BLOCK
 #: hexes, so that an edit rebuilds a few blocks and a paint joins only the blocks in view.
-BLOCK = 8
+BLOCK = 4
 #: Scene units a hex's drawing may reach beyond its hexagon's bounding box (contour and grid
 #: strokes on its sides, text antialiasing); a block's rect is its hexes' box grown by this.
 BLOCK_MARGIN = 8.0
@@ -390,8 +393,12 @@ class MapPainter:
     """Paints a :class:`HexMap` (or one section) onto a ``QPainter``.
 
     ``layers`` is an iterable of names from :data:`LAYERS` (default: all). Geometry is built
-    lazily per section and cached; build a new painter (or call :meth:`set_map`) after the map
-    changes. A ``QGuiApplication`` must exist (fonts); :func:`render_png` makes one if needed.
+    lazily per section and cached; after the map changes call :meth:`update_map` (rebuilds what
+    the edit changed) or :meth:`set_map` (rebuilds everything), or build a new painter. The
+    per-hex drawing data is kept in blocks of :data:`BLOCK` x :data:`BLOCK` hexes: an edit
+    rebuilds a few blocks, and ``paint(..., exposed=rect)`` draws only the blocks that reach into
+    ``rect`` (each layer joined into one path, so the pixels in ``rect`` are those of a whole
+    paint). A ``QGuiApplication`` must exist (fonts); :func:`render_png` makes one if needed.
     """
 
     def __init__(self, hexmap: HexMap, layers: Iterable[str] | None = None):
@@ -508,6 +515,13 @@ class MapPainter:
         L = self.layers
         blocks = self._blocks_in(g, exposed)
         self.last_blocks = (len(blocks), len(g.blocks))
+        # a symbol or text placed at a point (an id, a tree count, a bridge) reaches less than
+        # half a hex from it
+        reach = exposed.adjusted(-HEX_HEIGHT / 2, -HEX_HEIGHT / 2, HEX_HEIGHT / 2, HEX_HEIGHT / 2) \
+            if exposed is not None else None
+
+        def near(pt: QPointF) -> bool:
+            return reach is None or reach.contains(pt)
 
         def joined(name: str) -> QPainterPath:
             # one path per layer, as if the map were one block: abutting fills of two blocks
@@ -554,7 +568,8 @@ class MapPainter:
             p.fillPath(g.road_edge, ROAD_EDGE)
             p.fillPath(g.road_fill, ROAD_FILL)
             for centre, angle in g.bridges:
-                self._paint_bridge(p, centre, angle)
+                if near(centre):
+                    self._paint_bridge(p, centre, angle)
         trees = joined("trees") if "trees" in L else QPainterPath()
         if not trees.isEmpty():
             p.setPen(self._pen(TREE_EDGE, TREE_EDGE_WIDTH))
@@ -565,7 +580,8 @@ class MapPainter:
             p.setFont(_font(ID_PX, bold=True))
             for b in blocks:
                 for pos, n in b.tree_counts:
-                    p.drawText(QRectF(pos.x() - 20, pos.y() - 10, 40, 20), Qt.AlignmentFlag.AlignCenter, str(n))
+                    if near(pos):
+                        p.drawText(QRectF(pos.x() - 20, pos.y() - 10, 40, 20), Qt.AlignmentFlag.AlignCenter, str(n))
         buildings = [b for b in g.buildings if exposed is None or b.rect.intersects(exposed)]
         if "buildings" in L:
             for b in buildings:
@@ -589,6 +605,8 @@ class MapPainter:
             halo.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             for b in blocks:
                 for at, text, path in b.ids:
+                    if not near(at):
+                        continue
                     if path is not None:  # on a road, gully or building: a light halo keeps the id legible
                         p.strokePath(path, halo)
                         p.fillPath(path, ID_COLOUR)
@@ -654,7 +672,9 @@ class MapPainter:
         return QRectF(anchor.x() - w / 2 - grow, anchor.y() - h / 2 - grow, w + 2 * grow, h + 2 * grow)
 
     def _label_rect(self, lab: _Label) -> QRectF:
-        return self._text_rect(lab.anchor, lab.text, _font(lab.px, bold=True, italic=lab.italic))
+        if lab.rect is None:
+            lab.rect = self._text_rect(lab.anchor, lab.text, _font(lab.px, bold=True, italic=lab.italic))
+        return lab.rect
 
     def _paint_bridge(self, p: QPainter, centre: QPointF, angle: float) -> None:
         """A bridge symbol: a deck along ``angle`` (degrees) with flared black parapets."""

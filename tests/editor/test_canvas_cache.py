@@ -15,7 +15,7 @@ from PySide6.QtCore import QRectF, QSettings  # noqa: E402
 from PySide6.QtGui import QColor, QImage, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
 
-from maps import building_shapes  # noqa: E402
+from maps import building_shapes, hexgrid  # noqa: E402
 from maps.hexgrid import Hex, hex_id  # noqa: E402
 from editor.canvas import TILE, MapScene, MapView  # noqa: E402
 from editor.document import MapDocument  # noqa: E402
@@ -23,7 +23,7 @@ from editor.main_window import MainWindow  # noqa: E402
 from editor.map_painter import BLOCK, HEX_HEIGHT, HEX_WIDTH, MARGIN_BG, MapPainter, hex_centre_scene  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
-COLS, ROWS = (10, 41), (1, 27)   # 32 x 27 hexes: 5 x 4 blocks of drawing data (columns 08-47, rows 00-31)
+COLS, ROWS = (10, 41), (1, 27)   # 32 x 27 hexes
 
 
 def poly(*hexes: str):
@@ -246,7 +246,10 @@ def test_a_brush_step_repaints_a_bounded_part_of_the_map(win, zoom):
         bound = (math.ceil(step.width() * scale / TILE) + 1) * (math.ceil(step.height() * scale / TILE) + 1)
         assert 0 < item.last_tiles <= bound < in_view / 4
         assert item.last_paint_rect.contains(hex_centre_scene(h))
-        assert mp.last_blocks[0] <= 4 and mp.last_blocks[1] == 5 * 4   # of the blocks of hexes, those under a tile
+        # of the blocks of hexes (BLOCK x BLOCK), a tile draws those under it
+        assert mp.last_blocks[1] == len(range(COLS[0] // BLOCK, COLS[1] // BLOCK + 1)) * len(
+            range(ROWS[0] // BLOCK, ROWS[1] // BLOCK + 1))
+        assert mp.last_blocks[0] <= 9 <= mp.last_blocks[1] / 4
     item.last_paint_rect = "not painted"
     win.view.viewport().repaint()              # nothing changed: the cached pixels are shown
     assert item.last_paint_rect == "not painted"
@@ -264,11 +267,16 @@ def test_an_edit_rebuilds_and_invalidates_only_what_it_changed(win):
     blocks = dict(mp._geometry(None).blocks)
     assert item.refresh() == mp.hex_rects(["3020"])
     now = mp._geometry(None).blocks
-    assert [k for k in now if now[k] is not blocks[k]] == [(30 // BLOCK, 20 // BLOCK)]   # it and its neighbours
+
+    def blocks_of(h: Hex):   # the blocks holding the hex and its neighbours (for their contours)
+        return {(x.col // BLOCK, x.row // BLOCK) for x in [h, *hexgrid.neighbours(h)]}
+
+    assert {k for k in now if now[k] is not blocks[k]} == blocks_of(Hex(30, 20))
     blocks = dict(now)
-    win.tools.set_tool("trees").stroke_hexes(["3120"])
+    win.tools.set_tool("trees").stroke_hexes(["3320"])
     item.refresh()
-    assert sorted(k for k in now if now[k] is not blocks[k]) == [(3, 2), (4, 2)]   # 3220 is in the next block
+    assert {k for k in now if now[k] is not blocks[k]} == blocks_of(Hex(33, 20))
+    assert len(blocks_of(Hex(33, 20))) == 2 and len(now) > 40   # its neighbour 3319 lies in the block above
     win.tools.set_tool("path").draw_path(["3503", "3603"])   # a road far from the rest
     assert item._stale and item._pending is None   # compared with the drawn map once, before the next paint
     QApplication.processEvents()
