@@ -286,3 +286,14 @@ def test_an_edit_rebuilds_and_invalidates_only_what_it_changed(win):
         area = area.united(r)
     assert area.contains(hex_centre_scene(Hex(35, 3))) and area.contains(hex_centre_scene(Hex(36, 3)))
     assert area.width() < 6 * HEX_WIDTH and area.height() < 6 * HEX_HEIGHT
+
+
+def test_view_exported_to_svg_is_drawn_in_vectors_not_from_the_cache(win, tmp_path):
+    win.tools.set_tool("trees").stroke_hexes(["2104"])
+    grab(win.view)                                  # the view is cached as a pixmap
+    out = tmp_path / "view.svg"
+    win.export(out, whole=False)
+    text = out.read_text()
+    assert "<image" not in text                     # no pixmap of the view in it
+    assert text.count("<path") >= 10 and len(text) > 100_000   # the map's layers as paths
+    assert win.scene.map_item.cacheMode() == win.scene.map_item.CacheMode.DeviceCoordinateCache
