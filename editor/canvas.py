@@ -271,9 +271,11 @@ class MapItem(QGraphicsItem):
             self.refresh()                                # cache would forget it afterwards
         t = painter.worldTransform()
         dev = painter.device()
-        raster = isinstance(dev, _RASTER_DEVICES)
-        if not raster or t.type().value > QTransform.TransformationType.TxScale.value:
-            # vectors (SVG export) or a rotated view: draw the exposed blocks straight onto the painter
+        tiled = (isinstance(dev, _RASTER_DEVICES) and t.type().value <= QTransform.TransformationType.TxScale.value
+                 and t.m11() > 0 and t.m22() > 0 and float(dev.devicePixelRatio()).is_integer())
+        if not tiled:
+            # vectors (SVG export), a rotated or mirrored view, or a fractional device pixel ratio
+            # (tiles would not meet on whole pixels): the exposed blocks straight onto the painter
             exposed = self._exposed(painter)
             self.last_paint_rect = exposed
             self.painter.paint(painter, exposed=exposed)
@@ -289,7 +291,7 @@ class MapItem(QGraphicsItem):
         if painter.hasClipping():
             area = area.intersected(t.mapRect(painter.clipBoundingRect()))
         part = area.toAlignedRect()
-        if part.isEmpty() or sx <= 0 or sy <= 0:
+        if part.isEmpty():
             return
         ox, oy = math.floor(t.dx()), math.floor(t.dy())
         # the offset of the scene from the pixel grid, the same in every painter of this view
