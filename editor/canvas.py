@@ -3,9 +3,10 @@
 ``QGraphicsView`` with zoom and pan.
 
 * :class:`MapItem` - one ``QGraphicsItem`` whose ``paint()`` calls ``MapPainter.paint`` in scene
-  coordinates; it follows the document's ``changed`` signal and, at the next paint, has the
-  painter rebuild only what changed (:meth:`MapPainter.update_map`: the columns of the changed
-  hexes, or the roads, buildings or labels when those changed).
+  coordinates, cached in device coordinates (a pixmap of the view); it follows the document's
+  ``changed`` signal, invalidates only the part of the picture an edit changed, and has the
+  painter rebuild only what changed (:meth:`MapPainter.update_map`: the blocks of the changed
+  hexes, or the roads, buildings or labels when those changed) and draw only what is exposed.
 * :class:`MapScene` - forwards press / move / release / double-click / key events as
   :class:`ToolEvent` values to a :class:`editor.tools.ToolManager`; reports the hex under the
   cursor (``hover_hex``).
@@ -15,20 +16,33 @@
 
 from __future__ import annotations
 
+import math
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView
+from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, QTimer, Signal
+from PySide6.QtGui import (QBrush, QColor, QImage, QPainter, QPainterPath, QPen, QPixmap, QPixmapCache, QPolygonF,
+                           QTransform)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, QGraphicsView, QWidget
 
 from maps import hexgrid
 from maps.hexgrid import Hex
 from editor.map_painter import LAYERS, MARGIN_BG, MapPainter, SCENE_PER_X, SCENE_PER_Y, hex_at_scene, scene_to_lattice
 
-__all__ = ["ToolEvent", "MapItem", "MapScene", "MapView", "hex_path", "EDITOR_LAYERS", "overlay_item"]
+__all__ = ["ToolEvent", "MapItem", "MapScene", "MapView", "hex_path", "EDITOR_LAYERS", "overlay_item", "tile_size"]
 
 #: Layers drawn in the editor by default (the title and legend margins are for exports).
 EDITOR_LAYERS = frozenset(LAYERS) - {"title", "legend"}
+
+
+def tile_size(scale: float) -> int:
+    """Device pixels per side of the tiles of a view at ``scale`` device pixels per scene unit: a
+    power of two from :data:`TILE` to 8 x TILE, spanning about :data:`TILE_SCENE` scene units, so
+    that a tile holds a few hexes at every zoom (a hex step repaints a few tiles)."""
+    n = TILE
+    while n < 8 * TILE and n < TILE_SCENE * scale:
+        n *= 2
+    return n
 
 
 def hex_path(hexes) -> QPainterPath:
@@ -97,8 +111,37 @@ class ToolEvent:
         return bool(self.buttons & Qt.MouseButton.LeftButton)
 
 
+#: Device pixels per side of the tiles a view of the map is drawn in (at least; see :func:`tile_size`).
+TILE = 64
+#: Scene units a tile spans at least when zoomed in (2.5 hexes), up to 8 x TILE pixels.
+TILE_SCENE = 256.0
+#: Scene units of context drawn around a tile (more than half the widest pen of the map, a
+#: feature name's halo), so that the pixels along its edges are those of a whole repaint.
+PAINT_CONTEXT = 8.0
+_RASTER_DEVICES = (QWidget, QPixmap, QImage)
+
+#: Room (KB) the map item's device-coordinate cache needs in ``QPixmapCache``: the viewport's
+#: pixels (a 3840 x 2160 screen at device pixel ratio 2 is about 130 MB). A pixmap larger than the
+#: cache's limit is not kept, and then every repaint would draw the whole view again.
+PIXMAP_CACHE_KB = 256 * 1024
+
+
 class MapItem(QGraphicsItem):
-    """The map, painted by :class:`MapPainter` in scene coordinates."""
+    """The map, painted by :class:`MapPainter` in scene coordinates.
+
+    The item caches its picture in device coordinates (``DeviceCoordinateCache``: a pixmap of what
+    is in view, kept in ``QPixmapCache``), so a repaint that does not change the map only copies
+    pixels. An edit invalidates only the part of that pixmap it changed (:meth:`update` with the
+    rects from :meth:`MapPainter.hex_rects`, or those :meth:`MapPainter.update_map` finds by
+    comparing the maps), and the paint that follows draws the tiles of the view under that part
+    (:func:`tile_size` device pixels, at fixed places relative to the scene), each drawing only
+    the blocks of hexes that reach into it (``exposed`` of :meth:`MapPainter.paint`). A tile is
+    always drawn the same way, so the cached view is pixel for pixel a fresh full repaint. A zoom
+    draws the view anew; a scroll draws the strips that come into view.
+
+    ``last_update_rects``, ``last_paint_rect`` and ``last_tiles`` tell what the last change
+    invalidated and what the last paint drew (for tests and benchmarks).
+    """
 
     def __init__(self, document=None):
         super().__init__()
@@ -109,7 +152,17 @@ class MapItem(QGraphicsItem):
         self._layers = set(EDITOR_LAYERS)
         self._rect = QRectF()
         self._extent = None
+        self._flush_queued = False
+        #: the scene rect the last paint drew the map's blocks for (None: all of them), and the
+        #: number of tiles it drew
+        self.last_paint_rect: QRectF | None = None
+        self.last_tiles = 0
+        #: the scene rects the last document change invalidated (None: the whole picture)
+        self.last_update_rects: list[QRectF] | None = None
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        if QPixmapCache.cacheLimit() < PIXMAP_CACHE_KB:
+            QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         if document is not None:
             self.set_document(document)
 
@@ -124,6 +177,7 @@ class MapItem(QGraphicsItem):
         self.painter = MapPainter(document.hexmap, self._layers)
         document.changed.connect(self._on_changed)
         self._stale = False
+        self._pending = None
         self._rect = self.painter.scene_rect()
         self._extent = document.map.extent
         self.update()
@@ -139,27 +193,73 @@ class MapItem(QGraphicsItem):
     def layers(self) -> set[str]:
         return set(self._layers)
 
-    def _on_changed(self, hexes) -> None:
-        # remember which hexes changed since the last paint (None: compare the records)
-        if not self._stale:
-            self._pending = set(hexes) if hexes is not None else None
-        elif self._pending is not None:
-            self._pending = self._pending | set(hexes) if hexes is not None else None
-        self._stale = True
-        if self.document.map.extent != self._extent:  # the map was resized: new bounding rect now
-            self.prepareGeometryChange()
-            self.refresh()
-        self.update()
+    @contextmanager
+    def uncached(self):
+        """Inside the block the item paints its vectors straight onto the painter (no pixmap),
+        e.g. to export the view to SVG; the cache is drawn anew afterwards."""
+        mode = self.cacheMode()
+        self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        try:
+            yield self
+        finally:
+            self.setCacheMode(mode)
 
-    def refresh(self) -> None:
-        """Rebuild the painter's geometry now if the document changed since the last paint."""
-        if self._stale and self.painter is not None:
-            # only the parts of the drawing data that the edits changed are rebuilt
-            self.painter.update_map(self.document.hexmap, self._pending)
-            self._stale = False
-            self._pending = None
-            self._rect = self.painter.scene_rect()
-            self._extent = self.document.map.extent
+    def _on_changed(self, hexes) -> None:
+        if self.painter is None:
+            return
+        if hexes is not None:
+            # only these hexes' records changed: their drawing data is rebuilt at the next paint
+            # (once for all the edits before it); the part of the picture they cover is redrawn
+            if not self._stale:
+                self._pending = set(hexes)
+            elif self._pending is not None:
+                self._pending |= set(hexes)
+            self._stale = True
+            self.last_update_rects = rects = self.painter.hex_rects(hexes)
+            for r in rects:
+                self.update(r)
+            return
+        # anything may have changed: what differs from the picture is found by comparing the maps,
+        # once for all the edits of this turn of the event loop (a scripted stroke makes many),
+        # then invalidated; until then a paint shows the map as it was
+        self._stale = True
+        self._pending = None
+        if self.document.map.extent != self._extent:   # resized: the bounding rect changes now
+            self.refresh()
+        elif not self._flush_queued:
+            self._flush_queued = True
+            QTimer.singleShot(0, self.document, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_queued = False
+        self.refresh()
+
+    def refresh(self) -> list[QRectF] | None:
+        """Rebuild the painter's geometry now if the document changed since the last paint, and
+        invalidate the parts of the picture that changed.
+
+        Returns the scene rects whose picture changed ([] when nothing changed), or None when
+        anything may have (:meth:`MapPainter.update_map`)."""
+        if not self._stale or self.painter is None:
+            return []
+        compare = self._pending is None
+        # only the parts of the drawing data that the edits changed are rebuilt
+        rects = self.painter.update_map(self.document.hexmap, self._pending)
+        self._stale = False
+        self._pending = None
+        rect = self.painter.scene_rect()
+        if rect != self._rect:   # a resized map or new sections
+            self.prepareGeometryChange()
+            self._rect = rect
+        self._extent = self.document.map.extent
+        if compare:   # hexes were invalidated when they changed; the rest is now
+            self.last_update_rects = rects
+            if rects is None:
+                self.update()
+            else:
+                for r in rects:
+                    self.update(r)
+        return rects
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return QRectF(self._rect)
@@ -167,8 +267,86 @@ class MapItem(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         if self.painter is None:
             return
-        self.refresh()
-        self.painter.paint(painter)
+        if self._stale and self._pending is not None:   # never invalidate during a paint: Qt's
+            self.refresh()                                # cache would forget it afterwards
+        t = painter.worldTransform()
+        dev = painter.device()
+        tiled = (isinstance(dev, _RASTER_DEVICES) and t.type().value <= QTransform.TransformationType.TxScale.value
+                 and t.m11() > 0 and t.m22() > 0 and float(dev.devicePixelRatio()).is_integer())
+        if not tiled:
+            # vectors (SVG export), a rotated or mirrored view, or a fractional device pixel ratio
+            # (tiles would not meet on whole pixels): the exposed blocks straight onto the painter
+            exposed = self._exposed(painter)
+            self.last_paint_rect = exposed
+            self.painter.paint(painter, exposed=exposed)
+            return
+        # Raster: draw the tiles of the device that the painter may change (its clip), each in an
+        # image of its own with a margin of context around it, and copy them. A tile is always drawn
+        # the same way (the same device rect at the same offset from the scene), whatever part of
+        # the view is being repainted: a line that ends at the edge of a device is drawn a little
+        # differently than one that goes on (Qt's strokers clip to the device), so pixels drawn
+        # for a part of the view would otherwise differ from the same pixels of a whole repaint.
+        sx, sy = t.m11(), t.m22()
+        area = QRectF(QPointF(0, 0), _logical_size(dev))
+        if painter.hasClipping():
+            area = area.intersected(t.mapRect(painter.clipBoundingRect()))
+        part = area.toAlignedRect()
+        if part.isEmpty():
+            return
+        ox, oy = math.floor(t.dx()), math.floor(t.dy())
+        # the offset of the scene from the pixel grid, the same in every painter of this view
+        fx, fy = round((t.dx() - ox) * 1024) / 1024, round((t.dy() - oy) * 1024) / 1024
+        n = tile_size(max(sx, sy))
+        m = 3 + math.ceil(PAINT_CONTEXT * max(sx, sy))
+        dpr = dev.devicePixelRatio()
+        self.last_paint_rect = QRectF()
+        self.last_tiles = 0
+        painter.save()
+        painter.setWorldTransform(QTransform())
+        for i in range((part.left() - ox) // n, (part.right() - ox) // n + 1):
+            for j in range((part.top() - oy) // n, (part.bottom() - oy) // n + 1):
+                img = self._tile(QTransform(sx, 0, 0, sy, fx - i * n + m, fy - j * n + m), n + 2 * m, dpr)
+                painter.drawImage(QRectF(ox + i * n, oy + j * n, n, n), img, QRectF(m * dpr, m * dpr, n * dpr, n * dpr))
+        painter.restore()
+
+    def _tile(self, transform: QTransform, size: int, dpr: float) -> QImage:
+        """A ``size`` x ``size`` image (device pixels) of the map drawn with ``transform``."""
+        img = QImage(math.ceil(size * dpr), math.ceil(size * dpr), QImage.Format.Format_ARGB32_Premultiplied)
+        img.setDevicePixelRatio(dpr)
+        img.fill(0)
+        p = QPainter(img)
+        try:
+            p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+            p.setWorldTransform(transform)
+            exposed = transform.inverted()[0].mapRect(QRectF(-2, -2, size + 4, size + 4))
+            self.last_paint_rect = self.last_paint_rect.united(exposed)
+            self.last_tiles += 1
+            self.painter.paint(p, exposed=exposed)
+        finally:
+            p.end()
+        return img
+
+    @staticmethod
+    def _exposed(painter: QPainter) -> QRectF | None:
+        """The scene rect ``painter`` can change: its clip, else its device, grown by two device
+        pixels for antialiasing (None: the transform has no inverse; draw everything)."""
+        t = painter.worldTransform()
+        inv, invertible = t.inverted()
+        if not invertible:
+            return None
+        dev = painter.device()
+        area = QRectF(0, 0, dev.width(), dev.height())   # device units (at least the painter's window)
+        if painter.hasClipping():
+            area = area.intersected(t.mapRect(painter.clipBoundingRect()))
+        return inv.mapRect(area.adjusted(-2, -2, 2, 2))
+
+
+def _logical_size(dev) -> QSizeF:
+    """The size of a raster paint device in the units a painter on it draws in (device
+    independent pixels: a pixmap at device pixel ratio 2 is half its pixel size)."""
+    if isinstance(dev, QWidget):
+        return QSizeF(dev.size())
+    return dev.deviceIndependentSize()
 
 
 class MapScene(QGraphicsScene):

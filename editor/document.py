@@ -75,6 +75,7 @@ class MapDocument(QObject):
         self._map = mapfile
         self._path = Path(path) if path is not None else None
         self._hexmap: HexMap | None = None
+        self._last_hexmap: HexMap | None = None
         self._records: dict[str, HexRecord] | None = None
         self._recovered = False
         self._building_map = None
@@ -137,8 +138,9 @@ class MapDocument(QObject):
     def hexmap(self) -> HexMap:
         """The derived read-only :class:`HexMap` of the current map (rebuilt lazily after edits),
         carrying the map's terrain chart (``hexmap.chart``)."""
-        if self._hexmap is None:
-            self._hexmap = HexMap(self._map, chart=self.chart)
+        if self._hexmap is None:   # what the edit left alone is taken over from the last one
+            self._hexmap = HexMap(self._map, chart=self.chart, reuse=self._last_hexmap)
+            self._last_hexmap = self._hexmap
         return self._hexmap
 
     @property

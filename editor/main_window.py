@@ -642,7 +642,8 @@ class MainWindow(QMainWindow):
         gen.setViewBox(vp)
         p = QPainter(gen)
         try:
-            self.view.render(p, QRectF(vp), vp)
+            with self.scene.map_item.uncached():   # vectors, not the cached pixmap of the view
+                self.view.render(p, QRectF(vp), vp)
         finally:
             p.end()
 

@@ -190,6 +190,15 @@ _LOCAL_VERTICES: tuple[tuple[int, int], ...] = tuple(
     (x - hexgrid.centre(_ORIGIN)[0], y - hexgrid.centre(_ORIGIN)[1]) for x, y in hexgrid.vertices(_ORIGIN))
 
 
+@lru_cache(maxsize=None)
+def _neighbour_offsets(parity: int) -> dict[int, tuple[int, int]]:
+    """(column, row) offsets of the neighbour across each hexside of a hex in a column of
+    ``parity`` (0 even, 1 odd), from :func:`maps.hexgrid.neighbour`."""
+    h = Hex(2 + parity, 2)
+    return {side: (nb.col - h.col, nb.row - h.row)
+            for side in hexgrid.HEXSIDES for nb in [hexgrid.neighbour(h, side)]}
+
+
 def _side_vertices(h: Hex, side: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """The two lattice vertices of hexside ``side`` (1 = top, clockwise) of ``h``."""
     v = hexgrid.vertices(h)  # clockwise from the right vertex: R, LR, LL, L, UL, UR
@@ -271,7 +280,9 @@ def _template(name: str) -> QPainterPath:
     return _TEMPLATES[name]
 
 
+@lru_cache(maxsize=None)
 def _font(px: int, *, bold: bool = False, italic: bool = False, condensed: bool = False) -> QFont:
+    """The map's font (shared: do not change the returned font)."""
     f = QFont(FONT_FAMILY + (" Condensed" if condensed else ""))
     f.setPixelSize(px)
     f.setBold(bold)
@@ -286,7 +297,7 @@ def _effective(prov: Provenance | None, default: Provenance | None) -> str | Non
 
 
 # ------------------------------------------------------------------------------------------
-# Geometry of one column range, built once and cached
+# Geometry of one column range, built once and cached (the per-hex data in blocks of hexes)
 # ------------------------------------------------------------------------------------------
 @dataclass
 class _Building:
@@ -295,6 +306,7 @@ class _Building:
     anchor: QPointF
     dashed: bool
     small: bool
+    rect: QRectF = field(default_factory=QRectF)   # bounds the outline and the number (scene units)
 
 
 @dataclass
@@ -303,39 +315,40 @@ class _Label:
     anchor: QPointF
     italic: bool
     px: int = LABEL_PX
+    rect: QRectF | None = None   # bounds of the text and its halo once placed (scene units)
+
+
+#: Hexes per side of a drawing block: the per-hex drawing data is kept per block of BLOCK x BLOCK
+#: hexes, so that an edit rebuilds a few blocks and a paint joins only the blocks in view.
+BLOCK = 4
+#: Scene units a hex's drawing may reach beyond its hexagon's bounding box (contour and grid
+#: strokes on its sides, text antialiasing); a block's rect is its hexes' box grown by this.
+BLOCK_MARGIN = 8.0
 
 
 @dataclass
 class _Geometry:
     outline: QPainterPath
     map_rect: QRectF
-    levels: dict[int, QPainterPath] = field(default_factory=dict)
-    hatches: dict[int, QPainterPath] = field(default_factory=dict)
-    contours: QPainterPath = field(default_factory=QPainterPath)
-    marsh: QPainterPath = field(default_factory=QPainterPath)
-    marsh_strokes: QPainterPath = field(default_factory=QPainterPath)
-    grid: QPainterPath = field(default_factory=QPainterPath)
     gully_edge: QPainterPath = field(default_factory=QPainterPath)
     gully_fill: QPainterPath = field(default_factory=QPainterPath)
     road_edge: QPainterPath = field(default_factory=QPainterPath)
     road_fill: QPainterPath = field(default_factory=QPainterPath)
     bridges: list[tuple[QPointF, float]] = field(default_factory=list)
-    trees: QPainterPath = field(default_factory=QPainterPath)
-    tree_lights: QPainterPath = field(default_factory=QPainterPath)
-    tree_counts: list[tuple[QPointF, int]] = field(default_factory=list)
     buildings: list[_Building] = field(default_factory=list)
-    ids: list[tuple[QPointF, str, bool]] = field(default_factory=list)
     labels: list[_Label] = field(default_factory=list)
     sections: QPainterPath = field(default_factory=QPainterPath)
     section_names: list[tuple[QPointF, str]] = field(default_factory=list)
-    rulebook_marks: QPainterPath = field(default_factory=QPainterPath)
-    reconstructed_marks: QPainterPath = field(default_factory=QPainterPath)
+    #: what the blocks hold, for the legend: levels drawn, upper levels hatched, symbols present
+    level_keys: list[int] = field(default_factory=list)
+    hatch_keys: list[int] = field(default_factory=list)
     present: set[str] = field(default_factory=set)
-    # what the layer paths above are assembled from, kept for incremental updates
+    # what the layers above are built from, kept for incremental updates
     clip: object = None
     c0: int = 0
     c1: int = -1
-    columns: dict[int, "_Column"] = field(default_factory=dict)
+    #: per-hex drawing data by block key (col // BLOCK, row // BLOCK), in drawing order
+    blocks: dict[tuple[int, int], "_Block"] = field(default_factory=dict)
     path_present: set[str] = field(default_factory=set)
     label_present: set[str] = field(default_factory=set)
     building_cache: dict[str, tuple[object, _Building]] = field(default_factory=dict)
@@ -343,9 +356,12 @@ class _Geometry:
 
 
 @dataclass
-class _Column:
-    """The per-hex drawing data of one column (rebuilt alone when a hex in or beside it changes)."""
+class _Block:
+    """The per-hex drawing data of a block of up to BLOCK x BLOCK hexes (rebuilt alone when a hex in
+    or beside it changes). ``rect`` (scene units) bounds everything the block draws."""
 
+    rect: QRectF
+    grid: QPainterPath = field(default_factory=QPainterPath)
     levels: dict[int, QPainterPath] = field(default_factory=dict)
     hatches: dict[int, QPainterPath] = field(default_factory=dict)
     contours: QPainterPath = field(default_factory=QPainterPath)
@@ -354,10 +370,18 @@ class _Column:
     trees: QPainterPath = field(default_factory=QPainterPath)
     tree_lights: QPainterPath = field(default_factory=QPainterPath)
     tree_counts: list[tuple[QPointF, int]] = field(default_factory=list)
-    ids: list[tuple[QPointF, str, bool]] = field(default_factory=list)
+    #: (baseline point, id, outline path for a halo or None)
+    ids: list[tuple[QPointF, str, QPainterPath | None]] = field(default_factory=list)
     rulebook_marks: QPainterPath = field(default_factory=QPainterPath)
     reconstructed_marks: QPainterPath = field(default_factory=QPainterPath)
     present: set[str] = field(default_factory=set)
+
+
+def _hex_rect(h: Hex, grow: float = 0.0) -> QRectF:
+    """The bounding box of hex ``h`` in scene units, grown by ``grow`` on every side."""
+    cx, cy = hexgrid.centre(h)
+    w, hh = HEX_WIDTH / 2 + grow, HEX_HEIGHT / 2 + grow
+    return QRectF(cx * SCENE_PER_X - w, cy * SCENE_PER_Y - hh, 2 * w, 2 * hh)
 
 
 def _add_segment(path: QPainterPath, a: QPointF, b: QPointF) -> None:
@@ -369,8 +393,12 @@ class MapPainter:
     """Paints a :class:`HexMap` (or one section) onto a ``QPainter``.
 
     ``layers`` is an iterable of names from :data:`LAYERS` (default: all). Geometry is built
-    lazily per section and cached; build a new painter (or call :meth:`set_map`) after the map
-    changes. A ``QGuiApplication`` must exist (fonts); :func:`render_png` makes one if needed.
+    lazily per section and cached; after the map changes call :meth:`update_map` (rebuilds what
+    the edit changed) or :meth:`set_map` (rebuilds everything), or build a new painter. The
+    per-hex drawing data is kept in blocks of :data:`BLOCK` x :data:`BLOCK` hexes: an edit
+    rebuilds a few blocks, and ``paint(..., exposed=rect)`` draws only the blocks that reach into
+    ``rect`` (each layer joined into one path, so the pixels in ``rect`` are those of a whole
+    paint). A ``QGuiApplication`` must exist (fonts); :func:`render_png` makes one if needed.
     """
 
     def __init__(self, hexmap: HexMap, layers: Iterable[str] | None = None):
@@ -440,18 +468,22 @@ class MapPainter:
 
     # ------------------------------------------------------------------ painting
     def paint(self, painter: QPainter, target_rect: QRectF | None = None, section: str | None = None,
-              *, scale: float | None = None) -> None:
+              *, scale: float | None = None, exposed: QRectF | None = None) -> None:
         """Paint the map (or ``section``) with ``painter``.
 
         Without ``target_rect`` and ``scale`` the map is drawn in scene coordinates on top of the
         painter's current transform (what a ``QGraphicsView`` scene needs). With ``target_rect``
         the :meth:`scene_rect` is fitted into it (aspect ratio kept, centred); with ``scale`` the
         scene rect's top-left goes to the painter's origin at ``scale`` device units per scene unit.
+
+        ``exposed`` (scene units; None: everything) limits the per-hex drawing to the blocks of
+        hexes that reach into it: the pixels inside ``exposed`` are exactly those of a whole
+        paint, the ones outside may be left unpainted (clip the painter to it).
         """
-        self._paint(painter, target_rect, section, scale)
+        self._paint(painter, target_rect, section, scale, exposed)
 
     def _paint(self, painter: QPainter, target_rect: QRectF | None, section: str | None,
-               scale: float | None) -> None:
+               scale: float | None, exposed: QRectF | None = None) -> None:
         g = self._geometry(section)
         painter.save()
         try:
@@ -468,7 +500,7 @@ class MapPainter:
                 painter.translate(-src.left(), -src.top())
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-            self._paint_map(painter, g)
+            self._paint_map(painter, g, exposed)
             if "title" in self.layers:
                 self._paint_title(painter, g, section)
             if "legend" in self.layers:
@@ -476,23 +508,57 @@ class MapPainter:
         finally:
             painter.restore()
 
-    def _paint_map(self, p: QPainter, g: _Geometry) -> None:
+    #: blocks joined by the last paint (how much of the map it drew), and how many there were
+    last_blocks: tuple[int, int] = (0, 0)
+
+    def _paint_map(self, p: QPainter, g: _Geometry, exposed: QRectF | None = None) -> None:
         L = self.layers
+        blocks = self._blocks_in(g, exposed)
+        self.last_blocks = (len(blocks), len(g.blocks))
+        # a symbol or text placed at a point (an id, a tree count, a bridge) reaches less than
+        # half a hex from it
+        reach = exposed.adjusted(-HEX_HEIGHT / 2, -HEX_HEIGHT / 2, HEX_HEIGHT / 2, HEX_HEIGHT / 2) \
+            if exposed is not None else None
+
+        def near(pt: QPointF) -> bool:
+            return reach is None or reach.contains(pt)
+
+        def joined(name: str) -> QPainterPath:
+            # one path per layer, as if the map were one block: abutting fills of two blocks
+            # show no seam and a part of the map is painted exactly as in a whole paint
+            out = QPainterPath()
+            for b in blocks:
+                part = getattr(b, name)
+                if not part.isEmpty():
+                    out.addPath(part)
+            return out
+
+        def joined_levels(name: str) -> list[tuple[int, QPainterPath]]:
+            out: dict[int, QPainterPath] = {}
+            for b in blocks:
+                for lvl, part in getattr(b, name).items():
+                    out.setdefault(lvl, QPainterPath()).addPath(part)
+            return sorted(out.items())
+
         p.save()
         p.setPen(Qt.PenStyle.NoPen)
         p.fillPath(g.outline, CLEAR)
         if "levels" in L:
-            for lvl, path in sorted(g.levels.items()):
+            for lvl, path in joined_levels("levels"):
                 p.fillPath(path, LEVEL_COLOURS[min(lvl, 4)])
-            for lvl, path in sorted(g.hatches.items()):
+            for lvl, path in joined_levels("hatches"):
                 p.fillPath(path, LEVEL_COLOURS[min(lvl, 4)])
-        if "marshes" in L and not g.marsh.isEmpty():
-            p.fillPath(g.marsh, MARSH)
-            p.strokePath(g.marsh_strokes, self._pen(MARSH_STROKE, 2.4, cap=Qt.PenCapStyle.RoundCap))
+        if "marshes" in L:
+            marsh = joined("marsh")
+            if not marsh.isEmpty():
+                p.fillPath(marsh, MARSH)
+                p.strokePath(joined("marsh_strokes"), self._pen(MARSH_STROKE, 2.4, cap=Qt.PenCapStyle.RoundCap))
         if "grid" in L:
-            p.strokePath(g.grid, self._pen(GRID, GRID_WIDTH))
-        if "levels" in L and not g.contours.isEmpty():
-            p.strokePath(g.contours, self._pen(CONTOUR, CONTOUR_WIDTH, cap=Qt.PenCapStyle.RoundCap))
+            p.strokePath(joined("grid"), self._pen(GRID, GRID_WIDTH))
+        if "levels" in L:
+            contours = joined("contours")
+            if not contours.isEmpty():
+                p.strokePath(contours, self._pen(CONTOUR, CONTOUR_WIDTH, cap=Qt.PenCapStyle.RoundCap))
         if "sections" in L and not g.sections.isEmpty():
             p.strokePath(g.sections, self._pen(SECTION_LINE, SECTION_WIDTH))
         if "gullies" in L:
@@ -502,18 +568,23 @@ class MapPainter:
             p.fillPath(g.road_edge, ROAD_EDGE)
             p.fillPath(g.road_fill, ROAD_FILL)
             for centre, angle in g.bridges:
-                self._paint_bridge(p, centre, angle)
-        if "trees" in L and not g.trees.isEmpty():
+                if near(centre):
+                    self._paint_bridge(p, centre, angle)
+        trees = joined("trees") if "trees" in L else QPainterPath()
+        if not trees.isEmpty():
             p.setPen(self._pen(TREE_EDGE, TREE_EDGE_WIDTH))
             p.setBrush(TREE_FILL)
-            p.drawPath(g.trees)
-            p.fillPath(g.tree_lights, TREE_LIGHT)
+            p.drawPath(trees)
+            p.fillPath(joined("tree_lights"), TREE_LIGHT)
             p.setPen(ID_COLOUR)
             p.setFont(_font(ID_PX, bold=True))
-            for pos, n in g.tree_counts:
-                p.drawText(QRectF(pos.x() - 20, pos.y() - 10, 40, 20), Qt.AlignmentFlag.AlignCenter, str(n))
+            for b in blocks:
+                for pos, n in b.tree_counts:
+                    if near(pos):
+                        p.drawText(QRectF(pos.x() - 20, pos.y() - 10, 40, 20), Qt.AlignmentFlag.AlignCenter, str(n))
+        buildings = [b for b in g.buildings if exposed is None or b.rect.intersects(exposed)]
         if "buildings" in L:
-            for b in g.buildings:
+            for b in buildings:
                 pen = self._pen(BUILDING_EDGE, BUILDING_EDGE_WIDTH)
                 if b.dashed and "provenance" in L:
                     pen.setDashPattern([2.5, 1.5])
@@ -521,30 +592,29 @@ class MapPainter:
                 p.setBrush(BUILDING_FILL)
                 p.drawPath(b.path)
         if "provenance" in L:
-            if not g.rulebook_marks.isEmpty():
-                p.fillPath(g.rulebook_marks, QColor("#111111"))
-            if not g.reconstructed_marks.isEmpty():
-                p.strokePath(g.reconstructed_marks, self._pen(QColor("#111111"), 1.8))
+            marks = joined("rulebook_marks")
+            if not marks.isEmpty():
+                p.fillPath(marks, QColor("#111111"))
+            marks = joined("reconstructed_marks")
+            if not marks.isEmpty():
+                p.strokePath(marks, self._pen(QColor("#111111"), 1.8))
         if "ids" in L:
             p.setPen(ID_COLOUR)
-            f = _font(ID_PX, condensed=True)
-            p.setFont(f)
-            fm = QFontMetricsF(f)
-            asc = fm.ascent()
+            p.setFont(_font(ID_PX, condensed=True))
             halo = QPen(QColor(241, 228, 195, 225), ID_PX * 0.3)
             halo.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-            for pos, text, busy in g.ids:
-                at = QPointF(pos.x() - fm.horizontalAdvance(text) / 2, pos.y() + asc)
-                if busy:  # on a road, gully or building: a light halo keeps the id legible
-                    path = QPainterPath()
-                    path.addText(at, f, text)
-                    p.strokePath(path, halo)
-                    p.fillPath(path, ID_COLOUR)
-                else:
-                    p.drawText(at, text)
+            for b in blocks:
+                for at, text, path in b.ids:
+                    if not near(at):
+                        continue
+                    if path is not None:  # on a road, gully or building: a light halo keeps the id legible
+                        p.strokePath(path, halo)
+                        p.fillPath(path, ID_COLOUR)
+                    else:
+                        p.drawText(at, text)
         if "buildings" in L:
             f = _font(BUILDING_LABEL_PX, bold=True)
-            for b in g.buildings:
+            for b in buildings:
                 if b.label:
                     if b.small:
                         self._halo_text(p, b.anchor, b.label, f, QColor("#111111"), QColor(255, 255, 255, 220))
@@ -555,6 +625,8 @@ class MapPainter:
         p.strokePath(g.outline, self._pen(QColor("#2b2116"), FRAME_WIDTH))
         if "labels" in L:
             for lab in g.labels:
+                if exposed is not None and not self._label_rect(lab).intersects(exposed):
+                    continue
                 self._halo_text(p, lab.anchor, lab.text, _font(lab.px, bold=True, italic=lab.italic),
                                 QColor("#111111"), QColor(255, 255, 255, 230))
         if "sections" in L:
@@ -588,6 +660,21 @@ class MapPainter:
         pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         p.strokePath(path, pen)
         p.fillPath(path, colour)
+
+    @staticmethod
+    def _text_rect(anchor: QPointF, text: str, font: QFont) -> QRectF:
+        """Bounds of ``text`` centred on ``anchor`` (as :meth:`_centred_text` and :meth:`_halo_text`
+        draw it) with room for the halo and antialiasing, in scene units."""
+        fm = QFontMetricsF(font)
+        w = fm.horizontalAdvance(text)
+        h = fm.ascent() + fm.descent()
+        grow = font.pixelSize() * 0.3 + 4.0
+        return QRectF(anchor.x() - w / 2 - grow, anchor.y() - h / 2 - grow, w + 2 * grow, h + 2 * grow)
+
+    def _label_rect(self, lab: _Label) -> QRectF:
+        if lab.rect is None:
+            lab.rect = self._text_rect(lab.anchor, lab.text, _font(lab.px, bold=True, italic=lab.italic))
+        return lab.rect
 
     def _paint_bridge(self, p: QPainter, centre: QPointF, angle: float) -> None:
         """A bridge symbol: a deck along ``angle`` (degrees) with flared black parapets."""
@@ -648,9 +735,9 @@ class MapPainter:
         L, present = self.layers, g.present
         out: list[tuple[str, str]] = [("clear", "clear")]
         if "levels" in L:
-            for lvl in sorted(x for x in g.levels if x > 0):
+            for lvl in sorted(x for x in g.level_keys if x > 0):
                 out.append((f"level{lvl}", f"level {lvl} hill"))
-            if g.hatches:
+            if g.hatch_keys:
                 out.append(("upper", "two elevations (10.34)"))
         if "marshes" in L and "marsh" in present:
             out.append(("marsh", "marsh"))
@@ -851,32 +938,24 @@ class MapPainter:
         r0, r1 = m.first_row, m.last_row
         inside = [Hex(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
 
-        # outline: the union of the hex polygons, exact on the lattice, then scaled
-        union = unary_union([hexgrid.hex_polygon(h) for h in inside])
+        # outline: the union of the hex polygons, exact on the lattice, then scaled; a block of
+        # columns and rows has no holes, so the outer ring of its edge hexes is its outline
+        edge = [h for h in inside if h.col in (c0, c1) or h.row in (r0, r1)]
+        union = Polygon(unary_union([hexgrid.hex_polygon(h) for h in edge]).exterior)
         clip = shapely.affinity.scale(union, SCENE_PER_X, SCENE_PER_Y, origin=(0, 0))
         outline = _shapely_path(clip)
         g = _Geometry(outline=outline, map_rect=outline.boundingRect())
         g.clip, g.c0, g.c1 = clip, c0, c1
 
-        # grid: every hexside once
-        edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
-        for h in inside:
-            v = hexgrid.vertices(h)
-            for i in range(6):
-                a, b = v[i], v[(i + 1) % 6]
-                edges.add((a, b) if a <= b else (b, a))
-        for a, b in sorted(edges):
-            _add_segment(g.grid, _pt(*a), _pt(*b))
-
         busy = self._busy_hexes()
-        for c in range(c0, c1 + 1):
-            g.columns[c] = self._build_column(c, busy)
+        for key in self._block_keys(g):
+            g.blocks[key] = self._build_block(g, key, busy)
         self._build_paths(g)
         self._build_buildings(g)
         self._build_labels(g)
         self._build_sections(g)
         g.inputs = self._inputs()
-        self._assemble(g)
+        self._summarise(g)
         return g
 
     # -- incremental rebuilding: the parts of a geometry and what each depends on
@@ -884,64 +963,116 @@ class MapPainter:
         doc = self.hexmap.doc
         return {k: getattr(doc, k) for k in ("hexes", "roads", "gullies", "buildings", "features")}
 
-    def _busy_hexes(self) -> set[Hex]:
-        m = self.hexmap
+    def _busy_hexes(self, m: HexMap | None = None) -> set[Hex]:
+        """Hexes on a road, gully or building (their ids get a halo)."""
+        m = m or self.hexmap
         return m.road_hexes | m.gully_hexes | {h for hs in m.building_hexes.values() for h in hs}
 
-    def _build_column(self, c: int, busy: set[Hex]) -> _Column:
-        """The per-hex drawing data of column ``c`` (levels, contours, marsh, trees, ids, marks)."""
+    def _block_keys(self, g: _Geometry) -> list[tuple[int, int]]:
+        """The keys of the blocks of the geometry's hexes, in drawing order."""
+        m = self.hexmap
+        return [(bc, br) for bc in range(g.c0 // BLOCK, g.c1 // BLOCK + 1)
+                for br in range(m.first_row // BLOCK, m.last_row // BLOCK + 1)]
+
+    @staticmethod
+    def _blocks_in(g: _Geometry, exposed: QRectF | None) -> list[_Block]:
+        """The blocks whose drawing reaches into ``exposed`` (None: all), in drawing order."""
+        if exposed is None:
+            return list(g.blocks.values())
+        # the columns and rows of the hexes whose box (grown by BLOCK_MARGIN) meets the rect
+        reach_x, reach_y = HEX_WIDTH / 2 + BLOCK_MARGIN, HEX_HEIGHT + BLOCK_MARGIN
+        c0 = math.floor((exposed.left() - reach_x) / (3 * SCENE_PER_X))
+        c1 = math.ceil((exposed.right() + reach_x) / (3 * SCENE_PER_X))
+        r0 = math.floor((exposed.top() - reach_y) / (2 * SCENE_PER_Y))
+        r1 = math.ceil((exposed.bottom() + reach_y) / (2 * SCENE_PER_Y))
+        out = []
+        for bc in range(c0 // BLOCK, c1 // BLOCK + 1):
+            for br in range(r0 // BLOCK, r1 // BLOCK + 1):
+                b = g.blocks.get((bc, br))
+                if b is not None and b.rect.intersects(exposed):
+                    out.append(b)
+        return out
+
+    def _build_block(self, g: _Geometry, key: tuple[int, int], busy: set[Hex]) -> _Block:
+        """The per-hex drawing data of block ``key``: grid, levels, contours, marsh, trees, ids, marks."""
         m = self.hexmap
         map_prov = m.doc.provenance
         records = getattr(m, "_records", None)
-        col = _Column()
+        c0, c1, r0, r1 = g.c0, g.c1, m.first_row, m.last_row
+        cs = range(max(c0, key[0] * BLOCK), min(c1, key[0] * BLOCK + BLOCK - 1) + 1)
+        rs = range(max(r0, key[1] * BLOCK), min(r1, key[1] * BLOCK + BLOCK - 1) + 1)
+        rect = QRectF()
+        for h in (Hex(cs[0], rs[0]), Hex(cs[-1], rs[-1]), Hex(min(cs[0] + 1, cs[-1]), rs[0]),
+                  Hex(max(cs[-1] - 1, cs[0]), rs[-1])):
+            rect = rect.united(_hex_rect(h, BLOCK_MARGIN))
+        blk = _Block(rect=rect)
         hatch = _template("hatch")
         marsh = _template("marsh")
-        for r in range(m.first_row, m.last_row + 1):
-            h = Hex(c, r)
-            rec = records.get(h) if records is not None else m.record(h)  # listed hexes only
-            cx, cy = hexgrid.centre(h)
-            centre = _pt(cx, cy)
-            col.ids.append((QPointF(centre.x(), centre.y() - HEX_HEIGHT / 2 + 3.0), h.id, h in busy))
-            if rec is None:
-                continue
-            poly = None
-            if rec.level > 0:
-                poly = _hex_polygon(h)
-                path = col.levels.setdefault(rec.level, QPainterPath())
-                path.addPolygon(poly)
-                path.closeSubpath()
-            if rec.upper_level is not None and rec.upper_level > rec.level:
-                col.hatches.setdefault(rec.upper_level, QPainterPath()).addPath(hatch.translated(centre))
-            if rec.level > 0:
+        id_font = _font(ID_PX, condensed=True)
+        fm = QFontMetricsF(id_font)
+        asc = fm.ascent()
+        for c in cs:
+            offsets = _neighbour_offsets(c & 1)
+            for r in rs:
+                h = Hex(c, r)
+                pts = [_pt(x, y) for x, y in hexgrid.vertices(h)]
+                # the grid: each hexside once, drawn by the hex above / left of it when both are drawn
+                rim = c in (c0, c1) or r in (r0, r1)
                 for side in hexgrid.HEXSIDES:
-                    nb = hexgrid.neighbour(h, side)
-                    if m.contains(nb) and m.level(nb) < rec.level:
-                        a, b = _side_vertices(h, side)
-                        _add_segment(col.contours, _pt(*a), _pt(*b))
-            if rec.terrain == "marsh":
-                col.present.add("marsh")
-                col.marsh.addPolygon(poly or _hex_polygon(h))
-                col.marsh.closeSubpath()
-                col.marsh_strokes.addPath(marsh.translated(centre))
-            if rec.trees > 0:
-                col.present.add("trees")
-                n = rec.trees
-                rad = _tree_radius(n)
-                for dx, dy in _tree_positions(n):
-                    col.trees.addEllipse(QPointF(centre.x() + dx, centre.y() + dy), rad, rad)
-                    col.tree_lights.addEllipse(QPointF(centre.x() + dx - rad * 0.3, centre.y() + dy - rad * 0.3),
-                                               rad * 0.3, rad * 0.3)
-                if n > 7:
-                    col.tree_counts.append((QPointF(centre.x() + 36, centre.y() - 16), n))
-            if rec.provenance is not None:
-                mark = self._diamond(QPointF(centre.x() + 28, centre.y() - HEX_HEIGHT / 2 + 10), 11)
-                if rec.provenance.source == "rulebook":
-                    col.present.add("rulebook_hex")
-                    col.rulebook_marks.addPath(mark)
-                elif rec.provenance.source == "reconstructed" and _effective(None, map_prov) != "reconstructed":
-                    col.present.add("reconstructed_hex")
-                    col.reconstructed_marks.addPath(mark)
-        return col
+                    if side > 3:
+                        dc, dr = offsets[side]
+                        if not rim or (c0 <= c + dc <= c1 and r0 <= r + dr <= r1):
+                            continue
+                    _add_segment(blk.grid, pts[(side + 3) % 6], pts[(side + 4) % 6])
+                rec = records.get(h) if records is not None else m.record(h)  # listed hexes only
+                cx, cy = hexgrid.centre(h)
+                centre = _pt(cx, cy)
+                at = QPointF(centre.x() - fm.horizontalAdvance(h.id) / 2, centre.y() - HEX_HEIGHT / 2 + 3.0 + asc)
+                halo = None
+                if h in busy:
+                    halo = QPainterPath()
+                    halo.addText(at, id_font, h.id)
+                blk.ids.append((at, h.id, halo))
+                if rec is None:
+                    continue
+                poly = None
+                if rec.level > 0:
+                    poly = QPolygonF(pts)
+                    path = blk.levels.setdefault(rec.level, QPainterPath())
+                    path.addPolygon(poly)
+                    path.closeSubpath()
+                if rec.upper_level is not None and rec.upper_level > rec.level:
+                    blk.hatches.setdefault(rec.upper_level, QPainterPath()).addPath(hatch.translated(centre))
+                if rec.level > 0:
+                    for side in hexgrid.HEXSIDES:
+                        dc, dr = offsets[side]
+                        nb = Hex(c + dc, r + dr)
+                        if m.contains(nb) and m.level(nb) < rec.level:
+                            _add_segment(blk.contours, pts[(side + 3) % 6], pts[(side + 4) % 6])
+                if rec.terrain == "marsh":
+                    blk.present.add("marsh")
+                    blk.marsh.addPolygon(poly or QPolygonF(pts))
+                    blk.marsh.closeSubpath()
+                    blk.marsh_strokes.addPath(marsh.translated(centre))
+                if rec.trees > 0:
+                    blk.present.add("trees")
+                    n = rec.trees
+                    rad = _tree_radius(n)
+                    for dx, dy in _tree_positions(n):
+                        blk.trees.addEllipse(QPointF(centre.x() + dx, centre.y() + dy), rad, rad)
+                        blk.tree_lights.addEllipse(QPointF(centre.x() + dx - rad * 0.3, centre.y() + dy - rad * 0.3),
+                                                   rad * 0.3, rad * 0.3)
+                    if n > 7:
+                        blk.tree_counts.append((QPointF(centre.x() + 36, centre.y() - 16), n))
+                if rec.provenance is not None:
+                    mark = self._diamond(QPointF(centre.x() + 28, centre.y() - HEX_HEIGHT / 2 + 10), 11)
+                    if rec.provenance.source == "rulebook":
+                        blk.present.add("rulebook_hex")
+                        blk.rulebook_marks.addPath(mark)
+                    elif rec.provenance.source == "reconstructed" and _effective(None, map_prov) != "reconstructed":
+                        blk.present.add("reconstructed_hex")
+                        blk.reconstructed_marks.addPath(mark)
+        return blk
 
     def _build_paths(self, g: _Geometry) -> None:
         """Roads, gullies and bridges of the geometry's columns."""
@@ -1022,7 +1153,10 @@ class MapPainter:
                 room = 2 * spoly.exterior.distance(rp)  # diameter of the largest inscribed circle
                 small = bool(label) and room < BUILDING_LABEL_PX * (0.62 * len(label) + 0.3)
                 dashed = _effective(b.provenance, map_prov) == "reconstructed"
-                item = _Building(path, label, anchor, dashed, small)
+                rect = path.boundingRect().adjusted(-BLOCK_MARGIN, -BLOCK_MARGIN, BLOCK_MARGIN, BLOCK_MARGIN)
+                if label:
+                    rect = rect.united(self._text_rect(anchor, label, _font(BUILDING_LABEL_PX, bold=True)))
+                item = _Building(path, label, anchor, dashed, small, rect)
             g.building_cache[bid] = (b, item)
             g.buildings.append(item)
 
@@ -1073,51 +1207,46 @@ class MapPainter:
             g.section_names.append((QPointF(x, top), f"{s.name} ({s.first_column:02d}-{s.last_column:02d})"))
 
     @staticmethod
-    def _assemble(g: _Geometry) -> None:
-        """Join the columns' per-hex data into the layer paths that are painted."""
-        g.levels, g.hatches = {}, {}
-        for name in ("contours", "marsh", "marsh_strokes", "trees", "tree_lights", "rulebook_marks",
-                     "reconstructed_marks"):
-            setattr(g, name, QPainterPath())
-        g.tree_counts, g.ids = [], []
+    def _summarise(g: _Geometry) -> None:
+        """What the geometry draws, for the legend (the blocks' levels, hatches and symbols)."""
+        levels: set[int] = set()
+        hatches: set[int] = set()
         present: set[str] = set()
-        for c in sorted(g.columns):
-            col = g.columns[c]
-            for lvl, path in col.levels.items():
-                g.levels.setdefault(lvl, QPainterPath()).addPath(path)
-            for lvl, path in col.hatches.items():
-                g.hatches.setdefault(lvl, QPainterPath()).addPath(path)
-            for name in ("contours", "marsh", "marsh_strokes", "trees", "tree_lights", "rulebook_marks",
-                         "reconstructed_marks"):
-                part = getattr(col, name)
-                if not part.isEmpty():
-                    getattr(g, name).addPath(part)
-            g.tree_counts.extend(col.tree_counts)
-            g.ids.extend(col.ids)
-            present |= col.present
+        for blk in g.blocks.values():
+            levels.update(blk.levels)
+            hatches.update(blk.hatches)
+            present |= blk.present
         present |= g.path_present | g.label_present
         for b in g.buildings:
             present.add("dashed_building" if b.dashed else "solid_building")
-        g.present = present
+        g.level_keys, g.hatch_keys, g.present = sorted(levels), sorted(hatches), present
 
-    def update_map(self, hexmap: HexMap, hexes: Iterable[str] | None = None) -> None:
+    @staticmethod
+    def hex_rects(hexes: Iterable[str | Hex]) -> list[QRectF]:
+        """The scene rects whose drawing changes when only the records of ``hexes`` change (their
+        contour, grid and symbols; a neighbour's contour on a shared side lies inside them)."""
+        return [_hex_rect(hexgrid.parse_hex_id(t) if isinstance(t, str) else t, BLOCK_MARGIN) for t in hexes]
+
+    def update_map(self, hexmap: HexMap, hexes: Iterable[str] | None = None) -> list[QRectF] | None:
         """Draw an edited version of the current map, rebuilding only what the edit changed.
 
         ``hexes`` are the ids of the hexes whose records changed (None: find them by comparing the
         records; the document's records are immutable values, so unchanged ones are the same
-        objects). Columns holding changed hexes (and their neighbours, for the contours) are
-        rebuilt; roads and gullies, buildings and feature labels only when those lists changed.
+        objects). The blocks holding changed hexes (and their neighbours, for the contours) are
+        rebuilt; roads and gullies, buildings and feature labels only when those lists changed,
+        and the ids of the hexes that came onto or left a road, gully or building (their halo).
         A change of extent, sections, name or provenance rebuilds everything (:meth:`set_map`).
+
+        Returns the scene rects whose picture changed (outside them a paint gives the same
+        pixels as before the edit), or None when anything may have changed.
         """
         old = self.hexmap
         od, nd = old.doc, hexmap.doc
         if (od.extent != nd.extent or od.provenance != nd.provenance or od.name != nd.name
                 or (od.sections is not nd.sections and od.sections != nd.sections)):
             self.set_map(hexmap)
-            return
+            return None
         self.hexmap = hexmap
-        if not self._cache:
-            return
         if hexes is not None:
             changed = {hexgrid.parse_hex_id(t) if isinstance(t, str) else t for t in hexes}
         elif od.hexes is nd.hexes:
@@ -1128,23 +1257,42 @@ class MapPainter:
             changed = {h for h in before.keys() | after.keys() if before.get(h) is not after.get(h)}
         roads = od.roads is not nd.roads or od.gullies is not nd.gullies
         blds = od.buildings is not nd.buildings
-        busy_changed = roads or blds
+        feats = od.features is not nd.features
+        rects = self.hex_rects(changed)
+        rebuild = set(changed) | {nb for h in changed for nb in hexgrid.neighbours(h)}
         busy = self._busy_hexes()
+        if roads or blds:   # the ids' halo follows roads, gullies and buildings
+            flipped = busy ^ self._busy_hexes(old)
+            rebuild |= flipped
+            rects += self.hex_rects(flipped)
+        if roads:   # a band changes within a hex of the hexes whose links or one-hex paths changed
+            moved: set[Hex] = set()
+            for links, members in (("road_links", "road_hexes"), ("gully_links", "gully_hexes")):
+                lo, ln = getattr(old, links), getattr(hexmap, links)
+                moved |= {h for h in lo.keys() | ln.keys() if lo.get(h, set()) != ln.get(h, set())}
+                moved |= getattr(old, members) ^ getattr(hexmap, members)
+            rects += [_hex_rect(h, HEX_WIDTH) for h in moved]
         for g in self._cache.values():
-            if busy_changed:   # the ids' halo follows roads, gullies and buildings
-                cols = range(g.c0, g.c1 + 1)
-            else:
-                cols = sorted({h.col + d for h in changed for d in (-1, 0, 1)} & set(range(g.c0, g.c1 + 1)))
-            for c in cols:
-                g.columns[c] = self._build_column(c, busy)
+            keys = {(h.col // BLOCK, h.row // BLOCK) for h in rebuild
+                    if g.c0 <= h.col <= g.c1 and hexmap.first_row <= h.row <= hexmap.last_row}
+            for key in keys:
+                g.blocks[key] = self._build_block(g, key, busy)   # the key keeps its place (drawing order)
             if roads:
                 self._build_paths(g)
             if blds:
+                before_b = {bid: item for bid, (_rec, item) in g.building_cache.items()}
                 self._build_buildings(g)
-            if od.features is not nd.features:
+                after_b = {bid: item for bid, (_rec, item) in g.building_cache.items()}
+                for bid in before_b.keys() | after_b.keys():
+                    if before_b.get(bid) is not after_b.get(bid):
+                        rects += [i.rect for i in (before_b.get(bid), after_b.get(bid)) if i is not None]
+            if feats:   # labels make room for each other: any of them may move
+                rects += [self._label_rect(lab) for lab in g.labels]
                 self._build_labels(g)
+                rects += [self._label_rect(lab) for lab in g.labels]
             g.inputs = self._inputs()
-            self._assemble(g)
+            self._summarise(g)
+        return rects
 
     @staticmethod
     def _place_labels(labels: list[_Label]) -> None:

@@ -36,7 +36,11 @@ class HexMap:
     ``record(h)`` gives a hex's :class:`HexRecord` (a default clear record when not listed).
     """
 
-    def __init__(self, doc: MapFile, chart=None):
+    def __init__(self, doc: MapFile, chart=None, *, reuse: "HexMap | None" = None):
+        """``reuse``: a HexMap of an earlier version of the same map (the editor's, before an edit);
+        its road and gully links and its building hexes are taken over when ``doc`` has the same
+        extent and the same (identical) road, gully and building lists: an edit of hexes does not
+        recompute which hexes each building symbol occupies."""
         self.doc = doc
         self._chart = chart
         ex = doc.extent
@@ -45,6 +49,20 @@ class HexMap:
         self._records: dict[Hex, HexRecord] = {}
         for rec in doc.hexes:
             self._records[hexgrid.parse_hex_id(rec.id)] = rec
+        same = reuse is not None and reuse.doc.extent == ex
+        if same and reuse.doc.roads is doc.roads and reuse.doc.gullies is doc.gullies:
+            self.road_links, self.gully_links = reuse.road_links, reuse.gully_links
+            self.road_hexes, self.gully_hexes = reuse.road_hexes, reuse.gully_hexes
+        else:
+            self._build_paths(doc)
+        if same and reuse.doc.buildings is doc.buildings:
+            self.buildings, self.building_polygons = reuse.buildings, reuse.building_polygons
+            self.building_hexes, self._buildings_at = reuse.building_hexes, reuse._buildings_at
+        else:
+            self._build_buildings(doc)
+        self.features = {f.name: f for f in doc.features}
+
+    def _build_paths(self, doc: MapFile) -> None:
         self.road_links: dict[Hex, set[Hex]] = {}
         self.gully_links: dict[Hex, set[Hex]] = {}
         self.road_hexes: set[Hex] = set()
@@ -57,6 +75,8 @@ class HexMap:
                 for a, b in zip(hs, hs[1:]):
                     links.setdefault(a, set()).add(b)
                     links.setdefault(b, set()).add(a)
+
+    def _build_buildings(self, doc: MapFile) -> None:
         self.buildings: dict[str, Building] = {b.id: b for b in doc.buildings}
         self.building_polygons: dict[str, Polygon] = {b.id: Polygon(b.polygon) for b in doc.buildings}
         for p in self.building_polygons.values():
@@ -68,7 +88,6 @@ class HexMap:
             self.building_hexes[bid] = frozenset(hs)
             for h in hs:
                 self._buildings_at.setdefault(h, []).append(bid)
-        self.features = {f.name: f for f in doc.features}
 
     @property
     def chart(self):

@@ -649,7 +649,7 @@ def test_chart_edits_undo_and_atomic_save(win, tmp_path, monkeypatch):
 
 def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
     from PySide6.QtGui import QImage, QPainter
-    from editor.map_painter import MapPainter
+    from editor.map_painter import BLOCK, MapPainter
 
     item = win.scene.map_item
 
@@ -663,19 +663,25 @@ def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
 
     image(item.painter)   # geometry cached
     g = item.painter._geometry(None)
-    cols_before = dict(g.columns)
+
+    def blocks_of(*hexes):   # the blocks of drawing data holding these hexes and their neighbours
+        near = {x for t in hexes for h in [hexgrid.parse_hex_id(t)] for x in [h, *hexgrid.neighbours(h)]}
+        return {(x.col // BLOCK, x.row // BLOCK) for x in near if 10 <= x.col <= 20 and 1 <= x.row <= 10}
+
+    blocks_before = dict(g.blocks)
     t = tool(win, "level")
     t.level = 2
     t.stroke_hexes(["1305"])          # over building B1: the buildings change too
     tool(win, "trees").stroke_hexes(["1804", "1805"])
     item.refresh()
     g = item.painter._geometry(None)
-    assert g.columns[10] is cols_before[10]   # far from the edits
+    far = set(g.blocks) - blocks_of("1305", "1804", "1805")
+    assert far and all(g.blocks[k] is blocks_before[k] for k in far)   # far from the edits: kept
     tr = tool(win, "trees")
-    before = dict(g.columns)
-    tr.stroke_hexes(["1909"])         # hexes only: columns 18-20 rebuilt, the others kept
+    before = dict(g.blocks)
+    tr.stroke_hexes(["1909"])         # hexes only: the blocks of 1909 and its neighbours rebuilt, the others kept
     item.refresh()
-    assert {c for c in g.columns if g.columns[c] is not before[c]} == {18, 19, 20}
+    assert {k for k in g.blocks if g.blocks[k] is not before[k]} == blocks_of("1909")
     tool(win, "path").draw_path(["1201", "1301", "1401"])
     win.document.undo_stack.undo()
     win.document.undo_stack.undo()
