@@ -70,30 +70,31 @@ def placement_path(path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.stem + ".placement.json")
 
 
-def new_scenario(map_file: str | os.PathLike[str], hexmap: HexMap, title: str = "New scenario") -> Scenario:
-    """A minimal valid scenario on ``hexmap``: all its sections, north at the top of the sheet,
-    one group a side (Germans set up on the first column, Russians enter on turn 1 on the east
-    edge) and a placeholder victory condition (Germans hold the centre hex)."""
-    sections = [s.name for s in hexmap.doc.sections] or ["Map"]
-    c0, c1 = hexmap.first_column, hexmap.last_column
-    r0, r1 = hexmap.first_row, hexmap.last_row
-    cm, rm = (c0 + c1) // 2, (r0 + r1) // 2
+def new_scenario(map_file: str | os.PathLike[str], hexmap: HexMap, title: str = "New scenario",
+                 sections: list[str] | None = None) -> Scenario:
+    """A minimal valid scenario on ``hexmap``: the map ``sections`` (default: all), north at the
+    top of the sheet, one group a side and a placeholder victory condition. The placeholders are
+    regions of the playing area itself, so they lie inside whatever sections are chosen, now or
+    later: the Germans set up within 2 hexes of the west map edge, the Russians enter on turn 1
+    on the east map edge, and the Russians win with a unit within 2 hexes of the west edge."""
+    sections = list(sections or [s.name for s in hexmap.doc.sections] or ["Map"])
+    c0, r0 = hexmap.first_column, hexmap.first_row
     hid = lambda c, r: f"{c:02d}{r:02d}"  # noqa: E731
+    west = {"kind": "within", "of": {"kind": "map_edge", "direction": "west"}, "distance": 2}
     data = {
         "title": title,
         "map": {"file": str(Path(map_file).resolve()), "sections": sections},
         "north": {"hex": hid(c0, r0 + 1), "points_to": hid(c0, r0)},
         "turns": 8, "sets_up_first": "german", "moves_first": "russian",
-        "german": {"groups": [{"name": "German force", "oob": [],
-                               "setup": {"region": {"kind": "hexes", "hexes": [hid(cm, rm)]}}}]},
+        "german": {"groups": [{"name": "German force", "oob": [], "setup": {"region": west}}]},
         "russian": {"groups": [{"name": "Russian force", "oob": [],
                                 "entry": {"options": [{"region": {"kind": "map_edge", "direction": "east"},
                                                        "turn": 1}]}}]},
-        "victory": {"text": "The Germans win if they hold the centre hex at the end; otherwise the Russians win.",
-                    "outcomes": [{"result": "german", "condition": {
-                        "kind": "at_least", "side": "german", "count": 1,
-                        "region": {"kind": "hexes", "hexes": [hid(cm, rm)]}}}],
-                    "default": "russian"},
+        "victory": {"text": "The Russians win if a Russian unit is within 2 hexes of the west map edge at the end; "
+                            "otherwise the Germans win.",
+                    "outcomes": [{"result": "russian", "condition": {
+                        "kind": "at_least", "side": "russian", "count": 1, "region": west}}],
+                    "default": "german"},
     }
     return Scenario.model_validate(data)
 

@@ -1,6 +1,9 @@
 """Form editors for the parts of a side that were edited only as JSON: entry turns and phases
 (``movement`` / ``reaction_movement``), detachments (special options), infiltration (allowed and
-its zone), the number of hidden hexes and the player notes.
+its zone), the number of hidden hexes and the player notes; and the group form of the OOB dock
+(:class:`GroupDialog`, :func:`group_json`: a set-up group at a place of its own inside the map
+sections, or an entering group with its turn, phase and edge or hexes, and "may not move until
+Player Turn N").
 
 :class:`SidesPanel` observes a :class:`editor.scenario_document.ScenarioDocument`; every change
 is one ``ScenarioDocument.edit`` (one undo step, refused with a message when the result is not a
@@ -10,11 +13,15 @@ in the Regions panel, as every other region.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import ValidationError
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -34,7 +41,8 @@ from PySide6.QtWidgets import (
 
 from editor.scenario_document import ScenarioDocument, validation_message
 
-__all__ = ["SidesPanel", "parse_limits", "format_limits"]
+__all__ = ["SidesPanel", "GroupDialog", "parse_limits", "format_limits", "group_json", "default_setup_hexes",
+           "default_entry_edge", "hexes_region", "group_values"]
 
 SIDES = ("german", "russian")
 PHASES = ("movement", "reaction_movement")
@@ -474,3 +482,258 @@ class SidesPanel(QWidget):
         side, r = self.cur_side, self.notes.currentRow()
         if r >= 0:
             self._edit(f"Remove player note {r + 1}", lambda d: d[side]["notes"].pop(r))
+
+
+# ============================================================================ groups (OOB dock)
+
+COMPASS_EDGES = ("north", "east", "south", "west")
+THROUGH_HEXES = "hexes"
+
+
+def _region_hexes(doc: ScenarioDocument, region) -> frozenset[str]:
+    return doc.resolve(region)[0]
+
+
+def _edge_directions(region) -> set[str]:
+    """The compass words of the map edges a region names (through unions)."""
+    out: set[str] = set()
+    stack = [region]
+    while stack:
+        r = stack.pop()
+        if getattr(r, "kind", "") == "map_edge":
+            out.add(r.direction)
+        stack.extend(c for _loc, c in r.children())
+    return out
+
+
+def default_setup_hexes(doc: ScenarioDocument) -> list[str]:
+    """A set-up zone for a new group: a hex and its neighbours inside the scenario's playing area
+    (its map sections), as far as possible from every zone and entry region the scenario already
+    has (both sides), so that new groups land at distinct places; the first lands in the middle
+    of the area. Raises ValueError when the sections cover no hex."""
+    from maps import hexgrid
+
+    try:
+        area = doc.context.area
+    except Exception as e:  # noqa: BLE001 - a RegionError of broken sections, said in words
+        raise ValueError(f"the scenario's map sections cannot be resolved: {e}") from None
+    if not area:
+        raise ValueError("the scenario's map sections cover no hex")
+    taken: set = set()
+    for side in SIDES:
+        for g in doc.scenario.side(side).groups:
+            regions = [g.setup.region] if g.setup is not None else [o.region for o in g.entry.options]
+            for r in regions:
+                taken |= {hexgrid.parse_hex_id(h) for h in _region_hexes(doc, r)}
+    taken &= area
+    # distance (in steps inside the area) from the nearest taken hex: breadth-first from all of them
+    dist: dict = {h: 0 for h in taken}
+    frontier = list(taken)
+    while frontier:
+        nxt = []
+        for h in frontier:
+            for n in hexgrid.neighbours(h):
+                if n in area and n not in dist:
+                    dist[n] = dist[h] + 1
+                    nxt.append(n)
+        frontier = nxt
+    far = max(dist.values(), default=0) + 1
+    cols = [h.col for h in area]
+    rows = [h.row for h in area]
+    mid = hexgrid.Hex((min(cols) + max(cols)) // 2, (min(rows) + max(rows)) // 2)
+    inner = [h for h in area if all(n in area for n in hexgrid.neighbours(h))] or list(area)
+    best = min(inner, key=lambda h: (-dist.get(h, far), hexgrid.distance(h, mid), h.id))
+    ring = [n for n in hexgrid.neighbours(best) if n in area and n not in taken]
+    return sorted(h.id for h in [best, *ring])
+
+
+def default_entry_edge(doc: ScenarioDocument, side: str) -> str:
+    """The first compass edge (north, east, south, west: words of the scenario's north
+    indicator) no entering group of ``side`` uses yet; north when all are used."""
+    used: set[str] = set()
+    for g in doc.scenario.side(side).groups:
+        if g.entry is not None:
+            for o in g.entry.options:
+                used |= _edge_directions(o.region)
+    return next((e for e in COMPASS_EDGES if e not in used), COMPASS_EDGES[0])
+
+
+def hexes_region(text: str) -> dict:
+    """The entry hexes a designer types: ``"5014"``, ``"3001, 3005"`` (hexes) or ``"3001-3013"``
+    (a range along a column or row, inclusive) -> a region (JSON). Raises ValueError."""
+    from maps import hexgrid
+
+    t = text.strip()
+    m = re.fullmatch(r"(\d{4})\s*(?:-|–|to)\s*(\d{4})", t)
+    if m:
+        a, b = hexgrid.parse_hex_id(m[1]), hexgrid.parse_hex_id(m[2])
+        if a.col != b.col and a.row != b.row:
+            raise ValueError(f"hexes {m[1]} to {m[2]} are neither on one column nor on one row")
+        return {"kind": "hex_range", "first": m[1], "last": m[2]}
+    ids = [x for x in t.replace(",", " ").replace(";", " ").split() if x]
+    if not ids:
+        raise ValueError("give the entry hexes, e.g. '5014', '3001, 3002' or '3001-3013'")
+    for x in ids:
+        try:
+            hexgrid.parse_hex_id(x)
+        except ValueError as e:
+            raise ValueError(f"{x!r} is not a hex id: {e}") from None
+    return {"kind": "hexes", "hexes": ids}
+
+
+def unique_group_name(doc: ScenarioDocument, side: str) -> str:
+    names = {g.name for g in doc.scenario.side(side).groups}
+    n = len(names) + 1
+    while f"{side.capitalize()} group {n}" in names:
+        n += 1
+    return f"{side.capitalize()} group {n}"
+
+
+def group_values(group) -> dict:
+    """The group form's values of an existing group (its entry region kept as it is)."""
+    o = group.entry.options[0] if group.entry is not None else None
+    nm = next((r for r in group.restrictions if r.kind == "no_movement"), None)
+    return {"name": group.name, "deploy": "entry" if o is not None else "setup",
+            "turn": o.turn if o is not None else 1, "phase": o.phase if o is not None else "movement",
+            "through": "keep", "until_turn": nm.until_turn if nm is not None else None}
+
+
+def group_json(doc: ScenarioDocument, side: str, values: dict, base: dict | None = None) -> dict:
+    """The JSON of a group from the group form's ``values``: ``name``, ``deploy`` ("setup" or
+    "entry"), for an entry ``turn``, ``phase`` and ``through`` (a compass edge, "hexes" with
+    ``hexes`` text, or "keep": the region it has), and ``until_turn`` (the group may not move
+    before that Player Turn; None: no restriction). ``base``: the group edited (its OOB, notes
+    and other entry options are kept). A new set-up group gets :func:`default_setup_hexes`.
+    Raises ValueError."""
+    g = dict(base or {"oob": []})
+    name = (values.get("name") or "").strip()
+    if not name:
+        raise ValueError("a group needs a name")
+    others = {x.name for x in doc.scenario.side(side).groups if base is None or x.name != base.get("name")}
+    if name in others:
+        raise ValueError(f"the {side} side already has a group named {name!r}")
+    g["name"] = name
+    if values.get("deploy", "setup") == "setup":
+        g.pop("entry", None)
+        if "setup" not in g:
+            g["setup"] = {"region": {"kind": "hexes", "hexes": default_setup_hexes(doc)}}
+    else:
+        g.pop("setup", None)
+        entry = dict(g.get("entry") or {"options": []})
+        opts = [dict(o) for o in entry.get("options", [])]
+        first = opts[0] if opts else {}
+        through = values.get("through") or "keep"
+        if through == "keep":
+            region = first.get("region") or {"kind": "map_edge", "direction": default_entry_edge(doc, side)}
+        elif through == THROUGH_HEXES:
+            region = hexes_region(values.get("hexes") or "")
+        elif through in COMPASS_EDGES:
+            region = {"kind": "map_edge", "direction": through}
+        else:
+            raise ValueError(f"unknown entry edge {through!r}")
+        if region != first.get("region"):
+            first = {k: v for k, v in first.items() if k != "text"}
+        first.update(region=region, turn=int(values.get("turn") or 1), phase=values.get("phase") or "movement")
+        entry["options"] = [first, *opts[1:]]
+        g["entry"] = entry
+    until = values.get("until_turn")
+    keep = [r for r in g.get("restrictions", []) if r.get("kind") != "no_movement"]
+    if until:
+        old = next((r for r in g.get("restrictions", []) if r.get("kind") == "no_movement"), {})
+        keep.append({**old, "kind": "no_movement", "until_turn": int(until)})
+    g["restrictions"] = keep
+    return g
+
+
+class GroupDialog(QDialog):
+    """Add or edit a group: name; sets up on the map (a zone of its own, painted later in Regions)
+    or enters it (turn, phase, a map edge or hexes); "may not move until Player Turn N"."""
+
+    def __init__(self, doc: ScenarioDocument, side: str, group_index: int | None = None, parent=None):
+        super().__init__(parent)
+        self.doc, self.side, self.index = doc, side, group_index
+        g = doc.scenario.side(side).groups[group_index] if group_index is not None else None
+        self.setWindowTitle(f"Edit {side} group" if g is not None else f"Add {side} group")
+        f = QFormLayout(self)
+        self.name = QLineEdit(g.name if g is not None else unique_group_name(doc, side))
+        self.deploy = QComboBox()
+        self.deploy.addItem("sets up on the map", "setup")
+        self.deploy.addItem("enters the map", "entry")
+        self.turn = QSpinBox()
+        self.turn.setRange(1, max(1, doc.scenario.turns))
+        self.phase = QComboBox()
+        self.phase.addItems(PHASES)
+        self.through = QComboBox()
+        for e in COMPASS_EDGES:
+            self.through.addItem(f"the {e} map edge", e)
+        self.through.addItem("hexes...", THROUGH_HEXES)
+        self.hexes = QLineEdit()
+        self.hexes.setPlaceholderText("5014, or 3001-3013")
+        self.restrict = QCheckBox("may not move until Player Turn")
+        self.until = QSpinBox()
+        self.until.setRange(2, max(2, doc.scenario.turns))
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        f.addRow("Name", self.name)
+        f.addRow("Deploys", self.deploy)
+        f.addRow("", self.where)
+        f.addRow("Enters on turn", self.turn)
+        f.addRow("Phase", self.phase)
+        f.addRow("Through", self.through)
+        f.addRow("Hexes", self.hexes)
+        row = QHBoxLayout()
+        row.addWidget(self.restrict)
+        row.addWidget(self.until)
+        f.addRow(row)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        f.addRow(buttons)
+        # initial values
+        self.through.setCurrentIndex(self.through.findData(default_entry_edge(doc, side)))
+        if g is not None:
+            self.deploy.setCurrentIndex(1 if g.entry is not None else 0)
+            if g.entry is not None:
+                o = g.entry.options[0]
+                self.turn.setValue(o.turn)
+                self.phase.setCurrentText(o.phase)
+                r = o.region
+                if r.kind == "map_edge" and r.sections is None:
+                    self.through.setCurrentIndex(self.through.findData(r.direction))
+                elif r.kind == "hexes":
+                    self.through.setCurrentIndex(self.through.findData(THROUGH_HEXES))
+                    self.hexes.setText(", ".join(r.hexes))
+                elif r.kind == "hex_range":
+                    self.through.setCurrentIndex(self.through.findData(THROUGH_HEXES))
+                    self.hexes.setText(f"{r.first}-{r.last}")
+                else:
+                    self.through.insertItem(0, f"as now: {r.describe()}", "keep")
+                    self.through.setCurrentIndex(0)
+            nm = next((r for r in g.restrictions if r.kind == "no_movement"), None)
+            if nm is not None:
+                self.restrict.setChecked(True)
+                self.until.setValue(nm.until_turn)
+        self.deploy.currentIndexChanged.connect(lambda _i: self._enable())
+        self.through.currentIndexChanged.connect(lambda _i: self._enable())
+        self.restrict.toggled.connect(lambda _on: self._enable())
+        self._enable()
+
+    def _enable(self) -> None:
+        entry = self.deploy.currentData() == "entry"
+        for w in (self.turn, self.phase, self.through):
+            w.setEnabled(entry)
+        self.hexes.setEnabled(entry and self.through.currentData() == THROUGH_HEXES)
+        self.until.setEnabled(self.restrict.isChecked())
+        g = self.doc.scenario.side(self.side).groups[self.index] if self.index is not None else None
+        if entry:
+            self.where.setText("enters in its side's Movement Phase unless the phase says otherwise (24.1)")
+        elif g is not None and g.setup is not None:
+            self.where.setText(f"set-up zone: {g.setup.region.describe()} (paint it in Regions)")
+        else:
+            self.where.setText("gets a zone of its own inside the map sections; paint it in Regions")
+
+    def values(self) -> dict:
+        """The form as :func:`group_json` reads it."""
+        return {"name": self.name.text(), "deploy": self.deploy.currentData(), "turn": self.turn.value(),
+                "phase": self.phase.currentText(), "through": self.through.currentData(),
+                "hexes": self.hexes.text(), "until_turn": self.until.value() if self.restrict.isChecked() else None}

@@ -71,8 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     extra = sorted(set(cur) - {"4305", "4306", "4307", "4308", "4309", "4406", "4407", "4408", "4206", "4207", "4208"})
     if extra:
         rt.paint(extra, adding=False, stroke=doc.new_stroke())
-    doc.edit("Victory", lambda d: d["victory"]["outcomes"][0]["condition"]["region"].__setitem__(
-        "hexes", ["4307", "4308"]))
+    doc.edit("Victory", lambda d: d["victory"].update(
+        text="The Germans win if they hold 4307 or 4308 at the end; otherwise the Russians win.", default="russian",
+        outcomes=[{"result": "german", "condition": {"kind": "at_least", "side": "german", "count": 1,
+                                                     "region": {"kind": "hexes", "hexes": ["4307", "4308"]}}}]))
     ctl.docks["oob"].raise_()
     ctl.docks["regions"].raise_()
     app.processEvents()   # the panels refresh first (a deferred redraw), then the tree is opened

@@ -38,6 +38,8 @@ __all__ = [
     "GrenadesEntry",
     "OOBEntry",
     "OOBParseError",
+    "OOB_FORMS",
+    "accepted_forms",
     "parse_oob_entry",
     "parse_oob_line",
     "PlayerNote",
@@ -63,8 +65,9 @@ DEFAULT_MAP = "../../maps/data/iron_cross_mapsheet_corrected.json"
 Side = Literal["german", "russian"]
 Phase = Literal["movement", "reaction_movement"]
 
-#: Crew weapon types (everything else with "#" numbers is an AFV): MMG, ATR, MOR, 45AT, 76AT, 50AT.
-CREW_WEAPON_RE = re.compile(r"^(MMG|HMG|ATR|MOR|\d+AT)$")
+#: Crew weapon types, any case (everything else with "#" numbers is an AFV): MMG, ATR, MOR (the
+#: roster's "Mor"), 45AT, 76AT, 50AT.
+CREW_WEAPON_RE = re.compile(r"^(MMG|HMG|ATR|MOR|\d+AT)$", re.I)
 COMMANDER_TYPES = ("PL", "APL", "PS")
 
 
@@ -182,28 +185,69 @@ OOBEntry = Annotated[Union[SquadEntry, CommanderEntry, CrewWeaponEntry, AFVEntry
 UNIT_ENTRY_TYPES = (SquadEntry, CommanderEntry, CrewWeaponEntry, AFVEntry)
 
 
+#: The printed forms :func:`parse_oob_entry` reads, as (what, form, example); a refusal lists them.
+#: The rulebook's spellings (24.4-24.9), the roster's ("Mor #1") and the obvious variants: any
+#: case, "x2" / "×2" / "2x", "#1 and #2", "#1-#3", "N grenades".
+OOB_FORMS: tuple[tuple[str, str, str], ...] = (
+    ("squad", "Squad L [(ammo)] [less MEMBERS]", "Squad D (10) less R PR9"),
+    ("squad", "Squad L ([N units,] MEMBERS only)", "Squad F (3 units, MP PR9, PR8, PR6 only)"),
+    ("commander", "PL | APL | PS [PRn]", "APL PR9"),
+    ("crew weapon", "TYPE #n [& n | and #n | -#n] [(ammo [each])]", "MMG #'s 1 & 2 (14 each)"),
+    ("crew weapon", "TYPE [(ammo)] (counter #1) | TYPE x N (#1 to #N)", "MOR (12)"),
+    ("AFV", "TYPE #n [& n | and #n | -#n] | TYPE x N", "BT7m #1 and #2"),
+    ("IPs", "IPp x N | N x IPp [on any building hex]", "IP1 x 2"),
+    ("mines", "N AT|AP Mine Factors", "10 AT Mine Factors"),
+    ("grenades", "Grenades (N) | N grenades", "6 grenades"),
+    ("any unit", "ENTRY with Squad L", "PS with Squad C"),
+)
+
+
+def accepted_forms() -> str:
+    """The accepted OOB forms, one per line with an example (the text a refusal ends with)."""
+    return "Accepted forms:\n" + "\n".join(f"  {what}: {form}   e.g. {ex}" for what, form, ex in OOB_FORMS)
+
+
 class OOBParseError(ValueError):
-    """An OOB text does not match any of the rulebook's forms."""
+    """An OOB text does not match any of the accepted forms (:data:`OOB_FORMS`). ``text`` is the
+    entry as given, ``problem`` what was not understood; ``str()`` adds the accepted forms."""
+
+    def __init__(self, text: str, problem: str):
+        self.text = text
+        self.problem = problem
+        super().__init__(f"cannot read OOB entry {text.strip()!r}: {problem}.\n{accepted_forms()}")
 
 
-_WITH_RE = re.compile(r"^(?P<body>.+?) with (?P<unit>Squad [A-Z]|[A-Z][A-Za-z0-9 ]*)$")
-_GRENADES_RE = re.compile(r"^Grenades \((?P<n>\d+)\)$", re.I)
-_MINES_RE = re.compile(r"^(?P<n>\d+) (?P<t>AT|AP) Mine Factors?$", re.I)
-_IP_RE = re.compile(r"^IP(?P<p>\d+) x (?P<n>\d+)(?: (?P<where>on .+))?$")
-_COMMANDER_RE = re.compile(r"^(?P<t>PL|APL|PS)(?: (?:PR)?(?P<pr>\d+))?$")
-# "MMG #1 (12)", "MMG #'s 1 & 2 (14 each)", "45AT #'s 1 & 2", "Stug III 6's 1 & 2" (printed typo for #'s)
-_NUMBERED_RE = re.compile(r"^(?P<t>.+?) (?:#'s|#s|#|6's) ?(?P<nums>\d+(?:\s*(?:&|,|and)\s*\d+)*)"
-                          r"(?: \((?P<ammo>\d+)(?: each)?\))?$")
-_SQUAD_RE = re.compile(r"^Squad (?P<l>[A-Z])(?P<rest>.*)$")
-_SPEC_RE = re.compile(r"^(?:(?P<count>\d+) )?(?P<type>[A-Z][A-Za-z]*?)(?:'s|s)?(?: PR(?P<pr>\d+))?(?: \((?P<ammo>\d+)\))?$")
-_PR_ONLY_RE = re.compile(r"^PR(?P<pr>\d+)(?: \((?P<ammo>\d+)\))?$")
 _KNOWN_MEMBER_TYPES = ("LMG", "MP", "FT", "R", "SR", "HMG", "ATR")
+_TIMES = r"\s*[x×*]\s*"   # "x 2", "x2", "×2"
+_WITH_RE = re.compile(r"^(?P<body>.+?)\s+with\s+(?P<unit>squad\s+[a-z]|[a-z][a-z0-9 #&']*)$", re.I)
+_GRENADES_RES = (re.compile(r"^grenades?\s*(?:\(\s*(?P<n>\d+)\s*\)|(?:[:=]|" + _TIMES + r")?\s*(?P<m>\d+))$", re.I),
+                 re.compile(r"^(?P<n>\d+)\s*(?:[x×*]\s*)?grenades?$", re.I))
+_MINES_RES = (re.compile(r"^(?P<n>\d+)\s+(?P<t>AT|AP)(?:\s+mines?)?(?:\s+factors?)?$", re.I),
+              re.compile(r"^(?P<t>AT|AP)\s+mines?(?:\s+factors?)?\s*"
+                         r"(?:\(\s*(?P<n>\d+)\s*\)|(?:[:=]|" + _TIMES + r")?\s*(?P<m>\d+))$", re.I))
+_IP_WHERE = r"(?:\s+(?P<where>on\s+.+))?$"
+_IP_RES = (re.compile(r"^IP\s*(?P<p>\d+)(?:'?s)?(?:" + _TIMES + r"(?P<n>\d+))?" + _IP_WHERE, re.I),
+           re.compile(r"^(?P<n>\d+)\s*(?:[x×*]\s*)?IP\s*(?P<p>\d+)(?:'?s)?" + _IP_WHERE, re.I))
+_COMMANDER_RE = re.compile(r"^(?P<t>PL|APL|PS)(?:\s*(?:PR\s*)?(?P<pr>\d+))?$", re.I)
+_SQUAD_RE = re.compile(r"^squad\b\s*(?P<l>[a-z](?![a-z0-9]))?(?P<rest>.*)$", re.I)
+_AMMO = r"(?:\s*\((?P<ammo>[^()]*)\))?"
+# "MMG #1 (12)", "MMG #'s 1 & 2 (14 each)", "BT7m #1 and #2", "MMG #1-#3", "Stug III 6's 1 & 2" (printed typo)
+_NUMS = r"\d+(?:\s*(?:&|,|and|-|–|to|through|thru)\s*#?\s*\d+)*"
+_NUMBERED_RE = re.compile(r"^(?P<t>.+?)\s*(?:#'s|#s|#|6's)\s*(?P<nums>" + _NUMS + r")" + _AMMO + "$", re.I)
+_TIMES_AFTER_RE = re.compile(r"^(?P<t>[a-z0-9][a-z0-9 ]*?)" + _TIMES + r"(?P<n>\d+)" + _AMMO + "$", re.I)
+_TIMES_BEFORE_RE = re.compile(r"^(?P<n>\d+)(?:" + _TIMES + r"(?P<t>[a-z0-9][a-z0-9 ]*?)|\s+(?P<u>[a-z][a-z0-9 ]*?))"
+                              r"(?:'s)?" + _AMMO + "$", re.I)
+_BARE_RE = re.compile(r"^(?P<t>[a-z0-9][a-z0-9 ]*?)" + _AMMO + "$", re.I)
+_SPEC_RE = re.compile(r"^(?:(?P<count>\d+)\s*(?:x\s*)?)?(?P<type>[a-z]+?)(?:'s|s)?(?:\s*PR\s*(?P<pr>\d+))?"
+                      r"(?:\s*\((?P<ammo>\d+)\))?$", re.I)
+_PR_ONLY_RE = re.compile(r"^PR\s*(?P<pr>\d+)(?:\s*\((?P<ammo>\d+)\))?$", re.I)
 
 
-def _split_top(text: str, seps: str = ",") -> list[str]:
+def _split_top(text: str) -> list[str]:
     """Split on commas (and " and ") outside parentheses."""
     parts, depth, cur = [], 0, ""
     i = 0
+    low = text.lower()
     while i < len(text):
         ch = text[i]
         if ch == "(":
@@ -213,7 +257,7 @@ def _split_top(text: str, seps: str = ",") -> list[str]:
         if depth == 0 and ch == ",":
             parts.append(cur)
             cur = ""
-        elif depth == 0 and text.startswith(" and ", i):
+        elif depth == 0 and low.startswith(" and ", i):
             parts.append(cur)
             cur = ""
             i += 5
@@ -233,22 +277,25 @@ def _parse_specs(text: str, whole: str) -> list[UnitSpec]:
         m = _PR_ONLY_RE.match(item)
         if m:
             if last_type is None:
-                raise OOBParseError(f"{whole!r}: {item!r} has no unit type before it")
+                raise OOBParseError(whole, f"{item!r} has no unit type before it (write e.g. 'R PR9, PR7')")
             out.append(UnitSpec(type=last_type, pr=int(m["pr"]), ammo=int(m["ammo"]) if m["ammo"] else None))
             continue
         m = _SPEC_RE.match(item)
         if not m:
-            raise OOBParseError(f"{whole!r}: cannot read squad member {item!r} (expected e.g. 'R PR9', 'PR7', \"2 FT's\")")
+            raise OOBParseError(whole, f"cannot read squad member {item!r} (a member is e.g. 'R PR9', 'PR7', "
+                                       "\"2 FT's\", 'LMG PR9 (10)')")
         t = m["type"]
         if t.upper() in _KNOWN_MEMBER_TYPES:
             t = t.upper()
         out.append(UnitSpec(type=t, pr=int(m["pr"]) if m["pr"] else None, count=int(m["count"]) if m["count"] else 1,
                             ammo=int(m["ammo"]) if m["ammo"] else None))
         last_type = t
+    if not out:
+        raise OOBParseError(whole, "the member list is empty")
     return out
 
 
-def _matching_paren(text: str, start: int) -> int:
+def _matching_paren(text: str, start: int, whole: str) -> int:
     depth = 0
     for i in range(start, len(text)):
         if text[i] == "(":
@@ -257,89 +304,239 @@ def _matching_paren(text: str, start: int) -> int:
             depth -= 1
             if depth == 0:
                 return i
-    raise OOBParseError(f"{text!r}: unbalanced parentheses")
+    raise OOBParseError(whole, "a '(' is never closed")
 
 
-def parse_oob_entry(text: str, *, where_regions: dict[str, object] | None = None):
+def _numbers(text: str, whole: str) -> list[int]:
+    """"1 & 2", "1 and #2", "1, 2", "1-#3", "1 to 3" -> ID numbers in order (a range expands)."""
+    out: list[int] = []
+    pending_range = False
+    for num, sep in re.findall(r"(\d+)|(-|–|\bto\b|\bthrough\b|\bthru\b)", text, re.I):
+        if sep:
+            pending_range = True
+            continue
+        n = int(num)
+        if pending_range:
+            lo = out[-1]
+            if n <= lo:
+                raise OOBParseError(whole, f"the range #{lo} to #{n} runs backwards")
+            out.extend(range(lo + 1, n + 1))
+            pending_range = False
+        else:
+            out.append(n)
+    if len(set(out)) != len(out):
+        raise OOBParseError(whole, f"an ID number is listed twice ({text.strip()})")
+    if any(n < 1 for n in out):
+        raise OOBParseError(whole, "ID numbers start at 1")
+    return out
+
+
+def _ammo(inner: str | None, whole: str) -> int | None:
+    """"(12)", "(14 each)" -> 12, 14; None when there are no parentheses."""
+    if inner is None:
+        return None
+    m = re.fullmatch(r"\s*(\d+)\s*(?:each)?\s*(?:ammo(?: points?)?)?\s*", inner, re.I)
+    if not m:
+        raise OOBParseError(whole, f"cannot read the ammo number '({inner})' (expected e.g. '(12)' or '(14 each)')")
+    return int(m[1])
+
+
+def _cw_type(t: str, extra: dict[str, str]) -> str | None:
+    """The stored spelling of crew weapon type ``t`` (any case; "Mor" -> "MOR"), or None when
+    ``t`` is not a crew weapon type (the rulebook's: MMG, HMG, ATR, MOR, nnAT; plus ``extra``)."""
+    if CREW_WEAPON_RE.match(t):
+        return t.upper()
+    return extra.get(t.upper())
+
+
+def _plural(t: str, extra: dict[str, str]) -> str:
+    """"MMG's" / "MMGs" -> "MMG" (an AFV type keeps a final letter s: "T26S")."""
+    if t.endswith("'s"):
+        return t[:-2]
+    if t.endswith("s") and _cw_type(t[:-1], extra) is not None:
+        return t[:-1]
+    return t
+
+
+def parse_oob_entry(text: str, *, crew_weapon_types=(), afv_types=()):
     """Parse one printed OOB entry into its structured form (the printed text is kept in ``text``).
 
-    Forms (24.1): ``Squad C (10)``, ``Squad D (10) less R PR9``, ``Squad A (9) less LMG PR9, R PR8,
-    PR7, PR6``, ``Squad E (12) less LMG PR10 and 2 FT's``, ``Squad F (3 units, MP PR9, PR8, PR6
-    only)``, ``Squad E (20 each)``, ``PL``, ``PL PR10``, ``PL 11``, ``MMG #1 (12)``,
-    ``MMG #'s 1 & 2 (14 each) with Squad C``, ``45AT #'s 1 & 2``, ``IIIe #'s 1 & 2``,
-    ``Stug III 6's 1 & 2`` (printed typo), ``IP2 x 1``, ``IP3 x 1 on any building hex``,
-    ``10 AT Mine Factors``, ``Grenades (6)``. Raises :class:`OOBParseError`.
+    Forms (24.1, the six scenarios 24.4-24.9, the roster's spellings; any letter case): ``Squad C
+    (10)``, ``Squad D (10) less R PR9``, ``Squad A (9) less LMG PR9, R PR8, PR7, PR6``, ``Squad E
+    (12) less LMG PR10 and 2 FT's``, ``Squad F (3 units, MP PR9, PR8, PR6 only)``, ``Squad E (20
+    each)``, ``PL``, ``PL PR10``, ``PL 11``, ``MMG #1 (12)``, ``MMG #'s 1 & 2 (14 each) with Squad
+    C``, ``45AT #'s 1 & 2``, ``Mor #1 (12)``, ``MOR (12)`` (a crew weapon type without an ID
+    number is counter #1), ``MMG x2`` / ``2 x MMG`` (#1 to #2), ``IIIe #'s 1 & 2``, ``BT7m #1 and
+    #2``, ``T34b #1-#2``, ``Stug III 6's 1 & 2`` (printed typo), ``IP2 x 1``, ``IP1 x2``, ``2 x
+    IP1``, ``IP3 x 1 on any building hex``, ``10 AT Mine Factors``, ``Grenades (6)``, ``6
+    grenades``. See :data:`OOB_FORMS`.
+
+    ``crew_weapon_types``: further crew weapon type names (a roster's ``cw_types``, e.g. a
+    designer's "81Mor"); ``afv_types``: AFV type names and aliases, which may then be written
+    without an ID number ("T34a" = "T34a #1"). Without them any other type with ID numbers is an
+    AFV. Ammo points go to squads' LMGs and crew weapons only (24.1 AMMO POINTS).
+
+    Returns a ``SquadEntry``, ``CommanderEntry``, ``CrewWeaponEntry``, ``AFVEntry``, ``IPEntry``,
+    ``MinesEntry`` or ``GrenadesEntry``. Raises :class:`OOBParseError` naming the text, what was
+    not understood and the accepted forms.
     """
     raw = text
-    t = " ".join(text.strip().rstrip(".;").split())
+    t = " ".join(text.replace("’", "'").strip().rstrip(".;").split())
     if not t:
-        raise OOBParseError("empty OOB entry")
+        raise OOBParseError(raw, "the entry is empty")
+    extra_cw = {str(x).upper(): str(x) for x in crew_weapon_types}
+    afvs = {str(x).upper() for x in afv_types}
     with_unit = None
-    if not _IP_RE.match(t):
+    if not any(r.match(t) for r in _IP_RES):
         m = _WITH_RE.match(t)
         if m:
             t, with_unit = m["body"], m["unit"]
+            sq = re.fullmatch(r"squad\s+([a-z])", with_unit, re.I)
+            if sq:
+                with_unit = f"Squad {sq[1].upper()}"
     common = {"text": raw.strip().rstrip(";"), "with_unit": with_unit}
-    if m := _GRENADES_RE.match(t):
-        return GrenadesEntry(count=int(m["n"]), **common)
-    if m := _MINES_RE.match(t):
-        return MinesEntry(mine_type=m["t"].upper(), factors=int(m["n"]), **common)
-    if m := _IP_RE.match(t):
-        where = None
-        if m["where"]:
-            w = m["where"].lower()
-            if "building" in w:
-                from scenarios.regions import FeatureKindRegion
+    for r in _GRENADES_RES:
+        if m := r.match(t):
+            return GrenadesEntry(count=int(m["n"] or m.groupdict().get("m")), **common)
+    for r in _MINES_RES:
+        if m := r.match(t):
+            n = int(m["n"] or m.groupdict().get("m"))
+            if n < 1:
+                raise OOBParseError(raw, "a number of mine factors is at least 1")
+            return MinesEntry(mine_type=m["t"].upper(), factors=n, **common)
+    for r in _IP_RES:
+        if m := r.match(t):
+            points, count = int(m["p"]), int(m["n"] or 1)
+            if points < 1 or count < 1:
+                raise OOBParseError(raw, "an IP has at least 1 point and the count is at least 1 ('IP2 x 1')")
+            where = None
+            if m["where"]:
+                if re.fullmatch(r"on\s+(?:any\s+)?(?:type\s+)?building\s+hex(?:es)?", m["where"], re.I):
+                    from scenarios.regions import FeatureKindRegion
 
-                where = FeatureKindRegion(feature="building_hexes")
-            else:
-                raise OOBParseError(f"{raw!r}: unknown IP placement {m['where']!r}")
-        return IPEntry(points=int(m["p"]), count=int(m["n"]), where=where, **common)
+                    where = FeatureKindRegion(feature="building_hexes")
+                else:
+                    raise OOBParseError(raw, f"unknown IP placement {m['where']!r} (the one placement read is "
+                                             "'on any building hex'; other zones are regions of the group)")
+            return IPEntry(points=points, count=count, where=where, **common)
     if m := _COMMANDER_RE.match(t):
-        return CommanderEntry(type=m["t"], pr=int(m["pr"]) if m["pr"] else None, **common)
+        return CommanderEntry(type=m["t"].upper(), pr=int(m["pr"]) if m["pr"] else None, **common)
     if m := _SQUAD_RE.match(t):
-        rest = m["rest"].strip()
-        ammo, less, only = None, [], None
-        if rest.startswith("("):
-            end = _matching_paren(rest, 0)
-            inner, rest = rest[1:end].strip(), rest[end + 1:].strip()
-            if mm := re.match(r"^(\d+)(?: each)?$", inner):
-                ammo = int(mm[1])
-            elif mm := re.match(r"^(\d+) units?, (.+) only$", inner):
-                only = _parse_specs(mm[2], raw)
-                if sum(s.count for s in only) != int(mm[1]):
-                    raise OOBParseError(f"{raw!r}: says {mm[1]} units but lists {sum(s.count for s in only)}")
-            else:
-                raise OOBParseError(f"{raw!r}: cannot read {inner!r} (expected ammo '(10)' or '(N units, ... only)')")
-        if rest.startswith("less "):
-            less = _parse_specs(rest[5:], raw)
-        elif rest:
-            raise OOBParseError(f"{raw!r}: cannot read {rest!r} after the squad")
-        return SquadEntry(letter=m["l"], ammo=ammo, less=less, only=only, **common)
+        return _squad(m, raw, common)
     if m := _NUMBERED_RE.match(t):
-        typ = m["t"].strip()
-        nums = [int(x) for x in re.findall(r"\d+", m["nums"])]
-        ammo = int(m["ammo"]) if m["ammo"] else None
-        if CREW_WEAPON_RE.match(typ):
-            return CrewWeaponEntry(weapon=typ, numbers=nums, ammo=ammo, **common)
-        if ammo is not None:
-            raise OOBParseError(f"{raw!r}: AFVs have no ammo points")
-        return AFVEntry(type=typ, numbers=nums, **common)
-    raise OOBParseError(f"cannot read OOB entry {raw!r}")
+        return _numbered(m["t"].strip(), _numbers(m["nums"], raw), m["ammo"], raw, common, extra_cw)
+    for r in (_TIMES_AFTER_RE, _TIMES_BEFORE_RE):
+        if (m := r.match(t)) and (typ := (m.groupdict().get("t") or m.groupdict().get("u"))):
+            typ = _plural(typ.strip(), extra_cw)
+            if re.search(r"\b(?:mines?|grenades?|factors?|squads?|IPs?)\b", typ, re.I):
+                break   # a garbled mines / grenades / squad entry, not a unit type: said below
+            if typ.upper() in _KNOWN_MEMBER_TYPES and _cw_type(typ, extra_cw) is None:
+                raise OOBParseError(raw, f"{typ} is a squad member: members go in a squad's 'less' or 'only' list "
+                                         "(Squad E (12) less LMG PR10 and 2 FT's)")
+            if m.groupdict().get("u") and _cw_type(typ, extra_cw) is None and typ.upper() not in afvs:
+                break   # "2 T34a": no 'x', so only known type names are read as a count
+            n = int(m["n"])
+            if n < 1:
+                raise OOBParseError(raw, "the number of counters is at least 1")
+            return _numbered(typ, list(range(1, n + 1)), m["ammo"], raw, common, extra_cw)
+    if (m := _BARE_RE.match(t)) and (_cw_type(m["t"], extra_cw) is not None or m["t"].upper() in afvs):
+        return _numbered(m["t"], [1], m["ammo"], raw, common, extra_cw)
+    raise OOBParseError(raw, _why_not(t, extra_cw))
+
+
+def _squad(m: re.Match, raw: str, common: dict) -> SquadEntry:
+    if m["l"] is None:
+        raise OOBParseError(raw, "a squad needs its letter ('Squad D')")
+    rest = m["rest"].strip()
+    ammo, less, only = None, [], None
+    if rest.startswith("("):
+        end = _matching_paren(rest, 0, raw)
+        inner, rest = rest[1:end].strip(), rest[end + 1:].strip()
+        if mm := re.fullmatch(r"(\d+)(?:\s*each)?", inner, re.I):
+            ammo = int(mm[1])
+        elif mm := re.fullmatch(r"(?:(\d+)\s*units?\s*,\s*)?(.+?)\s*only", inner, re.I):
+            only = _parse_specs(mm[2], raw)
+            if mm[1] is not None and sum(s.count for s in only) != int(mm[1]):
+                raise OOBParseError(raw, f"it says {mm[1]} units but lists {sum(s.count for s in only)}")
+        else:
+            raise OOBParseError(raw, f"cannot read '({inner})' after Squad {m['l'].upper()} (expected the LMG "
+                                     "ammo '(10)' or the members used '(3 units, MP PR9, PR8, PR6 only)')")
+    if mm := re.fullmatch(r"less\s+(.+)", rest, re.I):
+        if only is not None:
+            raise OOBParseError(raw, "a squad has either 'less' or 'only', not both")
+        less = _parse_specs(mm[1], raw)
+    elif mm := re.fullmatch(r"(.+?)\s*only", rest, re.I):
+        if only is not None:
+            raise OOBParseError(raw, "'only' is given twice")
+        only = _parse_specs(mm[1], raw)
+    elif rest:
+        raise OOBParseError(raw, f"cannot read {rest!r} after Squad {m['l'].upper()} (expected 'less R PR9' "
+                                 "or a list ending in 'only')")
+    return SquadEntry(letter=m["l"].upper(), ammo=ammo, less=less, only=only, **common)
+
+
+def _numbered(typ: str, nums: list[int], ammo_text: str | None, raw: str, common: dict, extra_cw: dict):
+    ammo = _ammo(ammo_text, raw)
+    cw = _cw_type(typ, extra_cw)
+    if cw is not None:
+        return CrewWeaponEntry(weapon=cw, numbers=nums, ammo=ammo, **common)
+    if ammo is not None:
+        raise OOBParseError(raw, f"'({ammo_text})' is an ammo number, but {typ!r} is not a crew weapon type "
+                                 f"({_cw_names(extra_cw)}) and 24.1 gives ammo points only to a squad's LMG and "
+                                 "to crew weapons, not to AFVs")
+    if typ.upper() in _KNOWN_MEMBER_TYPES:
+        raise OOBParseError(raw, f"{typ} is a squad member, not a counter with ID numbers")
+    return AFVEntry(type=typ, numbers=nums, **common)
+
+
+def _cw_names(extra_cw: dict) -> str:
+    return ", ".join(["MMG", "HMG", "ATR", "MOR", "45AT/50AT/76AT...", *sorted(v for k, v in extra_cw.items()
+                                                                              if not CREW_WEAPON_RE.match(k))])
+
+
+def _why_not(t: str, extra_cw: dict) -> str:
+    """What was not understood in ``t`` (for an entry that matches no form)."""
+    low = t.lower()
+    if "#" in t:
+        head = t.split("#", 1)
+        return f"cannot read the ID numbers after '#' in {('#' + head[1])!r} (write e.g. '#1', \"#'s 1 & 2\", " \
+               "'#1 and #2' or '#1-#3')"
+    if "grenade" in low:
+        return "cannot read the number of grenades"
+    if re.search(r"\bmines?\b|\bfactors?\b", low):
+        return "cannot read the mines: give the number and the type AT or AP"
+    if re.match(r"ip\b|ip\d", low):
+        return "cannot read the IPs: give the points and the count"
+    if m := re.fullmatch(r"(\w+)\s+PR\s*\d+", t, re.I):
+        return f"{m[1]!r} is not a commander type (PL, APL, PS); a squad member goes in a squad's 'less' or " \
+               "'only' list"
+    if m := re.fullmatch(r"(\d+)\s+([a-z][a-z0-9 ]*)", t, re.I):
+        return f"a count before {m[2]!r} needs an 'x' ('{m[1]} x {m[2]}', counters #1 to #{m[1]}), or give the " \
+               f"ID numbers ('{m[2]} #1')"
+    if re.match(r"(less|only)\b", low):
+        return "a 'less' or 'only' list follows its squad ('Squad D (10) less R PR9')"
+    if (m := _BARE_RE.match(t)) and re.fullmatch(r"(?=.*[a-z])[a-z0-9]{1,12}", m["t"], re.I):
+        if m["ammo"] is not None:
+            return (f"{m['t']!r} is not a crew weapon type ({_cw_names(extra_cw)}), and an AFV needs its ID "
+                    f"number ('{m['t']} #1') and takes no ammo number (24.1)")
+        return f"{m['t']!r} is not a crew weapon type ({_cw_names(extra_cw)}); an AFV needs its ID number " \
+               f"('{m['t']} #1')"
+    return "it matches none of the forms"
 
 
 # split points: ';' and a ',' that starts an IP/grenades/mines entry (Scenario 6 prints
 # "Squad D (22) less R PR9, IP1 x 2")
-_LINE_SPLIT_RE = re.compile(r";\s*|,\s*(?=IP\d|Grenades|\d+ A[TP] Mine)")
+_LINE_SPLIT_RE = re.compile(r";\s*|,\s*(?=IP\s*\d|\d+\s*(?:[x×*]\s*)?IP\s*\d|grenades?\b|"
+                            r"\d+\s*(?:[x×*]\s*)?grenades?\b|\d+\s+A[TP]\b)", re.I)
 
 
-def parse_oob_line(text: str) -> list:
+def parse_oob_line(text: str, **types) -> list:
     """Parse a whole printed set-up line ("Squad C (10); MMG #1 (12); PL; IP1 x 2; Grenades (6).")
-    into entries; a leading "GROUP 2:" is ignored."""
+    into entries; a leading "GROUP 2:" is ignored. ``types``: as :func:`parse_oob_entry`."""
     t = text.strip()
     t = re.sub(r"^GROUP \d+:\s*", "", t, flags=re.I)
     t = t.rstrip(".")
-    return [parse_oob_entry(p) for p in _LINE_SPLIT_RE.split(t) if p.strip()]
+    return [parse_oob_entry(p, **types) for p in _LINE_SPLIT_RE.split(t) if p.strip()]
 
 
 # --------------------------------------------------------------------------- deployment
