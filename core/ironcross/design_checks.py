@@ -443,7 +443,8 @@ def _entry_edge_warnings(sc: Scenario, ctx: RegionContext) -> list[DesignWarning
         area = frozenset(h.id for h in ctx.area)
     except RegionError:
         return out   # an error of its own
-    edge = frozenset(h for h in area if any(n.id not in area for n in hexgrid.neighbours(hexgrid.parse_hex_id(h))))
+    area_hexes = frozenset(ctx.area)  # Hex objects: a neighbour off the id range (row -1) is simply not in it
+    edge = frozenset(h.id for h in area_hexes if any(n not in area_hexes for n in hexgrid.neighbours(h)))
     for loc, who, o in _entry_options(sc):
         for nloc, node in _walk_region(o.region, sc.regions, (*loc, "region")):
             if isinstance(node, MapEdgeRegion) and node.sections:

@@ -162,7 +162,8 @@ class InfiltrationRules:
         if stage == "place":
             ih = self._infil["hex"]
             enemies = self._on_map_enemies(side)
-            cands = [h.id for h in hexgrid.area(hexgrid.parse_hex_id(ih), 2)]
+            # hexes of the map only (above row 01 or left of column 00 there is no hex id)
+            cands = [h.id for h in hexgrid.area(hexgrid.parse_hex_id(ih), 2) if self.map.contains(h)]
             ok = lambda h: all(_dist(h, e.hex) >= _dist(ih, e.hex) for e in enemies)  # noqa: E731
         else:
             # hexes of the map only (left of column 00 there is no hex id)

@@ -254,3 +254,17 @@ def test_24_37_ap_mines_under_infiltrators_attack_after_the_hidden_hexes():
     assert g.state.mines["1511"]["revealed_ap"]
     assert g.units["R2"].eliminated  # die 1 <= 4/4
     assert not g.units["R1"].eliminated
+
+
+def test_24_34_infiltration_hex_on_the_first_row_offers_only_hexes_of_the_map():
+    # an Infiltration Hex in row 01: the hexes two rows above it have no hex id (row -1); they are
+    # not offered and nothing raises (found by the AI strength gate, Scenario 1)
+    zone = frozenset(f"{c}{r:02d}" for c in range(10, 21) for r in range(1, 13))
+    g = infil_game({"G1": "1512"}, zone=zone, script=[(1, 1)])
+    g.apply(Infiltrate("B"))
+    g.apply(InfiltrationHex("1501"))
+    assert _infil(g)["result"] in ("SN", "SS", "SP") and g.current_side() == "russian"
+    hexes = {a.hex for a in g.legal_actions()}
+    assert "1501" in hexes and hexes <= {h.id for h in hexgrid.area(hexgrid.parse_hex_id("1501"), 2)
+                                         if h.row >= 1}
+    assert not any(h.endswith("00") for h in hexes) or g.map.first_row == 0
