@@ -306,3 +306,22 @@ def test_24_2_random_games_never_show_hidden_units_to_the_opponent(path, rules):
         assert g.state.hidden_hexes and ever_hidden
     if setup.infiltration:  # 24.31 the Russian was offered the infiltration (he may decline)
         assert any(e["kind"] == "infiltration" and e["rule"] == "24.31" for e in g.events)
+
+
+def test_24_2_a_mortar_is_never_offered_a_hex_whose_enemy_units_are_hidden():
+    # a mortar's targets are hexes holding enemy units (10.21); a hidden unit is not on the map for
+    # the enemy (24.2), so its hex is no target, the mortar's legal actions do not reveal it, and
+    # what is offered is what apply accepts (found by the strength gate in Scenario 5)
+    from core.ironcross.actions import MortarFire
+    from tests.core.engine_fixtures import cw
+
+    mor = cw("RM", "russian", weapon="Mor", ap=4, rng=6, crew=3, ma=0)
+    mor.ammo = 10
+    g = hidden_game([inf("G1", "german"), inf("G2", "german"), mor],
+                    {"G1": "1505", "G2": "1509", "RM": "1507"}, hidden={"G1"}, first_side="russian")
+    assert g.state.phase is Phase.SUPPORT_FIRE and g.current_side() == "russian"
+    mortar = [a for a in g.legal_actions() if isinstance(a, MortarFire)]
+    assert mortar and {a.target for a in mortar} == {"1509"}
+    with pytest.raises(IllegalAction):
+        g.apply(MortarFire("RM", "1505", 1))
+    g.apply(mortar[0])
