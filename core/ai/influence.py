@@ -65,14 +65,15 @@ def los(v, a: str, b: str, down: bool = False):
     UP firer's LOS is the same both ways (the segment and its hexes are; 10.32 compares the lower
     and the higher end) and a DOWN firer's differs only where the line meets Marsh (10.31 c).
     Returns (clear, level difference from ``a`` to ``b``, trees/AFVs/wrecks along the line)."""
+    f = getattr(v, "los_estimate", None) or v.los  # the wrecks, not the AFVs that will move on
     if a <= b:
-        r = v.los(a, b, False)
+        r = f(a, b, False)
         lvl = r[1]
     else:
-        r = v.los(b, a, False)
+        r = f(b, a, False)
         lvl = -r[1]
     if down and r[3]:
-        r = v.los(a, b, True)
+        r = f(a, b, True)
         lvl = r[1]
     return _Los(r[0], lvl, r[2])
 

@@ -211,22 +211,15 @@ class StrategyMixin:
         m = self.maps
         units = [u for u in view.own_units(on_map=False) if not u.eliminated and
                  (u.hex is not None or view.entry_of(u.id) is not None)]
-        # distance in Movement Phases (MP over the unit's own rate, 8.1): a tank 20 hexes away is
-        # nearer than a rifle 8 hexes away; a unit that cannot get there in the turns left goes last
+        # distance in MP (the unit's own move costs, 8.5); measured by the strength gate, MP
+        # allot better than Movement Phases (which send lone AFVs to far goals)
         dist: dict[str, list[float]] = {}
         seen: dict[tuple, list[float]] = {}
-        left = max(1, view.game_length - view.turn + 1)
         for u in sorted(units, key=lambda x: x.id):
             where = (u.hex,) if u.hex is not None else tuple(sorted(view.entry_of(u.id).hexes))
-            rate = _mp_per_turn(u)
-            k = (where, u.is_afv, rate)
+            k = (where, u.is_afv)
             if k not in seen:
-                row = []
-                for i in range(len(clusters)):
-                    mp = min(m.goal_mp(h, u.is_afv, i) for h in where)
-                    t = 99.0 if mp >= 60 or rate <= 0 else mp / rate
-                    row.append(t if t <= left else 30.0 + t)
-                seen[k] = row
+                seen[k] = [min(m.goal_mp(h, u.is_afv, i) for h in where) for i in range(len(clusters))]
             dist[u.id] = seen[k]
         weight = {u.id: (2.0 if u.is_afv else 1.0) for u in units}
         need = list(demand)
@@ -245,7 +238,7 @@ class StrategyMixin:
             if best is not None:
                 follow[j] = best[1]
         keep = sorted((dist[uid][follow[j]], uid, follow[j]) for uid, j in prev.items()
-                      if uid in dist and j in follow and dist[uid][follow[j]] < 99)
+                      if uid in dist and j in follow and dist[uid][follow[j]] < 60)
         for d, uid, i in keep:
             if need[i] > 0:  # up to the cluster's demand; the others are allotted afresh
                 assign[uid] = i
@@ -256,7 +249,7 @@ class StrategyMixin:
         for part in (range(n_att), range(n_att, len(clusters))):
             pairs = sorted((dist[uid][i], uid, i) for uid in dist for i in part)
             for d, uid, i in pairs:
-                if uid in assign or need[i] <= 0 or d >= 99:
+                if uid in assign or need[i] <= 0 or d >= 60:
                     continue
                 assign[uid] = i
                 need[i] -= weight[uid]
@@ -264,7 +257,7 @@ class StrategyMixin:
             if uid in assign:
                 continue
             ds = dist[uid]
-            short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 99]
+            short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 60]
             pick = min(short or range(len(clusters)), key=lambda i: (ds[i], i))
             assign[uid] = pick
             need[pick] -= weight[uid]

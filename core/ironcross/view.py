@@ -22,6 +22,7 @@ from core.ironcross import combat_tables as ct
 from core.ironcross.state import Phase, Unit, other_side
 from maps import hexgrid
 from maps.los import HexOccupancy, line_of_sight
+from maps.los_table import FrozenOccupancy
 
 __all__ = ["PlayerView", "LosInfo"]
 
@@ -77,6 +78,9 @@ class PlayerView:
         self._occ_sig: tuple | None = None
         self._occ_ids: frozenset[str] = frozenset()
         self._los_local: dict = {}  # this view's answers (the position does not change under it)
+        self._wocc = None  # the wrecks alone (los_estimate)
+        self._wsig: tuple = ()
+        self._wids: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ game position
     @property
@@ -353,6 +357,43 @@ class PlayerView:
         if r is not None:
             return r
         r = local[(a, b, firer_down)] = self._los(a, b, firer_down)
+        return r
+
+    def los_estimate(self, a: str, b: str, firer_down: bool = False) -> LosInfo:
+        """LOS (10.3) with the wrecks but without the AFVs along the line (10.31 b): for an AI's
+        estimates of fire that will come after the AFVs have moved; cached for the game per
+        wreck position. Never for a rules decision (the engine uses :meth:`los`)."""
+        local = self._los_local
+        k = ("est", a, b, firer_down)
+        r = local.get(k)
+        if r is not None:
+            return r
+        if self._wocc is None:
+            wrecks = self._game.state.wrecks
+            self._wsig = tuple(sorted(wrecks.items()))
+            self._wocc = FrozenOccupancy({hexgrid.parse_hex_id(h): HexOccupancy(0, n)
+                                          for h, n in self._wsig if n})
+            self._wids = frozenset(h for h, n in self._wsig if n)
+        oracle = getattr(self._game, "los_oracle", None)
+        if oracle is None:
+            r = local[k] = self.los(a, b, firer_down)
+            return r
+        cache = _LOS_CACHES.get(self._game)
+        if cache is None:
+            cache = _LOS_CACHES[self._game] = {}
+        if len(cache) > 400_000:
+            cache.clear()
+        near = False
+        if self._wids:
+            dab = _dist(a, b) + 1
+            near = any(_dist(a, h) + _dist(h, b) <= dab for h in self._wids)
+        key = ("est", a, b, firer_down, self._wsig) if near else (a, b, firer_down)
+        r = cache.get(key)
+        if r is None:
+            res = oracle().los(a, b, firer_down=firer_down, occupancy=self._wocc if near else None)
+            r = cache[key] = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks),
+                                     int(res.marsh_hexes))
+        local[k] = r
         return r
 
     def _los(self, a: str, b: str, firer_down: bool) -> LosInfo:
