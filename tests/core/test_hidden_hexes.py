@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.ironcross.actions import (
-    DesignateAssault, EndPhase, Fire, Grenade, IllegalAction, Pass, Place, RevealHidden, StartMove, Step, StopMove)
+    DesignateAssault, EndPhase, Fire, Grenade, IllegalAction, MortarFire, Pass, Place, RevealHidden, StartMove, Step, StopMove)
 from core.ironcross.game import Game
 from core.ironcross.setup import Deployment, GameSetup
 from core.ironcross.state import Morale, Phase
@@ -118,6 +118,20 @@ def test_24_2_hidden_units_are_not_in_the_opponents_view_nor_in_his_legal_action
     from core.ironcross.view import PlayerView
 
     assert "G1" not in PlayerView(g, "russian").units() and "G1" in PlayerView(g, "german").units()
+
+
+def test_24_2_no_mortar_fire_offered_at_a_hex_held_only_by_hidden_units():
+    """24.2 / 10.21: a hex whose enemy units are all hidden is not (visibly) enemy-occupied, so the
+    opponent's mortar is never offered it (applying it is refused: a legal action never is)."""
+    from tests.core.engine_fixtures import cw
+
+    mor = cw("RO", "russian", weapon="Mor", ap=6, rng=6, crew=3, ma=0)
+    g = hidden_game([inf("G1", "german"), inf("G2", "german"), mor],
+                    {"G1": "1505", "G2": "1509", "RO": "1507"}, hidden={"G1"}, first_side="russian")
+    acts = [a for a in g.legal_actions() if a.kind == "mortar"]
+    assert any(a.target == "1509" for a in acts) and not any(a.target == "1505" for a in acts)
+    with pytest.raises(IllegalAction):
+        g.apply(MortarFire("RO", "1505", 1))
 
 
 def test_24_2_attacks_on_a_hex_leave_its_hidden_units_alone():
