@@ -49,7 +49,8 @@ class DetachmentRules:
         at the start of their side's set-up (the queue holds the sides' set-ups one after the
         other, in ``setup_order``)."""
         self._det_picks: dict[int, list[tuple[int, tuple[str, ...]]]] = {}  # index -> (limit, units) picked
-        self._detached_from: dict[str, Entry | None] = {}  # chosen uid -> its group's entry (None: set-up)
+        #: chosen uid -> its ``entered`` flag without the detachment (True: its group sets up)
+        self._detached_shown_entered: dict[str, bool] = {}
         dets = self.setup.detachments
         if not dets:
             return
@@ -66,22 +67,23 @@ class DetachmentRules:
     # ================================================================== offers
     def _detachment_candidates(self, d: Detachment) -> list[tuple[str, str, tuple[str, ...]]]:
         """(limit kind, type, units) of each possible pick of ``d``: a squad's men of the group
-        together (in the group's order), each commander, CW and AFV alone; eliminated units never."""
-        out: list[tuple[str, str, tuple[str, ...]]] = []
+        together (in the group's order), each commander, CW and AFV alone; eliminated units and
+        units an earlier detachment took never."""
+        order: list[tuple[str, str, str]] = []   # (kind, type, a squad letter or a unit id)
         squads: dict[str, list[str]] = {}
         for uid in d.units:
             u = self.state.units[uid]
-            if u.eliminated:
-                continue
+            if u.eliminated or uid in self._detached_shown_entered:
+                continue   # (a unit another detachment of the scenario took already)
             kind, typ = pick_kind(u)
-            if kind == "squad":
-                if typ not in squads:
-                    squads[typ] = []
-                    out.append((kind, typ, ()))  # placeholder, filled below (the squad's first man's place)
-                squads[typ].append(uid)
-            else:
-                out.append((kind, typ, (uid,)))
-        return [(k, t, tuple(squads[t]) if k == "squad" else us) for k, t, us in out]
+            if kind != "squad":
+                order.append((kind, typ, uid))
+                continue
+            if typ not in squads:   # a squad's place is its first man's
+                squads[typ] = []
+                order.append((kind, typ, typ))
+            squads[typ].append(uid)
+        return [(k, t, tuple(squads[x]) if k == "squad" else (x,)) for k, t, x in order]
 
     @staticmethod
     def _limit_for(d: Detachment, kind: str, typ: str, used: dict[int, int]) -> int | None:
@@ -206,7 +208,8 @@ class DetachmentRules:
                     return f"detachment {d.name!r} takes no {kind.replace('_', ' ')}"
                 if not any(lim.types is None or typ.upper() in {t.upper() for t in lim.types} for lim in lims):
                     allowed = sorted({t for lim in lims for t in (lim.types or ())})
-                    return f"detachment {d.name!r} takes only {', '.join(allowed)} as {kind.replace('_', ' ')}, not {typ}"
+                    return (f"detachment {d.name!r} takes only {', '.join(allowed)} as {kind.replace('_', ' ')}, "
+                            f"not {typ}")
                 n = sum(lim.count for lim in lims)
                 return f"detachment {d.name!r} takes at most {n} {kind.replace('_', ' ')} pick(s), already chosen"
         return f"{', '.join(units)} cannot be detached"
@@ -221,7 +224,7 @@ class DetachmentRules:
         if chosen:
             e = Entry(side, chosen, d.entry.hexes, d.entry.turn, d.entry.phase, d.entry.group)
             for uid in chosen:
-                self._detached_from[uid] = self._entry_of.get(uid)
+                self._detached_shown_entered[uid] = uid not in self._entry_of   # a set-up group's unit: True
                 self._entry_of[uid] = e
                 self.state.units[uid].entered = False
             gone = set(chosen)
@@ -234,7 +237,7 @@ class DetachmentRules:
         """In ``side``'s view (a state snapshot): the opponent's chosen units that have not entered
         yet look as they would without the detachment (waiting with their group's entry, or off
         the map not set up), so the view does not tell which units were chosen."""
-        for uid, orig in self._detached_from.items():
+        for uid, shown in self._detached_shown_entered.items():
             u = self.state.units[uid]
             if u.side != side and not u.entered and uid in snap["units"]:
-                snap["units"][uid]["entered"] = orig is None
+                snap["units"][uid]["entered"] = shown

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from core.ironcross.actions import (
-    DesignateAssault, EndPhase, Fire, Grenade, IllegalAction, MortarFire, Pass, Place, RevealHidden, StartMove, Step, StopMove)
+    DesignateAssault, EndPhase, Fire, Grenade, IllegalAction, MortarFire, Pass, Place, RevealHidden, StartMove, Step,
+    StopMove)
 from core.ironcross.game import Game
 from core.ironcross.setup import Deployment, GameSetup
 from core.ironcross.state import Morale, Phase

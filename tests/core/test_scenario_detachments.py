@@ -271,3 +271,60 @@ def test_24_9_heuristic_ai_keeps_group_1_together_when_its_zone_is_nearer():
     assert a == EndSetup()
     gains = detachment_gains(ai, v, v.detachment())
     assert gains and all(gain < 0 for gain, _kind in gains.values())
+
+
+def test_24_1_detachment_times_in_the_set_up_order_on_a_hand_made_scenario():
+    """``record_before: enemy_setup`` comes before both sides' set-up (here the Russian's, who
+    sets up second, before the German's); ``game`` at the start of the side's own set-up (the
+    German sets up first: at once after it). A set-up group's unit detached is not set up."""
+    from core.ironcross.scenario_setup import build_setup
+    from scenarios.model import Scenario
+    from tests.mapbuilder import make_map
+
+    edge = {"options": [{"region": {"kind": "map_edge", "direction": "west"}, "turn": 2}]}
+    data = {
+        "title": "T", "map": {"file": "t.json", "sections": ["All"]}, "north": {"hex": "1002", "points_to": "1001"},
+        "turns": 2, "sets_up_first": "german", "moves_first": "german",
+        "german": {"groups": [{"name": "G", "oob": [{"text": "PL", "kind": "commander", "type": "PL"},
+                                                    {"text": "IIIe #1", "kind": "afv", "type": "IIIe", "numbers": [1]}],
+                               "setup": {"region": {"kind": "hexes", "hexes": ["1505", "1506"]}}}],
+                   "detachments": [{"name": "D", "from_group": "G", "limits": [{"kind": "afv", "count": 1}],
+                                    "entry": edge, "record_before": "game"}]},
+        "russian": {"groups": [{"name": "R", "oob": [{"text": "PL PR10", "kind": "commander", "type": "PL", "pr": 10}],
+                                "setup": {"region": {"kind": "hexes", "hexes": ["1510"]}}}],
+                    "detachments": [{"name": "E", "from_group": "R", "limits": [{"kind": "commander", "count": 1}],
+                                     "entry": edge, "record_before": "enemy_setup"}]},
+        "victory": {"outcomes": [{"result": "russian", "condition": {
+            "kind": "at_least", "side": "russian", "region": {"kind": "hexes", "hexes": ["1510"]}}}],
+            "default": "draw"},
+    }
+    sc = Scenario.model_validate(data)
+    setup = build_setup(sc, make_map(cols=(10, 20), rows=(1, 12)))
+    g = Game(setup, 1)
+    assert [x[:2] for x in g._setup_queue] == [("russian", "detachment"), ("german", "detachment"),
+                                               ("german", "unit"), ("german", "unit"), ("russian", "unit")]
+    assert g.legal_actions() == [Detach("E", ("R-PL-1",)), EndSetup()]
+    g.apply(EndSetup())                                   # the Russian keeps his commander
+    assert g.legal_actions() == [Detach("D", ("G-IIIe-1",)), EndSetup()]   # no commander: the limit is AFVs
+    g.apply(Detach("D", ("G-IIIe-1",)))                   # the limit full: closed by itself
+    assert [x[2][0] for x in g._setup_queue] == ["G-PL-1", "R-PL-1"]
+    assert g._entry_of["G-IIIe-1"].turn == 2 and not g.units["G-IIIe-1"].entered
+
+
+def test_24_1_designers_set_up_keeps_its_placed_units_out_of_a_detachment():
+    """A designer's fixed set-up (``FixedSetupPlayer``): a unit he placed on the map is never
+    offered to the wrapped player's detachment choice; the others are."""
+    from core.playtest import FixedSetupPlayer
+
+    class First:
+        name = "first"
+
+        def choose(self, view, side, actions):
+            self.seen = list(actions)
+            return actions[0]
+
+    inner = First()
+    fp = FixedSetupPlayer(inner, {"units": {"G-IIIe-1": {"hex": "4310", "facing": 1, "down": False}}}, "german")
+    acts = [Detach("SPECIAL", ("G-IIIe-1",)), Detach("SPECIAL", ("G-IIIe-2",)), EndSetup()]
+    assert fp.choose(None, "german", acts) == Detach("SPECIAL", ("G-IIIe-2",))
+    assert inner.seen == acts[1:]
