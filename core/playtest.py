@@ -132,8 +132,9 @@ class FixedSetupPlayer:
     :func:`core.ironcross.scenario_setup.apply_fixed_setup`) is what gets placed: each fixed unit
     goes to its hex with its facing, UP/DOWN and hidden as the designer set it, the designer's
     mines go where he put them; the other set-up choices (units he did not place, IPs, mines left
-    over) are the wrapped player's, kept out of the designer's hexes when it has a choice. After
-    the set-up every decision is the wrapped player's."""
+    over) are the wrapped player's, kept out of the designer's hexes when it has a choice; a
+    detachment (24.1 special option) never takes a unit the designer placed. After the set-up
+    every decision is the wrapped player's."""
 
     def __init__(self, inner, fixed: dict, side: str):
         self.inner = inner
@@ -145,6 +146,10 @@ class FixedSetupPlayer:
         self.fixed_hexes = {v["hex"] for v in self.units.values()} | self.hidden | set(self.mines_left)
 
     def choose(self, view, side: str, actions):
+        if any(getattr(a, "kind", "") == "detach" for a in actions):
+            # 24.1 special option: a unit the designer placed stays with its group
+            keep = [a for a in actions if getattr(a, "kind", "") != "detach" or not set(a.units) & set(self.units)]
+            return self.inner.choose(view, side, keep)
         places = [a for a in actions if getattr(a, "kind", "") == "place"]
         if not places:
             return self.inner.choose(view, side, actions)

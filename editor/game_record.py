@@ -108,6 +108,8 @@ def describe_action(a, game=None) -> str:
         return f"assault {d['target']} with {', '.join(d['units'])}"
     if k == "set_state":
         return f"{'DOWN' if d['down'] else 'UP'}: {', '.join(d['units'])}"
+    if k == "detach":
+        return f"detach {', '.join(d['units'])} ({d['detachment']})"
     return k.replace("_", " ") if k else str(d)
 
 
@@ -304,6 +306,9 @@ def _sentence(e: dict, where, ctx: dict) -> str:
         return f"{g('mode')} attack on {g('target')} in {g('hex')}: {g('final')} AP"
     if k == "morale_phase_skipped":
         return f"{_side(g('side'))} Morale Phase skipped: {g('reason', '')}"
+    if k == "detachment":
+        return (f"{_side(g('side'))} detachment {g('detachment')}: {_list(g('units'))}"
+                + (f", entering on turn {g('entry_turn')}" if g("units") else " (not used)"))
     if k == "infiltration":
         return f"{_side(g('side'))} infiltration ({g('stage', '')})" + (f": squad {g('squad')}" if g("squad") else "")
     rest = [f"{_words(x)} {_value(v)}" for x, v in e.items() if x not in _SKIP and v not in (None, [], {}, "")]

@@ -168,6 +168,10 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         item = view.setup_item()
         if item is not None and item[0] == "infiltration":
             return self._infiltration(view, actions, item[1])  # 24.3
+        if item is not None and item[0] == "detachment":
+            from core.ai.detachment import choose_detachment
+
+            return choose_detachment(self, view, actions)  # 24.1 scenario special option
         places = [a for a in actions if a.kind == "place"]
         if item is None or not places:
             return EndSetup()

@@ -346,3 +346,21 @@ class TakeCasualty:
 
 _KINDS[TakeCasualty.__dataclass_fields__["kind"].default] = TakeCasualty
 __all__ += ["TakeCasualty"]
+
+
+# ---------------------------------------------------------------- scenario detachments (24.1 special options)
+@dataclass(frozen=True)
+class Detach:
+    """Set-up, before the time the scenario names: the owner puts ``units`` -- all the men of one
+    squad of the detachment's group, or one commander, CW or AFV of it -- into the scenario
+    detachment ``detachment`` (its name, e.g. Scenario 5's "EXCEPTION"), within its limits; the
+    units then enter by the detachment's entry instead of their group's set-up or entry.
+    :class:`EndSetup` closes the choice (none chosen: the option is not used)."""
+
+    detachment: str
+    units: tuple[str, ...]
+    kind: str = "detach"
+
+
+_KINDS[Detach.__dataclass_fields__["kind"].default] = Detach
+__all__ += ["Detach"]

@@ -49,6 +49,8 @@ class DeploymentRules:
             check(f"{e.side} entry hexes of {e.group or ', '.join(e.units)}", e.hexes, self.map)
         for side, zone in sorted(s.infiltration.items()):
             check(f"{side} infiltration zone", zone, self.map)
+        for d in s.detachments:
+            check(f"{d.side} entry hexes of detachment {d.name}", d.entry.hexes, self.map)
         if problems:
             raise SetupError("; ".join(problems))
 
@@ -58,6 +60,12 @@ class DeploymentRules:
             if what == "unit" and (self.units[data[0]].hex is not None or self.units[data[0]].eliminated):
                 self._setup_queue.pop(0)
                 continue
+            if what == "detachment":
+                dec = self._detachment_decider()  # 24.1 special option (closes itself when nothing is left)
+                if dec is None:
+                    continue
+                self._decider = dec
+                return
             if what == "infiltration":
                 dec = self._infiltration_decider()  # 24.3
                 if dec is None:
@@ -80,6 +88,8 @@ class DeploymentRules:
         out: list[Action] = []
         if what == "infiltration":
             return self._infiltration_actions()  # 24.3
+        if what == "detachment":
+            return self._detachment_actions(data)  # 24.1 special option
         if what == "unit":
             uid, zone = data
             u = self.units[uid]
@@ -151,6 +161,10 @@ class DeploymentRules:
             self._apply_infiltration(a)  # 24.3
             if self._infil.get("stage") == "done":
                 self._setup_queue.pop(0)
+            self._advance_setup()
+            return
+        if what == "detachment":
+            self._apply_detachment(a)  # 24.1 special option
             self._advance_setup()
             return
         if isinstance(a, EndSetup):

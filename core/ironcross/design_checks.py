@@ -21,7 +21,8 @@ when one is clicked) and a one-line message. The checks (issue 17, "Design check
   -- for infantry -- the one hex an assault into an empty hex moves it (17.0, 17.11) in each
   Assault Phase (the engine lets a unit under a movement restriction assault); from anywhere in
   its set-up zone at the start, or from any entry option of its group from its entry turn and
-  phase on (24.1), not before its group's movement restriction lets it move; off-map squads and
+  phase on (24.1), or by the entry of a detachment that may take it (24.1 special option), not
+  before its group's movement restriction lets it move; off-map squads and
   commanders of a side that may infiltrate (24.3) also from within two hexes of the
   infiltration zone (24.34). This is a lower bound (the best case), so a warning
   means the region truly cannot be taken in time. ``at_least N`` needs N units (of the kinds
@@ -34,7 +35,7 @@ when one is clicked) and a one-line message. The checks (issue 17, "Design check
   cannot use at all is an **error** already (``scenarios.scenario_file.oob_problems``: a unit
   entry outside a group, IPs/mines without a set-up zone, ammo for nobody, "with" naming nobody,
   restrictions or entries after the last turn); the warnings are what can be played but stays
-  unused: a detachment (special option; the engine does not offer them yet), hidden hexes (24.2)
+  unused: hidden hexes (24.2)
   beyond the side's non-AFV set-up units (a hidden hex holds at least one unit, AFVs are never
   hidden, 24.21), infiltration (24.3) with no squad off the map, or not allowed but given a zone,
   a movement restriction that ends before the group could move anyway (turn 1, or not after its
@@ -56,6 +57,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from core.ironcross.detachment import pick_kind
 from core.ironcross.setup import GameSetup
 from core.ironcross.state import Phase, Unit, UnitKind
 from maps import hexgrid
@@ -152,6 +154,25 @@ class _Reach:
         # 24.3: an infiltrating squad and commander are placed within two hexes of the Infiltration Hex
         infil = st.infiltration.get(side) or frozenset()
         infil_ring = self._within(infil, 2) if infil else frozenset()
+        # 24.1 special options: a unit a detachment may take may also enter by its entry
+        det_entries: dict[str, list] = {}
+        for d in st.detachments:
+            if d.side != side:
+                continue
+            try:
+                sd = next(x for x in spec.detachments if x.name == d.name and x.from_group == d.group)
+            except StopIteration:
+                continue
+            opts = []
+            for o in sd.entry.options:
+                try:
+                    hexes = frozenset(h.id for h in o.region.resolve(self.ctx)) & self.area
+                except RegionError:
+                    continue   # an error of its own
+                opts.append((hexes, o.turn, _PHASE.get(o.phase, Phase.MOVEMENT)))
+            for uid in d.units:
+                if g._limit_for(d, *pick_kind(g.state.units[uid]), {}) is not None:
+                    det_entries.setdefault(uid, []).extend(opts)
         entering: dict[str, str] = {}
         for e in st.entries:
             if e.side == side:
@@ -171,6 +192,7 @@ class _Reach:
                 start = infil_ring if (infil_ring and u.kind in (UnitKind.INFANTRY, UnitKind.COMMANDER)) \
                     else frozenset()
             gu = g.state.units[uid]
+            entries = entries + tuple(det_entries.get(uid, ()))
             key = (gu.is_afv, gu.is_infantry, g._allowance(gu, False), g._allowance(gu, True), start, entries,
                    st.no_move_before.get(uid, 1), grp)
             m = by_key.get(key)
@@ -485,13 +507,6 @@ def _oob_warnings(sc: Scenario, setup: GameSetup | None) -> list[DesignWarning]:
         s = sc.side(side)
         S = _side_word(side)
         side_allot = any(isinstance(e, (IPEntry, MinesEntry)) for e in s.oob)
-        # detachments: read, never offered by the games (docs/engine.md)
-        for di, d in enumerate(s.detachments):
-            what = d.text or (f"up to {', '.join(f'{x.count} {x.kind}' for x in d.limits)} of {d.from_group!r} "
-                              "entering otherwise")
-            out.append(DesignWarning(json_path((side, "detachments", di)), "oob_unused", (
-                f"read but not used: {S} detachment {d.name!r} ({what.rstrip('.')}) is a special option the games "
-                f"do not offer yet: every unit of {d.from_group!r} deploys with its group")))
         for gi, g in enumerate(s.groups):
             loc = (side, "groups", gi)
             units = [e for e in g.oob if isinstance(e, UNIT_ENTRY_TYPES)]

@@ -25,6 +25,7 @@ from core.ironcross.actions import (
 from core.ironcross.ammo import AmmoRules
 from core.ironcross.assault import AssaultRules
 from core.ironcross.deployment import DeploymentRules
+from core.ironcross.detachment import DetachmentRules
 from core.ironcross.fire_combat import FireRules
 from core.ironcross.hex_terrain import HexTerrain
 from core.ironcross.hidden import HiddenRules
@@ -75,7 +76,7 @@ class PlayingArea:
 
 
 class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
-           AssaultRules, MgModeRules, AmmoRules, ObservationRules):
+           AssaultRules, MgModeRules, AmmoRules, ObservationRules, DetachmentRules):
     """One game of Iron Cross under the basic rules.
 
     ``setup`` (:class:`GameSetup`) gives the map, chart, units and scenario data; ``seed`` the
@@ -136,6 +137,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self._grenade_hexes: set[str] = set()
         self._state_changed: set[str] = set()  # 6.0 H: units that changed their state this phase
         self._assault_cleared: set[str] = set()  # 17.32: hexes whose defenders an assault eliminated
+        self._queue_detachments()  # 24.1 special options, chosen before the (enemy's or own) set-up
         self._queue_infiltration()  # 24.31 after the German set-up (where the scenario allows it)
         self._event("game_start", rule="24.1", seed=seed, rules=rules, options=list(self.options),
                     title=setup.title)
@@ -571,6 +573,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         the opponent's hidden units (24.2, :meth:`HiddenRules.is_visible_to`)."""
         snap = self._hide_in_view(self.state.snapshot(), side)
         snap["casualty_choice"] = self.casualty_choice(side)  # 17.23 an open choice (None: none)
+        self._hide_detachments(snap, side)  # 24.1 special option: secret until the units enter
         self._redact_modes(snap, side)  # 21.0 modes hidden until the MG fires
         snap["mines"] = {h: m for h, m in snap["mines"].items() if m.get("side") == side or m.get("revealed_ap")
                          or m.get("revealed_at")}

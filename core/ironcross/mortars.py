@@ -140,7 +140,7 @@ class MortarRules:
     def _mortar_actions(self, side: str) -> list[Action]:
         out: list[Action] = []
         s = self.state
-        # 24.2: a hidden unit is not on the map for the enemy (nor a target)
+        # 10.21 / 24.2: a hex with visible enemy units (hidden ones are not on the map for ``side``)
         enemy_hexes = sorted({x.hex for x in s.units.values() if x.on_map and x.side != side and not x.hidden})
         for u in sorted(s.units_of(side), key=lambda x: x.id):
             if not u.is_mortar or self._mortar_ineligibility(u, side) is not None:

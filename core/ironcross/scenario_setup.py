@@ -7,7 +7,7 @@ seeded from the game's seed and recorded in ``GameSetup.choices`` (logged at gam
 
 * which of several men with the same PR a "less" removes (24.1: "randomly determines"), unless a
   designer's set-up settled it once (``left_out``, the editor's OOB tree; a placement file);
-* which entry option a group takes when the scenario offers a choice before the game.
+* which entry option a group (or a detachment) takes when the scenario offers a choice before the game.
 
 Hidden hexes (24.2) and the infiltration zone (24.3) go into ``GameSetup.hidden_hexes`` and
 ``GameSetup.infiltration`` (scenario rules: the engine uses them under the basic and the advanced
@@ -19,8 +19,10 @@ reports the same cases first, :func:`scenarios.scenario_file.check_scenario`): u
 set up in its zone or enter with it; ammo numbers go to the squad's LMGs or to the member an
 "ONLY" list gives them to, or to the CW; grenades to the side; a group's IPs and mines are placed
 by the side at set-up in the group's zone, the side-level ones anywhere in the side's set-up zones
-(18.1, 19.1); an IP's "on any building hex" narrows its zone. Not used yet (not OOB entries): the
-optional detachments (e.g. Scenario 5's turn-2 entry, Scenario 6's SPECIAL).
+(18.1, 19.1); an IP's "on any building hex" narrows its zone. The detachments (special options,
+not OOB entries: e.g. Scenario 5's EXCEPTION, Scenario 6's SPECIAL) go into
+``GameSetup.detachments`` (their entry resolved to hexes); the game offers them to their side at
+set-up (:mod:`core.ironcross.detachment`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import os
 import random
 from pathlib import Path
 
-from core.ironcross.setup import Allotment, Deployment, Entry, GameSetup, SetupError
+from core.ironcross.setup import Allotment, Deployment, Detachment, DetachmentLimit, Entry, GameSetup, SetupError
 from core.ironcross.state import Phase, Unit, UnitKind
 from maps.document_file import json_path
 from scenarios.model import UNIT_ENTRY_TYPES
@@ -184,6 +186,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
     grenades = {"german": 0, "russian": 0}
     no_move_before: dict[str, int] = {}
     oob_use: dict[str, str] = {}
+    group_ids: dict[tuple[str, str], list[str]] = {}  # (side, group name) -> its unit ids
 
     def zone_of(region, what: str) -> frozenset[str]:
         hexes = frozenset(h.id for h in region.resolve(ctx))  # inside the playing area (24.1 MAP)
@@ -256,6 +259,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
                             raise unusable(loc, e, f"'with {e.with_unit}' names no unit entry of group {label!r}")
                         with_ = f" with {e.with_unit}"
                     oob_use[json_path(loc)] = f"units {', '.join(ids[before:])} of {label}{with_}"
+            group_ids[(side, group.name)] = ids
             if group.setup is not None:
                 zone = zone_of(group.setup.region, f"{label} set-up zone")
                 setup_zones.append(zone)
@@ -339,6 +343,24 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
         setup.hidden_hexes[side] = spec.hidden_hexes
         if spec.infiltration is not None and spec.infiltration.allowed and spec.infiltration.zone is not None:
             setup.infiltration[side] = zone_of(spec.infiltration.zone, f"{side} infiltration zone")
+    # scenario detachments (special options, 24.1): offered to the side at set-up (Game); an entry
+    # with several options is chosen before the game like a group's (drawn after every other draw)
+    for side in ("german", "russian"):
+        for d in scenario.side(side).detachments:
+            ids = group_ids.get((side, d.from_group))
+            if ids is None:
+                raise SetupError(f"{scenario.title}: {side} detachment {d.name!r}: no group {d.from_group!r}")
+            opts = d.entry.options
+            opt = opts[0] if len(opts) == 1 else opts[rnd.randrange(len(opts))]
+            if len(opts) > 1:
+                choices.append(f"{side} detachment {d.name}: enters by option {opts.index(opt) + 1} of {len(opts)} "
+                               f"({opt.text or 'turn ' + str(opt.turn)}), chosen before the game")
+            hexes = zone_of(opt.region, f"{side} detachment {d.name} entry")
+            limits = [DetachmentLimit(x.kind, x.count, tuple(x.types) if x.types else None) for x in d.limits]
+            setup.detachments.append(Detachment(
+                side, d.name, d.from_group, list(ids), limits,
+                Entry(side, [], hexes, opt.turn, _PHASES.get(opt.phase, Phase.MOVEMENT), f"{d.from_group}: {d.name}"),
+                d.record_before))
     setup.objectives = scenario_objectives(victory, ctx)  # type: ignore[attr-defined]
     return setup
 

@@ -13,7 +13,7 @@ from typing import Callable
 from core.ironcross.state import GameState, Phase, Unit
 from maps.hexmap import HexMap
 
-__all__ = ["Deployment", "Entry", "Allotment", "GameSetup", "SetupError"]
+__all__ = ["Deployment", "Entry", "Allotment", "Detachment", "DetachmentLimit", "GameSetup", "SetupError"]
 
 
 class SetupError(ValueError):
@@ -61,6 +61,36 @@ class Allotment:
     group: str = ""
 
 
+@dataclass(frozen=True)
+class DetachmentLimit:
+    """At most ``count`` picks of ``kind`` in a detachment: ``"squad"`` (a pick is all the men of
+    one squad in the group), ``"commander"``, ``"crew_weapon"`` or ``"afv"`` (a pick is one unit);
+    ``types`` narrows it to those weapons / commander ranks / AFV types / squad letters (e.g.
+    ``("MMG",)``), None = any."""
+
+    kind: str
+    count: int
+    types: tuple[str, ...] | None = None
+
+
+@dataclass
+class Detachment:
+    """A scenario's special option (24.1 scenario instructions; Scenario 5 EXCEPTION, Scenario 6
+    SPECIAL): ``side`` may pick up to ``limits`` of ``units`` (the units of its group ``group``),
+    which then enter by ``entry`` (``entry.units`` is empty here; the game fills it with the
+    picks) instead of the group's set-up or entry. ``record_before``: ``"enemy_setup"`` -- chosen
+    before the enemy's set-up (and the side's own), ``"game"`` -- before the side's own set-up.
+    The choice is the side's secret until the units enter (``Game.view``)."""
+
+    side: str
+    name: str
+    group: str
+    units: list[str]
+    limits: list[DetachmentLimit]
+    entry: Entry
+    record_before: str = "game"
+
+
 @dataclass
 class GameSetup:
     """Everything a game starts from.
@@ -97,3 +127,5 @@ class GameSetup:
     #: ("IP3 x 1 placed by german at set-up ...", "units ... of Squad C"); every entry is here or
     #: the scenario was refused (:class:`SetupError`)
     oob_use: dict[str, str] = field(default_factory=dict)
+    #: the scenario's detachments (special options, 24.1), offered to their side at set-up
+    detachments: list[Detachment] = field(default_factory=list)

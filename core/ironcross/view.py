@@ -260,11 +260,17 @@ class PlayerView:
         return frozenset(out)
 
     def entry_hexes(self, side: str | None = None) -> frozenset[str]:
+        """Hexes where units of ``side`` (default: this side) may enter (scenario data, public):
+        its groups' entries and its detachments' entries (24.1 special options; whether and
+        which units use one is the side's secret)."""
         side = side or self.side
         out: set[str] = set()
         for e in self._game.setup.entries:
             if e.side == side:
                 out |= e.hexes
+        for d in getattr(self._game.setup, "detachments", ()):
+            if d.side == side:
+                out |= d.entry.hexes
         return frozenset(out)
 
     def entry_of(self, uid: str):
@@ -274,13 +280,24 @@ class PlayerView:
 
     def setup_item(self) -> tuple[str, Any] | None:
         """During set-up: what this side places now (("unit", (uid, zone)), ("ip", (pts, zone)),
-        ("ap_mines"/"at_mines", (factors, zone))), else None."""
+        ("ap_mines"/"at_mines", (factors, zone))) or chooses (("detachment", :meth:`detachment`),
+        ("infiltration", zone)), else None."""
         if self.phase is not Phase.SETUP:
             return None
         q = getattr(self._game, "_setup_queue", None)
         if not q or q[0][0] != self.side:
             return None
+        if q[0][1] == "detachment":
+            return ("detachment", self.detachment())
         return (q[0][1], q[0][2])
+
+    def detachment(self) -> dict | None:
+        """This side's open detachment choice (24.1 special option, its own secret), or None:
+        ``name``, ``group``, ``limits``, ``entry`` (``hexes``, ``turn``, ``phase``),
+        ``group_start`` (where the group's units start otherwise: ``hexes``, ``turn``, 0 for a
+        set-up zone), ``chosen`` and ``offers`` (see ``Game.detachment_choice``)."""
+        g = self._game
+        return g.detachment_choice(self.side) if hasattr(g, "detachment_choice") else None
 
     def no_move_before(self, uid: str) -> int | None:
         return self._game.setup.no_move_before.get(uid)

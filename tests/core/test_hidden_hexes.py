@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from core.ironcross.actions import (
-    DesignateAssault, EndPhase, Fire, Grenade, IllegalAction, Pass, Place, RevealHidden, StartMove, Step, StopMove)
+    DesignateAssault, EndPhase, Fire, Grenade, IllegalAction, MortarFire, Pass, Place, RevealHidden, StartMove, Step,
+    StopMove)
 from core.ironcross.game import Game
 from core.ironcross.setup import Deployment, GameSetup
 from core.ironcross.state import Morale, Phase
@@ -118,6 +119,20 @@ def test_24_2_hidden_units_are_not_in_the_opponents_view_nor_in_his_legal_action
     from core.ironcross.view import PlayerView
 
     assert "G1" not in PlayerView(g, "russian").units() and "G1" in PlayerView(g, "german").units()
+
+
+def test_24_2_no_mortar_fire_offered_at_a_hex_held_only_by_hidden_units():
+    """24.2 / 10.21: a hex whose enemy units are all hidden is not (visibly) enemy-occupied, so the
+    opponent's mortar is never offered it (applying it is refused: a legal action never is)."""
+    from tests.core.engine_fixtures import cw
+
+    mor = cw("RO", "russian", weapon="Mor", ap=6, rng=6, crew=3, ma=0)
+    g = hidden_game([inf("G1", "german"), inf("G2", "german"), mor],
+                    {"G1": "1505", "G2": "1509", "RO": "1507"}, hidden={"G1"}, first_side="russian")
+    acts = [a for a in g.legal_actions() if a.kind == "mortar"]
+    assert any(a.target == "1509" for a in acts) and not any(a.target == "1505" for a in acts)
+    with pytest.raises(IllegalAction):
+        g.apply(MortarFire("RO", "1505", 1))
 
 
 def test_24_2_attacks_on_a_hex_leave_its_hidden_units_alone():
@@ -307,21 +322,3 @@ def test_24_2_random_games_never_show_hidden_units_to_the_opponent(path, rules):
     if setup.infiltration:  # 24.31 the Russian was offered the infiltration (he may decline)
         assert any(e["kind"] == "infiltration" and e["rule"] == "24.31" for e in g.events)
 
-
-def test_24_2_a_mortar_is_never_offered_a_hex_whose_enemy_units_are_hidden():
-    # a mortar's targets are hexes holding enemy units (10.21); a hidden unit is not on the map for
-    # the enemy (24.2), so its hex is no target, the mortar's legal actions do not reveal it, and
-    # what is offered is what apply accepts (found by the strength gate in Scenario 5)
-    from core.ironcross.actions import MortarFire
-    from tests.core.engine_fixtures import cw
-
-    mor = cw("RM", "russian", weapon="Mor", ap=4, rng=6, crew=3, ma=0)
-    mor.ammo = 10
-    g = hidden_game([inf("G1", "german"), inf("G2", "german"), mor],
-                    {"G1": "1505", "G2": "1509", "RM": "1507"}, hidden={"G1"}, first_side="russian")
-    assert g.state.phase is Phase.SUPPORT_FIRE and g.current_side() == "russian"
-    mortar = [a for a in g.legal_actions() if isinstance(a, MortarFire)]
-    assert mortar and {a.target for a in mortar} == {"1509"}
-    with pytest.raises(IllegalAction):
-        g.apply(MortarFire("RM", "1505", 1))
-    g.apply(mortar[0])

@@ -54,3 +54,42 @@ def test_17_23_hotseat_owner_chooses_the_casualty_from_readable_labels(qtbot):
     # RM removed by the owner's choice; round 2: G1 hits the last Russian (forced)
     assert [e["unit"] for e in g.events if e["kind"] == "eliminated"] == ["RM", "R1"] and g.fight is None
     assert "17.23" not in panel.state_label.text()
+
+
+def test_24_1_hotseat_detachment_choice_is_a_click_list(qtbot):
+    """Scenario 5's EXCEPTION (24.1 special option) in hot-seat: the German's possible picks are
+    listed, one per squad (whole), commander, CW and AFV, with readable labels; *Do it* applies
+    the selected one, the limits narrow the list, *end setup* closes the choice and the Russian
+    set-up follows."""
+    from pathlib import Path
+
+    from core.ironcross.actions import Detach, EndSetup
+    from core.ironcross.game import Game
+    from core.ironcross.scenario_setup import load_setup
+
+    s5 = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "scenario_5_through_the_marshes.json"
+    _sc, setup = load_setup(s5, seed=1)
+    g = Game(setup, 1)
+    panel = HotseatPanel()
+    qtbot.addWidget(panel)
+    panel.session = _session(g)
+    panel.refresh()
+
+    def groups():
+        return {panel.actions.topLevelItem(i).text(0): panel.actions.topLevelItem(i)
+                for i in range(panel.actions.topLevelItemCount())}
+
+    assert set(groups()) == {"detach (12)", "end setup (1)"}
+    top = groups()["detach (12)"]
+    labels = [top.child(i).text(0) for i in range(top.childCount())]
+    assert "detach G-PL-1 (EXCEPTION)" in labels
+    assert "detach " + ", ".join(f"G-A-{i}" for i in range(1, 11)) + " (EXCEPTION)" in labels
+    panel.actions.setCurrentItem(top.child(labels.index("detach G-PL-1 (EXCEPTION)")))
+    assert panel.do_selected()
+    assert g.actions[-1] == Detach("EXCEPTION", ("G-PL-1",))
+    assert "detach (10)" in groups()   # one commander: G-PS-1 no longer offered
+    panel.actions.setCurrentItem(groups()["end setup (1)"].child(0))
+    assert panel.do_selected() and g.actions[-1] == EndSetup()
+    assert g.current_side() == "russian" and "<b>russian</b> to act" in panel.state_label.text()
+    log = [panel.log.item(i).text() for i in range(panel.log.count())]
+    assert any("German detachment EXCEPTION: G-PL-1, entering on turn 2" in t for t in log)
