@@ -215,6 +215,7 @@ class MovementMixin:
         c = self._hex_comp(view, h, g["cl"])
         need = c[1] if (g["afv"] and not g["inf"]) else c[0]
         pressure = min(1.5, need / self._turns_left(view))
+        g["press"] = pressure
         base = 0.4 if self.posture == "attack" else 0.28
         return base * (0.8 + 1.6 * pressure) * (1.0 + 0.5 * view.turn / max(1, view.game_length))
 
@@ -434,8 +435,16 @@ class MovementMixin:
             out[h] = (r_up, r_down, min(1.0, r_afv))
         return out
 
-    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list) -> float:
+    def _risk_weight(self, view, g: dict) -> float:
+        """The weight of expected losses for the group: an attacker whose goal is as far as the
+        turns left allow (pressure over 0.3) accepts more risk (a goal missed loses the game)."""
         wr = self._weights(view)[2]
+        if self.posture == "attack":
+            wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
+        return wr
+
+    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list) -> float:
+        wr = self._risk_weight(view, g)
         r_inf = risk[1] if down_end else risk[0]
         val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
         return val - wr * (r_inf * g["inf_val"] + risk[2] * g["afv_val"])
@@ -511,7 +520,7 @@ class MovementMixin:
             u0 = self._utility(view, g, start, risks[start], True, inf_hexes) - 0.02
             if u0 > best[0] + 1e-9:
                 best = (u0, start, True)
-        wr = self._weights(view)[2]
+        wr = self._risk_weight(view, g)
         iv, av = g["inf_val"], g["afv_val"]
         for h in cand:
             r = risks[h]
