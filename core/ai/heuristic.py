@@ -478,6 +478,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if not defenders:
                 continue
             att = [view.unit(x) for x in a.units]
+            if self._empties_objective(view, att, a.target, marked):
+                continue
             odds = assault_odds(marked.get(a.target, []) + att, defenders)
             if odds < self._assault_need(view, a.target):
                 continue
@@ -485,6 +487,25 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
+
+    def _empties_objective(self, view, att: list, target: str, marked: dict | None = None) -> bool:
+        """Would the assaulting units ``att`` leave an objective hex this side holds empty? 17.0 a
+        moves them into ``target``; a held objective hex is given up only for another objective
+        (an enemy-held goal hex)."""
+        m = self.maps
+        if target in m.attack:
+            return False
+        held = m.guard | m.goal
+        leaving = {u.hex for u in att if u is not None and u.hex in held}
+        if not leaving:
+            return False
+        going = {u.id for u in att if u is not None}
+        for us in (marked or {}).values():
+            going |= {u.id for u in us}
+        for h in leaving:
+            if not any(u.hex == h and u.id not in going and not u.is_afv for u in view.own_units()):
+                return True
+        return False
 
     def _assault(self, view, actions: list[Action]) -> Action | None:
         scored = []

@@ -372,3 +372,41 @@ def test_8_65_an_afv_blocked_by_a_wreck_pushes_it_out_of_its_way():
     _play_phase(g, {"german": HeuristicPlayer(1), "russian": _HoldFire()}, Phase.MOVEMENT, 1)
     pushes = [e for e in g.events[start:] if e["kind"] == "push_wreck"]
     assert pushes and pushes[0]["wreck"] == "1508"
+
+
+def test_17_0_a_defender_never_assaults_out_of_the_objective_hex_it_holds_leaving_it_empty():
+    """17.0 a moves the assaulting units into the assaulted hex: Germans holding their objective
+    1505 keep at least one unit in it, however good the odds against a Russian next door (the
+    Scenario 1 replays: the farmhouse emptied by assaults out of it)."""
+    units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(3)]
+    units += [inf("R1", "russian", assault=1, pr=5)]
+    g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1506"}, length=6)
+    _objectives(g, [_occupy(["1505"])], [_occupy(["1505"])],
+                lambda st, game: "german" if any(u.hex == "1505" for u in st.units_of("german")) else "russian")
+    p = HeuristicPlayer(5)
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation")
+    n = 0
+    while g.state.phase is Phase.MOVEMENT and g.current_side() == "german" and n < 20:
+        a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+        g.apply(a)
+        n += 1
+        if isinstance(a, EndPhase):
+            break
+    assert p.posture == "defend"
+    assert any(u.hex == "1505" and u.assault_hex is None for u in g.units.values() if u.side == "german")
+
+
+def test_17_0_an_attacker_may_assault_from_a_held_objective_into_an_enemy_held_one():
+    """The same odds against an enemy-held goal hex: giving up a held objective hex for another
+    objective is allowed (the assault is marked)."""
+    units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(3)]
+    units += [inf("R1", "russian", assault=1, pr=5)]
+    g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1506"}, length=6)
+    both = ["1505", "1506"]
+    _objectives(g, [_occupy(both)], [_occupy(both)],
+                lambda st, game: "german" if all(any(u.hex == h for u in st.units_of("german")) for h in both)
+                else "russian")
+    p = HeuristicPlayer(5)
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation")
+    a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert isinstance(a, DesignateAssault) and a.target == "1506"
