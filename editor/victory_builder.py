@@ -74,7 +74,6 @@ __all__ = ["VictoryPanel", "RegionField", "CONDITION_KINDS", "LEAF_KINDS", "leaf
            "parse_hex_list", "region_mode"]
 
 SIDES = ("german", "russian")
-RESULTS = ("german", "russian", "draw")
 RESULT_LABELS = {"german": "Germans win", "russian": "Russians win", "draw": "Draw"}
 SIDE_LABELS = {"german": "German", "russian": "Russian"}
 #: condition kind -> its words in the Condition box

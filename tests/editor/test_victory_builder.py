@@ -385,6 +385,10 @@ def test_kind_changes_keep_what_carries_over(open_panel):
     f = v.fields
     assert v.select(("outcomes", 1))                   # Russians: sole occupant of 1 multi-hex building
     assert f["scope"].currentData() == "each_building" and f["min_buildings"].value() == 1
+    rf = v.region_field
+    assert rf.current_mode() == "terrain" and rf.terrain.currentData() == "multi_hex_buildings"
+    step(doc, lambda: choose(rf.terrain, "building_hexes"))
+    assert doc.scenario.victory.outcomes[1].condition.region.feature == "building_hexes"
     step(doc, lambda: f["min_buildings"].setValue(2))
     step(doc, lambda: choose(f["scope"], "region"))
     assert not v.form.isRowVisible(f["min_buildings"])
@@ -397,7 +401,7 @@ def test_kind_changes_keep_what_carries_over(open_panel):
     assert c.kind == "any_of" and [x.kind for x in c.of] == ["sole_occupant"]
     step(doc, lambda: choose(f["kind"], "controls"))
     c = doc.scenario.victory.outcomes[1].condition
-    assert (c.kind, c.side, c.region.feature) == ("controls", "russian", "multi_hex_buildings")
+    assert (c.kind, c.side, c.region.feature) == ("controls", "russian", "building_hexes")
     step(doc, lambda: choose(f["kind"], "at_least"))
     step(doc, lambda: v.kind_boxes["afv"].click())
     step(doc, lambda: v.kind_boxes["infantry"].click())
