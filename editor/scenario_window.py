@@ -32,11 +32,11 @@ from editor.scenario_docks import (
     RosterPanel,
     SetupPanel,
     ValidationPanel,
-    VictoryPanel,
     parse_json_path,
 )
 from editor.scenario_document import ScenarioDocument
 from editor.scenario_forms import SidesPanel
+from editor.victory_builder import VictoryPanel
 from editor.scenario_overlay import (
     DESIGNER_LAYERS,
     GAME_LAYERS,
@@ -192,6 +192,7 @@ class ScenarioController(QObject):
         self.overlay.set_suppressed([x for names in GAME_LAYERS.values() for x in names])
         self._make_layer_menu()
         self.regions.region_selected.connect(self._region_selected)
+        self.victory.pick_region.connect(self.pick_region_on_map)
         self.validation.go_to.connect(self.go_to)
         self.oob.unit_selected.connect(self._unit_selected)
         self.setup_panel.tree.currentItemChanged.connect(
@@ -651,6 +652,19 @@ class ScenarioController(QObject):
             return
         hexes = self.regions.hexes()
         self.overlay.set_layer("region", region_items(hexes, "paint", None))
+
+    def pick_region_on_map(self, loc: tuple) -> None:
+        """Let the Region paint tool paint the region at ``loc`` (the victory builder's *Pick on
+        map*): the region is selected (shown on the map), the tool chosen, the Victory dock stays
+        in front."""
+        if self.doc is None:
+            return
+        self.regions.select(loc)
+        self.win.tools.set_tool("region")
+        self.docks["victory"].show()
+        self.docks["victory"].raise_()
+        self.win.statusBar().showMessage("Pick the victory region's hexes: click or drag on the map to add hexes; "
+                                         "start inside the region to remove them", 10000)
 
     def _unit_selected(self, uid: str) -> None:
         self.win.ctx.unit = uid
