@@ -46,7 +46,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
     QPlainTextEdit,
     QSizePolicy,
     QSpinBox,
@@ -60,7 +59,7 @@ from maps import hexgrid
 from scenarios.regions import COMPASS, FEATURE_KINDS, RegionError, region_from_data
 
 __all__ = ["KINDS", "KIND_LABELS", "RegionForm", "RegionEditor", "HexField", "FeatureField", "HexPicker",
-           "picker", "default_region", "convert_region", "parse_hex_ids", "region_problem"]
+           "picker", "default_region", "convert_region", "parse_hex_ids", "region_problem", "WrapLabel", "picked_items"]
 
 #: Every kind of the region language, in the order the builder offers them, with its label.
 KINDS: tuple[tuple[str, str], ...] = (
@@ -279,6 +278,30 @@ def _ctx_of(source):
     return getattr(source, "context", source)
 
 
+class WrapLabel(QLabel):
+    """A word-wrapped label whose minimum height is what its text needs at its current width,
+    so a scroll area (which ignores height-for-width) scrolls instead of squeezing what follows."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+
+    def minimumSizeHint(self):  # noqa: N802
+        s = super().minimumSizeHint()
+        if self.width() > 0 and self.text():
+            s.setHeight(max(s.height(), self.heightForWidth(self.width())))
+        return s
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        if ev.oldSize().width() != ev.size().width():
+            self.updateGeometry()
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        super().setText(text)
+        self.updateGeometry()
+
+
 def _combo(items: list[tuple[str, Any]] | None = None, min_chars: int = 8) -> QComboBox:
     c = QComboBox()
     c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -399,11 +422,23 @@ def picker() -> HexPicker:
 
 
 def _pick_button(tip: str) -> QToolButton:
+    """A *Pick* toggle; while it is down it reads *Picking* on the cyan of the map's marks."""
     b = QToolButton()
     b.setText("Pick")
     b.setCheckable(True)
     b.setToolTip(tip)
+    b.setStyleSheet("QToolButton:checked { background: #bfe9f7; border: 1px solid #0096c8; border-radius: 2px;"
+                    " font-weight: bold; }")
+    b.toggled.connect(lambda on: b.setText("Picking" if on else "Pick"))
     return b
+
+
+def _set_pick_state(b: QToolButton, on: bool) -> None:
+    """Show ``b`` down or up without its ``toggled`` (the picker sets it)."""
+    b.blockSignals(True)
+    b.setChecked(on)
+    b.blockSignals(False)
+    b.setText("Picking" if on else "Pick")
 
 
 class HexField(QWidget):
@@ -454,9 +489,7 @@ class HexField(QWidget):
             picker().stop(self)
 
     def set_picking(self, on: bool) -> None:
-        self.pick_button.blockSignals(True)
-        self.pick_button.setChecked(on)
-        self.pick_button.blockSignals(False)
+        _set_pick_state(self.pick_button, on)
 
     @property
     def picking(self) -> bool:
@@ -554,9 +587,7 @@ class FeatureField(QWidget):
         self.combo.blockSignals(False)
 
     def set_picking(self, on: bool) -> None:
-        self.pick_button.blockSignals(True)
-        self.pick_button.setChecked(on)
-        self.pick_button.blockSignals(False)
+        _set_pick_state(self.pick_button, on)
 
     def picked_hexes(self) -> list[str]:
         if self.hexmap is None:
@@ -648,8 +679,7 @@ class _Editor(QWidget):
         v = QVBoxLayout(box)
         v.setContentsMargins(0, 2, 0, 0)
         v.setSpacing(1)
-        lab = QLabel(caption)
-        lab.setWordWrap(True)
+        lab = WrapLabel(caption)
         lab.setStyleSheet("color: #555")
         v.addWidget(lab)
         v.addWidget(f)
@@ -685,8 +715,7 @@ class _RangeEditor(_Editor):
             f.changed.connect(self.changed)
         self.lay.addRow("From", self.first)
         self.lay.addRow("To", self.last)
-        hint = QLabel("along one hex column or one hex row, both ends included")
-        hint.setWordWrap(True)
+        hint = WrapLabel("along one hex column or one hex row, both ends included")
         hint.setStyleSheet("color: #555")
         self.lay.addRow(hint)
 
@@ -703,8 +732,7 @@ class _AreaEditor(_Editor):
 
     def __init__(self, form):
         super().__init__(form)
-        lab = QLabel("every hex of the scenario's map sections")
-        lab.setWordWrap(True)
+        lab = WrapLabel("every hex of the scenario's map sections")
         self.lay.addRow(lab)
 
 
@@ -1049,6 +1077,45 @@ class _NamedEditor(_Editor):
         return {"kind": "named", "name": self.combo.currentText().strip()}
 
 
+class _AddNamedCombo(QComboBox):
+    """*Add named region...*: the scenario's named regions; choosing one emits ``chosen(name)``
+    and the list shows its prompt again. Refilled whenever it opens."""
+
+    chosen = Signal(str)
+    PROMPT = "Add named region..."
+
+    def __init__(self, names):
+        super().__init__()
+        self.names = names
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(10)
+        self.setToolTip("Add one of the scenario's named regions as a part")
+        self.refill()
+        self.currentIndexChanged.connect(self._chosen)
+
+    def refill(self) -> None:
+        self.blockSignals(True)
+        self.clear()
+        self.addItem(self.PROMPT, None)
+        for n in self.names():
+            self.addItem(n, n)
+        self.setCurrentIndex(0)
+        self.blockSignals(False)
+
+    def showPopup(self) -> None:  # noqa: N802
+        self.refill()
+        super().showPopup()
+
+    def _chosen(self, i: int) -> None:
+        name = self.itemData(i)
+        if not name:
+            return
+        self.blockSignals(True)
+        self.setCurrentIndex(0)
+        self.blockSignals(False)
+        self.chosen.emit(name)
+
+
 class _PartList(QWidget):
     """The parts of a union, an intersection or a difference's *minus*: nested forms, each
     removable (while more than one is left), plus *Add part* and *Add named region*."""
@@ -1071,31 +1138,17 @@ class _PartList(QWidget):
         self.add_button.setText("Add part")
         self.add_button.setToolTip("Add a part (a new region, built the same way)")
         self.add_button.clicked.connect(lambda: self.add(_leaf_default("hexes"), emit=True))
-        self.named_button = QToolButton()
-        self.named_button.setText("Add named region")
-        self.named_button.setToolTip("Add one of the scenario's named regions as a part")
-        self.named_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.named_menu = QMenu(self.named_button)
-        self.named_menu.aboutToShow.connect(self._fill_named)
-        self.named_button.setMenu(self.named_menu)
+        # a list, not a menu: choosing a name adds it (no modal popup loop)
+        self.named_combo = _AddNamedCombo(self.named_choices)
+        self.named_combo.chosen.connect(lambda n: self.add({"kind": "named", "name": n}, emit=True))
         row.addWidget(self.add_button)
-        row.addWidget(self.named_button)
-        row.addStretch(1)
+        row.addWidget(self.named_combo, 1)
         self.lay.addLayout(row)
 
     def named_choices(self) -> list[str]:
         ctx = self.editor.form.ctx()
         skip = self.editor.form.root().exclude_named
         return [n for n in sorted(getattr(ctx, "named", {}) or {}) if n not in skip]
-
-    def _fill_named(self) -> None:
-        self.named_menu.clear()
-        names = self.named_choices()
-        if not names:
-            a = self.named_menu.addAction("(the scenario has no named regions)")
-            a.setEnabled(False)
-        for n in names:
-            self.named_menu.addAction(n, lambda n=n: self.add({"kind": "named", "name": n}, emit=True))
 
     def add(self, data: dict, emit: bool = False) -> "RegionForm":
         f = RegionForm(parent_form=self.editor.form, removable=True)
@@ -1139,7 +1192,7 @@ class _ListEditor(_Editor):
         super().__init__(form)
         self.kind = kind
         words = "in any of these parts" if kind == "union" else "in every one of these parts"
-        lab = QLabel(f"hexes {words}")
+        lab = WrapLabel(f"hexes {words}")
         lab.setStyleSheet("color: #555")
         self.lay.addRow(lab)
         self.parts = _PartList(self, words)
@@ -1166,7 +1219,7 @@ class _DifferenceEditor(_Editor):
 
     def load(self, d):
         self.of = self._child(d.get("of") or _leaf_default("feature"), "hexes of")
-        lab = QLabel("minus the hexes of any of")
+        lab = WrapLabel("minus the hexes of any of")
         lab.setStyleSheet("color: #555")
         self.lay.addRow(lab)
         self.minus = _PartList(self, "minus")
@@ -1238,8 +1291,7 @@ class RegionForm(QFrame):
             self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
             head.addWidget(self.remove_button)
         lay.addLayout(head)
-        self.error_label = QLabel()
-        self.error_label.setWordWrap(True)
+        self.error_label = WrapLabel()
         self.error_label.setStyleSheet(f"color: {_RED}")
         self.error_label.hide()
         lay.addWidget(self.error_label)
@@ -1427,17 +1479,16 @@ class RegionEditor(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.describe = QLabel()
-        self.describe.setWordWrap(True)
-        self.count = QLabel()
+        self.describe = WrapLabel()
+        self.count = WrapLabel()
         f = self.count.font()
         f.setBold(True)
         self.count.setFont(f)
-        self.count.setWordWrap(True)
         lay.addWidget(self.describe)
         lay.addWidget(self.count)
         self.tabs = QTabWidget()
         self.form = RegionForm(source=source)
+        self.form.status.hide()   # the whole region's count is ``count``, above the tabs
         page = QWidget()
         pl = QVBoxLayout(page)
         pl.setContentsMargins(4, 4, 4, 4)
@@ -1450,8 +1501,7 @@ class RegionEditor(QWidget):
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText('{"kind": "hexes", "hexes": ["4307", "4308"]}')
         self.text.setMinimumHeight(120)
-        self.json_error = QLabel()
-        self.json_error.setWordWrap(True)
+        self.json_error = WrapLabel()
         self.json_error.setStyleSheet(f"color: {_RED}")
         self.json_error.hide()
         jl.addWidget(self.text, 1)
@@ -1567,3 +1617,66 @@ def picked_items(hexes: list[str], ordered: bool = False) -> list:
         if ordered:
             out += _label(str(i + 1), hex_centre(h), cyan.darker(140), px=24, z=31)
     return out
+
+
+# =============================================================================== screenshot
+
+def screenshot(out: str, size: tuple[int, int] = (1366, 768)) -> str:
+    """Render the region builder offscreen to the PNG ``out``: Scenario 2 in the Scenario mode,
+    a new region "north of the road" being built as *Reachable* from the north map edge with the
+    east-west road (three waypoints picked on the map, numbered) as the barrier, the result
+    drawn on the map. ``python -m editor.region_builder docs/images/region-builder.png``."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QApplication
+
+    from editor.canvas import ToolEvent
+    from editor.main_window import MainWindow
+
+    root = Path(__file__).resolve().parents[1]
+    app = QApplication.instance() or QApplication([])
+    w = MainWindow(persist_settings=False)
+    w.resize(*size)
+    w.show()
+    app.processEvents()
+    w.open_file(root / "scenarios" / "data" / "scenario_2_khristishche.json", offer_recovery=False)
+    ctl = w.scenario_ctl
+    ctl.docks["regions"].raise_()
+    panel = ctl.regions
+    panel.new_region()
+    panel.name.setText("north of the road")
+    form = panel.editor.form
+    form.set_kind("reachable")
+    barrier = form.parts()[1]
+    barrier.editor.through.pick_button.click()
+    tool = w.tools.current
+    for h in ("1014", "1715", "3014"):
+        tool.press(ToolEvent.at_hex(h))
+        tool.release(ToolEvent.at_hex(h))
+    app.processEvents()
+    ctl.fit()
+    app.processEvents()
+    w.grab().save(str(out), "PNG")
+    picker().stop()
+    ctl.doc.undo_stack.setClean()
+    w.close()
+    return str(out)
+
+
+if __name__ == "__main__":   # pragma: no cover - a documentation helper
+    import os
+    import sys
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    import tempfile
+
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    _app = QApplication.instance() or QApplication([])
+    from editor.app import quiet_qt_messages
+
+    quiet_qt_messages()
+    print(screenshot(sys.argv[1] if len(sys.argv) > 1 else "docs/images/region-builder.png"))

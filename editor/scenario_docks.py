@@ -974,7 +974,7 @@ class RegionPanel(QWidget):
     preview_changed = Signal(object)
 
     def __init__(self, parent=None):
-        from editor.region_builder import RegionEditor
+        from editor.region_builder import RegionEditor, WrapLabel
 
         super().__init__(parent)
         self.doc: ScenarioDocument | None = None
@@ -992,15 +992,14 @@ class RegionPanel(QWidget):
         # the row heights follow the column's width, so a long name wraps
         self.list.header().sectionResized.connect(lambda i, _o, _n: i == 0 and self._fit_rows())
         self.list.currentItemChanged.connect(self._selected)
-        self.list.setMinimumHeight(90)
+        self.list.setMinimumHeight(120)
         split = QSplitter(Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
         split.addWidget(self.list)
         box = QWidget()
         bl = QVBoxLayout(box)
         bl.setContentsMargins(0, 0, 0, 0)
-        self.where = QLabel()
-        self.where.setWordWrap(True)
+        self.where = WrapLabel()
         f = self.where.font()
         f.setBold(True)
         self.where.setFont(f)
@@ -1019,8 +1018,7 @@ class RegionPanel(QWidget):
         self.count, self.describe, self.text = self.editor.count, self.editor.describe, self.editor.text
         self.editor.changed.connect(self._draft_changed)
         bl.addWidget(self.editor, 1)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
+        self.message = WrapLabel()
         self.message.setStyleSheet("color: #b00000")
         self.message.hide()
         bl.addWidget(self.message)
@@ -1035,6 +1033,7 @@ class RegionPanel(QWidget):
         split.addWidget(box)
         split.setStretchFactor(1, 1)
         lay.addWidget(split)
+        self._split = split
         self.loc: tuple | None = None
         #: True while a new named region is being built (no list entry yet)
         self.creating = False
@@ -1168,7 +1167,8 @@ class RegionPanel(QWidget):
 
     def _sync_builder(self) -> None:
         """After a change of the scenario or of the selection: the builder shows the stored region
-        (unless it holds changes made to that same stored region, which it keeps, resolved again)."""
+        when it changed (an undo, a paint stroke: a draft of the old one is dropped), else it keeps
+        what it holds, resolved again (the map, north or named regions may have changed)."""
         self._say(None)
         if self.creating:
             self.editor.refresh()
@@ -1179,8 +1179,8 @@ class RegionPanel(QWidget):
         if stored is None:
             self._show_empty()
             return
-        if self._base is not None and stored == self._base and self.dirty():
-            self.editor.refresh()
+        if self._base is not None and stored == self._base:
+            self.editor.refresh()   # the same stored region: the form (and a field picking) stays
         else:
             self._load(stored)
         self._update_buttons()
@@ -1205,6 +1205,9 @@ class RegionPanel(QWidget):
         self.preview_changed.emit(self.preview_hexes())
 
     def _update_buttons(self) -> None:
+        # the form grew or shrank: a QSplitter does not tell its parent layout, so the dock's
+        # scroll area would squeeze the nested parts instead of scrolling
+        self._split.updateGeometry()
         active = self.creating or self.loc is not None
         self.ok_button.setEnabled(active and self.editor.is_valid())
         self.cancel_button.setEnabled(active)

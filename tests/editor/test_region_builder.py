@@ -484,6 +484,14 @@ def test_region_form_is_a_reusable_widget(qtbot):
     assert diff.parts()[1].region()["kind"] == "within"
     assert diff.parts()[1].parts()[0].region() == {"kind": "beyond", "direction": "north", "row": 12,
                                                    "inclusive": False}
+    # a union's part chosen from the scenario's named regions
+    parts = form.editor.parts
+    n, before = len(parts.forms), form.region()
+    choose(parts.named_combo, "road 4001-5014")
+    assert len(parts.forms) == n + 1 and parts.forms[-1].region() == {"kind": "named", "name": "road 4001-5014"}
+    assert parts.named_combo.currentIndex() == 0 and seen[-1] == form.region()
+    parts.forms[-1].remove_button.click()                 # and removed again
+    assert len(parts.forms) == n and form.region() == before
     ed = RegionEditor(source=ctx)
     qtbot.addWidget(ed)
     ed.set_region({"kind": "feature", "name": "Hill K"})
@@ -502,11 +510,15 @@ def test_switching_kinds_keeps_what_fits():
     assert convert_region({"kind": "map_edge", "direction": "west"}, "beyond")["direction"] == "west"
 
 
-def test_the_regions_dock_fits_1366_by_768_with_a_nested_region(open_window):
+@pytest.mark.parametrize("loc", [("russian", "infiltration", "zone"), SETUP_ZONE])
+def test_the_regions_dock_fits_1366_by_768_with_a_nested_region(open_window, loc):
     w = open_window(S1)
     ctl = w.scenario_ctl
-    ctl.regions.select(("russian", "infiltration", "zone"))
+    ctl.regions.select(loc)
     QApplication.processEvents()
+    # the nested parts are never squeezed: the dock scrolls instead
+    for f in ctl.regions.editor.form.forms():
+        assert f.height() >= f.minimumSizeHint().height(), f.kind()
     dock: QDockWidget = ctl.docks["regions"]
     assert w.dock_on_top(dock)
     sa = dock.widget()
@@ -514,3 +526,22 @@ def test_the_regions_dock_fits_1366_by_768_with_a_nested_region(open_window):
     for b in dock.findChildren(QPushButton) + dock.findChildren(QToolButton):
         if b.isVisible() and not b.visibleRegion().isEmpty():
             assert b.width() >= b.sizeHint().width(), b.text()
+
+
+def test_picking_survives_other_edits_and_ends_with_another_tool(open_window, qtbot):
+    w = open_window(S1)
+    ctl, doc = w.scenario_ctl, w.scenario_ctl.doc
+    panel = ctl.regions
+    panel.select(("regions", "road 4001-5014"))
+    field = panel.editor.form.editor.through
+    field.pick_button.click()
+    assert field.pick_button.text() == "Picking" and w.tools.current.name == "pick"
+    doc.edit("Turns", lambda d: d.__setitem__("turns", 8))          # an edit elsewhere in the scenario
+    assert picker().field is field
+    click_hex(qtbot, w, "5014")                                      # the last waypoint again: taken back
+    assert field.ids() == ["4001"] and "at least two" in panel.count.text()
+    click_hex(qtbot, w, "5014")
+    assert field.ids() == ["4001", "5014"] and not panel.dirty()
+    w.tools.set_tool("north")                                        # another tool ends picking
+    assert picker().field is None and not field.pick_button.isChecked() and field.pick_button.text() == "Pick"
+    assert w.tools.current.name == "north"
