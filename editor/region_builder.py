@@ -25,7 +25,10 @@ Widgets (reusable; the Regions dock uses them, a victory builder may embed them)
   toggles the clicked hex (a drag adds or removes like the Region paint tool), a road or gully
   appends the hex as its next waypoint (clicking the last one again removes it), a single hex
   takes the click and stops (a hex line's *from* then passes on to its *to*), a feature picker
-  takes the feature or building in the clicked hex. Esc or the button again stops picking.
+  takes the feature or building in the clicked hex. Esc or the button again stops picking. The
+  window marks the picked hexes on the map (:func:`picked_items`, numbered for a road); a panel
+  shows its region's hexes with
+  :meth:`editor.scenario_window.ScenarioController.preview_region` (``editor.hexes()``).
 """
 
 from __future__ import annotations
@@ -322,14 +325,6 @@ def _select(combo: QComboBox, data: Any) -> None:
     else:
         combo.addItem(str(data), data)
         combo.setCurrentIndex(combo.count() - 1)
-
-
-def _combo_value(combo: QComboBox) -> Any:
-    if combo.isEditable():
-        text = combo.currentText().strip()
-        i = combo.findText(text)
-        return combo.itemData(i) if i >= 0 and combo.itemData(i) is not None else text
-    return combo.currentData()
 
 
 # =============================================================================== map picking
@@ -1118,7 +1113,7 @@ class _AddNamedCombo(QComboBox):
 
 class _PartList(QWidget):
     """The parts of a union, an intersection or a difference's *minus*: nested forms, each
-    removable (while more than one is left), plus *Add part* and *Add named region*."""
+    removable (while more than one is left), plus *Add part* and *Add named region...*."""
 
     changed = Signal()
 

@@ -192,7 +192,7 @@ class ScenarioController(QObject):
         self.overlay.set_suppressed([x for names in GAME_LAYERS.values() for x in names])
         self._make_layer_menu()
         self.regions.region_selected.connect(self._region_selected)
-        self.regions.preview_changed.connect(self._region_preview)
+        self.regions.preview_changed.connect(self.preview_region)
         # the region builder's Pick buttons: clicks on the map go to the field (issue 17 item 1)
         from editor.region_builder import picker
 
@@ -653,10 +653,12 @@ class ScenarioController(QObject):
 
     def _region_selected(self, loc) -> None:
         self.win.ctx.region_loc = loc
-        self._region_preview(self.regions.preview_hexes() if self.doc is not None else frozenset())
+        self.preview_region(self.regions.preview_hexes() if self.doc is not None else frozenset())
 
-    def _region_preview(self, hexes) -> None:
-        """The Regions dock's builder changed: its hexes are drawn live (magenta)."""
+    def preview_region(self, hexes) -> None:
+        """Draw ``hexes`` (hex ids) as the region being edited (magenta), replacing the previous
+        one: the Regions dock's builder after every change; another panel embedding a
+        :class:`editor.region_builder.RegionEditor` may call it with ``editor.hexes()``."""
         self.overlay.set_layer("region", region_items(hexes, "paint", None) if hexes else [])
 
     def _picking_changed(self, field) -> None:
