@@ -5,7 +5,10 @@ painting and unit placement. They work on ``ctx.scenario`` (a
 * :class:`NorthTool` (N): click the indicator's hex, then the adjacent hex it points to.
 * :class:`RegionPaintTool` (G): paint the selected region's hexes (an explicit ``hexes``
   region): a drag that starts on a hex outside the region adds, inside removes; one drag is one
-  undo step. The region to paint is ``ctx.region_loc`` (set by the Regions panel).
+  undo step. The region to paint is ``ctx.region_loc`` (set by the Regions panel). A region
+  built from a rule (a road, a side of it, a hill minus ...) is frozen into its list of hexes
+  only after the designer says so (a question; No leaves it unchanged).
+* :class:`RegionPickTool`: the region builder's clicks on the map (hexes, waypoints, features).
 * :class:`SetupMarkTool` (K): hidden hexes (24.2) and mines (19.1) of the side chosen in the
   Set-up panel: click toggles a hidden hex, or sets the hex's AP/AT mine factors; right-click
   removes the hex's mines. Refusals (zone, count, 19.12 limits, buildings, allotment) in the
@@ -25,7 +28,7 @@ from editor.canvas import ToolEvent, hex_path
 from editor.scenario_document import region_at, set_region_at
 from editor.tools import Tool
 
-__all__ = ["NorthTool", "RegionPaintTool", "PlacementTool", "SetupMarkTool"]
+__all__ = ["NorthTool", "RegionPaintTool", "RegionPickTool", "PlacementTool", "SetupMarkTool"]
 
 
 class _ScenarioTool(Tool):
@@ -115,17 +118,42 @@ class RegionPaintTool(_ScenarioTool):
     def press(self, ev: ToolEvent) -> None:
         if not self._need() or ev.button != Qt.MouseButton.LeftButton:
             return
-        loc, _ = self._region()
+        loc, data = self._region()
         if loc is None:
             self.set_status("select a region in the Regions panel first")
             return
         hid = self._hex_id(ev)
         if hid is None:
             return
+        if data.get("kind") != "hexes" and not self.confirm_freeze(loc):
+            return
         current = self.sdoc.resolve(_model(self.sdoc.scenario, loc))[0]
         self.adding = hid not in current
         self.stroke = self.sdoc.new_stroke()
         self.paint([hid])
+
+    def confirm_freeze(self, loc: tuple) -> bool:
+        """Ask before painting turns a region built from a rule into a plain list of its hexes;
+        True to go on. No (or closing the question) leaves the region as it is."""
+        from PySide6.QtWidgets import QMessageBox
+
+        from editor.scenario_docks import loc_label
+
+        r = _model(self.sdoc.scenario, loc)
+        n = len(self.sdoc.resolve(r)[0])
+        label = loc_label(self.sdoc, loc)
+        sb = QMessageBox.StandardButton
+        parent = self.ctx.parent() if hasattr(self.ctx.parent(), "windowTitle") else None
+        ans = QMessageBox.question(
+            parent, "Freeze the region into hexes?",
+            f"{label} is built from a rule: {r.describe()}.\n\nPainting turns it into a plain list of its {n} "
+            "hexes: it no longer follows the map or the rule it was built from (Undo brings the rule back; "
+            "the Regions dock's builder edits the rule instead).\n\nFreeze it into hexes and paint?",
+            sb.Yes | sb.No, sb.No)
+        if ans != sb.Yes:
+            self.set_status(f"not painted: {label} is still built from its rule (no change)")
+            return False
+        return True
 
     def move(self, ev: ToolEvent) -> None:
         if self.stroke is not None and ev.left_down and self.sdoc is not None:
@@ -156,6 +184,59 @@ class RegionPaintTool(_ScenarioTool):
                        stroke=self.stroke if stroke is None else stroke)
         self.set_status(f"region: {len(new)} hexes")
         return len(new)
+
+
+class RegionPickTool(_ScenarioTool):
+    """Clicks on the map for the region builder (:mod:`editor.region_builder`): each click goes
+    to the field whose *Pick* button is down (:func:`editor.region_builder.picker`); a drag adds
+    or removes several hexes of a hex list. Chosen by the window while a field picks; Esc, the
+    field's button again or another tool ends picking."""
+
+    name = "pick"
+    label = "Pick hexes"
+    shortcut = ""
+    help = ("Region builder: click hexes for the field whose Pick button is down (a hex list: click adds or "
+            "removes, drag for several; a road: click the waypoints in order); Esc ends")
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        #: True while the tool is being left (picking stops; the window must not choose a tool then)
+        self.leaving = False
+
+    def press(self, ev: ToolEvent) -> None:
+        from editor.region_builder import picker
+
+        if not self._need() or ev.button != Qt.MouseButton.LeftButton:
+            return
+        hid = self._hex_id(ev)
+        if hid is not None:
+            self.set_status(picker().pick(hid))
+
+    def move(self, ev: ToolEvent) -> None:
+        from editor.region_builder import picker
+
+        if ev.left_down and self.sdoc is not None and ev.on_map and self.sdoc.hexmap.contains(ev.hex):
+            msg = picker().drag(ev.hex.id)
+            if msg:
+                self.set_status(msg)
+
+    def key(self, key: int, modifiers) -> bool:
+        from editor.region_builder import picker
+
+        if key == Qt.Key.Key_Escape:
+            picker().stop()
+            return True
+        return False
+
+    def deactivate(self) -> None:
+        from editor.region_builder import picker
+
+        self.leaving = True
+        try:
+            picker().stop()
+        finally:
+            self.leaving = False
+        super().deactivate()
 
 
 def _model(obj, loc):

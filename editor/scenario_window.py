@@ -53,7 +53,7 @@ from editor.scenario_overlay import (
     marks_items,
     region_items,
 )
-from editor.scenario_tools import NorthTool, PlacementTool, RegionPaintTool, SetupMarkTool
+from editor.scenario_tools import NorthTool, PlacementTool, RegionPaintTool, RegionPickTool, SetupMarkTool
 from editor.watch import WatchPanel
 
 __all__ = ["ScenarioController", "SCENARIO_TOOLS"]
@@ -104,7 +104,7 @@ class ScenarioController(QObject):
         ctx.region_loc = None
         ctx.unit = None
         self.tools = {}
-        for cls in (NorthTool, RegionPaintTool, PlacementTool, SetupMarkTool, HotseatTool):
+        for cls in (NorthTool, RegionPaintTool, PlacementTool, SetupMarkTool, HotseatTool, RegionPickTool):
             t = win.tools.add(cls(ctx))
             t.status_changed.connect(win._tool_status)
             self.tools[t.name] = t
@@ -193,6 +193,13 @@ class ScenarioController(QObject):
         self._make_layer_menu()
         self.regions.region_selected.connect(self._region_selected)
         self.victory.pick_region.connect(self.pick_region_on_map)
+        self.regions.preview_changed.connect(self.preview_region)
+        # the region builder's Pick buttons: clicks on the map go to the field (issue 17 item 1)
+        from editor.region_builder import picker
+
+        self._tool_before_pick: str | None = None
+        picker().active_changed.connect(self._picking_changed)
+        picker().picked.connect(self._draw_picked)
         self.validation.go_to.connect(self.go_to)
         self.oob.unit_selected.connect(self._unit_selected)
         self.setup_panel.tree.currentItemChanged.connect(
@@ -647,11 +654,38 @@ class ScenarioController(QObject):
 
     def _region_selected(self, loc) -> None:
         self.win.ctx.region_loc = loc
-        if loc is None or self.doc is None:
-            self.overlay.set_layer("region", [])
-            return
-        hexes = self.regions.hexes()
-        self.overlay.set_layer("region", region_items(hexes, "paint", None))
+        self.preview_region(self.regions.preview_hexes() if self.doc is not None else frozenset())
+
+    def preview_region(self, hexes) -> None:
+        """Draw ``hexes`` (hex ids) as the region being edited (magenta), replacing the previous
+        one: the Regions dock's builder after every change; another panel embedding a
+        :class:`editor.region_builder.RegionEditor` may call it with ``editor.hexes()``."""
+        self.overlay.set_layer("region", region_items(hexes, "paint", None) if hexes else [])
+
+    def _picking_changed(self, field) -> None:
+        """A Pick button of the region builder went down (the Pick hexes tool takes the map's
+        clicks) or up (the tool chosen before comes back)."""
+        tools = self.win.tools
+        pick = self.tools["pick"]
+        if field is not None:
+            if tools.current is not pick:
+                self._tool_before_pick = tools.current.name if tools.current is not None else None
+                tools.set_tool("pick")
+        elif tools.current is pick and not pick.leaving:
+            from editor.main_window import MODE_TOOLS
+
+            prev = self._tool_before_pick
+            mode = self.win.mode or "scenario"
+            if prev is None or self.win.mode_of_tool(prev) not in (None, mode):
+                prev = MODE_TOOLS.get(mode, ("region",))[0]
+            tools.set_tool(prev)
+        self._draw_picked()
+
+    def _draw_picked(self, *_args) -> None:
+        from editor.region_builder import picked_items, picker
+
+        hexes, ordered = picker().hexes()
+        self.overlay.set_layer("pick", picked_items(hexes, ordered))
 
     def pick_region_on_map(self, loc: tuple) -> None:
         """Let the Region paint tool paint the region at ``loc`` (the victory builder's *Pick on
@@ -706,7 +740,7 @@ class ScenarioController(QObject):
             doc.edit(f"Use counters {p.name}", lambda d: d.__setitem__("counters", ref) if ref else d.pop("counters", None))
 
     def _tool_changed(self, tool) -> None:
-        self.activate_stack(tool.name in SCENARIO_TOOLS)
+        self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name == "pick")
         if self.win.switching_mode:   # the mode's own layout decides which dock is in front
             return
         if tool.name in ("hotseat",):

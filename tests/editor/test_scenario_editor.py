@@ -86,7 +86,11 @@ def test_oob_edit_with_undo(win):
     assert any("Squad D (10) less R PR9" in t for t in texts)
 
 
-def test_region_painting_and_live_count(win, qtbot):
+def test_region_painting_and_live_count(win, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    # the zone is built from a rule: painting it asks before freezing it into hexes (issue 17); yes
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     ctl = win.scenario_ctl
     ctl.regions.select(SETUP_ZONE)
     assert ctl.regions.count.text() == "20 hexes"
