@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -121,6 +122,10 @@ class RosterPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Counter", "Value", "Provenance"])
         self.tree.itemDoubleClicked.connect(self._edit)
+        # the counter's name in full (a narrow dock scrolls sideways rather than eliding it)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         lay.addWidget(self.tree, 1)
         self.prov = QLabel()
         self.prov.setWordWrap(True)
@@ -242,6 +247,10 @@ class RosterPanel(QWidget):
             if u.kind == "infantry":
                 sq_added = merged and (side, "squad", u.squad) in r.added
                 parent = group(f"Squad {u.squad}", ("squad", side, u.squad) if sq_added else None, sq_added)
+                desc = r.squad(side, u.squad).description
+                if desc and not parent.toolTip(0).endswith(desc):
+                    parent.setToolTip(0, (parent.toolTip(0) + "; " if parent.toolTip(0) else f"Squad {u.squad}: ")
+                                      + desc)
             else:
                 parent = group({"commander": "Commanders", "cw": "Crew weapons", "afv": "AFVs"}[u.kind])
             label = {"infantry": lambda: f"{u.id} {u.weapon}", "commander": lambda: f"{u.id} {u.rank}",
@@ -286,7 +295,6 @@ class RosterPanel(QWidget):
                     c.setToolTip(0, f"{t} {f}: a value of the type this scenario adds ($.roster.add[{i}])")
                     self._paint(c, PROV_COLOURS["designer"])
                     it.addChild(c)
-        self.tree.resizeColumnToContents(0)
 
         def restore(it):
             nonlocal select
@@ -726,7 +734,7 @@ class RosterEntryDialog(QDialog):
         self.current = QLabel()
         self.current.setWordWrap(True)
         self.form.addRow("Counter", self.unit)
-        self.form.addRow("Value", self.field)
+        self.form.addRow("Which value", self.field)
         self.form.addRow("", self.current)
         self.form.addRow("New value", self.value)
         self.unit.currentIndexChanged.connect(lambda _i: self._unit_changed())
@@ -782,6 +790,10 @@ class RosterEntryDialog(QDialog):
                                    + (" (a CW type is MMG, ATR, Mor or <calibre>AT, 2.23)" if what == "CW" else "")
                                    + ".")
             self.description.setEnabled(True)
+            if getattr(self, "_type_description", None) == self.description.text():
+                self.description.clear()   # the description of the type shown before
+            self._type_description = None
+            self.number.setValue(1)
             return
         sd = getattr(r.document, side)
         tp = (sd.afv_types if self.kind == "afv" else sd.cw_types)[t]
@@ -789,6 +801,7 @@ class RosterEntryDialog(QDialog):
                                "is the counter's own.")
         self.description.setEnabled(False)
         self.description.setText(tp.description or "")
+        self._type_description = self.description.text()
         for name, w in self.values.items():
             self._set_widget(name, w, getattr(tp, name, None))
         units = r.afvs(side) if self.kind == "afv" else r.crew_weapons(side)
