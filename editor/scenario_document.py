@@ -795,8 +795,9 @@ class ScenarioDocument(QObject):
         for the games the editor starts (batch, Watch, Hot-seat) and return the scenario file:
         ``map.json`` (the live map, unsaved edits included, with its terrain chart embedded),
         ``counters.json`` (the base roster; the scenario's own additions and overrides stay in its
-        ``roster`` block) and ``scenario.json`` (the scenario in memory, naming both). Every game then reads exactly these documents; each
-        snapshot keeps its own folder, so the replays of earlier games still verify."""
+        ``roster`` block) and ``scenario.json`` (the scenario in memory, naming both). Every game
+        then reads exactly these documents; each snapshot keeps its own folder, so the replays of
+        earlier games still verify."""
         import tempfile
 
         from maps.mapfile import save_map

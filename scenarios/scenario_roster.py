@@ -427,7 +427,8 @@ def _merge(base: Roster, block: RosterBlock) -> tuple[dict, list[Problem], list[
             types = [*sd["afv_types"], *(x.type for x in block.add if isinstance(x, AFVTypeAddition)
                                          and x.side == a.side)] if is_afv else \
                 [*sd["cw_types"], *(x.type for x in block.add if isinstance(x, CWTypeAddition) and x.side == a.side)]
-            t = _canonical(types, "afv" if is_afv else "cw", a.type, sd.get("afv_aliases") if is_afv else None) or a.type
+            aliases = sd.get("afv_aliases") if is_afv else None
+            t = _canonical(types, "afv" if is_afv else "cw", a.type, aliases) or a.type
             c = dump(a)
             c["type"] = t
             c["id"] = a.id or default_unit_id(a.side, a.kind, type=t, number=a.number)

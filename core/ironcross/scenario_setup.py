@@ -499,7 +499,8 @@ def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
 def load_setup(path: str | os.PathLike[str], *, seed: int = 0, left_out=None) -> tuple[object, GameSetup]:
     """Load a scenario file (validated) and build its :class:`GameSetup` on the scenario's map
     (with the terrain chart the map names) and roster (the counters file the scenario names, else
-    the shipped roster, with the scenario's own additions and overrides); returns (scenario, setup). ``left_out``: see :func:`build_setup`.
+    the shipped roster, with the scenario's own additions and overrides); returns (scenario,
+    setup). ``left_out``: see :func:`build_setup`.
 
     Raises :class:`maps.document_file.DocumentError` for an invalid file, :class:`SetupError` when it
     cannot be played.

@@ -117,7 +117,8 @@ def test_an_override_changes_one_value_of_a_shipped_counter():
     p = r.unit("R-A-2").provenance_of("pr")
     assert p.source == "designer" and p.rationale == "the printed counter reads PR7"
     assert r.unit("R-A-2").provenance_of("weapon") == base.unit("R-A-2").provenance_of("weapon")
-    assert r.unit("G-StugIIIb-1").at_factor == 11 and r.unit("G-StugIIIb-2").at_factor == base.unit("G-StugIIIb-2").at_factor
+    assert r.unit("G-StugIIIb-1").at_factor == 11
+    assert r.unit("G-StugIIIb-2").at_factor == base.unit("G-StugIIIb-2").at_factor
     assert r.origin("R-A-2") == "overridden" and r.override_index("R-A-2", "pr") == 0
     assert r.override_index("R-A-2", "weapon") is None
 
