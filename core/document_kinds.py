@@ -60,7 +60,9 @@ def _scenario(path: str, data) -> str:
     g, r = sc.german, sc.russian
     return (f"scenario {sc.number or '-'} {sc.title!r}: {', '.join(sc.map.sections)}, {sc.turns} turns, "
             f"German {len(g.units())} OOB unit entries in {len(g.groups)} group(s), "
-            f"Russian {len(r.units())} in {len(r.groups)} group(s)")
+            f"Russian {len(r.units())} in {len(r.groups)} group(s)"
+            + (f"; own roster: {_count(len(sc.roster.add), 'addition')}, {_count(len(sc.roster.override), 'override')}"
+               if sc.roster is not None else ""))
 
 
 def _counters(path: str, data) -> str:

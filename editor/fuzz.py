@@ -6,7 +6,7 @@ exception reach Qt's event loop. ``tests/editor/test_legible.py`` runs a few hun
 :class:`Fuzzer` drives a :class:`editor.main_window.MainWindow` offscreen. Anything that would
 block (a modal dialog, a file dialog, an input prompt) is answered at once (:func:`patch_dialogs`),
 and what would leave the sandbox or take long is never chosen: the File menu (open, save,
-export, quit), *Save roster*, a playtest batch, an AI game played in the background and the
+export, quit), a playtest batch, an AI game played in the background and the
 full-map LOS shading (:data:`SKIP_TEXTS`). Exceptions that reach the event loop are collected by
 an ``sys.excepthook`` (:class:`ExceptionTrap`), those an event returns to its sender in
 :attr:`Fuzzer.errors`; a run passes when both are empty.
@@ -41,8 +41,8 @@ from PySide6.QtWidgets import (
 __all__ = ["Fuzzer", "ExceptionTrap", "patch_dialogs", "SKIP_TEXTS", "FuzzStats"]
 
 #: buttons and actions never pressed: they write files, quit, or start long work in the background
-SKIP_TEXTS = ("Run batch", "Play this game", "Visible from the firer's hex", "Save roster", "Save roster as...",
-              "Open replay...", "Run playtest batch", "&Quit", "Quit",
+SKIP_TEXTS = ("Run batch", "Play this game", "Visible from the firer's hex", "Open replay...", "Run playtest batch",
+              "&Quit", "Quit",
               # the AIs would play a whole game for the side no human plays
               "German human", "Russian human")
 #: menus whose actions are never triggered (files: open, save, export, quit, recent files)

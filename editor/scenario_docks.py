@@ -1,7 +1,8 @@
-"""Scenario panels (docks): properties, orders of battle, counter roster, regions, set-up and
-validation (the victory builder is :mod:`editor.victory_builder`). Each panel observes a
-:class:`editor.scenario_document.ScenarioDocument` (``set_document``) and turns the user's edits
-into commands through ``ScenarioDocument.edit``; none changes the model itself.
+"""Scenario panels (docks): properties, orders of battle, counter roster (:mod:`editor.roster_panel`),
+regions (the builder is :mod:`editor.region_builder`), set-up and validation (the victory builder is
+:mod:`editor.victory_builder`). Each panel observes a :class:`editor.scenario_document.ScenarioDocument`
+(``set_document``) and turns the user's edits into commands through ``ScenarioDocument.edit``;
+none changes the model itself.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from scenarios.model import (
 from editor.scenario_forms import GroupDialog, group_json, group_values
 from editor.scenario_document import ScenarioDocument, placement_path, region_at, set_region_at, validation_message
 from editor.widgets import button_grid
+from editor.roster_panel import RosterPanel  # noqa: F401 - the Roster dock lives in its own module
 
 __all__ = ["PropertiesPanel", "OOBPanel", "RosterPanel", "RegionPanel", "ValidationPanel",
            "SetupPanel", "UnitTree", "UNIT_MIME", "loc_label", "parse_json_path", "rename_named_refs"]
@@ -784,178 +786,6 @@ def _removed_men(sq, e: SquadEntry) -> set[str]:
                     out.add(m.id)
                     break
     return out
-
-
-# ============================================================================ roster
-
-class RosterPanel(QWidget):
-    """The counter roster: every counter's values with their provenance (white: rulebook, amber:
-    reconstructed, blue: designer). Double-click a value to change it (marked ``designer``);
-    *Save roster as...* writes the counters file."""
-
-    roster_changed = Signal(object)
-    roster_saved = Signal(object)   # the path written
-
-    COLOURS = {"rulebook": QColor(255, 255, 255), "reconstructed": QColor(255, 226, 160),
-               "designer": QColor(190, 215, 255)}
-
-    def __init__(self, roster=None, parent=None):
-        super().__init__(parent)
-        lay = QVBoxLayout(self)
-        top = QHBoxLayout()
-        self.side = QComboBox()
-        self.side.addItems(SIDES)
-        self.side.currentTextChanged.connect(lambda _t: self.refresh())
-        top.addWidget(self.side)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        top.addWidget(self.summary, 1)
-        lay.addLayout(top)
-        self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Counter", "Value", "Provenance"])
-        self.tree.itemDoubleClicked.connect(self._edit)
-        lay.addWidget(self.tree, 1)
-        self.prov = QLabel()
-        self.prov.setWordWrap(True)
-        lay.addWidget(self.prov)
-        self.tree.currentItemChanged.connect(lambda it, _p: it is not None and self.prov.setText(it.toolTip(2)))
-        row = QHBoxLayout()
-        self.save_btn = QPushButton("Save roster")
-        self.save_btn.setToolTip("Write the counters file (atomically)")
-        self.save_btn.clicked.connect(lambda: self._save_clicked(False))
-        self.save_as_btn = QPushButton("Save roster as...")
-        self.save_as_btn.clicked.connect(lambda: self._save_clicked(True))
-        row.addWidget(self.save_btn)
-        row.addWidget(self.save_as_btn)
-        lay.addLayout(row)
-        self.roster = None
-        self.prompt = None
-        self.dirty = False
-        if roster is not None:
-            self.set_roster(roster)
-
-    def set_roster(self, roster) -> None:
-        self.roster = roster
-        self.dirty = False
-        self.refresh()
-
-    def type_name(self, u) -> str:
-        """The type's name from the counters file (``description``, without the rule reference)."""
-        import re
-
-        if u.kind not in ("cw", "afv"):
-            return ""
-        side = getattr(self.roster.document, u.side)
-        types = side.cw_types if u.kind == "cw" else side.afv_types
-        t = types.get(u.type)
-        d = (getattr(t, "description", None) or "") if t is not None else ""
-        return re.sub(r"\s*\([0-9.]+\)\s*$", "", d)
-
-    def save(self, path=None):
-        """Write the roster to ``path`` (default: the file it was loaded from) atomically; returns the path."""
-        from maps.document_file import save_document
-
-        target = path or self.roster.path
-        if target is None:
-            raise ValueError("the roster has no file yet: use Save roster as")
-        save_document(target, self.roster.document)
-        from pathlib import Path
-
-        self.roster.path = Path(target)
-        self.dirty = False
-        self.refresh()
-        self.roster_saved.emit(Path(target))
-        return Path(target)
-
-    def _save_clicked(self, ask: bool) -> None:
-        if self.roster is None:
-            return
-        path = None
-        if ask or self.roster.path is None:
-            from PySide6.QtWidgets import QFileDialog
-
-            path, _ = QFileDialog.getSaveFileName(self, "Save counter roster as", str(self.roster.path or "counters.json"),
-                                                  "Iron Cross counters (*.json)")
-            if not path:
-                return
-        try:
-            self.save(path)
-        except (OSError, ValueError) as e:
-            _warn(self, "Cannot save the roster", str(e))
-
-    def refresh(self) -> None:
-        from scenarios.counters import VALUE_FIELDS
-
-        self.tree.clear()
-        if self.roster is None:
-            return
-        side = self.side.currentText()
-        self.summary.setText(self.roster.summary() + (" (changed, not saved)" if self.dirty else ""))
-        groups: dict[str, QTreeWidgetItem] = {}
-        for u in self.roster.units(side):
-            key = {"infantry": f"Squad {getattr(u, 'squad', '')}", "commander": "Commanders", "cw": "Crew weapons",
-                   "afv": "AFVs"}[u.kind]
-            if key not in groups:
-                groups[key] = QTreeWidgetItem([key])
-                self.tree.addTopLevelItem(groups[key])
-            label = {"infantry": lambda: f"{u.id} {u.weapon}", "commander": lambda: f"{u.id} {u.rank}",
-                     "cw": lambda: f"{u.id} {u.type} #{u.number}", "afv": lambda: f"{u.id} {u.type} #{u.number}"}[u.kind]()
-            tname = self.type_name(u)
-            ui = QTreeWidgetItem([label + (f"  ({tname})" if tname else ""), f"PR{u.pr}"])
-            if tname:
-                ui.setToolTip(0, tname)
-            groups[key].addChild(ui)
-            for f in VALUE_FIELDS[u.kind]:
-                v = getattr(u, f, None)
-                p = u.provenance_of(f)
-                c = QTreeWidgetItem([f, str(v), p.short() if hasattr(p, "short") else str(p.source)])
-                c.setData(0, LOC_ROLE, (u.id, f))
-                tip = getattr(p, "rationale", None) or getattr(p, "ref", None) or ""
-                c.setToolTip(2, f"{u.id} {f}: {p.source}{' - ' + tip if tip else ''}")
-                col = self.COLOURS.get(p.source, QColor(255, 255, 255))
-                for k in range(3):
-                    c.setBackground(k, QBrush(col))
-                ui.addChild(c)
-        self.tree.resizeColumnToContents(0)
-
-    def _edit(self, item: QTreeWidgetItem, _col: int) -> None:
-        key = item.data(0, LOC_ROLE)
-        if not key:
-            return
-        from editor.tools import ToolContext
-
-        ask = self.prompt or ToolContext._ask
-        t = ask("Edit counter value", f"{key[0]} {key[1]}:", item.text(1))
-        if t is None:
-            return
-        try:
-            self.set_value(key[0], key[1], int(t))
-        except (ValueError, KeyError) as e:
-            _warn(self, "Cannot change the value", str(e))
-
-    def set_value(self, uid: str, field: str, value: int) -> None:
-        """Change one counter value (marked ``designer``) and rebuild the roster; raises ValueError."""
-        from scenarios.counters import build_roster
-
-        data = self.roster.document.model_dump(mode="json", exclude_none=True)
-        u = self.roster.unit(uid)
-        side = data[u.side]
-        prov = {"source": "designer"}
-        if u.kind == "infantry":
-            man = next(m for m in side["squads"][u.squad]["men"] if m["id"] == uid)
-            target = man
-        elif u.kind == "commander":
-            target = next(c for c in side["commanders"] if c["id"] == uid)
-        elif u.kind == "cw":
-            target = next(c for c in side["crew_weapons"] if c["id"] == uid)
-        else:
-            target = next(a for a in side["afvs"] if a["id"] == uid)
-        target[field] = value
-        target.setdefault("sources", {})[field] = prov
-        self.roster = build_roster(data, self.roster.path)
-        self.dirty = True
-        self.refresh()
-        self.roster_changed.emit(self.roster)
 
 
 # ============================================================================ regions

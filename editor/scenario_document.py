@@ -184,9 +184,10 @@ class ScenarioDocument(QObject):
     path_changed = Signal(object)
 
     def __init__(self, scenario: Scenario, path: str | os.PathLike[str] | None = None, *,
-                 hexmap: HexMap | None = None, roster=None, parent: QObject | None = None):
+                 hexmap: HexMap | None = None, roster=None, layout: str | None = None,
+                 parent: QObject | None = None):
         super().__init__(parent)
-        from scenarios.scenario_file import load_scenario_map, load_scenario_roster
+        from scenarios.scenario_file import load_base_roster, load_scenario_map
 
         self._scenario = scenario
         self._path = Path(path) if path is not None else None
@@ -194,9 +195,13 @@ class ScenarioDocument(QObject):
         self._own_hexmap = hexmap if hexmap is not None else load_scenario_map(scenario, path)
         #: the live map document the scenario resolves against (:meth:`bind_map`), or None
         self.map_document = None
-        self.roster = roster if roster is not None else load_scenario_roster(scenario, path)
-        #: whether the roster has edits not saved to a counters file (the Roster dock sets it)
-        self.roster_dirty = False
+        #: the roster the scenario's ``roster`` block applies to (its counters file, else the
+        #: shipped one); never written by the editor. :attr:`roster` is the merged one.
+        self.base_roster = getattr(roster, "base", roster) if roster is not None else load_base_roster(scenario, path)
+        self._roster_cache: tuple | None = None
+        #: the file's text as loaded (or last saved): the layout :meth:`save` keeps (key order,
+        #: indentation, defaults left out; :func:`scenarios.scenario_file.scenario_json`)
+        self._layout = layout
         self.placement: dict[str, PlacedUnit] = {}
         #: designer's hidden hexes (24.2): hex -> side; mines (19.1): hex -> {"side", "ap", "at"}
         self.hidden: dict[str, str] = {}
@@ -285,7 +290,7 @@ class ScenarioDocument(QObject):
         """Load a scenario file (structure only: problems are shown live, not refused); raises
         DocumentError for a file that is not a scenario or whose map or roster cannot be loaded.
         A placement file beside it that cannot be read is reported in :attr:`placement_error`."""
-        from scenarios.scenario_file import load_scenario, load_scenario_map, load_scenario_roster
+        from scenarios.scenario_file import load_base_roster, load_scenario, load_scenario_map
 
         sc = load_scenario(path, check=False)
         try:
@@ -293,7 +298,11 @@ class ScenarioDocument(QObject):
         except DocumentError as e:
             raise DocumentError(path, [Problem("$.map.file", f"cannot load map {sc.map.file!r}: "
                                                + "; ".join(str(p) for p in e.problems))]) from None
-        return cls(sc, path, hexmap=hm, roster=load_scenario_roster(sc, path), parent=parent)
+        try:
+            layout = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            layout = None
+        return cls(sc, path, hexmap=hm, roster=load_base_roster(sc, path), layout=layout, parent=parent)
 
     @classmethod
     def create(cls, map_path: str | os.PathLike[str], parent: QObject | None = None) -> "ScenarioDocument":
@@ -361,6 +370,51 @@ class ScenarioDocument(QObject):
     @staticmethod
     def new_stroke() -> int:
         return next(_strokes)
+
+    # ------------------------------------------------------------------ the roster
+    @property
+    def roster(self):
+        """The roster the scenario is played with: :attr:`base_roster` with the scenario's own
+        additions and overrides (a :class:`scenarios.scenario_roster.MergedRoster`; built again
+        only when the ``roster`` block changes). While the block does not fit the base roster
+        (a file edited by hand), the base roster; the Validation dock says why."""
+        from scenarios.scenario_roster import merge_roster
+
+        block = self._scenario.roster
+        c = self._roster_cache
+        if c is not None and c[0] is self.base_roster and c[1] == block:
+            return c[2]
+        try:
+            r = merge_roster(self.base_roster, block, self._path or "<scenario>")
+        except DocumentError:
+            r = self.base_roster
+        self._roster_cache = (self.base_roster, block, r)
+        return r
+
+    def edit_roster(self, text: str, change: Callable[[dict], Any]) -> Scenario:
+        """Change the scenario's ``roster`` block (``change`` gets its JSON, ``{"add": [...],
+        "override": [...]}``) as one undo step; an emptied block leaves the file. Raises
+        ``pydantic.ValidationError`` or :class:`scenarios.counters.RosterError` (a ValueError
+        naming ``$.roster...`` paths; nothing is pushed) when the result is not a valid scenario or
+        does not fit the base roster."""
+        from scenarios.scenario_roster import merge_roster
+
+        data = self.data()
+        block = data.get("roster") or {}
+        block.setdefault("add", [])
+        block.setdefault("override", [])
+        change(block)
+        if block["add"] or block["override"]:
+            data["roster"] = block
+        else:
+            data.pop("roster", None)
+        new = Scenario.model_validate(data)
+        if new.roster is not None:
+            merge_roster(self.base_roster, new.roster, self._path or "<scenario>")
+        if new == self._scenario:
+            return new
+        self.undo_stack.push(ScenarioEditCommand(self, text, new))
+        return new
 
     # ------------------------------------------------------------------ derived
     @property
@@ -686,9 +740,10 @@ class ScenarioDocument(QObject):
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Save atomically (and the designer's set-up beside it, ``FILE.placement.json``; a set-up
         emptied removes that file); the document becomes clean. The map and counters references
-        stay relative to the scenario file when possible."""
+        stay relative to the scenario file when possible. The file keeps the layout it was loaded
+        with (:func:`scenarios.scenario_file.scenario_json`): a one-value edit is a one-line diff."""
         from core.ironcross.placement import placement_json
-        from scenarios.scenario_file import roster_path, save_scenario
+        from scenarios.scenario_file import roster_path, scenario_json
 
         target = Path(path) if path is not None else self._path
         if target is None:
@@ -713,7 +768,9 @@ class ScenarioDocument(QObject):
                 pass
         if update:
             sc = sc.model_copy(update=update)
-        save_scenario(target, sc)
+        text = scenario_json(sc, self._layout)
+        atomic_write_text(target, text)
+        self._layout = text
         if sc is not self._scenario:
             self._scenario = sc
             self._cache.clear()
@@ -737,9 +794,10 @@ class ScenarioDocument(QObject):
         """Write a consistent snapshot of what the designer sees to a new sub-folder of ``folder``
         for the games the editor starts (batch, Watch, Hot-seat) and return the scenario file:
         ``map.json`` (the live map, unsaved edits included, with its terrain chart embedded),
-        ``counters.json`` (the roster in memory, unsaved edits included) and ``scenario.json`` (the
-        scenario in memory, naming both). Every game then reads exactly these documents; each
-        snapshot keeps its own folder, so the replays of earlier games still verify."""
+        ``counters.json`` (the base roster; the scenario's own additions and overrides stay in its
+        ``roster`` block) and ``scenario.json`` (the scenario in memory, naming both). Every game
+        then reads exactly these documents; each snapshot keeps its own folder, so the replays of
+        earlier games still verify."""
         import tempfile
 
         from maps.mapfile import save_map
@@ -750,7 +808,7 @@ class ScenarioDocument(QObject):
         out = Path(tempfile.mkdtemp(prefix="snapshot-", dir=str(folder)))
         hm = self.hexmap
         save_map(out / "map.json", hm.doc.model_copy(update={"terrain_chart": hm.chart}))
-        save_counters(self.roster, out / "counters.json")
+        save_counters(self.base_roster, out / "counters.json")
         sc = self._scenario
         sc = sc.model_copy(update={"map": sc.map.model_copy(update={"file": "map.json"}), "counters": "counters.json"})
         save_scenario(out / "scenario.json", sc)

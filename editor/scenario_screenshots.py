@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     ctl.go_to(ctl.validation.list.item(0).data(256))
     shot("scenario-validation.png")
     doc.undo_stack.undo()
+    roster_shot(w, shot)
 
     # playtest batch with a heat map
     p = ctl.playtest
@@ -171,6 +172,26 @@ def main(argv: list[str] | None = None) -> int:
     w.close()
     print(f"screenshots written to {out}")
     return 0
+
+
+def roster_shot(w, shot) -> None:
+    """The Roster panel with a squad of the scenario's own (Squad P) and an overridden PR
+    (``scenario-roster.png``); both are undone afterwards."""
+    ctl = w.scenario_ctl
+    doc, panel = ctl.doc, ctl.roster
+    n = doc.undo_stack.index()
+    panel.side.setCurrentText("russian")
+    panel.add_squad("russian", "P", [("MP", 9), ("LMG", 8), ("R", 7), ("R", 6)], "assault engineers",
+                    "a squad of the designer's")
+    panel.set_value("R-A-2", "pr", 8, "the printed counter reads PR8")
+    ctl.docks["roster"].raise_()
+    for key in (("squad", "russian", "P"), ("unit", "R-P-2"), ("unit", "R-A-2")):
+        panel.item(key).setExpanded(True)
+    panel.item(("unit", "R-A-2")).parent().setExpanded(True)
+    panel.tree.setCurrentItem(panel.item(("value", "R-A-2", "pr")))
+    shot("scenario-roster.png")
+    while doc.undo_stack.index() > n:
+        doc.undo_stack.undo()
 
 
 if __name__ == "__main__":

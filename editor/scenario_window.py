@@ -206,8 +206,6 @@ class ScenarioController(QObject):
             lambda it, _p: it is not None and it.data(0, Qt.ItemDataRole.UserRole + 1)
             and self._unit_selected(it.data(0, Qt.ItemDataRole.UserRole + 1)))
         self.playtest.heat_changed.connect(self._heat)
-        self.roster.roster_changed.connect(self._roster_changed)
-        self.roster.roster_saved.connect(self._roster_saved)
         w.tools.tool_changed.connect(self._tool_changed)
         # menus
         mb = w.menuBar()
@@ -351,7 +349,7 @@ class ScenarioController(QObject):
         self.map_document_changed(self.win.document)   # one truth: the scenario sees the live map
         for p in (self.properties, self.oob, self.regions, self.victory, self.setup_panel, self.validation, self.sides):
             p.set_document(doc)
-        self.roster.set_roster(doc.roster)
+        self.roster.set_document(doc)
         self.scenario_history.setStack(doc.undo_stack)
         self.win.undo_group.addStack(doc.undo_stack)
         self.win.undo_group.setActiveStack(doc.undo_stack)
@@ -503,15 +501,7 @@ class ScenarioController(QObject):
             QMessageBox.critical(self.win, "Cannot save scenario", str(e))
             return False
         self.win.statusBar().showMessage(f"saved {self.doc.path}", 4000)
-        self._warn_unsaved_roster()
         return True
-
-    def _warn_unsaved_roster(self) -> None:
-        if self.doc is not None and self.roster.dirty:
-            QMessageBox.warning(self.win, "Counter roster not saved",
-                                "The counter roster has changes that are not saved: games started in the editor use "
-                                "them, the saved scenario does not. Save the roster (Counter roster dock); the "
-                                "scenario then names that counters file.")
 
     def save_as(self) -> bool:
         if self.doc is None:
@@ -525,7 +515,6 @@ class ScenarioController(QObject):
         except (DocumentError, OSError, ValueError) as e:
             QMessageBox.critical(self.win, "Cannot save scenario", str(e))
             return False
-        self._warn_unsaved_roster()
         return True
 
     def maybe_save(self) -> bool:
@@ -716,28 +705,6 @@ class ScenarioController(QObject):
         colour = {"eliminations": QColor(120, 0, 60), "fire targets": QColor(230, 90, 0),
                   "fire origins": QColor(60, 0, 160)}.get(which, QColor(120, 0, 60))
         self.overlay.set_layer("heat", heat_items(counts, colour))
-
-    def _roster_changed(self, roster) -> None:
-        if self.doc is not None:
-            self.doc.roster = roster
-            self.doc.roster_dirty = self.roster.dirty
-            self.doc._set_scenario(self.doc.scenario)
-
-    def _roster_saved(self, path) -> None:
-        """The roster was written to ``path``: the scenario names that counters file (the shipped
-        one: none), so the CLI and the workers play the roster the designer edited."""
-        from scenarios.counters import shipped_counters_path
-        from scenarios.scenario_file import roster_path
-
-        doc = self.doc
-        if doc is None:
-            return
-        doc.roster_dirty = False
-        p = Path(path).resolve()
-        ref = None if p == shipped_counters_path().resolve() else str(p)
-        cur = roster_path(doc.scenario, doc.path)
-        if (cur.resolve() if cur is not None else None) != (p if ref is not None else None):
-            doc.edit(f"Use counters {p.name}", lambda d: d.__setitem__("counters", ref) if ref else d.pop("counters", None))
 
     def _tool_changed(self, tool) -> None:
         self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name == "pick")

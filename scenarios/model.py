@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from maps.provenance import Provenance
 from scenarios.regions import NorthIndicator, Region
+from scenarios.scenario_roster import RosterBlock
 from scenarios.victory import Victory
 
 __all__ = [
@@ -714,6 +715,9 @@ class Scenario(_Strict):
     #: The counter roster the scenario is played with: a counters file relative to the scenario
     #: file (or absolute); absent = the shipped roster (``scenarios/data/iron_cross_counters.json``).
     counters: str | None = None
+    #: The scenario's own counters and values over that roster (``docs/scenario-format.md``,
+    #: :mod:`scenarios.scenario_roster`); the counters file is never written.
+    roster: RosterBlock | None = None
     north: NorthIndicator
     north_text: str = ""
     turns: int = Field(ge=1)

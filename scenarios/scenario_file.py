@@ -12,11 +12,13 @@ Each problem is one line ``FILE: $.json.path: problem`` (:class:`maps.document_f
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from maps.document_file import DocumentError, Problem, json_path, load_document, save_document
+from maps.document_file import DocumentError, Problem, atomic_write_text, json_path, load_document
 from maps.hexmap import HexMap
 from scenarios.model import (
     SCENARIO_FORMAT,
@@ -44,6 +46,8 @@ __all__ = [
     "load_scenario_map",
     "roster_path",
     "load_scenario_roster",
+    "load_base_roster",
+    "scenario_json",
     "scenario_context",
     "iter_regions",
     "oob_problems",
@@ -91,8 +95,19 @@ def roster_path(scenario: Scenario, scenario_path: str | os.PathLike[str] | None
 
 def load_scenario_roster(scenario: Scenario, scenario_path: str | os.PathLike[str] | None = None):
     """The :class:`scenarios.counters.Roster` the scenario is played with: the counters file it
-    names, else the shipped roster. Raises :class:`DocumentError` naming the scenario file and
-    ``$.counters`` (with the roster's own problems) when the named file cannot be loaded."""
+    names (else the shipped roster) with the scenario's own ``roster`` block (additions, then
+    overrides; :func:`scenarios.scenario_roster.scenario_roster`). Raises :class:`DocumentError`
+    naming the scenario file and ``$.counters`` (with the roster's own problems) when the named
+    file cannot be loaded, or ``$.roster...`` paths when the block does not fit the roster."""
+    from scenarios.scenario_roster import scenario_roster
+
+    return scenario_roster(scenario, load_base_roster(scenario, scenario_path), scenario_path)
+
+
+def load_base_roster(scenario: Scenario, scenario_path: str | os.PathLike[str] | None = None):
+    """The roster the scenario's ``roster`` block applies to: the counters file the scenario names,
+    else the shipped roster (never written by the editor). Raises :class:`DocumentError` naming
+    the scenario file and ``$.counters`` when the named file cannot be loaded."""
     from scenarios.counters import load_counters
 
     p = roster_path(scenario, scenario_path)
@@ -342,14 +357,16 @@ def check_scenario(sc: Scenario, scenario_path: str | os.PathLike[str] | None = 
                    hexmap: HexMap | None = None, roster: Any = "auto") -> list[Problem]:
     """Every problem of a validated scenario model: structure, regions on the map, OOB vs roster.
 
-    ``hexmap``: the map to check against (default: the referenced map file). ``roster``: a
-    :class:`scenarios.counters.Roster`, ``None`` to skip, or ``"auto"`` (the counters file the
-    scenario names, else the shipped roster when the counters module and file exist)."""
+    ``hexmap``: the map to check against (default: the referenced map file). ``roster``: the
+    base :class:`scenarios.counters.Roster` (or the scenario's merged one), ``None`` to skip, or
+    ``"auto"`` (the counters file the scenario names, else the shipped roster when the counters
+    module and file exist); the scenario's ``roster`` block is applied to it and its problems
+    reported (``$.roster.add[0].letter``)."""
     out = _structure_problems(sc)
     out.extend(oob_problems(sc))
     if roster == "auto" and sc.counters is not None:
         try:
-            roster = load_scenario_roster(sc, scenario_path)
+            roster = load_base_roster(sc, scenario_path)
         except DocumentError as e:
             out.extend(e.problems)
             roster = None
@@ -363,6 +380,16 @@ def check_scenario(sc: Scenario, scenario_path: str | os.PathLike[str] | None = 
         out.extend(_region_problems(sc, hexmap))
     if roster == "auto":
         roster = _shipped_roster()
+    if roster is not None and sc.roster is not None:
+        # the scenario's own additions and overrides (an invalid block: its problems, and the OOB
+        # is not checked against a roster it does not describe)
+        from scenarios.scenario_roster import scenario_roster
+
+        try:
+            roster = scenario_roster(sc, roster, scenario_path)
+        except DocumentError as e:
+            out.extend(e.problems)
+            roster = None
     if roster is not None:
         out.extend(_roster_problems(sc, roster))
     return out
@@ -394,9 +421,97 @@ def load_scenario(path: str | os.PathLike[str], *, check: bool = True, hexmap: H
     return load_document(path, Scenario, format_name=SCENARIO_FORMAT, version=SCENARIO_VERSION, checks=checks)
 
 
-def save_scenario(path: str | os.PathLike[str], scenario: Scenario) -> None:
-    """Save a scenario atomically (write a temporary file, then rename)."""
-    save_document(path, scenario)
+def save_scenario(path: str | os.PathLike[str], scenario: Scenario, layout: str | None = None) -> None:
+    """Save a scenario atomically (write a temporary file, then rename) in the stable format of
+    :func:`scenario_json`: ``layout`` is the text of the file as it was loaded (None: a new file)."""
+    atomic_write_text(path, scenario_json(scenario, layout))
+
+
+#: Keys written even when they hold their default: the discriminators and the document header.
+_ALWAYS_KEYS = frozenset({"kind", "format", "version"})
+
+
+def scenario_json(scenario: Scenario, layout: str | None = None) -> str:
+    """The file text of ``scenario``: deterministic, and minimal against ``layout``.
+
+    Without ``layout`` (a new file): the house style of the shipped files, ``json.dumps`` of the
+    model (``None`` values left out) with an indent of one space, one value a line, and a final
+    newline. With ``layout`` (the text the file had when it was loaded): the same indentation
+    (spaces or a tab, as the file's first indented line), every object's keys in the order the
+    file had them (new keys after them, in the model's order), and a default value the file did
+    not write (``"less": []``, ``"phase": "movement"``) stays unwritten; objects that are new
+    (no counterpart in the layout; list items are matched by their ``kind``/``name``/``text``/
+    ``id``/``letter``/``unit``/``field``) are written in the house style. So saving an unchanged
+    scenario gives back the file it was loaded from (when that file was ``json.dumps``-formatted),
+    and an edit of one value is a one-line diff."""
+    dumped = scenario.model_dump(mode="json", exclude_none=True)
+    if layout is None:
+        return json.dumps(dumped, indent=1, ensure_ascii=False) + "\n"
+    try:
+        old = json.loads(layout)
+    except json.JSONDecodeError:
+        old = None
+    indent: int | str | None = 1
+    m = re.search(r"\n([ \t]+)\S", layout)
+    if m:
+        ws = m.group(1)
+        indent = ws if "\t" in ws else len(ws)
+    elif "\n" not in layout.strip():
+        indent = None
+    ascii_only = "\\u" in layout and layout.isascii()
+    text = json.dumps(_layout_shaped(scenario, dumped, old), indent=indent, ensure_ascii=ascii_only)
+    return text + ("\n" if layout.endswith("\n") or indent is not None else "")
+
+
+def _item_key(x: Any) -> Any:
+    if isinstance(x, dict):
+        return tuple(str(x.get(k) or "") for k in ("kind", "name", "text", "id", "letter", "unit", "field", "type"))
+    return json.dumps(x, sort_keys=True)
+
+
+def _align(new: list, old: list) -> list[int | None]:
+    """For each item of ``new``, the index of its counterpart in ``old`` (or None: a new item)."""
+    import difflib
+
+    out: list[int | None] = [None] * len(new)
+    sm = difflib.SequenceMatcher(None, [_item_key(x) for x in old], [_item_key(x) for x in new], autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag in ("equal", "replace"):
+            for k in range(min(i2 - i1, j2 - j1)):
+                out[j1 + k] = i1 + k
+    return out
+
+
+def _layout_shaped(value: Any, dumped: Any, layout: Any) -> Any:
+    """``dumped`` (the JSON of the model ``value``) with the keys, key order and defaults of ``layout``."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel) and isinstance(dumped, dict):
+        if not isinstance(layout, dict) or layout.get("kind", dumped.get("kind")) != dumped.get("kind"):
+            return dumped   # a new object: the house style
+        fields = type(value).model_fields
+        out: dict[str, Any] = {}
+        for k in [k for k in layout if k in dumped] + [k for k in dumped if k not in layout]:
+            f = fields.get(k)
+            if k not in layout and k not in _ALWAYS_KEYS and f is not None and not f.is_required() \
+                    and getattr(value, k) == f.get_default(call_default_factory=True):
+                continue   # a default the file did not write
+            out[k] = _layout_shaped(getattr(value, k) if f is not None else None, dumped[k], layout.get(k))
+        return out
+    if isinstance(dumped, dict):
+        if not isinstance(layout, dict):
+            return dumped
+        values = dict(zip(dumped, value.values())) if isinstance(value, dict) and len(value) == len(dumped) else {}
+        order = [k for k in layout if k in dumped] + [k for k in dumped if k not in layout]
+        return {k: _layout_shaped(values.get(k), dumped[k], layout.get(k)) for k in order}
+    if isinstance(dumped, list):
+        if not isinstance(layout, list) or not layout:
+            return dumped
+        items = list(value) if isinstance(value, (list, tuple)) and len(value) == len(dumped) else [None] * len(dumped)
+        match = _align(dumped, layout)
+        return [_layout_shaped(items[i], dumped[i], layout[m] if m is not None else None)
+                for i, m in enumerate(match)]
+    return dumped
 
 
 def apply_scenario_errata(scenario: Scenario, errata) -> tuple[Scenario, list[str]]:

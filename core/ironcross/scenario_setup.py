@@ -161,18 +161,24 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
     ``seed`` drives the pre-game random choices (recorded in ``GameSetup.choices``); ``left_out``
     (unit ids) settles the 24.1 "less"/"only" choices among several matching men the way a
     designer's set-up did (the others stay random); every such choice is in
-    ``GameSetup.random_choices`` (see :func:`_squad_units`). ``roster``: default the shipped
-    roster; ``chart``: default the map's own chart (``hexmap.chart``).
+    ``GameSetup.random_choices`` (see :func:`_squad_units`). ``roster``: the base roster (default
+    the shipped one, or the scenario's merged roster): the scenario's ``roster`` block is applied
+    to it (:func:`scenarios.scenario_roster.scenario_roster`); ``chart``: default the map's own
+    chart (``hexmap.chart``).
     Raises :class:`SetupError` when the roster lacks a unit, a zone is empty or an OOB entry would
     not be used (a unit entry at side level, IPs or mines without a set-up zone, an ammo number
     for nobody, a "with" naming no unit of the group).
     """
+    from maps.document_file import DocumentError
     from maps.terrain_chart import load_terrain_chart
-    from scenarios.counters import load_counters
     from scenarios.scenario_file import scenario_context
+    from scenarios.scenario_roster import scenario_roster
     from scenarios.victory import UnitRef, evaluate
 
-    roster = roster or load_counters()
+    try:   # the base roster with the scenario's own additions and overrides
+        roster = scenario_roster(scenario, roster)
+    except DocumentError as e:
+        raise SetupError(f"{scenario.title}: the scenario's roster: {e}") from None
     chart = chart or getattr(hexmap, "chart", None) or load_terrain_chart()
     ctx = scenario_context(scenario, hexmap)
     rnd = random.Random(f"setup:{seed}")
@@ -493,7 +499,8 @@ def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
 def load_setup(path: str | os.PathLike[str], *, seed: int = 0, left_out=None) -> tuple[object, GameSetup]:
     """Load a scenario file (validated) and build its :class:`GameSetup` on the scenario's map
     (with the terrain chart the map names) and roster (the counters file the scenario names, else
-    the shipped roster); returns (scenario, setup). ``left_out``: see :func:`build_setup`.
+    the shipped roster, with the scenario's own additions and overrides); returns (scenario,
+    setup). ``left_out``: see :func:`build_setup`.
 
     Raises :class:`maps.document_file.DocumentError` for an invalid file, :class:`SetupError` when it
     cannot be played.

@@ -496,18 +496,25 @@ def test_side_forms_entries_detachments_infiltration_notes(win):
     assert doc.scenario.russian.groups[0].entry.options[0].turn == 1 and not doc.scenario.russian.detachments
 
 
-def test_roster_saved_and_type_names_shown(win, tmp_path):
-    from scenarios.counters import load_counters
+def test_roster_edit_saved_in_the_scenario_and_type_names_shown(win, tmp_path):
+    """A roster edit is an override in the scenario's roster block (saved with the scenario); the
+    counters file is never written (issue 17 item 3)."""
+    from scenarios.counters import shipped_counters_path
+    from scenarios.scenario_file import load_scenario, load_scenario_roster
 
+    shipped = shipped_counters_path().read_bytes()
     r = win.scenario_ctl.roster
     r.side.setCurrentText("russian")
     labels = [r.tree.topLevelItem(i).child(k).text(0) for i in range(r.tree.topLevelItemCount())
               for k in range(r.tree.topLevelItem(i).childCount())]
     assert any("45mm/146 M-32 anti-tank gun" in t for t in labels)
     r.set_value("R-45AT-1", "crew", 3)
-    assert r.dirty and "not saved" in r.summary.text()
-    out = r.save(tmp_path / "counters.json")
-    assert not r.dirty and r.roster.path == out
-    again = load_counters(out)
+    doc = sdoc(win)
+    assert doc.is_dirty and "overrides 1 value" in r.summary.text()
+    assert [o.model_dump(exclude_none=True) for o in doc.scenario.roster.override] == [
+        {"unit": "R-45AT-1", "field": "crew", "value": 3, "provenance": {"source": "designer"}}]
+    out = doc.save(tmp_path / "s1.json")
+    again = load_scenario_roster(load_scenario(out), out)
     assert again.unit("R-45AT-1").crew == 3
     assert again.unit("R-45AT-1").provenance_of("crew").source == "designer"
+    assert shipped_counters_path().read_bytes() == shipped
