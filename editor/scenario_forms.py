@@ -1,6 +1,7 @@
 """Form editors for the parts of a side that were edited only as JSON: entry turns and phases
 (``movement`` / ``reaction_movement``), detachments (special options), infiltration (allowed and
-its zone), the number of hidden hexes and the player notes; and the group form of the OOB dock
+its zone), the number of hidden hexes, the player notes and the "Set-up" tab (set-up text, caps,
+initial control, mine areas: :mod:`editor.setup_forms`); and the group form of the OOB dock
 (:class:`GroupDialog`, :func:`group_json`: a set-up group at a place of its own inside the map
 sections, or an entering group with its turn, phase and edge or hexes, and "may not move until
 Player Turn N").
@@ -191,9 +192,18 @@ class SidesPanel(QWidget):
         self.tabs.addTab(w, "Notes")
         self.tabs.setTabToolTip(self.tabs.count() - 1, "player notes")
 
+        # -- set-up text, caps, initial control, mine areas (editor.setup_forms)
+        from editor.setup_forms import SetupSpecsTab
+
+        self.setup_tab = SetupSpecsTab(lambda: self.cur_side)
+        self.tabs.addTab(self.setup_tab, "Set-up")
+        self.tabs.setTabToolTip(self.tabs.count() - 1, "set-up text, caps inside sub-zones, initial control, "
+                                                       "mine areas")
+
     # ------------------------------------------------------------------ document
     def set_document(self, doc: ScenarioDocument) -> None:
         self.doc = doc
+        self.setup_tab.doc = doc
         doc.changed.connect(lambda what: what == "scenario" and self.refresh())
         self.refresh()
 
@@ -271,6 +281,7 @@ class SidesPanel(QWidget):
         self._entry_selected()
         self._detachment_selected()
         self._note_selected()
+        self.setup_tab.refresh()
 
     # ------------------------------------------------------------------ entries
     def _entry_items(self):
