@@ -285,9 +285,10 @@ def mines_problem(setup, terrain, side: str, hex_id: str, ap: int, at: int, mine
         return bad
     als = [a for a in setup.allotments if a.side == side]
     for kind, n in (("AP", ap), ("AT", at)):   # 19.1 in the mines' own area, else the group's zone
-        if n and not any(hex_id in a.zone for a in als if (a.ap_mines if kind == "AP" else a.at_mines)):
+        areas = [a.zone for a in als if (a.ap_mines if kind == "AP" else a.at_mines)]
+        if n and areas and not any(hex_id in z for z in areas):
             return f"{hex_id} is outside the {side} area of the {kind} mines"
-    if hex_id not in zone:  # pragma: no cover - the per-type areas above lie inside it
+    if hex_id not in zone:
         return f"{hex_id} is outside the {side} set-up zone of the mines"
     if terrain.is_building(hex_id):
         return f"19.14: mines may not be in a building hex ({hex_id})"
