@@ -336,3 +336,30 @@ def test_shipped_scenarios_have_no_caps_or_initial_control_to_model():
         d = json.loads(p.read_text())
         printed = json.dumps([d["german"].get("notes"), d["russian"].get("notes"), d["victory"].get("text")]).lower()
         assert "no more than" not in printed and "retain" not in printed, p.name
+
+
+def test_initial_control_needs_no_visit_in_the_design_checks(tmp_path, monkeypatch):
+    # "retain control of R" for the side that holds R from the start is no region it must reach
+    from core.ironcross import design_checks
+
+    seen = []
+
+    def never(self, side, hexes):   # no unit can ever get anywhere: only the hexes asked about matter
+        seen.append(frozenset(hexes))
+        return {h: (None, "", "") for h in hexes}
+
+    monkeypatch.setattr(design_checks._Reach, "hex_turns", never)
+    region = {"kind": "hexes", "hexes": ["1026", "1027"]}
+
+    def retain(d, initial: bool):
+        if initial:
+            d["initial_control"] = [{"side": "german", "region": region}]
+        d["victory"]["outcomes"].insert(0, {"result": "german", "condition": {
+            "kind": "controls", "side": "german", "region": region}})
+    for initial, expected in ((False, ["reach"]), (True, [])):
+        sc = scenario_copy(tmp_path, change=lambda d: retain(d, initial), name=f"{initial}.json")
+        _sc, st = load_setup(sc)
+        ws = design_checks.design_warnings(load_scenario(sc, check=False), st.hexmap, st)
+        assert [w.check for w in ws if w.path == "$.victory.outcomes[0].condition.region"] == expected
+    assert frozenset({"1026", "1027"}) in seen          # asked without initial control only
+    assert seen.count(frozenset({"1026", "1027"})) == 1
