@@ -94,7 +94,9 @@ def _placement(path: str, data) -> str:
             raise DocumentError(path, problems)
         where = f", checked against {scen.name}"
     return (f"set-up: {_count(len(fixed['units']), 'unit')} placed, {_count(len(fixed['hidden_hexes']), 'hidden hex', 'hidden hexes')}, "
-            f"{_count(len(fixed['mines']), 'mined hex', 'mined hexes')}, {len(fixed['left_out'])} left out{where}")
+            f"{_count(len(fixed['mines']), 'mined hex', 'mined hexes')}, "
+            + (f"{_count(len(fixed['ips']), 'IP')}, " if fixed.get("ips") else "")
+            + f"{len(fixed['left_out'])} left out{where}")
 
 
 #: format name -> loader(path, parsed JSON) -> one-line summary; raises DocumentError.

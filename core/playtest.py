@@ -132,7 +132,8 @@ class FixedSetupPlayer:
     :func:`core.ironcross.scenario_setup.apply_fixed_setup`) is what gets placed: each fixed unit
     goes to its hex with its facing, UP/DOWN and hidden as the designer set it, the designer's
     mines go where he put them; the other set-up choices (units he did not place, IPs, mines left
-    over) are the wrapped player's, kept out of the designer's hexes when it has a choice; a
+    over) are the wrapped player's, kept out of the designer's hexes when it has a choice; the
+    designer's IPs go in their hexes (18.1); a
     detachment (24.1 special option) never takes a unit the designer placed. After the set-up
     every decision is the wrapped player's."""
 
@@ -143,7 +144,8 @@ class FixedSetupPlayer:
         self.hidden = {h for h, s in (fixed.get("hidden_hexes") or {}).items() if s == side}
         self.mines_left = {h: {"ap": int(m.get("ap", 0)), "at": int(m.get("at", 0))}
                            for h, m in (fixed.get("mines") or {}).items() if m.get("side") == side}
-        self.fixed_hexes = {v["hex"] for v in self.units.values()} | self.hidden | set(self.mines_left)
+        self.ips = {h: int(i["points"]) for h, i in (fixed.get("ips") or {}).items() if i.get("side") == side}
+        self.fixed_hexes = {v["hex"] for v in self.units.values()} | self.hidden | set(self.mines_left) | set(self.ips)
 
     def choose(self, view, side: str, actions):
         if any(getattr(a, "kind", "") == "detach" for a in actions):
@@ -164,6 +166,13 @@ class FixedSetupPlayer:
             if best is not None:
                 self.mines_left[best.hex][key] -= best_n
                 return best
+            return self._free(view, side, actions)
+        if what.startswith("IP"):
+            # 18.1 the designer's IP (apply_fixed_setup narrowed its marker to its hex)
+            mine = [a for a in places if self.ips.get(a.hex) == int(what[2:])]
+            if mine:
+                del self.ips[mine[0].hex]
+                return mine[0]
             return self._free(view, side, actions)
         p = self.units.get(what)
         if p is None:

@@ -227,8 +227,9 @@ class UnitTree(QTreeWidget):
 # ============================================================================ properties
 
 class PropertiesPanel(QWidget):
-    """Title, number, background, game length, map sections, who sets up and moves first, and the
-    north indicator (placed with the North tool)."""
+    """Title, number, background, game length, the map (its printed text; the map file's name and
+    description), map sections, who sets up and moves first, and the north indicator (placed with
+    the North tool) with its printed text."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -254,16 +255,25 @@ class PropertiesPanel(QWidget):
         self.background.setMaximumHeight(110)
         self.north = QLabel()
         self.north.setWordWrap(True)
+        self.north_text = QLineEdit()
+        self.north_text.setPlaceholderText("as printed: Place in hex 5001 pointing to hex 5002.")
         self.map_label = QLabel()
         self.map_label.setWordWrap(True)
+        self.map_text = QLineEdit()
+        self.map_text.setPlaceholderText("as printed: Map 2 (hex columns 3001/3027 to 5001/5027) is used.")
+        self.map_props = QPushButton("Map name and description...")
+        self.map_props.setToolTip("the map file's own name and description (an edit of the map)")
         form.addRow("Title", self.title)
         form.addRow("Number", self.number)
         form.addRow("Map", self.map_label)
+        form.addRow(self.map_props)
+        form.addRow("Map text", self.map_text)
         form.addRow("Map sections", self.sections)
         form.addRow("Game turns", self.turns)
         form.addRow("Sets up first", self.sets_up)
         form.addRow("Moves first", self.moves)
         form.addRow("North", self.north)
+        form.addRow("North text", self.north_text)
         form.addRow("Background", self.background)
         self.apply_bg = QPushButton("Apply background")
         form.addRow(self.apply_bg)
@@ -274,6 +284,9 @@ class PropertiesPanel(QWidget):
         self.moves.currentTextChanged.connect(lambda v: self._set("moves_first", v))
         self.apply_bg.clicked.connect(lambda: self._set("background", self.background.toPlainText()))
         self.sections.itemChanged.connect(self._sections_changed)
+        self.north_text.editingFinished.connect(lambda: self._set("north_text", self.north_text.text().strip()))
+        self.map_text.editingFinished.connect(self._map_text_changed)
+        self.map_props.clicked.connect(self._map_properties)
         self._updating = False
 
     def set_document(self, doc: ScenarioDocument) -> None:
@@ -304,8 +317,24 @@ class PropertiesPanel(QWidget):
             self.north.setText(f"in {n.hex} pointing to {n.points_to}: north is {n.sheet_word('north')}, "
                                f"east {n.sheet_word('east')}. Use the North tool (N) to move it.")
             self.map_label.setText(f"{self.doc.hexmap.name} ({self.doc.map_file().name})")
+            if self.north_text.text() != sc.north_text:
+                self.north_text.setText(sc.north_text)
+            if self.map_text.text() != sc.map.text:
+                self.map_text.setText(sc.map.text)
         finally:
             self._updating = False
+
+    def _map_text_changed(self) -> None:
+        t = self.map_text.text().strip()
+        if self._updating or self.doc is None or t == self.doc.scenario.map.text:
+            return
+        self.doc.edit("Set map text", lambda d: d["map"].__setitem__("text", t))
+
+    def _map_properties(self) -> None:
+        """The map file's name and description: the main window's dialog (an undoable map edit)."""
+        w = self.window()
+        if hasattr(w, "map_properties_dialog"):
+            w.map_properties_dialog()
 
     def _set(self, field: str, value) -> None:
         if self._updating or self.doc is None or getattr(self.doc.scenario, field) == value:
@@ -1346,7 +1375,8 @@ class ValidationPanel(QWidget):
 
 class SetupPanel(QWidget):
     """The designer's trial set-up: units to place by group (with their zones), placed units
-    (facing for ATGs, MGs and AFVs), hidden hexes and mines per side, entering units by turn."""
+    (facing for ATGs, MGs and AFVs; UP or DOWN, 3.12), hidden hexes, mines and IPs per side (18.1),
+    the side's set-up caps (24.1), entering units by turn."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -1368,20 +1398,27 @@ class SetupPanel(QWidget):
         b.clicked.connect(self._set_facing)
         row.addWidget(b, 1)
         lay.addLayout(row)
+        row2 = QHBoxLayout()
+        self.down_btn = QPushButton("UP / DOWN")
+        self.down_btn.setToolTip("The selected placed unit starts DOWN, or UP again (3.12); Shift+click on the map")
+        self.down_btn.clicked.connect(self.toggle_down)
+        row2.addWidget(self.down_btn)
         b2 = QPushButton("Remove from map")
         b2.clicked.connect(self._unplace)
-        lay.addWidget(b2)
+        row2.addWidget(b2)
+        lay.addLayout(row2)
         # hidden hexes and mines: what the Marks tool (K) puts on the map
         mrow = QHBoxLayout()
         mrow.addWidget(QLabel("Marks (K)"))
         self.mark_side = QComboBox()
         self.mark_side.addItems(SIDES)
         self.mark_mode = QComboBox()
-        self.mark_mode.addItems(["hidden hex", "AP mines", "AT mines"])
+        self.mark_mode.addItems(["hidden hex", "AP mines", "AT mines", "IP"])
         self.mark_factors = QSpinBox()
         self.mark_factors.setRange(1, 7)
         self.mark_factors.setValue(2)
-        self.mark_factors.setToolTip("Mine factors in the hex (19.12: AP at most 4, AT 2 to 7)")
+        self.mark_factors.setToolTip("Mine factors in the hex (19.12: AP at most 4, AT 2 to 7); "
+                                     "IP: the IP's points (18.1)")
         for wdg in (self.mark_side, self.mark_mode, self.mark_factors):
             mrow.addWidget(wdg)
         lay.addLayout(mrow)
@@ -1429,7 +1466,8 @@ class SetupPanel(QWidget):
                 for uid in d.units:
                     u = st.units[uid]
                     p = self.doc.placement.get(uid)
-                    where = f"{p.hex}" + (f", facing {p.facing}" if p and p.facing else "") if p else "not placed"
+                    where = (f"{p.hex}" + (f", facing {p.facing}" if p.facing else "") + (", DOWN" if p.down else "")
+                             if p else "not placed")
                     c = QTreeWidgetItem([f"{u.name or uid}  [{uid}]", where])
                     c.setData(0, UNIT_ROLE, uid)
                     if p is None:
@@ -1475,13 +1513,23 @@ class SetupPanel(QWidget):
                 parts.append(f"AP mines {pap}/{ap}")
             if at:
                 parts.append(f"AT mines {pat}/{at}")
+            have: dict[int, int] = {}
+            for pts, _z, _g in self.doc.ip_allotment(side):
+                have[pts] = have.get(pts, 0) + 1
+            for pts in sorted(have, reverse=True):   # 18.1 the side's IPs, placed / in the OOB
+                placed_ip = sum(1 for i in self.doc.ips.values() if i["side"] == side and i["points"] == pts)
+                parts.append(f"IP{pts} {placed_ip}/{have[pts]}")
+            for cap in self.doc.scenario.side(side).caps:
+                parts.append(f"cap: {cap.describe()}")
             if parts:
                 lines.append(f"{side.capitalize()}: " + "; ".join(parts))
         self.marks.setText("\n".join(lines) or "No hidden hexes or mines in this scenario.")
         placed = len(self.doc.placement)
+        bad = self.doc.setup_problem_hexes()
         self.status.setText(f"{placed} of {sum(len(d.units) for d in st.deployments)} set-up units placed. "
                             "Drag a unit from this list or the OOB onto the map (Place tool), or select it "
-                            "and click a hex.")
+                            "and click a hex." + (f"\nSet-up problems in {', '.join(sorted(bad))} (red on the map, "
+                                                  "listed in the Validation dock)." if bad else ""))
 
     def _set_facing(self) -> None:
         uid = self.selected_unit()
@@ -1492,3 +1540,9 @@ class SetupPanel(QWidget):
         uid = self.selected_unit()
         if uid:
             self.doc.unplace(uid)
+
+    def toggle_down(self) -> bool:
+        """The selected placed unit starts DOWN, or UP again (3.12); False when none is placed."""
+        uid = self.selected_unit()
+        p = self.doc.placement.get(uid) if uid else None
+        return p is not None and self.doc.set_down(uid, not p.down)

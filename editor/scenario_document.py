@@ -8,7 +8,7 @@ and pushes a :class:`ScenarioEditCommand` holding the scenario before and after;
 old snapshot back. Placing units pushes a :class:`PlacementCommand`. Views listen to
 :attr:`ScenarioDocument.changed` (``"scenario"`` or ``"placement"``) and redraw.
 
-The placement (unit id -> hex, facing, down), hidden hexes, mines and the 24.1 "less" choices
+The placement (unit id -> hex, facing, down), hidden hexes, mines, IPs and the 24.1 "less" choices
 (``left_out``: which of several matching men a "less R PR9" leaves out, drawn once and changeable
 in the OOB tree) are the designer's set-up: checked as units are dropped and, all of it, in the
 Validation dock (:func:`core.ironcross.placement.check_fixed_setup`, the same checks as the CLI's
@@ -152,21 +152,23 @@ class ScenarioEditCommand(QUndoCommand):
 
 
 class PlacementCommand(QUndoCommand):
-    """Change the designer's set-up: the placement (place, move, turn or remove units), the
-    hidden hexes (hex -> side), the mines (hex -> {"side", "ap", "at"}) and the 24.1 choices
-    (``left_out``: unit ids); what is not given stays as it is."""
+    """Change the designer's set-up: the placement (place, move, turn, UP/DOWN or remove units),
+    the hidden hexes (hex -> side), the mines (hex -> {"side", "ap", "at"}), the IPs (hex ->
+    {"side", "points"}) and the 24.1 choices (``left_out``: unit ids); what is not given stays
+    as it is."""
 
     def __init__(self, doc: "ScenarioDocument", text: str, new: dict[str, PlacedUnit] | None = None, *,
                  hidden: dict[str, str] | None = None, mines: dict[str, dict] | None = None,
-                 left_out: set[str] | None = None):
+                 left_out: set[str] | None = None, ips: dict[str, dict] | None = None):
         super().__init__(text)
         self.doc = doc
         self.before = (dict(doc.placement), dict(doc.hidden), {k: dict(v) for k, v in doc.mines.items()},
-                       frozenset(doc.left_out))
+                       frozenset(doc.left_out), {k: dict(v) for k, v in doc.ips.items()})
         self.after = (dict(new) if new is not None else self.before[0],
                       dict(hidden) if hidden is not None else self.before[1],
                       {k: dict(v) for k, v in mines.items()} if mines is not None else self.before[2],
-                      frozenset(left_out) if left_out is not None else self.before[3])
+                      frozenset(left_out) if left_out is not None else self.before[3],
+                      {k: dict(v) for k, v in ips.items()} if ips is not None else self.before[4])
 
     def redo(self) -> None:
         self.doc._set_setup(*self.after)
@@ -206,6 +208,8 @@ class ScenarioDocument(QObject):
         #: designer's hidden hexes (24.2): hex -> side; mines (19.1): hex -> {"side", "ap", "at"}
         self.hidden: dict[str, str] = {}
         self.mines: dict[str, dict] = {}
+        #: designer's IPs (18.1): hex -> {"side", "points"}
+        self.ips: dict[str, dict] = {}
         #: 24.1 choices made once: the men "less"/"only" entries leave out where several match
         #: (the draw of the first set-up, or the designer's pick); stale ids are harmless
         self.left_out: set[str] = set()
@@ -234,6 +238,7 @@ class ScenarioDocument(QObject):
         self.placement = {k: PlacedUnit(v["hex"], v.get("facing"), bool(v.get("down"))) for k, v in fixed["units"].items()}
         self.hidden = dict(fixed["hidden_hexes"])
         self.mines = {k: dict(v) for k, v in fixed["mines"].items()}
+        self.ips = {k: dict(v) for k, v in (fixed.get("ips") or {}).items()}
         self.left_out = set(fixed.get("left_out") or [])
         self._file_left_out = list(fixed.get("left_out") or [])   # as the file wrote it (checked until saved)
 
@@ -338,8 +343,10 @@ class ScenarioDocument(QObject):
         self.changed.emit("placement")
 
     def _set_setup(self, placement: dict[str, PlacedUnit], hidden: dict[str, str], mines: dict[str, dict],
-                   left_out: frozenset[str] | None = None) -> None:
+                   left_out: frozenset[str] | None = None, ips: dict[str, dict] | None = None) -> None:
         self.placement, self.hidden, self.mines = dict(placement), dict(hidden), {k: dict(v) for k, v in mines.items()}
+        if ips is not None:
+            self.ips = {k: dict(v) for k, v in ips.items()}
         if left_out is not None and set(left_out) != self.left_out:
             self.left_out = set(left_out)
             self._cache.clear()
@@ -517,6 +524,21 @@ class ScenarioDocument(QObject):
         self.setup()
         return self._cache.get("setup_error")
 
+    def setup_problem_hexes(self) -> dict[str, str]:
+        """Hex -> the set-up problems there (:meth:`setup_problems` of placed units, IPs, mines and
+        hidden hexes; a unit over a set-up cap, 24.1), for the map."""
+        out: dict[str, str] = {}
+        for p in self.setup_problems():
+            parts = p.path.split(".")
+            hid = None
+            if len(parts) > 2 and parts[1] == "units" and parts[2] in self.placement:
+                hid = self.placement[parts[2]].hex
+            elif len(parts) > 2 and parts[1] in ("ips", "mines", "hidden_hexes"):
+                hid = parts[2]
+            if hid is not None:
+                out[hid] = (out[hid] + "\n" if hid in out else "") + p.message
+        return out
+
     def random_choices(self) -> list[dict]:
         """The 24.1 choices among several matching men (``{"side", "squad", "what", "among",
         "out", "by"}``, see :func:`core.ironcross.scenario_setup.build_setup`)."""
@@ -571,7 +593,8 @@ class ScenarioDocument(QObject):
         if st is None:
             return f"the scenario cannot be set up: {self.setup_error()}"
         here = [st.units[k] for k, p in self.placement.items() if p.hex == hex_id and k in st.units and k != uid]
-        return unit_problem(st, self.terrain, uid, hex_id, here, self.hidden)
+        where = {k: p.hex for k, p in self.placement.items() if k != uid}   # 24.1 the scenario's set-up caps
+        return unit_problem(st, self.terrain, uid, hex_id, here, self.hidden, where)
 
     @property
     def terrain(self):
@@ -660,13 +683,62 @@ class ScenarioDocument(QObject):
         return (sum(m["ap"] for m in self.mines.values() if m["side"] == side),
                 sum(m["at"] for m in self.mines.values() if m["side"] == side))
 
+    # ------------------------------------------------------------------ IPs (18.1)
+    def ip_problem(self, side: str, hex_id: str, points: int) -> str | None:
+        """Why ``side`` may not have an IP of ``points`` in ``hex_id`` now, or None
+        (:func:`core.ironcross.placement.ip_problem`, as the games check it)."""
+        from core.ironcross.placement import ip_problem
+
+        st = self.setup()
+        if st is None:
+            return f"the scenario cannot be set up: {self.setup_error()}"
+        return ip_problem(st, self.terrain, side, hex_id, points, self.ips)
+
+    def place_ip(self, side: str, hex_id: str, points: int) -> str | None:
+        """Put an IP of ``points`` of ``side`` in ``hex_id`` (replacing the hex's IP); one undo
+        step. Returns the refusal or None."""
+        why = self.ip_problem(side, hex_id, points)
+        if why is not None:
+            return why
+        new = {k: dict(v) for k, v in self.ips.items()}
+        new[hex_id] = {"side": side, "points": points}
+        if new != self.ips:
+            self.undo_stack.push(PlacementCommand(self, f"IP{points} in {hex_id} ({side})", ips=new))
+        return None
+
+    def remove_ip(self, hex_id: str) -> bool:
+        if hex_id not in self.ips:
+            return False
+        new = {k: dict(v) for k, v in self.ips.items() if k != hex_id}
+        self.undo_stack.push(PlacementCommand(self, f"IP removed from {hex_id}", ips=new))
+        return True
+
+    def ip_allotment(self, side: str) -> list[tuple[int, frozenset[str], str]]:
+        """The side's IP markers (points, zone, whose), as the games place them (18.1)."""
+        from core.ironcross.placement import ip_allotment
+
+        st = self.setup()
+        return ip_allotment(st, side) if st is not None else []
+
+    def set_down(self, uid: str, down: bool) -> bool:
+        """Set a placed unit UP or DOWN at the start (3.12: as the owner wishes); one undo step.
+        False when the unit is not placed or already so."""
+        p = self.placement.get(uid)
+        if p is None or p.down == down:
+            return False
+        new = dict(self.placement)
+        new[uid] = PlacedUnit(p.hex, p.facing, down)
+        self.undo_stack.push(PlacementCommand(self, f"{uid} starts {'DOWN' if down else 'UP'} (3.12)", new))
+        return True
+
     def fixed_setup(self) -> dict:
         """The designer's set-up as JSON for a playtest and the placement file
         (:func:`core.ironcross.scenario_setup.apply_fixed_setup`): units, hidden hexes, mines and
-        ``left_out``, the men the 24.1 choices leave out as the OOB tree shows them."""
+        IPs and ``left_out``, the men the 24.1 choices leave out as the OOB tree shows them."""
         return {"units": {k: {"hex": v.hex, "facing": v.facing, "down": v.down} for k, v in sorted(self.placement.items())},
                 "hidden_hexes": dict(sorted(self.hidden.items())),
                 "mines": {k: dict(v) for k, v in sorted(self.mines.items())},
+                "ips": {k: dict(v) for k, v in sorted(self.ips.items())},
                 "left_out": self.effective_left_out()}
 
     def remove_invalid_setup(self) -> int:
@@ -680,10 +752,12 @@ class ScenarioDocument(QObject):
         units = {k: v for k, v in self.placement.items() if ok(f"$.units.{k}")}
         hidden = {h: s for h, s in self.hidden.items() if ok(f"$.hidden_hexes.{h}")}
         mines = {h: m for h, m in self.mines.items() if ok(f"$.mines.{h}")}
-        n = (len(self.placement) - len(units)) + (len(self.hidden) - len(hidden)) + (len(self.mines) - len(mines))
+        ips = {h: i for h, i in self.ips.items() if ok(f"$.ips.{h}")}
+        n = (len(self.placement) - len(units)) + (len(self.hidden) - len(hidden)) + (len(self.mines) - len(mines)) \
+            + (len(self.ips) - len(ips))
         if n:
             self.undo_stack.push(PlacementCommand(self, f"Remove {n} invalid placement(s)", units, hidden=hidden,
-                                                  mines=mines))
+                                                  mines=mines, ips=ips))
         return n
 
     def place(self, uid: str, hex_id: str, facing: int | None = None, down: bool = False) -> str | None:
@@ -734,7 +808,13 @@ class ScenarioDocument(QObject):
         """The victory result for the current placement (:class:`scenarios.victory.VictoryResult`)."""
         from scenarios.victory import evaluate
 
-        return evaluate(self._scenario.victory, self.placement_refs(), self.context)
+        return evaluate(self._scenario.victory, self.placement_refs(), self.context, self.initial_control())
+
+    def initial_control(self) -> dict[str, str]:
+        """Hex -> side of the scenario's initial control (the games start with it); {} while the
+        set-up cannot be built."""
+        st = self.setup()
+        return dict(st.initial_control) if st is not None else {}
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
@@ -776,7 +856,7 @@ class ScenarioDocument(QObject):
             self._cache.clear()
         pp = placement_path(target)
         fixed = self.fixed_setup()
-        if fixed["units"] or fixed["hidden_hexes"] or fixed["mines"] or fixed["left_out"]:
+        if fixed["units"] or fixed["hidden_hexes"] or fixed["mines"] or fixed["ips"] or fixed["left_out"]:
             atomic_write_text(pp, json.dumps(placement_json(fixed), indent=1) + "\n")
         elif pp.is_file():
             pp.unlink()   # nothing placed any more: no stale set-up comes back on reopening

@@ -1,6 +1,7 @@
 """Form editors for the parts of a side that were edited only as JSON: entry turns and phases
 (``movement`` / ``reaction_movement``), detachments (special options), infiltration (allowed and
-its zone), the number of hidden hexes and the player notes; and the group form of the OOB dock
+its zone) and the number of hidden hexes with the set-up text, caps, initial control and mine
+areas (the "Set-up" tab, :mod:`editor.setup_forms`), the player notes; and the group form of the OOB dock
 (:class:`GroupDialog`, :func:`group_json`: a set-up group at a place of its own inside the map
 sections, or an entering group with its turn, phase and edge or hexes, and "may not move until
 Player Turn N").
@@ -170,7 +171,7 @@ class SidesPanel(QWidget):
         f.addRow(self.infiltration)
         f.addRow("Infiltration zone", self.infil_zone)
         f.addRow("Hidden hexes (24.2)", self.hidden)
-        self.tabs.addTab(w, "Infiltration")
+        infil = w   # in the "Set-up" tab below, above the set-up text, caps, initial control, mine areas
 
         # -- notes
         w = QWidget()
@@ -191,9 +192,30 @@ class SidesPanel(QWidget):
         self.tabs.addTab(w, "Notes")
         self.tabs.setTabToolTip(self.tabs.count() - 1, "player notes")
 
+        # -- set-up: infiltration, hidden hexes, then set-up text, caps, initial control, mine areas
+        # (editor.setup_forms); one scrolling tab, so the tab bar fits the dock
+        from PySide6.QtWidgets import QScrollArea
+
+        from editor.setup_forms import SetupSpecsTab
+
+        self.setup_tab = SetupSpecsTab(lambda: self.cur_side)
+        page = QWidget()
+        pv = QVBoxLayout(page)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addWidget(infil)
+        pv.addWidget(self.setup_tab)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(page)
+        self.tabs.insertTab(2, scroll, "Set-up")
+        self.tabs.setTabToolTip(2, "infiltration, hidden hexes, set-up text, caps inside sub-zones, initial control, "
+                                   "mine areas")
+
     # ------------------------------------------------------------------ document
     def set_document(self, doc: ScenarioDocument) -> None:
         self.doc = doc
+        self.setup_tab.doc = doc
         doc.changed.connect(lambda what: what == "scenario" and self.refresh())
         self.refresh()
 
@@ -271,6 +293,7 @@ class SidesPanel(QWidget):
         self._entry_selected()
         self._detachment_selected()
         self._note_selected()
+        self.setup_tab.refresh()
 
     # ------------------------------------------------------------------ entries
     def _entry_items(self):

@@ -466,6 +466,8 @@ class CountersItem(QGraphicsItem):
                 p.setPen(QPen(QColor(255, 230, 0) if c.selected else QColor(20, 20, 20), 5 if c.selected else 1.5))
                 p.setBrush(fill)
                 p.drawRoundedRect(r, 5, 5)
+                if c.down:   # 3.12 DOWN: a dark band along the top, visible even under a stack
+                    p.fillRect(QRectF(r.left() + 3, r.top() + 2.5, r.width() - 6, 5), QColor(15, 15, 15))
                 p.setPen(QColor(255, 255, 255))
                 p.drawText(r.adjusted(1, 1, -1, -14), Qt.AlignmentFlag.AlignCenter, c.label[:6])
                 tag = ("D" if c.down else "U") + ({"pinned": " P", "suppressed": " S"}.get(c.morale, ""))
@@ -620,15 +622,33 @@ TAG_TOP = QRectF(-30, -47, 60, 21)
 TAG_BOTTOM = QRectF(-30, 26, 60, 21)
 
 
-def marks_items(hidden: dict[str, str], mines: dict[str, dict]) -> list[QGraphicsItem]:
+def marks_items(hidden: dict[str, str], mines: dict[str, dict], ips: dict[str, dict] | None = None,
+                problems: dict[str, str] | None = None) -> list[QGraphicsItem]:
     """The designer's hidden hexes (dashed outline in the side's colour, "hidden" at the top edge
-    of the hex) and mines ("AP2 AT5" at its bottom edge); the tags stay clear of a counter in the
-    hex and under the counters of a stack."""
+    of the hex), IPs ("IP2" at the top edge, in the side's colour, 18.1) and mines ("AP2 AT5" at
+    its bottom edge); the tags stay clear of a counter in the hex and under the counters of a
+    stack. ``problems``: hex -> what is wrong there (a set-up check, e.g. a cap exceeded): a thick
+    red outline and "!" tag."""
     items: list[QGraphicsItem] = []
+    ips = ips or {}
     for hid, side in sorted(hidden.items()):
         col = SIDE_COLOURS.get(side, QColor(0, 0, 0))
         items.append(_path_item(hex_path([hexgrid.parse_hex_id(hid)]), None, _pen(col, 2.5, Qt.PenStyle.DashLine), 16))
-        items.append(_TagItem("hidden", TAG_TOP.translated(hex_centre(hid)), col))
+        ip = ips.get(hid)
+        items.append(_TagItem("hidden" + (f" IP{ip['points']}" if ip else ""), TAG_TOP.translated(hex_centre(hid)), col))
+    for hid, ip in sorted(ips.items()):
+        if hid not in hidden:
+            items.append(_TagItem(f"IP{ip['points']}", TAG_TOP.translated(hex_centre(hid)),
+                                  SIDE_COLOURS.get(ip.get("side"), QColor(0, 0, 0))))
+    for hid, why in sorted((problems or {}).items()):
+        try:
+            h = hexgrid.parse_hex_id(hid)
+        except ValueError:
+            continue
+        it = _path_item(hex_path([h]), None, _pen(QColor(220, 0, 0), 4.5), 17)
+        it.setToolTip(why)
+        items.append(it)
+        items.append(_TagItem("!", QRectF(28, -10, 20, 20).translated(hex_centre(hid)), QColor(220, 0, 0)))
     for hid, m in sorted(mines.items()):
         text = " ".join(t for t in (f"AP{m['ap']}" if m.get("ap") else "", f"AT{m['at']}" if m.get("at") else "") if t)
         if text:

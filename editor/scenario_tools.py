@@ -9,13 +9,14 @@ painting and unit placement. They work on ``ctx.scenario`` (a
   built from a rule (a road, a side of it, a hill minus ...) is frozen into its list of hexes
   only after the designer says so (a question; No leaves it unchanged).
 * :class:`RegionPickTool`: the region builder's clicks on the map (hexes, waypoints, features).
-* :class:`SetupMarkTool` (K): hidden hexes (24.2) and mines (19.1) of the side chosen in the
-  Set-up panel: click toggles a hidden hex, or sets the hex's AP/AT mine factors; right-click
-  removes the hex's mines. Refusals (zone, count, 19.12 limits, buildings, allotment) in the
-  status bar.
+* :class:`SetupMarkTool` (K): hidden hexes (24.2), mines (19.1) and IPs (18.1) of the side
+  chosen in the Set-up panel: click toggles a hidden hex, sets the hex's AP/AT mine factors, or
+  puts (toggles) an IP of the chosen points; right-click removes the hex's mines or IP. Refusals
+  (zone, count, 19.12 limits, buildings, allotment, the side's IPs) in the status bar.
 * :class:`PlacementTool` (U): drop the selected unit (``ctx.unit``) in a hex, or drag a placed
-  unit to another hex; refused (with the reason in the status bar) outside the unit's set-up zone
-  or over the stacking limit (8.62). Right-click turns a facing unit one hexside clockwise.
+  unit to another hex; refused (with the reason in the status bar) outside the unit's set-up zone,
+  over the stacking limit (8.62) or over a scenario's set-up cap (24.1). Right-click turns a
+  facing unit one hexside clockwise; Shift+click sets a placed unit UP or DOWN (3.12).
 """
 
 from __future__ import annotations
@@ -272,6 +273,9 @@ class PlacementTool(_ScenarioTool):
         if ev.button == Qt.MouseButton.RightButton:
             self.turn(hid)
             return
+        if ev.modifiers & Qt.KeyboardModifier.ShiftModifier:
+            self.toggle_down(hid)
+            return
         uid = self._unit_at(hid)
         sel = getattr(self.ctx, "unit", None)
         if sel and sel not in self.sdoc.placement:
@@ -306,6 +310,21 @@ class PlacementTool(_ScenarioTool):
         self.set_status(msg)
         return msg
 
+    def toggle_down(self, hid: str) -> str:
+        """Shift+click: set the placed unit in ``hid`` (the selected one first) DOWN, or UP again
+        (3.12: a unit starts the game in either state as its owner wishes); returns what happened."""
+        here = [k for k, p in self.sdoc.placement.items() if p.hex == hid]
+        sel = getattr(self.ctx, "unit", None)
+        if not here:
+            msg = f"no placed unit in {hid}"
+        else:
+            uid = sel if sel in here else here[-1]
+            down = not self.sdoc.placement[uid].down
+            self.sdoc.set_down(uid, down)
+            msg = f"{uid} starts {'DOWN' if down else 'UP'} (3.12)"
+        self.set_status(msg)
+        return msg
+
     def release(self, ev: ToolEvent) -> None:
         if self.dragging is not None:
             uid, self.dragging = self.dragging, None
@@ -326,10 +345,10 @@ class PlacementTool(_ScenarioTool):
 
 class SetupMarkTool(_ScenarioTool):
     name = "marks"
-    label = "Hidden hexes and mines"
+    label = "Hidden hexes, mines, IPs"
     shortcut = "K"
-    help = ("Hidden hexes and mines (side and kind in the Set-up panel): click marks or unmarks a hidden "
-            "hex, or sets the mine factors of the hex; right-click removes the hex's mines")
+    help = ("Hidden hexes, mines and IPs (side and kind in the Set-up panel): click marks or unmarks a hidden "
+            "hex, sets the mine factors of the hex or puts an IP; right-click removes the hex's mines or IP")
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -355,8 +374,20 @@ class SetupMarkTool(_ScenarioTool):
             self.click(hid, side, mode, n)
 
     def click(self, hid: str, side: str, mode: str, factors: int) -> str | None:
-        """One click: toggle a hidden hex, or set (``factors`` 0: remove) mines. Returns the refusal."""
+        """One click: toggle a hidden hex, set (``factors`` 0: remove) mines, or put (toggle; 0:
+        remove) an IP of ``factors`` points. Returns the refusal."""
         d = self.sdoc
+        if mode == "IP":   # 18.1: factors = the IP's points
+            cur = d.ips.get(hid)
+            if factors == 0 or (cur is not None and cur == {"side": side, "points": factors}):
+                removed = d.remove_ip(hid)
+                why, done = None, (f"IP removed from {hid}" if removed else f"no IP in {hid}")
+            else:
+                why = d.place_ip(side, hid, factors)
+                done = f"IP{factors} in {hid} ({side})"
+            self.last_refusal = why
+            self.set_status(f"refused: {why}" if why else done)
+            return why
         if mode == "hidden hex":
             if d.hidden.get(hid) == side:
                 d.unmark_hidden(hid)

@@ -639,7 +639,7 @@ class ScenarioController(QObject):
             lab = f"{u.weapon}{u.squad or ''}" if u.kind.value == "infantry" else u.weapon[:5]
             specs.append(CounterSpec(p.hex, u.side, lab, p.facing, p.down, "normal", uid == self.win.ctx.unit))
         self.overlay.set_layer("units", [CountersItem(specs)] if specs else [])
-        self.overlay.set_layer("marks", marks_items(doc.hidden, doc.mines))
+        self.overlay.set_layer("marks", marks_items(doc.hidden, doc.mines, doc.ips, doc.setup_problem_hexes()))
 
     def _region_selected(self, loc) -> None:
         self.win.ctx.region_loc = loc

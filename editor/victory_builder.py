@@ -765,7 +765,8 @@ class VictoryPanel(QWidget):
         from scenarios.victory import condition_holds
 
         try:
-            return "holds" if condition_holds(cond, self.doc.placement_refs(), self.doc.context) else "-"
+            return "holds" if condition_holds(cond, self.doc.placement_refs(), self.doc.context,
+                                              self.doc.initial_control()) else "-"
         except Exception as e:  # noqa: BLE001 - an unresolvable region is shown, not raised
             return f"error: {e}"
 

@@ -50,6 +50,9 @@ __all__ = [
     "MovementRestriction",
     "UnitLimit",
     "Detachment",
+    "CapLimit",
+    "SetupCap",
+    "InitialControl",
     "Group",
     "Infiltration",
     "SideSpec",
@@ -169,11 +172,15 @@ class IPEntry(_Entry):
 
 
 class MinesEntry(_Entry):
-    """Mine factors (19.1): ``mine_type`` AT or AP."""
+    """Mine factors (19.1): ``mine_type`` AT or AP. ``area``: the mines' own area, the hexes they
+    may be placed in instead of the group's set-up zone (a scenario that mines the ground in front
+    of a position); absent = the group's ``mines_area``, else its set-up zone (side level: the
+    side's set-up zones)."""
 
     kind: Literal["mines"] = "mines"
     mine_type: Literal["AT", "AP"]
     factors: int = Field(ge=1)
+    area: Region | None = None
 
 
 class GrenadesEntry(_Entry):
@@ -611,20 +618,80 @@ class Detachment(_Strict):
 
 
 class Group(_Strict):
-    """A group of a side's units with one deployment: ``setup`` (on the map) or ``entry``."""
+    """A group of a side's units with one deployment: ``setup`` (on the map) or ``entry``.
+    ``mines_area``: where the group's mines go when a mines entry gives no ``area`` of its own
+    (absent: the set-up zone)."""
 
     name: str = Field(min_length=1)
     oob: list[OOBEntry] = Field(default_factory=list)
     setup: SetUp | None = None
     entry: Entry | None = None
     restrictions: list[MovementRestriction] = Field(default_factory=list)
+    mines_area: Region | None = None
     note: str | None = None
+
+    def mines_region(self, e: "MinesEntry") -> Region | None:
+        """The region a mines entry of this group is placed in: its own ``area``, else the
+        group's ``mines_area``; None = the group's set-up zone."""
+        return e.area if e.area is not None else self.mines_area
 
     @model_validator(mode="after")
     def _deploy(self) -> "Group":
         if (self.setup is None) == (self.entry is None):
             raise ValueError(f"group {self.name!r} needs exactly one of 'setup' or 'entry'")
         return self
+
+
+class CapLimit(_Strict):
+    """At most ``count`` units of ``type`` (a squad member's weapon ``LMG``/``R``/``MP``..., a
+    commander rank, a CW or AFV type; absent = any unit of the cap's selection)."""
+
+    type: str | None = Field(default=None, min_length=1)
+    count: int = Field(ge=0)
+
+    def words(self) -> str:
+        return f"{self.count} {self.type or 'unit'}{'' if self.count == 1 else 's'}"
+
+
+class SetupCap(_Strict):
+    """A set-up cap inside a sub-zone (24.1 "unit deployment restrictions"): at set-up, no more
+    than ``max`` of the side's units in ``region`` -- "no more than one LMG and any two rifle
+    units of Squad D in region R" is ``{"region": R, "squad": "D", "max": [{"type": "LMG",
+    "count": 1}, {"type": "R", "count": 2}]}``. The units counted: those of ``squad`` (a letter)
+    and/or of ``group`` (a group name of the side); neither = all the side's units. Each limit
+    counts its type separately; ``others`` caps the selected units no limit names (absent:
+    they are not capped; 0: none of them there)."""
+
+    region: Region
+    max: list[CapLimit] = Field(min_length=1)
+    squad: str | None = Field(default=None, pattern=r"^[A-Z]$")
+    group: str | None = Field(default=None, min_length=1)
+    others: int | None = Field(default=None, ge=0)
+    note: int | None = Field(default=None, ge=1)
+    text: str | None = None
+
+    def who(self) -> str:
+        parts = ([f"Squad {self.squad}"] if self.squad else []) + ([f"group {self.group!r}"] if self.group else [])
+        return " of ".join(parts) or "the side's units"
+
+    def describe(self) -> str:
+        """"no more than 1 LMG and 2 Rs of Squad D in <region>" (the printed text when given)."""
+        if self.text:
+            return self.text
+        lim = [x.words() for x in self.max] + ([f"{self.others} other unit{'' if self.others == 1 else 's'}"]
+                                               if self.others is not None else [])
+        return f"no more than {' and '.join(lim)} of {self.who()} in {self.region.describe()}"
+
+
+class InitialControl(_Strict):
+    """``side`` controls every hex of ``region`` at the start (before set-up): it keeps each hex
+    until an enemy unit occupies it (the "last to occupy" control of Scenario 6's victory text),
+    so "the Germans retain control of region R" is one ``controls`` condition."""
+
+    side: Side
+    region: Region
+    note: int | None = Field(default=None, ge=1)
+    text: str | None = None
 
 
 class Infiltration(_Strict):
@@ -653,6 +720,8 @@ class SideSpec(_Strict):
     hidden_hexes: int = Field(default=0, ge=0)
     infiltration: Infiltration | None = None
     detachments: list[Detachment] = Field(default_factory=list)
+    #: set-up caps inside sub-zones (:class:`SetupCap`)
+    caps: list[SetupCap] = Field(default_factory=list)
 
     def all_entries(self):
         """Every OOB entry of the side (groups in order, then side-wide entries)."""
@@ -727,6 +796,8 @@ class Scenario(_Strict):
     german: SideSpec
     russian: SideSpec
     victory: Victory
+    #: regions a side controls from the start (:class:`InitialControl`)
+    initial_control: list[InitialControl] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     errata: list[AppliedErratum] = Field(default_factory=list)
     provenance: Provenance | None = None

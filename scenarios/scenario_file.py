@@ -142,14 +142,24 @@ def iter_regions(scenario: Scenario) -> Iterator[tuple[tuple[Any, ...], Any]]:
             for ei, e in enumerate(g.oob):
                 if isinstance(e, IPEntry) and e.where is not None:
                     yield (*base, "oob", ei, "where"), e.where
+                if isinstance(e, MinesEntry) and e.area is not None:
+                    yield (*base, "oob", ei, "area"), e.area
+            if g.mines_area is not None:
+                yield (*base, "mines_area"), g.mines_area
         for ei, e in enumerate(s.oob):
             if isinstance(e, IPEntry) and e.where is not None:
                 yield (side, "oob", ei, "where"), e.where
+            if isinstance(e, MinesEntry) and e.area is not None:
+                yield (side, "oob", ei, "area"), e.area
+        for ci, c in enumerate(s.caps):
+            yield (side, "caps", ci, "region"), c.region
         if s.infiltration is not None and s.infiltration.zone is not None:
             yield (side, "infiltration", "zone"), s.infiltration.zone
         for di, d in enumerate(s.detachments):
             for oi, o in enumerate(d.entry.options):
                 yield (side, "detachments", di, "entry", "options", oi, "region"), o.region
+    for i, ic in enumerate(scenario.initial_control):
+        yield ("initial_control", i, "region"), ic.region
     for loc, r in iter_condition_regions(scenario.victory):
         yield ("victory", *loc), r
 
@@ -220,7 +230,8 @@ def oob_problems(sc: Scenario) -> list[Problem]:
             for ei, e in enumerate(g.oob):
                 p = json_path((side, "groups", gi, "oob", ei))
                 what = e.text or e.kind
-                if isinstance(e, (IPEntry, MinesEntry)) and g.setup is None:
+                if isinstance(e, (IPEntry, MinesEntry)) and g.setup is None and \
+                        not (isinstance(e, MinesEntry) and g.mines_region(e) is not None):
                     out.append(Problem(p, f"{what}: group {g.name!r} enters the map and has no set-up zone to "
                                           f"place {'IPs' if isinstance(e, IPEntry) else 'mines'} in (18.1, 19.1); "
                                           "give them to a group that sets up"))
@@ -238,12 +249,27 @@ def oob_problems(sc: Scenario) -> list[Problem]:
             if isinstance(e, UNIT_ENTRY_TYPES):
                 out.append(Problem(p, f"{what}: a unit entry at side level belongs to no group, so it is never set "
                                       "up nor entered (24.1); move it into a group"))
-            elif isinstance(e, (IPEntry, MinesEntry)) and not sets_up:
+            elif isinstance(e, (IPEntry, MinesEntry)) and not sets_up and \
+                    not (isinstance(e, MinesEntry) and e.area is not None):
                 out.append(Problem(p, f"{what}: no {side} group sets up on the map, so there is no set-up zone to "
                                       "place it in (18.1, 19.1)"))
             if e.with_unit is not None:
                 out.append(Problem(f"{p}.with_unit", f"{what}: 'with {e.with_unit}' at side level: a side-level "
                                                      "entry deploys with no group; move it into the group"))
+        names = [g.name for g in s.groups]
+        for ci, c in enumerate(s.caps):
+            p = json_path((side, "caps", ci))
+            if c.group is not None and c.group not in names:
+                out.append(Problem(f"{p}.group", f"set-up cap: no {side} group {c.group!r} (groups: {', '.join(names)})"))
+                continue
+            groups = [g for g in s.groups if c.group is None or g.name == c.group]
+            if c.squad is not None and not any(isinstance(e, SquadEntry) and e.letter == c.squad
+                                               for g in groups for e in g.oob):
+                out.append(Problem(f"{p}.squad", f"set-up cap: {c.who()}: no Squad {c.squad} in "
+                                                 f"{'group ' + repr(c.group) if c.group else 'the ' + side + ' OOB'}"))
+            elif not any(g.setup is not None for g in groups):
+                out.append(Problem(p, f"set-up cap: {c.who()} set up nowhere (they enter the map), so the cap "
+                                      "is never used (24.1)"))
     return out
 
 
@@ -265,6 +291,13 @@ def _allotment_problems(sc: Scenario, ctx: RegionContext) -> list[Problem]:
         items = [((side, "groups", gi, "oob", ei), e, hexes(g.setup.region), f"the set-up zone of {g.name!r}")
                  for gi, g in enumerate(s.groups) if g.setup is not None for ei, e in enumerate(g.oob)]
         items += [((side, "oob", ei), e, side_zone, f"the {side} set-up zones") for ei, e in enumerate(s.oob)]
+        # 19.1 mines with an area of their own go there, not in the zone
+        own = {(side, "groups", gi, "oob", ei): g.mines_region(e) for gi, g in enumerate(s.groups)
+               for ei, e in enumerate(g.oob) if isinstance(e, MinesEntry) and g.mines_region(e) is not None}
+        own.update({(side, "oob", ei): e.area for ei, e in enumerate(s.oob)
+                    if isinstance(e, MinesEntry) and e.area is not None})
+        items = [it for it in items if it[0] not in own]
+        items += [(loc, region_at_loc(s, loc), hexes(r), f"the mines area {r.describe()}") for loc, r in own.items()]
         for loc, e, zone, zname in items:
             if not zone:
                 continue
@@ -276,6 +309,46 @@ def _allotment_problems(sc: Scenario, ctx: RegionContext) -> list[Problem]:
             if isinstance(e, MinesEntry) and not (zone - buildings):
                 out.append(Problem(json_path(loc), f"{e.text or 'mines'}: {zname} has only building hexes, where mines "
                                                    "may not be deployed (19.14)"))
+    return out
+
+
+def region_at_loc(side_spec, loc: tuple):
+    """The OOB entry of ``side_spec`` at ``(side, "groups", gi, "oob", ei)`` or ``(side, "oob", ei)``."""
+    if loc[1] == "groups":
+        return side_spec.groups[loc[2]].oob[loc[4]]
+    return side_spec.oob[loc[2]]
+
+
+def _control_and_cap_problems(sc: Scenario, ctx: RegionContext) -> list[Problem]:
+    """Initial control given to both sides in one hex; a set-up cap whose region meets no set-up
+    zone of the units it counts (never used)."""
+    out: list[Problem] = []
+
+    def hexes(region) -> frozenset:
+        try:
+            return frozenset(h.id for h in region.resolve(ctx))
+        except RegionError:
+            return frozenset()  # reported by the region checks
+
+    owner: dict[str, tuple[str, int]] = {}
+    for i, ic in enumerate(sc.initial_control):
+        for h in sorted(hexes(ic.region)):
+            o = owner.setdefault(h, (ic.side, i))
+            if o[0] != ic.side:
+                out.append(Problem(json_path(("initial_control", i, "region")),
+                                   f"hex {h} is in the initial control of both sides (initial_control[{o[1]}] gives "
+                                   f"it to {o[0]})"))
+                break
+    for side in ("german", "russian"):
+        s = sc.side(side)
+        for ci, c in enumerate(s.caps):
+            zones = frozenset().union(*(hexes(g.setup.region) for g in s.groups
+                                        if g.setup is not None and (c.group is None or g.name == c.group)))
+            r = hexes(c.region)
+            if r and zones and not (r & zones):
+                out.append(Problem(json_path((side, "caps", ci, "region")),
+                                   f"set-up cap: {c.region.describe()} meets no set-up zone of {c.who()}, so the cap "
+                                   "is never used (24.1)"))
     return out
 
 
@@ -303,6 +376,7 @@ def _region_problems(sc: Scenario, hexmap: HexMap) -> list[Problem]:
         except KeyError as e:
             out.append(Problem(json_path(("north", k)), str(e)))
     out.extend(_allotment_problems(sc, ctx))
+    out.extend(_control_and_cap_problems(sc, ctx))
     return out
 
 
@@ -350,6 +424,38 @@ def _roster_problems(sc: Scenario, roster) -> list[Problem]:
             except KeyError as err:
                 msg = err.args[0] if err.args else str(err)
                 out.append(Problem(p, f"{e.text or e.kind}: unknown unit: {msg}"))
+        for ci, c in enumerate(s.caps):
+            types = _cap_types(s, side, c, roster)
+            for li, lim in enumerate(c.max):
+                if lim.type is not None and types is not None and lim.type.upper() not in types:
+                    out.append(Problem(json_path((side, "caps", ci, "max", li, "type")),
+                                       f"set-up cap: no {lim.type} among {c.who()} "
+                                       f"(their types: {', '.join(sorted(types)) or 'none'})"))
+    return out
+
+
+def _cap_types(s, side: str, cap, roster) -> set[str] | None:
+    """The unit types (upper case) among the units a set-up cap counts (its squad's men, its
+    group's units; men a "less" removes still count as a type), or None when the roster lacks them."""
+    out: set[str] = set()
+    try:
+        for g in s.groups:
+            if cap.group is not None and g.name != cap.group:
+                continue
+            for e in g.oob:
+                if isinstance(e, SquadEntry):
+                    if cap.squad is None or e.letter == cap.squad:
+                        out |= {m.weapon.upper() for m in roster.squad(side, e.letter).men}
+                elif cap.squad is not None:
+                    continue
+                elif isinstance(e, CommanderEntry):
+                    out.add(e.type.upper())
+                elif isinstance(e, CrewWeaponEntry):
+                    out.add(e.weapon.upper())
+                elif isinstance(e, AFVEntry):
+                    out.add(e.type.upper())
+    except KeyError:
+        return None
     return out
 
 

@@ -133,6 +133,8 @@ class DeploymentRules:
             return out
         if not self._stack_ok(h, [u]):
             return out
+        if self.setup.caps and self._cap_problem(u, h) is not None:
+            return out  # 24.1 the scenario's set-up cap inside a sub-zone
         uid = u.id
         facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
         # 24.21 a hidden hex holds only hidden units; AFVs may not be hidden
@@ -144,6 +146,14 @@ class DeploymentRules:
                 out.append(Place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
                 out.append(Place(uid, h, True, f, hidden))
         return out
+
+    def _cap_problem(self, u: Unit, h: str) -> str | None:
+        """Why setting ``u`` up in ``h`` would exceed one of the scenario's set-up caps inside a
+        sub-zone (24.1 unit deployment restrictions), or None."""
+        from core.ironcross.placement import cap_problem
+
+        where = {x.id: x.hex for x in self.state.units.values() if x.hex is not None and x.id != u.id}
+        return cap_problem(self.setup, u.id, h, where)
 
     def _setup_action_legal(self, a: Place) -> bool:
         """``a`` is among :meth:`_setup_actions` now (a unit's placement is checked in its own hex
@@ -176,6 +186,10 @@ class DeploymentRules:
             return
         if not isinstance(a, Place):
             raise IllegalAction("24.1", "during set-up only Place and EndSetup are possible")
+        if what == "unit" and a.unit == data[0] and isinstance(a.hex, str) and a.hex in data[1] and self.setup.caps:
+            why = self._cap_problem(self.units[a.unit], a.hex)
+            if why is not None:
+                raise IllegalAction("24.1", why)  # the scenario's set-up cap inside a sub-zone
         if not self._setup_action_legal(a):
             raise IllegalAction("24.1", f"{a} is not a legal placement now")
         if what == "unit":

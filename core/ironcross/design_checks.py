@@ -26,7 +26,8 @@ when one is clicked) and a one-line message. The checks (issue 17, "Design check
   commanders of a side that may infiltrate (24.3) also from within two hexes of the
   infiltration zone (24.34). This is a lower bound (the best case), so a warning
   means the region truly cannot be taken in time. ``at_least N`` needs N units (of the kinds
-  counted) there; ``controls`` needs every hex of the region reached; the others any hex.
+  counted) there; ``controls`` needs every hex of the region reached (not those the side
+  controls from the start, ``initial_control``); the others any hex.
 * ``no_units`` -- a side whose orders of battle hold no unit.
 * ``entry_edge`` -- an entry (a group's or a detachment's) whose map edge names a map section the
   scenario does not use, or whose hexes are not on the edge of the playing area (units would
@@ -623,7 +624,9 @@ def _judge(reach: _Reach, n: _Need, T: int) -> tuple[str, tuple[str, ...]] | Non
     tail = " (movement allowances over the terrain from the set-up zones and entries, ignoring the enemy)"
     head = f"{S} must {n.what} ({n.why}), but "
     if n.every_hex:
-        per = reach.hex_turns(n.side, n.hexes)
+        # hexes the side controls from the start (the scenario's initial control) need no visit
+        held = frozenset(h for h, s in reach.setup.initial_control.items() if s == n.side)
+        per = reach.hex_turns(n.side, n.hexes - held) if n.hexes - held else {}
         late = sorted((h for h, (t, _u, _g) in per.items() if t is None or t > T),
                       key=lambda h: (per[h][0] is None, per[h][0] or 0, h))
         if not late:

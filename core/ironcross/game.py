@@ -141,6 +141,11 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self._queue_infiltration()  # 24.31 after the German set-up (where the scenario allows it)
         self._event("game_start", rule="24.1", seed=seed, rules=rules, options=list(self.options),
                     title=setup.title)
+        if setup.initial_control:  # the scenario's initial control: kept until the enemy occupies (24.9)
+            self.state.control.update(setup.initial_control)
+            for side in sorted(set(setup.initial_control.values())):
+                self._event("initial_control", rule="24.1", side=side,
+                            hexes=sorted(h for h, s in setup.initial_control.items() if s == side))
         self._advance_setup()
 
     # ================================================================== logging

@@ -31,7 +31,8 @@ import os
 import random
 from pathlib import Path
 
-from core.ironcross.setup import Allotment, Deployment, Detachment, DetachmentLimit, Entry, GameSetup, SetupError
+from core.ironcross.setup import (Allotment, CapCount, Deployment, Detachment, DetachmentLimit, Entry, GameSetup,
+                                  SetupCap, SetupError)
 from core.ironcross.state import Phase, Unit, UnitKind
 from maps.document_file import json_path
 from scenarios.model import UNIT_ENTRY_TYPES
@@ -211,6 +212,7 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
             ips: list[int] = []
             ap_mines = at_mines = 0
             where_ips: list[tuple[tuple, object]] = []  # IP entries restricted to a region ("on any building hex")
+            area_mines: dict[frozenset[str], list] = {}  # mines with an area of their own: zone -> [ap, at, region]
             label = group.name or f"{side} group {gi + 1}"
             unit_labels = {x.label() for x in group.oob if isinstance(x, UNIT_ENTRY_TYPES)}
             for ei, e in enumerate(group.oob):
@@ -237,10 +239,18 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
                         units[u.id] = u
                         ids.append(u.id)
                 elif e.kind in ("ip", "mines"):
-                    if group.setup is None:
+                    own = group.mines_region(e) if e.kind == "mines" else None
+                    if group.setup is None and own is None:
                         raise unusable(loc, e, f"group {label!r} enters the map and has no set-up zone to place "
                                                "it in (18.1, 19.1)")
-                    if e.kind == "mines":
+                    if own is not None:
+                        # 19.1: the mines' own area (the scenario's), not the group's zone
+                        zone = zone_of(own, f"{json_path(loc)} mines area")
+                        ap_at = area_mines.setdefault(zone, [0, 0, own])
+                        ap_at[0 if e.mine_type == "AP" else 1] += e.factors
+                        oob_use[json_path(loc)] = f"{e.factors} {e.mine_type} mine factors placed by {side} at " \
+                                                  f"set-up in {own.describe()} (19.1)"
+                    elif e.kind == "mines":
                         if e.mine_type == "AP":
                             ap_mines += e.factors
                         else:
@@ -289,6 +299,8 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
                 entries.append(Entry(side, ids, hexes, opt.turn, _PHASES.get(opt.phase, Phase.MOVEMENT), label))
             else:
                 raise SetupError(f"{scenario.title}: {label} has neither a set-up zone nor an entry")
+            for zone, (ap, at, _own) in area_mines.items():  # 19.1 mines with an area of their own
+                allotments.append(Allotment(side, zone, [], ap, at, f"{label} mines"))
             for r in group.restrictions:
                 for uid in ids:
                     no_move_before[uid] = r.until_turn
@@ -301,6 +313,13 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
             if e.kind == "grenades":
                 grenades[side] += e.count
                 oob_use[json_path(loc)] = f"{e.count} grenades for {side} (15.6)"
+            elif e.kind == "mines" and e.area is not None:
+                # 19.1: the mines' own area (the scenario's), not the side's set-up zones
+                zone = zone_of(e.area, f"{json_path(loc)} mines area")
+                ap, at = (e.factors, 0) if e.mine_type == "AP" else (0, e.factors)
+                allotments.append(Allotment(side, zone, [], ap, at, f"{side} mines"))
+                oob_use[json_path(loc)] = f"{e.factors} {e.mine_type} mine factors placed by {side} at set-up in " \
+                                          f"{e.area.describe()} (19.1)"
             elif e.kind in ("ip", "mines"):
                 if not side_zone:
                     raise unusable(loc, e, f"the {side} side sets nothing up on the map: no set-up zone to place it "
@@ -367,8 +386,49 @@ def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,
                 side, d.name, d.from_group, list(ids), limits,
                 Entry(side, [], hexes, opt.turn, _PHASES.get(opt.phase, Phase.MOVEMENT), f"{d.from_group}: {d.name}"),
                 d.record_before))
+    # set-up caps inside sub-zones (24.1 unit deployment restrictions) and initial control
+    for side in ("german", "russian"):
+        for ci, cap in enumerate(scenario.side(side).caps):
+            setup.caps.append(_engine_cap(scenario.title, side, ci, cap, units, group_ids,
+                                          zone_of(cap.region, f"{side} cap {ci + 1} region")))
+    for ic in scenario.initial_control:
+        for h in sorted(zone_of(ic.region, f"initial control of {ic.side}")):
+            if setup.initial_control.get(h, ic.side) != ic.side:
+                raise SetupError(f"{scenario.title}: hex {h} is given to both sides' initial control")
+            setup.initial_control[h] = ic.side
     setup.objectives = scenario_objectives(victory, ctx)  # type: ignore[attr-defined]
     return setup
+
+
+def cap_selection(side: str, cap, units: dict, group_ids: dict) -> list[str]:
+    """The ids of the side's units a :class:`scenarios.model.SetupCap` counts: the men of its
+    ``squad`` and/or the units of its ``group`` (neither: every unit of the side), in order.
+    Raises KeyError naming a group the side lacks."""
+    ids = [u.id for u in units.values() if u.side == side]
+    if cap.group is not None:
+        if (side, cap.group) not in group_ids:
+            raise KeyError(f"no {side} group {cap.group!r}")
+        ids = [x for x in group_ids[(side, cap.group)] if x in ids]
+    if cap.squad is not None:
+        ids = [x for x in ids if units[x].kind == UnitKind.INFANTRY and units[x].squad == cap.squad]
+    return ids
+
+
+def _engine_cap(title: str, side: str, ci: int, cap, units: dict, group_ids: dict, hexes: frozenset[str]) -> SetupCap:
+    """A scenario's set-up cap as engine data: per limit, the unit ids it counts (a type matches a
+    unit's weapon: member type, commander rank, CW or AFV type, any case)."""
+    try:
+        ids = cap_selection(side, cap, units, group_ids)
+    except KeyError as e:
+        raise SetupError(f"{title}: {side} cap {ci + 1}: {e.args[0]}") from None
+    limits, named = [], set()
+    for lim in cap.max:
+        match = frozenset(x for x in ids if lim.type is None or units[x].weapon.upper() == lim.type.upper())
+        named |= match
+        limits.append(CapCount(lim.type or "unit", lim.count, match))
+    if cap.others is not None:
+        limits.append(CapCount("other unit", cap.others, frozenset(ids) - named))
+    return SetupCap(side, hexes, limits, cap.describe())
 
 
 def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
@@ -451,17 +511,20 @@ def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
 def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
     """Narrow ``setup`` to a designer's fixed set-up (the editor's "use this set-up", a placement
     file): ``fixed = {"units": {uid: {"hex", "facing", "down"}}, "hidden_hexes": {hex: side},
-    "mines": {hex: {"side", "ap", "at"}}, "left_out": [uid, ...]}``; ``setup`` must have been
+    "mines": {hex: {"side", "ap", "at"}}, "ips": {hex: {"side", "points"}}, "left_out": [uid, ...]}``;
+    ``setup`` must have been
     built with ``left_out=fixed["left_out"]`` (:func:`load_setup` does).
 
     The set-up is checked first (:func:`core.ironcross.placement.check_fixed_setup`): a unit the
     orders of battle lack, a hex off the map or outside the unit's zone, stacking, hidden hexes or
-    mines beyond the allotment raise :class:`SetupError` listing every problem -- a game never
+    mines beyond the allotment, an IP the side lacks or outside its zone, a unit over a set-up cap
+    raise :class:`SetupError` listing every problem -- a game never
     silently starts from something else than the designer placed.
     Each placed unit's deployment zone becomes its one hex. The order of the units is kept (each
     deployment is split in place), so the set-up asks for the units in the same order as the
     scenario's and a replay of such a game re-runs on the plain scenario with the same ``left_out``.
-    The facings, UP/DOWN, hidden hexes and mines are kept in ``setup.fixed`` for the players
+    Each placed IP's marker gets its hex the same way (18.1; the order of the IP markers is kept).
+    The facings, UP/DOWN (3.12), hidden hexes and mines are kept in ``setup.fixed`` for the players
     (:class:`core.playtest.FixedSetupPlayer` chooses them). The rules are unchanged: the narrowed
     zones only remove choices. Returns ``setup`` (changed in place).
     """
@@ -489,9 +552,32 @@ def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
         if run:
             deployments.append(Deployment(d.side, run, d.zone, d.group))
     setup.deployments = deployments
+    ips = {k: dict(v) for k, v in (fixed.get("ips") or {}).items()}
+    if ips:
+        # 18.1: each placed IP's marker gets its one hex; the markers keep their order (each
+        # allotment is split in place, its mines after its IPs), as the units' deployments do
+        from core.ironcross.placement import ip_assignment
+
+        at = {slot: h for h, slot in ip_assignment(setup, ips)[0].items()}
+        allotments: list[Allotment] = []
+        for ai, al in enumerate(setup.allotments):
+            run: list[int] = []
+            for k, pts in enumerate(al.ips):
+                h = at.get((ai, k))
+                if h is None:
+                    run.append(pts)
+                    continue
+                if run:
+                    allotments.append(Allotment(al.side, al.zone, run, group=al.group))
+                    run = []
+                allotments.append(Allotment(al.side, frozenset({h}), [pts], group=al.group))
+            if run or al.ap_mines or al.at_mines or not al.ips:
+                allotments.append(Allotment(al.side, al.zone, run, al.ap_mines, al.at_mines, al.group))
+        setup.allotments = allotments
     setup.fixed = {"units": {k: dict(v) for k, v in units.items() if k in setup.units},  # type: ignore[attr-defined]
                    "hidden_hexes": dict(fixed.get("hidden_hexes") or {}),
                    "mines": {k: dict(v) for k, v in (fixed.get("mines") or {}).items()},
+                   "ips": ips,
                    "left_out": list(fixed.get("left_out") or [])}
     return setup
 

@@ -13,7 +13,8 @@ from typing import Callable
 from core.ironcross.state import GameState, Phase, Unit
 from maps.hexmap import HexMap
 
-__all__ = ["Deployment", "Entry", "Allotment", "Detachment", "DetachmentLimit", "GameSetup", "SetupError"]
+__all__ = ["Deployment", "Entry", "Allotment", "Detachment", "DetachmentLimit", "CapCount", "SetupCap", "GameSetup",
+           "SetupError"]
 
 
 class SetupError(ValueError):
@@ -91,6 +92,28 @@ class Detachment:
     record_before: str = "game"
 
 
+@dataclass(frozen=True)
+class CapCount:
+    """One limit of a :class:`SetupCap`: at most ``count`` of ``units`` (unit ids) in the cap's
+    hexes; ``what`` names them ("LMG", "R", "unit", "other unit")."""
+
+    what: str
+    count: int
+    units: frozenset[str]
+
+
+@dataclass
+class SetupCap:
+    """A scenario's set-up cap inside a sub-zone (24.1 unit deployment restrictions): at set-up,
+    ``side`` may have no more than each of ``limits`` in ``hexes``; ``text`` says it as the
+    scenario does (named in the refusal)."""
+
+    side: str
+    hexes: frozenset[str]
+    limits: list[CapCount]
+    text: str = ""
+
+
 @dataclass
 class GameSetup:
     """Everything a game starts from.
@@ -129,3 +152,8 @@ class GameSetup:
     oob_use: dict[str, str] = field(default_factory=dict)
     #: the scenario's detachments (special options, 24.1), offered to their side at set-up
     detachments: list[Detachment] = field(default_factory=list)
+    #: set-up caps inside sub-zones (24.1 unit deployment restrictions): a placement over a cap is illegal
+    caps: list[SetupCap] = field(default_factory=list)
+    #: hex -> side that controls it at the start (a scenario's initial control; 24.9 "last to occupy"
+    #: then changes it)
+    initial_control: dict[str, str] = field(default_factory=dict)
