@@ -552,6 +552,13 @@ def scenario_json(scenario: Scenario, layout: str | None = None) -> str:
     and an edit of one value is a one-line diff."""
     dumped = scenario.model_dump(mode="json", exclude_none=True)
     if layout is None:
+        # later additions to the format are written only when used, so the shipped files (which
+        # predate them) stay the house style itself (with a layout, unwritten defaults stay so)
+        if not dumped.get("initial_control"):
+            dumped.pop("initial_control", None)
+        for side in ("german", "russian"):
+            if isinstance(dumped.get(side), dict) and not dumped[side].get("caps"):
+                dumped[side].pop("caps", None)
         return json.dumps(dumped, indent=1, ensure_ascii=False) + "\n"
     try:
         old = json.loads(layout)
