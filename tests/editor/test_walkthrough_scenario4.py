@@ -243,6 +243,8 @@ def build_scenario_4(qtbot, w, dialogs, shot) -> None:
         return build
 
     new_named("road network", road(ROAD_NETWORK))
+    ctl.docks["oob"].raise_()
+    ctl.fit()
     shot("4-road")
     # the east-west road: its waypoints clicked on the map, in order
     regions.new_region()
@@ -273,6 +275,7 @@ def build_scenario_4(qtbot, w, dialogs, shot) -> None:
         side_of_named(direction, "road network")(regions.editor.form)
         regions.ok_button.click()
         assert regions.message.isHidden(), regions.message.text()
+    ctl.fit()
     shot("5-zone")
 
     # -- 5. victory: the victory builder
@@ -304,7 +307,35 @@ def build_scenario_4(qtbot, w, dialogs, shot) -> None:
     assert v.select(("outcomes", 0))                          # the placeholder goes
     v.buttons["Remove"].click()
     choose(v.default, "draw")                                 # "any other result": not printed; a draw
+    ctl.fit()
     shot("6-victory")
+
+    # -- 6. a trial set-up: the Marks tool (K) for a hidden hex, the AT mines and the IPs, the Place
+    # tool (U) for a few Russian units; Evaluate now
+    ctl.docks["setup"].raise_()
+    sp = ctl.setup_panel
+    w.tool_actions["marks"].trigger()
+    choose(sp.mark_side, "russian")
+    for mode, factors, hexes in (("hidden hex", 2, ["2010"]), ("AT mines", 5, ["2209", "2309"]),
+                                 ("IP", 1, ["2109"]), ("IP", 2, ["2110"])):
+        choose(sp.mark_mode, mode)
+        sp.mark_factors.setValue(factors)
+        for h in hexes:
+            click_hex(qtbot, w, h)
+    assert "AT mines 10/10" in sp.marks.text(), sp.marks.text()
+    w.tool_actions["place"].trigger()
+    russians = next(d for d in doc.setup().deployments if d.side == "russian").units
+    for uid, h in zip([u for u in russians if u.startswith("R-A-")][:3] + ["R-MMG-2"], ["2010"] * 3 + ["2109"]):
+        sp.select_unit(uid)
+        click_hex(qtbot, w, h)
+        assert doc.placement.get(uid) is not None and doc.placement[uid].hex == h, w.statusBar().currentMessage()
+    w.view.resetTransform()
+    w.view.scale(0.9, 0.9)
+    w.view.centre_on_hex(hexgrid.parse_hex_id("2110"))
+    shot("7-setup")
+    ctl.docks["victory"].raise_()
+    v.buttons["Evaluate now"].click()
+    shot("8-evaluate")
 
 
 def region_named(panel, name: str) -> None:
@@ -334,7 +365,7 @@ def test_scenario_4_rebuilt_in_the_editor_from_nothing(qtbot, window, dialogs, t
     ctl.docks["validation"].raise_()
     QApplication.processEvents()
     assert ctl.validation.problems() == [] and doc.problems() == []
-    shot("7-validation")
+    shot("9-validation")
     out = tmp_path / "scenarios" / "data" / "scenario_4_tula.json"    # where the shipped one lies
     out.parent.mkdir(parents=True)
     doc.save(out)
@@ -404,7 +435,8 @@ def test_scenario_4_rebuilt_in_the_editor_from_nothing(qtbot, window, dialogs, t
     assert p.ai_spec() == {"german": "heuristic", "russian": "heuristic"} and p.rules.currentText() == "basic"
     p.run_btn.click()
     qtbot.waitUntil(lambda: p.summary is not None, timeout=120_000)
-    shot("8-playtest")
+    ctl.fit()
+    shot("10-playtest")
     from core.playtest import run_batch
 
     ref = run_batch(str(S4), GAMES, SEED, {"german": "heuristic", "russian": "heuristic"}, workers=1)
