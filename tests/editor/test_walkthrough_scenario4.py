@@ -211,7 +211,7 @@ def build_scenario_4(qtbot, w, dialogs, shot) -> None:
     sides = ctl.sides
     for side, notes, text in (("russian", RUSSIAN_NOTES, RUSSIAN_SETUP), ("german", GERMAN_NOTES, GERMAN_SETUP)):
         choose(sides.side, side)
-        sides.tabs.setCurrentIndex(sides.tabs.indexOf(sides.tabs.widget(3)))   # Notes
+        sides.tabs.setCurrentIndex(3)                                            # Notes
         for n in notes:
             sides.note_text.setPlainText(n)
             next(b for b in sides.findChildren(type(props.apply_bg)) if b.text() == "Add note").click()
