@@ -1,7 +1,9 @@
-"""Screenshots of the scenario editor for ``docs/scenario-design.md``:
-``python -m editor.scenario_screenshots [OUT_DIR]`` (offscreen; a few seconds of playtest).
+"""Screenshots of the scenario editor for the Reference part of ``docs/scenario-design.md``:
+``python -m editor.scenario_screenshots [OUT_DIR]`` (offscreen; a few seconds of playtest). The
+walk-through's own pictures (``walkthrough-*.png``) are taken by
+``tests/editor/test_walkthrough_scenario4.py`` with ``WALKTHROUGH_SHOTS=DIR``.
 
-Builds a small scenario on Map 2 from scratch, as the walk-through does, and grabs the window at
+Builds a small scenario on Map 2 from scratch and grabs the window at
 each stage with ``QWidget.grab()``, at 1366 x 768: the Scenario mode for the properties, orders of
 battle, regions, set-up, victory and validation, the Play mode for the batch, Watch and Hot-seat.
 """

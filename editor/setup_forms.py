@@ -102,7 +102,7 @@ class SetupSpecsTab(QWidget):
         self.setup_text.setMaximumHeight(70)
         self.setup_text.setPlaceholderText("the printed SET-UP line, e.g. Squad C (10); MMG #1 (12); PL; IP1 x 2")
         b = QPushButton("Apply set-up text")
-        b.clicked.connect(self.apply_setup_text)
+        b.clicked.connect(lambda: self.apply_setup_text())   # not the signal's "checked" as the text
         f.addRow("Set-up text", self.setup_text)
         f.addRow(b)
         self.control = QLineEdit()

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QPointF, Qt  # noqa: E402
+from PySide6.QtWidgets import QPushButton  # noqa: E402
 
 from editor.canvas import ToolEvent  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
@@ -184,6 +185,11 @@ def test_forms_set_up_text_north_text_map_text(win, dialogs):
     tab.setup_text.setPlainText("Squad B (6); PL")
     assert tab.apply_setup_text()
     assert doc.scenario.german.setup_text == "Squad B (6); PL"
+    # the button itself (its clicked(bool) once reached the text parameter: "Input should be a valid string")
+    tab.setup_text.setPlainText("Squad B (6); PL; PS")
+    next(b for b in tab.findChildren(QPushButton) if b.text() == "Apply set-up text").click()
+    assert doc.scenario.german.setup_text == "Squad B (6); PL; PS" and dialogs == []
+    doc.undo_stack.undo()
     props = win.scenario_ctl.properties
     props.north_text.setText("Place in hex 1026 pointing to hex 1027 (edited).")
     props.north_text.editingFinished.emit()
