@@ -489,9 +489,11 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         return a if a is not None else EndPhase()
 
     def _empties_objective(self, view, att: list, target: str, marked: dict | None = None) -> bool:
-        """Would the assaulting units ``att`` leave an objective hex this side holds empty? 17.0 a
-        moves them into ``target``; a held objective hex is given up only for another objective
-        (an enemy-held goal hex)."""
+        """Would the assaulting units ``att`` weaken an objective hex this side holds? 17.0 a moves
+        them into ``target``: a side that holds (posture ``defend``) never assaults out of a held
+        objective hex (the balance replays: a sortie leaving one man behind lost the hex within two
+        Player Turns in 11 of 19 games of Scenario 1); an attacker never leaves one empty. Either
+        may when ``target`` is itself an enemy-held objective hex."""
         m = self.maps
         if target in m.attack:
             return False
@@ -499,6 +501,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         leaving = {u.hex for u in att if u is not None and u.hex in held}
         if not leaving:
             return False
+        if self.posture == "defend":
+            return True
         going = {u.id for u in att if u is not None}
         for us in (marked or {}).values():
             going |= {u.id for u in us}

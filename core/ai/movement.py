@@ -435,6 +435,18 @@ class MovementMixin:
             out[h] = (r_up, r_down, min(1.0, r_afv))
         return out
 
+    def _mine_crowd_loss(self, view, g: dict, h: str) -> float:
+        """Expected loss (unit values) of the own units already in ``h`` when the group enters it:
+        known AP mines attack every infantry and CW unit in the hex each time a unit enters
+        (19.24), not only the one entering."""
+        mines = self._known_mines(view)
+        mf = mines.get(h)
+        if not mf or not mf[0] or not g["inf"]:
+            return 0.0
+        a, b = (g.get("occ") or {}).get(h, (0, 0))
+        n = a + b
+        return _ap_mine_loss(mf[0]) * n if n else 0.0
+
     def _risk_weight(self, view, g: dict) -> float:
         """The weight of expected losses for the group: an attacker whose goal is as far as the
         turns left allow (pressure over 0.3) accepts more risk (a goal missed loses the game)."""
@@ -524,11 +536,12 @@ class MovementMixin:
         iv, av = g["inf_val"], g["afv_val"]
         for h in cand:
             r = risks[h]
-            u_ = pos[h] - wr * (r[0] * iv + r[2] * av)
+            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + self._mine_crowd_loss(view, g, h))
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
-                u2 = self._utility(view, g, h, risks[h], True, inf_hexes) - 0.02
+                u2 = self._utility(view, g, h, risks[h], True, inf_hexes) - 0.02 - \
+                    wr * self._mine_crowd_loss(view, g, h)
                 if u2 > best[0] + 1e-9:
                     best = (u2, h, True)
         top, dest, down_end = best

@@ -374,7 +374,7 @@ def test_8_65_an_afv_blocked_by_a_wreck_pushes_it_out_of_its_way():
     assert pushes and pushes[0]["wreck"] == "1508"
 
 
-def test_17_0_a_defender_never_assaults_out_of_the_objective_hex_it_holds_leaving_it_empty():
+def test_17_0_a_defender_never_assaults_out_of_the_objective_hex_it_holds():
     """17.0 a moves the assaulting units into the assaulted hex: Germans holding their objective
     1505 keep at least one unit in it, however good the odds against a Russian next door (the
     Scenario 1 replays: the farmhouse emptied by assaults out of it)."""
@@ -393,7 +393,8 @@ def test_17_0_a_defender_never_assaults_out_of_the_objective_hex_it_holds_leavin
         if isinstance(a, EndPhase):
             break
     assert p.posture == "defend"
-    assert any(u.hex == "1505" and u.assault_hex is None for u in g.units.values() if u.side == "german")
+    # a side that holds does not sortie from the objective at all (not even leaving one man)
+    assert all(u.assault_hex is None for u in g.units.values() if u.side == "german" and u.hex == "1505")
 
 
 def test_17_0_an_attacker_may_assault_from_a_held_objective_into_an_enemy_held_one():
@@ -410,3 +411,32 @@ def test_17_0_an_attacker_may_assault_from_a_held_objective_into_an_enemy_held_o
     advance_to(g, Phase.MOVEMENT, sub="assault_designation")
     a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
     assert isinstance(a, DesignateAssault) and a.target == "1506"
+
+
+def test_19_24_no_unit_walks_into_a_known_ap_minefield_where_own_units_already_stand():
+    """Known AP mines attack every infantry unit in the hex each time a unit enters (19.24): a
+    German goes onto the mined objective hex while it is empty, but not once two Germans stand
+    there (each entry would attack them too; Scenario 6's replays: 14 Germans into one mined hex,
+    one by one)."""
+    def plan(with_men: bool):
+        units = [inf("G1", "german"), inf("G2", "german"), inf("G3", "german"), inf("R1", "russian", pr=6)]
+        where = {"G3": "1510", "R1": "1001"}
+        where.update({"G1": "1508", "G2": "1508"} if with_men else {"G1": "1512", "G2": "1512"})
+        g = small_game(units, where)
+        g.state.mines["1508"] = {"side": "russian", "ap": 4, "at": 0, "revealed_ap": True}
+        _objectives(g, [_occupy(["1508"])], [],
+                    lambda st, game: "german" if any(u.hex == "1508" for u in st.units_of("german")) else "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(2)
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())   # plans the Player Turn
+        return p, v, p._plan(v, [g.units["G3"]], 6.0, False)
+
+    _p, _v, alone = plan(False)
+    assert alone[1] == "1508"
+    p, v, crowded = plan(True)
+    assert crowded[1] != "1508"
+    from core.ai.movement import _ap_mine_loss
+    g3 = p._gprops([v.unit("G3")])
+    g3["occ"] = p._position_context(v, {"G3"})[0]
+    assert p._mine_crowd_loss(v, g3, "1508") == pytest.approx(2 * _ap_mine_loss(4))
