@@ -71,13 +71,9 @@ LABEL = {"german": "German", "russian": "Russian", "draw": "draw"}
 
 def scenario_paths() -> dict[int, Path]:
     """Scenario number -> file of each shipped scenario (``scenarios/data/scenario_N_*.json``)."""
-    out = {}
-    for p in sorted(DATA.glob("scenario_*.json")):
-        try:
-            out[int(p.stem.split("_")[1])] = p
-        except (IndexError, ValueError):
-            continue
-    return dict(sorted(out.items()))
+    from benchmarks.ai_strength import scenario_paths as shipped
+
+    return dict(sorted(shipped().items()))
 
 
 def scenario_facts(path: str | os.PathLike[str]) -> dict:

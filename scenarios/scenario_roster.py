@@ -42,7 +42,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from maps.document_file import Problem, _validation_problems
 from maps.provenance import Provenance
-from scenarios.counters import (
+from scenarios.counters import (  # noqa: I001
+    _check_pr,
+    _check_weapon,
     MG_MODES,
     WEAPON_TYPES,
     CounterDocument,
@@ -96,16 +98,9 @@ _KIND_WORDS = {"infantry": "man", "commander": "commander", "cw": "crew weapon",
 _TYPE_PREFIX = {"cw_type": "cw_types", "afv_type": "afv_types"}
 
 
-def _pr(v: int | None) -> int | None:
-    if v is not None and not 2 <= v <= 12:
-        raise ValueError(f"PR must be 2-12 (a two-dice performance check, 4.0), got {v}")
-    return v
-
-
-def _weapon(v: str) -> str:
-    if v not in WEAPON_TYPES:
-        raise ValueError(f"unknown weapon type {v!r}; expected one of {', '.join(WEAPON_TYPES)} (2.21)")
-    return v
+# the roster's own checks, so an addition is refused exactly as a counters file would be
+_pr = _check_pr
+_weapon = _check_weapon
 
 
 class _Strict(BaseModel):
