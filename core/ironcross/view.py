@@ -391,51 +391,44 @@ class PlayerView:
             self._wocc = FrozenOccupancy({hexgrid.parse_hex_id(h): HexOccupancy(0, n)
                                           for h, n in self._wsig if n})
             self._wids = frozenset(h for h, n in self._wsig if n)
-        oracle = getattr(self._game, "los_oracle", None)
-        if oracle is None:
+        if getattr(self._game, "los_oracle", None) is None:
             r = local[k] = self.los(a, b, firer_down)
             return r
+        r = self._table_los(a, b, firer_down, self._wocc, self._wids, self._wsig)
+        local[k] = r
+        return r
+
+    def _game_los_cache(self) -> dict:
+        """The game's LOS answers (shared by every view of the game, bounded)."""
         cache = _LOS_CACHES.get(self._game)
         if cache is None:
             cache = _LOS_CACHES[self._game] = {}
         if len(cache) > 400_000:
             cache.clear()
+        return cache
+
+    def _table_los(self, a: str, b: str, firer_down: bool, occ, occ_ids: frozenset, occ_sig: tuple) -> LosInfo:
+        """LOS from the game's terrain table (exact where the line meets a hex of ``occ_ids``,
+        :mod:`maps.los_table`), cached for the game per ``occ_sig`` when such a hex is near the line."""
         near = False
-        if self._wids:
+        if occ_ids:
+            # a hex the line meets (or runs along) is at most one hex off the straight path
             dab = _dist(a, b) + 1
-            near = any(_dist(a, h) + _dist(h, b) <= dab for h in self._wids)
-        key = ("est", a, b, firer_down, self._wsig) if near else (a, b, firer_down)
+            near = any(_dist(a, h) + _dist(h, b) <= dab for h in occ_ids)
+        key = (a, b, firer_down, occ_sig) if near else (a, b, firer_down)
+        cache = self._game_los_cache()
         r = cache.get(key)
         if r is None:
-            res = oracle().los(a, b, firer_down=firer_down, occupancy=self._wocc if near else None)
+            res = self._game.los_oracle().los(a, b, firer_down=firer_down, occupancy=occ if near else None)
             r = cache[key] = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks),
                                      int(res.marsh_hexes))
-        local[k] = r
         return r
 
     def _los(self, a: str, b: str, firer_down: bool) -> LosInfo:
         occ = self.occupancy()
-        cache = _LOS_CACHES.get(self._game)
-        if cache is None:
-            cache = {}
-            _LOS_CACHES[self._game] = cache
-        if len(cache) > 400_000:
-            cache.clear()
-        oracle = getattr(self._game, "los_oracle", None)
-        if oracle is not None:
-            # the game's terrain table (exact where AFVs or wrecks are met, maps.los_table)
-            if self._occ_ids:
-                dab = _dist(a, b) + 1
-                near = any(_dist(a, h) + _dist(h, b) <= dab for h in self._occ_ids)
-            else:
-                near = False
-            key = (a, b, firer_down, self._occ_sig) if near else (a, b, firer_down)
-            r = cache.get(key)
-            if r is None:
-                res = oracle().los(a, b, firer_down=firer_down, occupancy=occ if near else None)
-                r = cache[key] = LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks),
-                                         int(res.marsh_hexes))
-            return r
+        if getattr(self._game, "los_oracle", None) is not None:
+            return self._table_los(a, b, firer_down, occ, self._occ_ids, self._occ_sig)
+        cache = self._game_los_cache()
         base = cache.get((a, b, firer_down))
         if base is None:
             res = line_of_sight(self._game.map, a, b, occupancy={}, firer_down=firer_down,
