@@ -90,6 +90,21 @@ def print_row(c: dict) -> None:
         print(f"    error, seed {e['seed']}: {e['error']}" + (f" (replay {e['replay']})" if e["replay"] else ""))
 
 
+def select_scenarios(ap: argparse.ArgumentParser, text: str | None) -> dict[int, Path]:
+    """Scenario number -> file of the shipped scenarios ``--scenarios`` names ("1,3,6"; all when
+    ``text`` is empty), in the order given; a bad list ends the program through ``ap.error``."""
+    paths = scenario_paths()
+    if not text:
+        return paths
+    try:
+        wanted = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        ap.error("--scenarios expects numbers, e.g. 1,3,6")
+    missing = [n for n in wanted if n not in paths]
+    if missing:
+        ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}")
+    return {n: paths[n] for n in wanted}
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per scenario and side (default 40)")
@@ -100,16 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--replays", default=None, help="save every game's replay under this folder")
     ap.add_argument("--json", dest="json_out", default=None, help="also write the table as JSON here")
     args = ap.parse_args(argv)
-    paths = scenario_paths()
-    if args.scenarios:
-        try:
-            wanted = [int(x) for x in args.scenarios.split(",") if x.strip()]
-        except ValueError:
-            ap.error("--scenarios expects numbers, e.g. 1,3,6")
-        missing = [n for n in wanted if n not in paths]
-        if missing:
-            ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}")
-        paths = {n: paths[n] for n in wanted}
+    paths = select_scenarios(ap, args.scenarios)
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
     if any(s not in SIDES for s in sides):
         ap.error("--sides: german and/or russian")

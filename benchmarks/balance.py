@@ -757,18 +757,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--games must be at least 1")
     if args.option and args.rules != "advanced":
         ap.error("--option needs --rules advanced")
-    paths = scenario_paths()
-    all_scenarios = True
-    if args.scenarios:
-        try:
-            wanted = [int(x) for x in args.scenarios.split(",") if x.strip()]
-        except ValueError:
-            ap.error("--scenarios expects numbers, e.g. 1,3,6")
-        missing = [n for n in wanted if n not in paths]
-        if missing:
-            ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}")
-        all_scenarios = sorted(set(wanted)) == sorted(paths)
-        paths = {n: paths[n] for n in wanted}
+    from benchmarks.ai_strength import select_scenarios
+
+    paths = select_scenarios(ap, args.scenarios)
+    all_scenarios = sorted(paths) == sorted(scenario_paths())
     try:
         verdicts = load_verdicts(args.verdicts)
     except ValueError as e:
