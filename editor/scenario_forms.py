@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 
-from pydantic import ValidationError
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -40,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.scenario_document import ScenarioDocument, validation_message
+from editor.scenario_document import ScenarioDocument
 
 __all__ = ["SidesPanel", "GroupDialog", "parse_limits", "format_limits", "group_json", "default_setup_hexes",
            "default_entry_edge", "hexes_region", "group_values"]
@@ -220,14 +219,9 @@ class SidesPanel(QWidget):
         self.refresh()
 
     def _edit(self, text: str, change) -> bool:
-        try:
-            self.doc.edit(text, change)
-        except (ValidationError, ValueError, KeyError, IndexError) as e:
-            msg = validation_message(e) if isinstance(e, ValidationError) else str(e)
-            QMessageBox.warning(self, "Invalid change", msg)
-            self.refresh()
-            return False
-        return True
+        from editor.setup_forms import edit_or_warn
+
+        return edit_or_warn(self, text, change)
 
     @property
     def cur_side(self) -> str:

@@ -89,6 +89,20 @@ def format_cap_limits(limits) -> str:
     return ", ".join(f"{x.type or 'any'} {x.count}" for x in limits)
 
 
+
+def edit_or_warn(panel, text: str, change) -> bool:
+    """Apply ``change`` to ``panel.doc`` as one undo step named ``text``
+    (:meth:`ScenarioDocument.edit`); a change the model refuses is shown in a warning and the
+    panel is refreshed from the document. Returns whether it was applied."""
+    try:
+        panel.doc.edit(text, change)
+    except (ValidationError, ValueError, KeyError, IndexError) as e:
+        msg = validation_message(e) if isinstance(e, ValidationError) else str(e)
+        QMessageBox.warning(panel, "Invalid change", msg)
+        panel.refresh()
+        return False
+    return True
+
 class SetupSpecsTab(QWidget):
     """One side's set-up text, set-up caps, initial control and mine areas (see the module)."""
 
@@ -165,14 +179,7 @@ class SetupSpecsTab(QWidget):
         return self._side_of()
 
     def _edit(self, text: str, change) -> bool:
-        try:
-            self.doc.edit(text, change)
-        except (ValidationError, ValueError, KeyError, IndexError) as e:
-            msg = validation_message(e) if isinstance(e, ValidationError) else str(e)
-            QMessageBox.warning(self, "Invalid change", msg)
-            self.refresh()
-            return False
-        return True
+        return edit_or_warn(self, text, change)
 
     def mines_locs(self) -> list[tuple]:
         """The locations of the side's mines entries (``("russian", "groups", 0, "oob", 8)``)."""
