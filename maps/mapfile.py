@@ -8,11 +8,12 @@ path and the problem. :func:`save_map` writes atomically.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
-from shapely.geometry import Polygon
+from shapely.geometry import LineString, Polygon
 from shapely.validation import explain_validity
 
 from maps import hexgrid
@@ -20,7 +21,7 @@ from maps.document_file import DocumentError, Problem, load_document, read_json
 from maps.model import MAP_FORMAT, MAP_VERSION, MapFile
 from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart
 
-__all__ = ["check_map", "load_map", "load_map_file", "map_from_data", "map_chart", "chart_path", "map_json", "save_map",
+__all__ = ["check_map", "extent_polygon", "load_map", "load_map_file", "map_from_data", "map_chart", "chart_path", "map_json", "save_map",
            "MAP_SCHEMA_PATH", "export_schema"]
 
 MAP_SCHEMA_PATH = Path("docs/schema/map.schema.json")
@@ -41,13 +42,47 @@ def _hex_in_extent(doc: MapFile, text: Any, where: str, problems: list[Problem])
     return h
 
 
+def extent_polygon(ex) -> Polygon:
+    """The rectangle (lattice map units) around every hex of an :class:`maps.model.Extent`: a
+    vector feature (building, obstacle, tank traps) must meet it."""
+    return Polygon([
+        (3 * ex.first_column - 2, 2 * ex.first_row - 1), (3 * ex.last_column + 2, 2 * ex.first_row - 1),
+        (3 * ex.last_column + 2, 2 * ex.last_row + 2), (3 * ex.first_column - 2, 2 * ex.last_row + 2)])
+
+
+def _line_problems(points, where: str, extent_poly: Polygon, problems: list[Problem]) -> None:
+    """An obstacle's or a row of tank traps' polyline: finite, with length, on the map."""
+    if not all(math.isfinite(v) for pt in points for v in pt):
+        problems.append(Problem(where, "coordinates must be finite numbers"))
+        return
+    line = LineString(points)
+    if line.length <= 0:
+        problems.append(Problem(where, "the line has no length (all its points are the same)"))
+    elif not line.intersects(extent_poly):
+        problems.append(Problem(where, "the line lies entirely outside the map"))
+
+
+def _polygon_problems(points, where: str, extent_poly: Polygon, problems: list[Problem]) -> None:
+    if not all(math.isfinite(v) for pt in points for v in pt):
+        problems.append(Problem(where, "coordinates must be finite numbers"))
+        return
+    poly = Polygon(points)
+    if not poly.is_valid:
+        problems.append(Problem(where, f"not a valid polygon: {explain_validity(poly)}"))
+    elif poly.area <= 0:
+        problems.append(Problem(where, "polygon has no area"))
+    elif not poly.intersects(extent_poly):
+        problems.append(Problem(where, "polygon lies entirely outside the map"))
+
+
 def check_map(doc: MapFile) -> list[Problem]:
     """Whole-file semantic checks of a parsed map; returns the problems found (empty when valid).
 
     Checks: extent and sections ordered and inside the extent; every hex id four digits and
     inside the extent; no hex listed twice; ``upper_level`` above ``level``; building polygons
     valid geometry, overlapping the map, ids unique; road and gully paths step between adjacent
-    hexes only; named features name hexes of the map and names are unique.
+    hexes only; named features name hexes of the map and names are unique; obstacle and tank-trap
+    lines and polygons finite, with length or area, meeting the map, ids unique among both.
     """
     problems: list[Problem] = []
     ex = doc.extent
@@ -81,9 +116,7 @@ def check_map(doc: MapFile) -> list[Problem]:
             problems.append(Problem(where + ".upper_level", (
                 f"upper_level {rec.upper_level} must be above level {rec.level} (10.34: level is the lower elevation)")))
     bids: set[str] = set()
-    extent_poly = Polygon([
-        (3 * ex.first_column - 2, 2 * ex.first_row - 1), (3 * ex.last_column + 2, 2 * ex.first_row - 1),
-        (3 * ex.last_column + 2, 2 * ex.last_row + 2), (3 * ex.first_column - 2, 2 * ex.last_row + 2)])
+    extent_poly = extent_polygon(ex)
     for i, b in enumerate(doc.buildings):
         where = f"$.buildings[{i}]"
         if b.id in bids:
@@ -117,6 +150,24 @@ def check_map(doc: MapFile) -> list[Problem]:
         fnames.add(f.name)
         for j, text in enumerate(f.hexes):
             _hex_in_extent(doc, text, f"{where}.hexes[{j}]", problems)
+    oids: dict[str, str] = {}
+    for i, o in enumerate(doc.obstacles):
+        where = f"$.obstacles[{i}]"
+        if o.id in oids:
+            problems.append(Problem(where + ".id", f"id {o.id!r} is used twice (first at {oids[o.id]})"))
+        else:
+            oids[o.id] = where
+        _line_problems(o.line, where + ".line", extent_poly, problems)
+    for i, t in enumerate(doc.tank_traps):
+        where = f"$.tank_traps[{i}]"
+        if t.id in oids:
+            problems.append(Problem(where + ".id", f"id {t.id!r} is used twice (first at {oids[t.id]})"))
+        else:
+            oids[t.id] = where
+        if t.line is not None:
+            _line_problems(t.line, where + ".line", extent_poly, problems)
+        else:
+            _polygon_problems(t.polygon, where + ".polygon", extent_poly, problems)
     if isinstance(doc.terrain_chart, TerrainChart):  # an embedded chart is checked as a chart file is
         for p in _chart_problems(doc.terrain_chart):
             problems.append(Problem("$.terrain_chart" + p.path[1:], p.message))
@@ -184,8 +235,11 @@ def load_map(path: str | os.PathLike[str]):
 
 def map_json(doc: MapFile) -> dict[str, Any]:
     """The JSON data of a map file (what :func:`save_map` writes): None values left out, except
-    inside an embedded terrain chart, whose nulls are meaningful (a chart file keeps them too)."""
-    data = doc.model_dump(mode="json", exclude_none=True, exclude={"terrain_chart"})
+    inside an embedded terrain chart, whose nulls are meaningful (a chart file keeps them too);
+    ``obstacles`` and ``tank_traps`` left out when empty (a map without them saves exactly as
+    before they existed)."""
+    empty = {k for k in ("obstacles", "tank_traps") if not getattr(doc, k)}
+    data = doc.model_dump(mode="json", exclude_none=True, exclude={"terrain_chart"} | empty)
     if isinstance(doc.terrain_chart, TerrainChart):
         data["terrain_chart"] = doc.terrain_chart.model_dump(mode="json")
     elif doc.terrain_chart is not None:

@@ -7,7 +7,9 @@ integer lattice map units (see :mod:`maps.hexgrid`): hex centre of (col, row) at
 Per-hex attributes live on :class:`HexRecord` (hexes not listed are clear, no trees, level 0);
 vector features are building polygons (:class:`Building`), road and gully paths (consecutive
 hexes adjacent; a road hex on a gully is a bridge), and named features (:class:`NamedFeature`,
-e.g. "Hill K" = a set of hexes), and the terrain chart the map is played with (``terrain_chart``:
+e.g. "Hill K" = a set of hexes), linear obstacles (:class:`Obstacle`: walls, low stone walls,
+hedges, fences) and tank traps (:class:`TankTraps`) for the measured rule systems that read the
+map as a table (:mod:`maps.table_map`; Iron Cross ignores both), and the terrain chart the map is played with (``terrain_chart``:
 absent = the shipped chart, a chart file's path, or the chart embedded). Semantic checks that need
 the whole file (ids inside the extent, hexes listed twice, non-adjacent path steps, invalid
 polygons, the chart) are in :mod:`maps.mapfile`.
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from maps.provenance import Provenance
 from maps.terrain_chart import TerrainChart
@@ -33,6 +35,9 @@ __all__ = [
     "HexRecord",
     "Building",
     "NamedFeature",
+    "OBSTACLE_KINDS",
+    "Obstacle",
+    "TankTraps",
     "MapFile",
 ]
 
@@ -122,6 +127,51 @@ class NamedFeature(_Strict):
     provenance: Provenance | None = None
 
 
+#: Kinds of linear obstacle (the 20 mm rules, seed 003: "Obstacles", "Cover Saves": a stone wall is
+#: hard cover, low stone walls hard cover only for low-profile tanks, a bush or hedge soft cover).
+#: What each kind means on the table is in ``docs/table-map.md``.
+OBSTACLE_KINDS: tuple[str, ...] = ("wall", "low_stone_wall", "hedge", "fence")
+ObstacleKind = Literal["wall", "low_stone_wall", "hedge", "fence"]
+
+MapPoint = tuple[float, float]
+
+
+class Obstacle(_Strict):
+    """A linear obstacle: a polyline in lattice map units (at least two points), e.g.
+    ``{"id": "W1", "kind": "wall", "line": [[30, 10], [36, 10]]}``.
+
+    Only measured rule systems read it (:mod:`maps.table_map`); Iron Cross ignores it. ``id`` is
+    unique among the map's obstacles and tank traps.
+    """
+
+    id: str = Field(min_length=1)
+    kind: ObstacleKind
+    line: list[MapPoint] = Field(min_length=2)
+    provenance: Provenance | None = None
+    note: str | None = None
+
+
+class TankTraps(_Strict):
+    """Tank traps (dragon's teeth, a ditch): a row along a polyline (``line``, at least two points)
+    or a field (``polygon``, at least three corners), in lattice map units; exactly one of the two.
+
+    Impassable to vehicles in the 20 mm rules (seed 003); Iron Cross ignores them. ``id`` is unique
+    among the map's obstacles and tank traps.
+    """
+
+    id: str = Field(min_length=1)
+    line: list[MapPoint] | None = Field(default=None, min_length=2)
+    polygon: list[MapPoint] | None = Field(default=None, min_length=3)
+    provenance: Provenance | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _line_or_polygon(self) -> "TankTraps":
+        if (self.line is None) == (self.polygon is None):
+            raise ValueError("tank traps need exactly one of 'line' (a row) or 'polygon' (a field)")
+        return self
+
+
 class MapFile(_Strict):
     """A whole map file (format ``ironcross-map``)."""
 
@@ -137,6 +187,10 @@ class MapFile(_Strict):
     roads: list[list[HexIdStr]] = Field(default_factory=list)
     gullies: list[list[HexIdStr]] = Field(default_factory=list)
     features: list[NamedFeature] = Field(default_factory=list)
+    #: Linear obstacles and tank traps (measured rule systems only; absent = none, and left out of
+    #: the saved file when empty, so maps without them save exactly as before).
+    obstacles: list[Obstacle] = Field(default_factory=list)
+    tank_traps: list[TankTraps] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     #: The terrain effects chart the map is played with: absent (None) = the shipped chart
     #: (``maps/data/terrain_chart.json``); a string = a chart file, relative to the map file's folder
