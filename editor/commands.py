@@ -32,6 +32,7 @@ __all__ = [
     "JoinBuildingsCommand",
     "DeleteBuildingCommand",
     "PathCommand",
+    "ObstacleCommand",
     "NameFeatureCommand",
     "PasteRegionCommand",
     "ResizeMapCommand",
@@ -130,6 +131,10 @@ class PathCommand(MapEditCommand):
     """Road or gully path drawn hex to hex; the clicks of one path merge into one undo step."""
 
     MERGE_ID = 4
+
+
+class ObstacleCommand(MapEditCommand):
+    """Draw, re-kind or delete a linear obstacle or tank traps (``obstacles``, ``tank_traps``)."""
 
 
 class NameFeatureCommand(MapEditCommand):

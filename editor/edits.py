@@ -397,7 +397,8 @@ def resize_map(doc: MapFile, hexmap: HexMap, *, left: int = 0, right: int = 0, t
     Hex ids are absolute (printed), so every hex, feature, label, road and building keeps its hex
     and adjacency is unchanged. Removing drops what lies outside: hex records, path steps (a path
     cut in two becomes two paths), feature hexes (a feature left empty is dropped), building
-    symbols (cut to the hexes that remain). Sections are clipped to the new columns. Raises
+    symbols (cut to the hexes that remain), obstacles and tank traps lying wholly off the map.
+    Sections are clipped to the new columns. Raises
     ``ValueError`` when the map would be empty or leave columns/rows 00-99.
     """
     ex = doc.extent
@@ -436,6 +437,8 @@ def resize_map(doc: MapFile, hexmap: HexMap, *, left: int = 0, right: int = 0, t
             features.append(f.model_copy(update={"hexes": kept}))
     off_map = [h for h in hexmap.all_hexes() if not (c0 <= h.col <= c1 and r0 <= h.row <= r1)]
     buildings = buildings_without_hexes(doc, hexmap, off_map)
+    extent = Extent(first_column=c0, last_column=c1, first_row=r0, last_row=r1)
+    obstacles, tank_traps = _vectors_on(doc, extent)
     sections = []
     for s in doc.sections:
         a, b = max(s.first_column, c0), min(s.last_column, c1)
@@ -447,14 +450,34 @@ def resize_map(doc: MapFile, hexmap: HexMap, *, left: int = 0, right: int = 0, t
                 b = c1
             sections.append(s.model_copy(update={"first_column": a, "last_column": b}))
     return doc.model_copy(update={
-        "extent": Extent(first_column=c0, last_column=c1, first_row=r0, last_row=r1),
+        "extent": extent,
         "hexes": hexes,
         "roads": cut_paths(doc.roads),
         "gullies": cut_paths(doc.gullies),
         "features": features,
         "buildings": buildings if buildings is not None else list(doc.buildings),
         "sections": sections,
+        "obstacles": obstacles,
+        "tank_traps": tank_traps,
     })
+
+
+def _vectors_on(doc: MapFile, extent: Extent) -> tuple[list, list]:
+    """The obstacles and tank traps of ``doc`` that still meet a map of ``extent`` (the others are
+    dropped by a resize; the same lists when none is)."""
+    from shapely.geometry import LineString
+    from maps.mapfile import extent_polygon
+
+    box = extent_polygon(extent)
+
+    def meets(rec) -> bool:
+        pts = getattr(rec, "polygon", None) or rec.line
+        return (Polygon(pts) if getattr(rec, "polygon", None) else LineString(pts)).intersects(box)
+
+    obstacles = [o for o in doc.obstacles if meets(o)]
+    traps = [t for t in doc.tank_traps if meets(t)]
+    return (obstacles if len(obstacles) < len(doc.obstacles) else doc.obstacles,
+            traps if len(traps) < len(doc.tank_traps) else doc.tank_traps)
 
 
 # ------------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from editor.docks import ChartPanel, ErrataPanel
 from editor.document import MapDocument, new_map
 from editor.los_tool import LosPanel, LosTool
 from editor.map_painter import render_png, render_svg
+from editor.obstacle_tool import ObstacleTool
 from editor.tools import (
     BuildingTool,
     FeatureTool,
@@ -63,7 +64,7 @@ __all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS", "MODES", "MODE_TOOLS"]
 LAYER_MENU: tuple[tuple[str, str], ...] = (
     ("grid", "Grid"), ("ids", "Hex ids"), ("trees", "Trees"), ("buildings", "Buildings"), ("levels", "Levels"),
     ("roads", "Roads"), ("gullies", "Gullies"), ("marshes", "Marshes"), ("labels", "Labels"),
-    ("sections", "Sections"), ("provenance", "Provenance marks"),
+    ("sections", "Sections"), ("provenance", "Provenance marks"), ("obstacles", "Obstacles and tank traps"),
 )
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
@@ -71,7 +72,7 @@ MAX_RECENT = 8
 MODES: tuple[tuple[str, str], ...] = (("map", "Map"), ("scenario", "Scenario"), ("play", "Play"))
 #: The tools of each mode; the first is the one chosen on entering the mode.
 MODE_TOOLS: dict[str, tuple[str, ...]] = {
-    "map": ("select", "terrain", "trees", "level", "building", "path", "feature", "los"),
+    "map": ("select", "terrain", "trees", "level", "building", "path", "obstacle", "feature", "los"),
     "scenario": ("place", "region", "north", "marks"),
     "play": ("hotseat",),
 }
@@ -103,7 +104,7 @@ class MainWindow(QMainWindow):
         self.tools = ToolManager(self.ctx)
         self.ctx.active_tool = lambda: self.tools.current
         for cls in (SelectTool, TerrainBrushTool, TreeBrushTool, LevelBrushTool, BuildingTool, PathTool,
-                    FeatureTool, LosTool):
+                    ObstacleTool, FeatureTool, LosTool):
             t = self.tools.add(cls(self.ctx))
             t.status_changed.connect(self._tool_status)
         self.scene.tools = self.tools

@@ -15,7 +15,9 @@ recomputes a vertex with trigonometry. :func:`hex_at_scene` maps a scene point b
 
 **Layers** (:data:`LAYERS`) can be switched on and off: the hex ``grid``, printed ``ids``,
 hill ``levels``, ``marshes``, ``gullies``, ``roads`` (with bridges), ``trees``, ``buildings``,
-feature ``labels``, ``sections`` (boundaries and names), ``provenance`` (markers for rulebook and
+``obstacles`` (linear obstacles and tank traps, which only measured rule systems read: walls as
+solid dark lines, low stone walls grey, hedges green, fences dashed brown, tank traps as a row of
+small crosses), feature ``labels``, ``sections`` (boundaries and names), ``provenance`` (markers for rulebook and
 reconstructed items), and the ``title`` and ``legend`` margins (off in the editor's view).
 
 **Provenance.** Items whose values the rulebook states are drawn solid; reconstructed ones dashed
@@ -65,6 +67,7 @@ from shapely.ops import polylabel, unary_union
 from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
+from maps.model import TankTraps
 from maps.provenance import Provenance
 
 __all__ = [
@@ -85,7 +88,7 @@ __all__ = [
 
 #: Every layer a :class:`MapPainter` can draw, in drawing order of their main items.
 LAYERS: tuple[str, ...] = (
-    "levels", "marshes", "grid", "gullies", "roads", "trees", "buildings", "ids", "labels",
+    "levels", "marshes", "grid", "gullies", "roads", "trees", "buildings", "obstacles", "ids", "labels",
     "sections", "provenance", "title", "legend",
 )
 
@@ -115,6 +118,20 @@ TREE_FILL = QColor("#4b9a3f")
 TREE_LIGHT = QColor("#86c46c")
 TREE_EDGE = QColor("#1d4a19")
 BUILDING_FILL = QColor("#9b2f24")
+#: Linear obstacles (drawn in this order of kinds): (colour, width, dash pattern or None) strokes,
+#: the first one underneath: a wall solid dark, a low stone wall dark with a dotted light core, a
+#: hedge green, a fence dashed brown.
+OBSTACLE_STYLE: dict[str, tuple[tuple[QColor, float, list[float] | None], ...]] = {
+    "wall": ((QColor("#1e1e1e"), 7.0, None),),
+    "low_stone_wall": ((QColor("#1e1e1e"), 5.5, None), (QColor("#c9c4b6"), 2.6, [1.0, 1.0])),
+    "hedge": ((QColor("#1d4a19"), 10.0, None), (QColor("#4b9a3f"), 6.0, None)),
+    "fence": ((QColor("#6b4424"), 3.2, [3.0, 1.6]),),
+}
+TANK_TRAP = QColor("#1e1e1e")
+#: Scene units between two crosses of a row of tank traps, and half the arm of a cross.
+TANK_TRAP_STEP = 14.0
+TANK_TRAP_ARM = 4.5
+TANK_TRAP_WIDTH = 2.2
 BUILDING_EDGE = QColor("#111111")
 ID_COLOUR = QColor("#3d352b")
 SECTION_LINE = QColor(42, 42, 88, 190)
@@ -271,7 +288,54 @@ def _shapely_path(geom) -> QPainterPath:
     return p
 
 
+def _line_path(geom) -> QPainterPath:
+    """The lines of a (multi)line string or collection as an open path (points left out)."""
+    p = QPainterPath()
+    for g in getattr(geom, "geoms", [geom]):
+        if g.is_empty:
+            continue
+        if g.geom_type in ("MultiLineString", "GeometryCollection"):
+            p.addPath(_line_path(g))
+        elif g.geom_type in ("LineString", "LinearRing"):
+            pts = list(g.coords)
+            p.moveTo(QPointF(*pts[0]))
+            for x, y in pts[1:]:
+                p.lineTo(QPointF(x, y))
+    return p
+
+
 _TEMPLATES: dict[str, QPainterPath] = {}
+
+
+def _tank_trap_crosses(geom, clip) -> QPainterPath:
+    """Small crosses (scene units) every :data:`TANK_TRAP_STEP` along a row of tank traps (a
+    LineString) or in staggered rows over a field (a Polygon); those outside ``clip`` (None: none) are left
+    out, so a clipped picture shows the crosses where the whole one does."""
+    pts: list[tuple[float, float]] = []
+    if isinstance(geom, Polygon):   # a field: staggered rows, sparser than a row of traps
+        minx, miny, maxx, maxy = geom.bounds
+        step = 1.6 * TANK_TRAP_STEP
+        y, odd = miny + step / 2, False
+        while y < maxy:
+            x = minx + step / 2 + (step / 2 if odd else 0.0)
+            while x < maxx:
+                pts.append((x, y))
+                x += step
+            y += step * 0.8
+            odd = not odd
+        pts = [q for q in pts if geom.contains(Point(q))]
+    else:
+        n = max(1, int(geom.length // TANK_TRAP_STEP))
+        step = geom.length / n
+        pts = [(q.x, q.y) for q in (geom.interpolate(i * step) for i in range(n + 1))]
+    if clip is not None:
+        pts = [q for q in pts if clip.intersects(Point(q))]
+    path = QPainterPath()
+    a = TANK_TRAP_ARM
+    for x, y in pts:
+        _add_segment(path, QPointF(x - a, y - a), QPointF(x + a, y + a))
+        _add_segment(path, QPointF(x - a, y + a), QPointF(x + a, y - a))
+    return path
 
 
 def _template(name: str) -> QPainterPath:
@@ -310,6 +374,19 @@ class _Building:
 
 
 @dataclass
+class _Obstacle:
+    """A linear obstacle or tank traps as drawn: ``kind`` (an obstacle kind or ``"tank_traps"``),
+    its line (or a field's outline) clipped to the map, the crosses of tank traps, and ``rect``
+    (scene units) bounding the drawing."""
+
+    kind: str
+    path: QPainterPath
+    crosses: QPainterPath
+    rect: QRectF
+    field: bool = False
+
+
+@dataclass
 class _Label:
     text: str
     anchor: QPointF
@@ -336,6 +413,7 @@ class _Geometry:
     road_fill: QPainterPath = field(default_factory=QPainterPath)
     bridges: list[tuple[QPointF, float]] = field(default_factory=list)
     buildings: list[_Building] = field(default_factory=list)
+    obstacles: list[_Obstacle] = field(default_factory=list)
     labels: list[_Label] = field(default_factory=list)
     sections: QPainterPath = field(default_factory=QPainterPath)
     section_names: list[tuple[QPointF, str]] = field(default_factory=list)
@@ -352,6 +430,7 @@ class _Geometry:
     path_present: set[str] = field(default_factory=set)
     label_present: set[str] = field(default_factory=set)
     building_cache: dict[str, tuple[object, _Building]] = field(default_factory=dict)
+    obstacle_cache: dict[str, tuple[object, _Obstacle]] = field(default_factory=dict)
     inputs: dict[str, object] = field(default_factory=dict)
 
 
@@ -591,6 +670,8 @@ class MapPainter:
                 p.setPen(pen)
                 p.setBrush(BUILDING_FILL)
                 p.drawPath(b.path)
+        if "obstacles" in L:
+            self._paint_obstacles(p, [o for o in g.obstacles if exposed is None or o.rect.intersects(exposed)])
         if "provenance" in L:
             marks = joined("rulebook_marks")
             if not marks.isEmpty():
@@ -633,6 +714,36 @@ class MapPainter:
             f = _font(LABEL_PX, bold=True)
             for pos, text in g.section_names:
                 self._centred_text(p, pos, text, f, SECTION_TEXT)
+
+    def _paint_obstacles(self, p: QPainter, items: list[_Obstacle]) -> None:
+        """Walls, low stone walls, hedges and fences as lines (:data:`OBSTACLE_STYLE`), then tank
+        traps as crosses (a field also gets a thin dashed outline)."""
+        for kind, strokes in OBSTACLE_STYLE.items():
+            path = QPainterPath()
+            for o in items:
+                if o.kind == kind:
+                    path.addPath(o.path)
+            if path.isEmpty():
+                continue
+            for colour, width, dash in strokes:
+                pen = self._pen(colour, width, cap=Qt.PenCapStyle.FlatCap if dash else Qt.PenCapStyle.RoundCap)
+                pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+                if dash:
+                    pen.setDashPattern(dash)
+                p.strokePath(path, pen)
+        traps = [o for o in items if o.kind == "tank_traps"]
+        if traps:
+            outline = QPainterPath()
+            crosses = QPainterPath()
+            for o in traps:
+                crosses.addPath(o.crosses)
+                if o.field:
+                    outline.addPath(o.path)
+            if not outline.isEmpty():
+                pen = self._pen(TANK_TRAP, 1.6)
+                pen.setDashPattern([3.0, 3.0])
+                p.strokePath(outline, pen)
+            p.strokePath(crosses, self._pen(TANK_TRAP, TANK_TRAP_WIDTH, cap=Qt.PenCapStyle.RoundCap))
 
     # ------------------------------------------------------------------ small drawing helpers
     @staticmethod
@@ -751,6 +862,12 @@ class MapPainter:
             out.append(("gully", "gully"))
         if "buildings" in L and g.buildings:
             out.append(("building", "building symbol"))
+        if "obstacles" in L:
+            kinds = {o.kind for o in g.obstacles}
+            for key, text in (("wall", "wall"), ("low_stone_wall", "low stone wall"), ("hedge", "hedge"),
+                              ("fence", "fence"), ("tank_traps", "tank traps")):
+                if key in kinds:
+                    out.append((key, text))
         if "sections" in L and not g.sections.isEmpty():
             out.append(("section", "section boundary column (in both)"))
         if "provenance" in L:
@@ -887,6 +1004,14 @@ class MapPainter:
                     p.translate(-c)
                     self._paint_bridge(p, c, 0.0)
                     p.restore()
+        elif key in OBSTACLE_STYLE or key == "tank_traps":
+            p.setClipping(False)
+            line = QPainterPath()
+            line.moveTo(r.left() + 2, c.y())
+            line.lineTo(r.right() - 2, c.y())
+            item = _Obstacle(key, line, _tank_trap_crosses(LineString([(r.left() + 4, c.y()), (r.right() - 4, c.y())]), None)
+                             if key == "tank_traps" else QPainterPath(), QRectF(r))
+            self._paint_obstacles(p, [item])
         elif key in ("building", "dashed", "solid"):
             pen = self._pen(BUILDING_EDGE, 1.8)
             if key == "dashed":
@@ -952,6 +1077,7 @@ class MapPainter:
             g.blocks[key] = self._build_block(g, key, busy)
         self._build_paths(g)
         self._build_buildings(g)
+        self._build_obstacles(g)
         self._build_labels(g)
         self._build_sections(g)
         g.inputs = self._inputs()
@@ -961,7 +1087,8 @@ class MapPainter:
     # -- incremental rebuilding: the parts of a geometry and what each depends on
     def _inputs(self) -> dict[str, object]:
         doc = self.hexmap.doc
-        return {k: getattr(doc, k) for k in ("hexes", "roads", "gullies", "buildings", "features")}
+        return {k: getattr(doc, k) for k in ("hexes", "roads", "gullies", "buildings", "features", "obstacles",
+                                             "tank_traps")}
 
     def _busy_hexes(self, m: HexMap | None = None) -> set[Hex]:
         """Hexes on a road, gully or building (their ids get a halo)."""
@@ -1160,6 +1287,46 @@ class MapPainter:
             g.building_cache[bid] = (b, item)
             g.buildings.append(item)
 
+    def _build_obstacles(self, g: _Geometry) -> None:
+        """Linear obstacles and tank traps meeting the geometry's hexes (clipped to them); one whose
+        record is unchanged since the last build keeps its drawing data."""
+        doc = self.hexmap.doc
+        old = g.obstacle_cache
+        g.obstacle_cache = {}
+        g.obstacles = []
+        for rec in list(doc.obstacles) + list(doc.tank_traps):
+            key = ("t:" if isinstance(rec, TankTraps) else "o:") + rec.id
+            hit = old.get(key)
+            if hit is not None and hit[0] is rec:
+                item = hit[1]
+            else:
+                item = self._obstacle_item(rec, g.clip)
+            g.obstacle_cache[key] = (rec, item)
+            if item is not None:
+                g.obstacles.append(item)
+
+    @staticmethod
+    def _obstacle_item(rec, clip) -> "_Obstacle | None":
+        """The drawing of one obstacle or tank traps record (None when it lies off the geometry)."""
+        def scene(pts):
+            return [_xy(x, y) for x, y in pts]
+
+        if isinstance(rec, TankTraps):
+            kind = "tank_traps"
+            geom = LineString(scene(rec.line)) if rec.line is not None else Polygon(scene(rec.polygon))
+        else:
+            kind = rec.kind
+            geom = LineString(scene(rec.line))
+        shown = geom.intersection(clip)
+        if shown.is_empty:
+            return None
+        is_field = isinstance(geom, Polygon)
+        path = _line_path(shown.boundary if is_field else shown)
+        crosses = _tank_trap_crosses(geom, clip) if kind == "tank_traps" else QPainterPath()
+        reach = 6.0 + TANK_TRAP_ARM
+        rect = path.boundingRect().united(crosses.boundingRect()).adjusted(-reach, -reach, reach, reach)
+        return _Obstacle(kind, path, crosses, rect, is_field)
+
     def _build_labels(self, g: _Geometry) -> None:
         """Named features: bold label at the centroid of their hexes' centres."""
         m = self.hexmap
@@ -1258,6 +1425,7 @@ class MapPainter:
         roads = od.roads is not nd.roads or od.gullies is not nd.gullies
         blds = od.buildings is not nd.buildings
         feats = od.features is not nd.features
+        obst = od.obstacles is not nd.obstacles or od.tank_traps is not nd.tank_traps
         rects = self.hex_rects(changed)
         rebuild = set(changed) | {nb for h in changed for nb in hexgrid.neighbours(h)}
         busy = self._busy_hexes()
@@ -1286,6 +1454,13 @@ class MapPainter:
                 for bid in before_b.keys() | after_b.keys():
                     if before_b.get(bid) is not after_b.get(bid):
                         rects += [i.rect for i in (before_b.get(bid), after_b.get(bid)) if i is not None]
+            if obst:
+                before_o = {k: item for k, (_rec, item) in g.obstacle_cache.items()}
+                self._build_obstacles(g)
+                after_o = {k: item for k, (_rec, item) in g.obstacle_cache.items()}
+                for k in before_o.keys() | after_o.keys():
+                    if before_o.get(k) is not after_o.get(k):
+                        rects += [i.rect for i in (before_o.get(k), after_o.get(k)) if i is not None]
             if feats:   # labels make room for each other: any of them may move
                 rects += [self._label_rect(lab) for lab in g.labels]
                 self._build_labels(g)
