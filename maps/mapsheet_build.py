@@ -493,7 +493,7 @@ def build_mapsheet(source_dir: str | Path = SOURCE_DIR) -> dict[str, Any]:
         "notes": notes,
     }
     # validate with the map model and checks, and check each symbol covers exactly its hexes
-    from maps.mapfile import map_from_data
+    from maps.mapfile import map_from_data, map_json
 
     hm = map_from_data(data, "<mapsheet source>")
     for bid, want_hexes in declared.items():
@@ -502,7 +502,7 @@ def build_mapsheet(source_dir: str | Path = SOURCE_DIR) -> dict[str, Any]:
             raise SourceError(F, None, (
                 f"building {bid}: its polygon covers {sorted(h.id for h in got)}, "
                 f"not the declared {sorted(h.id for h in want_hexes)}"))
-    return MapFile.model_validate(data).model_dump(mode="json", exclude_none=True)
+    return map_json(MapFile.model_validate(data))   # as saved: no empty obstacles or tank traps
 
 
 def render_json(data: dict[str, Any]) -> str:
@@ -521,7 +521,7 @@ def ascii_map(data: dict[str, Any], first_column: int | None = None, last_column
     (unnumbered), ``W`` woods (2+ trees), ``t`` one tree, ``,`` marsh, ``.`` open.
     Second character: the hill level (blank for 0; ``^`` when the hex has an upper level).
     """
-    from maps.mapfile import map_from_data
+    from maps.mapfile import map_from_data, map_json
 
     hm = map_from_data(data, "<mapsheet>")
     c0 = hm.first_column if first_column is None else first_column
