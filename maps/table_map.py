@@ -211,7 +211,7 @@ class Crossing:
 # ------------------------------------------------------------------------------------------
 # The table
 # ------------------------------------------------------------------------------------------
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TableMap:
     """The painted map as a table at ``scale`` inches per hex across flats. Build it with
     :meth:`from_map`; it does not change afterwards.
@@ -286,6 +286,10 @@ class TableMap:
                 raise ValueError(f"{what} must be a positive number of inches, not {v!r}")
         t._build()
         return t
+
+    def __repr__(self) -> str:
+        secs = list(self.sections) if self.sections is not None else "whole map"
+        return f"TableMap({self.hexmap.name!r}, {self.scale:g} in per hex, {secs}{', snow' if self.snow else ''})"
 
     @property
     def kx(self) -> float:
