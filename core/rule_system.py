@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 __all__ = ["RuleSystem", "RuleGame", "Piece", "ScenarioError", "IllegalActionError", "UnknownRuleSystem",
            "DEFAULT_SYSTEM", "SYSTEM_MODULES", "register", "get", "names", "system_name_of", "for_scenario",
-           "module_of", "add_module", "scenario_title"]
+           "module_of", "add_module", "unregister", "installed", "scenario_title"]
 
 #: The system of a scenario file without ``"rule_system"``.
 DEFAULT_SYSTEM = "ironcross"
@@ -220,6 +220,12 @@ def register(system: RuleSystem, module: str | None = None) -> RuleSystem:
     return system
 
 
+def unregister(name: str) -> None:
+    """Forget the system ``name`` and its module (a system added at run time, e.g. by a test)."""
+    _REGISTRY.pop(name, None)
+    SYSTEM_MODULES.pop(name, None)
+
+
 def module_of(name: str) -> str | None:
     """The module whose ``SYSTEM`` is the system ``name`` (None: registered in-process only).
     The playtest runner sends it to its worker processes and Dask workers, so a system added at
@@ -236,6 +242,20 @@ def add_module(name: str, module: str) -> None:
 def names() -> list[str]:
     """The names of every known rule system, sorted."""
     return sorted(set(SYSTEM_MODULES) | set(_REGISTRY))
+
+
+def installed() -> list[RuleSystem]:
+    """Every known system whose package is part of this checkout, by name (a system the registry
+    names whose own module is missing is left out; any other import error is raised)."""
+    out = []
+    for name in names():
+        try:
+            out.append(get(name))
+        except ModuleNotFoundError as e:
+            module = SYSTEM_MODULES.get(name) or ""
+            if not e.name or not (module == e.name or module.startswith(e.name + ".")):
+                raise
+    return out
 
 
 def get(name: str | None) -> RuleSystem:
