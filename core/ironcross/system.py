@@ -242,6 +242,18 @@ def pieces(game) -> list[Piece]:
     return out
 
 
+def _value(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_value(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return "; ".join(f"{k} {_value(x)}" for k, x in v.items())
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
 def _names(xs) -> str:
     xs = [str(x) for x in (xs or [])]
     return ", ".join(xs) if xs else "nobody"
@@ -261,7 +273,7 @@ def describe_event(e: dict) -> str:
             (f" ({why})" if why else "")
     elif k == "action":
         a = g("action") or {}
-        rest = ", ".join(f"{x} {v}" for x, v in a.items() if x != "kind" and v not in (None, False, [], ""))
+        rest = ", ".join(f"{x} {_value(v)}" for x, v in a.items() if x != "kind" and v not in (None, False, [], ""))
         text = f"{str(g('side') or '').capitalize()} decides: {a.get('kind', '?')}" + (f" ({rest})" if rest else "")
     elif k == "roll":
         dice = list(g("dice") or [])
@@ -286,7 +298,8 @@ def describe_event(e: dict) -> str:
         text = f"{g('side')} controls {g('hex')}"
     else:
         skip = {"i", "kind", "rule", "turn", "player_turn", "phase"}
-        rest = ", ".join(f"{x} {v}" for x, v in e.items() if x not in skip and v not in (None, [], {}, ""))
+        rest = ", ".join(f"{x.replace('_', ' ')} {_value(v)}" for x, v in e.items()
+                         if x not in skip and v not in (None, [], {}, ""))
         text = k.replace("_", " ").capitalize() + (f": {rest}" if rest else "")
     return text + (f" ({g('rule')})." if g("rule") else ".")
 
