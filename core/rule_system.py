@@ -133,7 +133,8 @@ class RuleSystem:
       the game, called after each applied action with the events it logged (what can only be seen
       while the game runs, e.g. the hex each firer fired from); None: nothing.
     - ``causes`` (the elimination causes reports list, in order) and ``elimination_cause(rule)``
-      -> one of them, for the rule an ``eliminated`` event names (None: no causes reported).
+      -> one of them, for the rule an ``eliminated`` event names (None: no causes reported). The
+      cause ``"bookkeeping"`` means removed by no rule of play: the trust report warns about it.
     - ``load_placement(path)`` -> a designer's set-up (the ``fixed`` of ``load_setup``) read from a
       placement file, raising ``DocumentError``; ``check_placement(scenario_path, fixed, seed)``
       -> list of ``maps.document_file.Problem`` (empty: it can be played as placed);
