@@ -4,6 +4,11 @@
 each loader raises :class:`maps.document_file.DocumentError` for an invalid file and returns a
 one-line summary for a valid one. New document kinds (scenarios, counters, replays) register
 here as they land.
+
+A scenario (``ironcross-scenario``) of any rule system is summarised and checked by the system its
+``"rule_system"`` names (absent = Iron Cross; an unknown name is an error at ``$.rule_system``
+naming the known systems), through :class:`core.rule_system.RuleSystem`. Formats a rule system
+owns (Iron Cross: ``ironcross-placement``, a designer's set-up) come from its ``document_kinds``.
 """
 
 from __future__ import annotations
@@ -53,50 +58,25 @@ def _errata(path: str, data) -> str:
             f"{_count(n[ScenarioCorrection], 'scenario reference')})")
 
 
-def _scenario(path: str, data) -> str:
-    from scenarios.scenario_file import scenario_from_data
+def _system(path: str, data):
+    """The rule system a scenario's data names; DocumentError at ``$.rule_system`` for an unknown one."""
+    from core.rule_system import UnknownRuleSystem, get, system_name_of
 
-    sc = scenario_from_data(data, path)
-    g, r = sc.german, sc.russian
-    return (f"scenario {sc.number or '-'} {sc.title!r}: {', '.join(sc.map.sections)}, {sc.turns} turns, "
-            f"German {len(g.units())} OOB unit entries in {len(g.groups)} group(s), "
-            f"Russian {len(r.units())} in {len(r.groups)} group(s)"
-            + (f"; own roster: {_count(len(sc.roster.add), 'addition')}, {_count(len(sc.roster.override), 'override')}"
-               if sc.roster is not None else ""))
+    try:
+        return get(system_name_of(data))
+    except (UnknownRuleSystem, TypeError) as e:
+        raise DocumentError(path, [Problem("$.rule_system", str(e))]) from None
+
+
+def _scenario(path: str, data) -> str:
+    """A scenario's line, from its rule system (``RuleSystem.summarise_scenario``)."""
+    return _system(path, data).summarise_scenario(path, data)
 
 
 def _counters(path: str, data) -> str:
     from scenarios.counters import load_counters
 
     return load_counters(path, data=data).summary()
-
-
-def _placement(path: str, data) -> str:
-    """A designer's set-up: its structure, and when the scenario it belongs to lies beside it
-    (``NAME.placement.json`` next to ``NAME.json``), every placement problem on that scenario."""
-    from pathlib import Path
-
-    from core.ironcross.placement import check_fixed_setup, placement_from_data
-
-    fixed = placement_from_data(data, path)
-    p = Path(path)
-    scen = p.with_name(p.name[:-len(".placement.json")] + ".json") if p.name.endswith(".placement.json") else None
-    where = ""
-    if scen is not None and scen.is_file():
-        from core.ironcross.scenario_setup import SetupError, load_setup
-
-        try:
-            _sc, setup = load_setup(scen, left_out=fixed["left_out"] or None)
-        except (SetupError, KeyError) as e:
-            raise DocumentError(path, [Problem("$", f"its scenario {scen.name} cannot be set up: {e}")]) from None
-        problems = check_fixed_setup(setup, fixed)
-        if problems:
-            raise DocumentError(path, problems)
-        where = f", checked against {scen.name}"
-    return (f"set-up: {_count(len(fixed['units']), 'unit')} placed, {_count(len(fixed['hidden_hexes']), 'hidden hex', 'hidden hexes')}, "
-            f"{_count(len(fixed['mines']), 'mined hex', 'mined hexes')}, "
-            + (f"{_count(len(fixed['ips']), 'IP')}, " if fixed.get("ips") else "")
-            + f"{len(fixed['left_out'])} left out{where}")
 
 
 #: format name -> loader(path, parsed JSON) -> one-line summary; raises DocumentError.
@@ -106,8 +86,23 @@ DOCUMENT_KINDS: dict[str, Callable[[str, object], str]] = {
     "ironcross-errata": _errata,
     "ironcross-counters": _counters,
     "ironcross-scenario": _scenario,
-    "ironcross-placement": _placement,
 }
+
+
+def _system_kinds() -> dict[str, Callable[[str, object], str]]:
+    """The document formats every known rule system owns (``RuleSystem.document_kinds``)."""
+    from core.rule_system import installed
+
+    out: dict[str, Callable[[str, object], str]] = {}
+    for system in installed():
+        out.update(system.document_kinds)
+    return out
+
+
+def _loader(fmt) -> Callable[[str, object], str] | None:
+    if not isinstance(fmt, str):
+        return None
+    return DOCUMENT_KINDS.get(fmt) or _system_kinds().get(fmt)
 
 
 def validate_file(path: str | os.PathLike[str]) -> str:
@@ -115,9 +110,9 @@ def validate_file(path: str | os.PathLike[str]) -> str:
     path = str(path)
     data = read_json(path)
     fmt = data.get("format") if isinstance(data, dict) else None
-    loader = DOCUMENT_KINDS.get(fmt) if isinstance(fmt, str) else None
+    loader = _loader(fmt)
     if loader is None:
-        known = ", ".join(sorted(DOCUMENT_KINDS))
+        known = ", ".join(sorted(set(DOCUMENT_KINDS) | set(_system_kinds())))
         raise DocumentError(path, [Problem("$.format", f"unknown format {fmt!r}; known formats: {known}")])
     try:
         return loader(path, data)
@@ -128,9 +123,8 @@ def validate_file(path: str | os.PathLike[str]) -> str:
 
 
 def _scenario_warnings(path: str) -> list:
-    from core.ironcross.design_checks import scenario_file_warnings
-
-    return scenario_file_warnings(path)
+    """A scenario's design warnings, from its rule system (``RuleSystem.scenario_warnings``)."""
+    return _system(path, read_json(path)).scenario_warnings(path)
 
 
 #: format name -> design checks(path) -> warnings (``$.path: message`` each); kinds not listed have none.
@@ -141,7 +135,7 @@ WARNING_KINDS: dict[str, Callable[[str], list]] = {
 
 def file_warnings(path: str | os.PathLike[str]) -> list:
     """The design warnings of a document that validates (``ironcross validate --warnings``): for a
-    scenario :func:`core.ironcross.design_checks.scenario_file_warnings`, for other kinds none.
+    scenario its rule system's ``scenario_warnings``, for other kinds none.
     Raises DocumentError as :func:`validate_file` does."""
     path = str(path)
     data = read_json(path)

@@ -1,5 +1,10 @@
 """Headless playtests: run whole games of a scenario with AI players and summarise them.
 
+Any rule system plays here: the runner asks the scenario's :class:`core.rule_system.RuleSystem`
+(``"rule_system"`` in the scenario file, absent = Iron Cross) for the set-up, the game, the
+players and their view, the actions' JSON, the result fields and what each Game Turn's end
+records; it knows no system's rules (``docs/rule-systems.md``).
+
 Each game ``i`` of a batch seeded ``S`` uses the seed ``derive_seed(S, i)`` for its dice, its
 pre-game choices and its players, so results are the same whatever the number of workers or the
 backend. Games run in batches (one task per batch of games, not per game) on a local process pool,
@@ -12,9 +17,9 @@ An exception inside one game does not stop the batch: the game is reported (outc
 with its seed and the error, and its replay (the decisions up to the failure) is always saved, to
 the replay folder or else to the error folder, so ``ironcross replay FILE --verify`` reproduces it.
 
-Fire origins: the engine's ``fire`` event names its firers; the runner records each firer's hex
-when the event is seen (right after the action that produced it; a firer never moves during its
-own fire action, so that is where it fired from).
+What can only be seen while a game runs (Iron Cross: the hex each firer fired from, seen right
+after its fire action) comes from the system's ``action_record``, called after every action with
+the events it logged.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from core.dice import derive_seed
-from core.ironcross.game_record import CAUSES, attacks_by_unit, elimination_cause, objective_hexes, unit_activity
+from core.rule_system import DEFAULT_SYSTEM
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
            "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES", "FixedSetupPlayer"]
@@ -40,13 +45,26 @@ __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise",
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
 DEFAULT_ERROR_DIR = "playtest-errors"
 
-#: The players and rules every playtest front end starts from (``ironcross playtest`` and the
-#: editor's Playtest panel): the heuristic AI on both sides, the basic rules. Hidden hexes (24.2)
-#: and infiltration (24.3) are scenario rules, in force under either rules when the scenario grants them.
+#: The players every playtest front end starts from (``ironcross playtest`` and the editor's
+#: Playtest panel): the heuristic AI on both sides (every rule system has one). The rules default
+#: to the first rule level of the scenario's system (:meth:`core.rule_system.RuleSystem.resolve_rules`).
 DEFAULT_AI: dict[str, str] = {"german": "heuristic", "russian": "heuristic"}
-DEFAULT_RULES = "basic"
-#: "basic" (3.0-20.0) or "advanced" (all of 21.0-23.0 together)
-RULES = ("basic", "advanced")
+
+
+def __getattr__(name: str):
+    """Older names, kept for their importers: ``DEFAULT_RULES`` / ``RULES`` are the rule levels of
+    the default system (Iron Cross: "basic", ("basic", "advanced")); ``FixedSetupPlayer`` lives in
+    :mod:`core.ironcross.fixed_setup_player`."""
+    if name in ("DEFAULT_RULES", "RULES"):
+        from core.rule_system import get
+
+        levels = get(DEFAULT_SYSTEM).rules
+        return levels[0] if name == "DEFAULT_RULES" else tuple(levels)
+    if name == "FixedSetupPlayer":
+        from core.ironcross.fixed_setup_player import FixedSetupPlayer
+
+        return FixedSetupPlayer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class PlaytestError(RuntimeError):
@@ -72,7 +90,12 @@ class GameResult:
     ``standing_by_turn``: the outcome the victory conditions give when each Game Turn has ended
     (item 0 = Game Turn 1; the last item is the game's outcome); ``objective_by_turn``: side -> the
     number of the scenario's objective hexes (:func:`core.ironcross.game_record.objective_hexes`)
-    its units stand in when each Game Turn has ended."""
+    its units stand in when each Game Turn has ended.
+
+    Which of these a game fills is its rule system's (``RuleSystem.result_fields``,
+    ``turn_record``, ``action_record``; the field docs above are Iron Cross's reading, the others
+    missing = empty); ``rule_system`` names the system (what :func:`summarise` sorts eliminations
+    into causes by)."""
 
     index: int
     seed: int
@@ -95,6 +118,7 @@ class GameResult:
     attacks: dict[str, dict[str, int]] = field(default_factory=dict)
     standing_by_turn: list[str] = field(default_factory=list)
     objective_by_turn: dict[str, list[int]] = field(default_factory=dict)
+    rule_system: str = DEFAULT_SYSTEM
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
@@ -119,166 +143,91 @@ def ai_spec_text(ai: dict[str, str]) -> str:
 
 
 def _setup_for(scenario_path: str, seed: int, fixed: dict | None = None):
-    """The game's set-up: the scenario's, narrowed to the designer's set-up ``fixed`` (its
-    ``left_out`` settles the 24.1 random choices of every game the same way)."""
-    from core.ironcross.scenario_setup import apply_fixed_setup, load_setup
+    """The game's set-up from its scenario's rule system (``RuleSystem.load_setup``): the
+    scenario's, narrowed to the designer's set-up ``fixed`` when given."""
+    from core.rule_system import for_scenario
 
-    left_out = (fixed or {}).get("left_out") or None
-    return apply_fixed_setup(load_setup(scenario_path, seed=seed, left_out=left_out)[1], fixed)
-
-
-class FixedSetupPlayer:
-    """Wraps a player so that a designer's fixed set-up (``GameSetup.fixed``, see
-    :func:`core.ironcross.scenario_setup.apply_fixed_setup`) is what gets placed: each fixed unit
-    goes to its hex with its facing, UP/DOWN and hidden as the designer set it, the designer's
-    mines go where he put them; the other set-up choices (units he did not place, IPs, mines left
-    over) are the wrapped player's, kept out of the designer's hexes when it has a choice; the
-    designer's IPs go in their hexes (18.1); a
-    detachment (24.1 special option) never takes a unit the designer placed. After the set-up
-    every decision is the wrapped player's."""
-
-    def __init__(self, inner, fixed: dict, side: str):
-        self.inner = inner
-        self.name = getattr(inner, "name", "player")
-        self.units = {k: v for k, v in (fixed.get("units") or {}).items()}
-        self.hidden = {h for h, s in (fixed.get("hidden_hexes") or {}).items() if s == side}
-        self.mines_left = {h: {"ap": int(m.get("ap", 0)), "at": int(m.get("at", 0))}
-                           for h, m in (fixed.get("mines") or {}).items() if m.get("side") == side}
-        self.ips = {h: int(i["points"]) for h, i in (fixed.get("ips") or {}).items() if i.get("side") == side}
-        self.fixed_hexes = {v["hex"] for v in self.units.values()} | self.hidden | set(self.mines_left) | set(self.ips)
-
-    def choose(self, view, side: str, actions):
-        if any(getattr(a, "kind", "") == "detach" for a in actions):
-            # 24.1 special option: a unit the designer placed stays with its group
-            keep = [a for a in actions if getattr(a, "kind", "") != "detach" or not set(a.units) & set(self.units)]
-            return self.inner.choose(view, side, keep)
-        places = [a for a in actions if getattr(a, "kind", "") == "place"]
-        if not places:
-            return self.inner.choose(view, side, actions)
-        what = places[0].unit
-        if what.startswith(("AP-mines:", "AT-mines:")):
-            key = "ap" if what.startswith("AP") else "at"
-            best, best_n = None, 0
-            for a in places:
-                n = int(a.unit.split(":")[1])
-                if n <= self.mines_left.get(a.hex, {}).get(key, 0) and n > best_n:
-                    best, best_n = a, n
-            if best is not None:
-                self.mines_left[best.hex][key] -= best_n
-                return best
-            return self._free(view, side, actions)
-        if what.startswith("IP"):
-            # 18.1 the designer's IP (apply_fixed_setup narrowed its marker to its hex)
-            mine = [a for a in places if self.ips.get(a.hex) == int(what[2:])]
-            if mine:
-                del self.ips[mine[0].hex]
-                return mine[0]
-            return self._free(view, side, actions)
-        p = self.units.get(what)
-        if p is None:
-            return self._free(view, side, actions)
-        here = [a for a in places if a.hex == p["hex"]]
-        hidden = p["hex"] in self.hidden
-        for ok in (lambda a: a.down == bool(p.get("down")) and a.facing == p.get("facing") and a.hidden == hidden,
-                   lambda a: a.down == bool(p.get("down")) and a.facing == p.get("facing"),
-                   lambda a: a.facing == p.get("facing"),
-                   lambda a: True):
-            match = [a for a in here if ok(a)]
-            if match:
-                return match[0]
-        return self.inner.choose(view, side, actions)
-
-    def _free(self, view, side: str, actions):
-        keep = [a for a in actions if getattr(a, "kind", "") != "place"
-                or (a.hex not in self.fixed_hexes and not getattr(a, "hidden", False))]
-        if any(getattr(a, "kind", "") == "place" for a in keep):
-            return self.inner.choose(view, side, keep)
-        return self.inner.choose(view, side, actions)
+    return for_scenario(scenario_path).load_setup(scenario_path, seed, fixed)
 
 
-def _turn_end(game, objectives: frozenset[str], standing: list[str], held: dict[str, list[int]]) -> None:
-    """Record, when a Game Turn has ended, the outcome the victory conditions would give now (24.1)
-    and how many objective hexes each side's units stand in."""
-    victory = game.setup.victory
-    res = victory(game.state, game) if victory is not None else "draw"
-    standing.append(res[0] if isinstance(res, tuple) else res)
-    for side in ("german", "russian"):
-        there = {u.hex for u in game.state.units.values() if u.side == side and u.on_map and u.hex in objectives}
-        held.setdefault(side, []).append(len(there))
+def _turn_end(system, game, standing: list[str], held: dict[str, list[int]]) -> None:
+    """Record, when a Game Turn has ended, the outcome the victory conditions would give now and
+    how many objective hexes each side's units stand in (``RuleSystem.turn_record``)."""
+    outcome, there = system.turn_record(game)
+    standing.append(outcome)
+    for side, n in there.items():
+        held.setdefault(side, []).append(n)
 
 
 def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
-    """Play one game; returns its result and, when ``want_replay`` or the game raised, its replay
-    as ``{"header": ..., "events": [...]}`` (JSON-ready). ``fixed``: a designer's set-up the
-    game starts from (:func:`core.ironcross.scenario_setup.apply_fixed_setup`)."""
-    from core.ironcross.actions import action_to_json
-    from core.ironcross.game import Game
-    from core.ironcross.view import PlayerView
-    from core.players import make_player
+    """Play one game of the scenario's rule system; returns its result and, when ``want_replay`` or
+    the game raised, its replay as ``{"header": ..., "events": [...]}`` (JSON-ready; the header
+    names the ``rule_system``). ``fixed``: a designer's set-up the game starts from (its system's
+    ``load_setup``)."""
+    from core.rule_system import for_scenario
 
+    system = None
     game = None
-    fire_from: Counter = Counter()
+    counts: dict[str, Counter] = {}
     t0 = time.perf_counter()
     where = "in the set-up"
     failed_action = None
     try:
-        setup = _setup_for(scenario_path, seed, fixed)
-        game = Game(setup, seed, rules=rules, options=options)
-        for c in getattr(setup, "choices", []):
-            game._event("pre_game_choice", rule="24.1", text=c)
-        players = {side: make_player(ai[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
-        if getattr(setup, "fixed", None):
-            players = {side: FixedSetupPlayer(p, setup.fixed, side) for side, p in players.items()}
+        system = for_scenario(scenario_path)
+        setup = system.load_setup(scenario_path, seed, fixed)
+        game = system.new_game(setup, seed, rules, options)
+        players = system.make_players(setup, ai, seed)
+        view = system.view
+        record = system.action_record
         n = 0
         seen = 0
         events = game.events
-        units = game.units
-        objectives = objective_hexes(setup)
         standing: list[str] = []
         held: dict[str, list[int]] = {}
-        turn = game.state.turn
+        turn = game.turn
         while not game.is_terminal():
             side = game.current_side()
             where = f"in the engine (legal actions) at decision {n}"
             acts = game.legal_actions()
             where = f"in the {side} player {ai[side]!r} at decision {n}"
-            a = players[side].choose(PlayerView(game, side), side, acts)
+            a = players[side].choose(view(game, side), side, acts)
             where = f"in the engine at decision {n} ({a!r})"
             failed_action = a
             game.apply(a)
             failed_action = None
-            for k in range(seen, len(events)):  # firers stand still during their own fire action
-                e = events[k]
-                if e["kind"] == "fire":
-                    for uid in e.get("firers") or ():
-                        u = units.get(uid)
-                        if u is not None and u.hex:
-                            fire_from[u.hex] += 1
+            if record is not None:  # what only the running game shows (Iron Cross: where each firer stood)
+                for name, c in record(game, events[seen:]).items():
+                    counts.setdefault(name, Counter()).update(c)
             seen = len(events)
-            if game.state.turn != turn:  # Game Turn `turn` has ended (this decision's effects included)
-                _turn_end(game, objectives, standing, held)
-                turn = game.state.turn
+            if game.turn != turn:  # Game Turn `turn` has ended (this decision's effects included)
+                _turn_end(system, game, standing, held)
+                turn = game.turn
             n += 1
             if n > max_actions:
                 raise RuntimeError(f"no end after {max_actions} actions")
-        _turn_end(game, objectives, standing, held)  # the last Game Turn
-        res = _result_of(game, index, seed)
-        res.fire_from = dict(fire_from)
+        _turn_end(system, game, standing, held)  # the last Game Turn
+        res = _result_of(system, game, index, seed)
+        for name, c in counts.items():
+            setattr(res, name, dict(c))
         res.standing_by_turn, res.objective_by_turn = standing, held
     except Exception as e:  # one broken game must not stop the batch: it is reported, never swallowed
-        res = GameResult(index, seed, "error", game.state.turn if game else 0,
+        res = GameResult(index, seed, "error", game.turn if game else 0,
                          actions=len(game.actions) if game else 0,
                          error=f"{where}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+    if system is not None:
+        res.rule_system = system.name
     res.seconds = round(time.perf_counter() - t0, 4)
     payload = None
     if game is not None and (want_replay or res.outcome == "error"):
         # the scenario as an absolute path, so the replay verifies from any working directory
-        header = {"scenario": str(Path(scenario_path).resolve()), "seed": seed, "rules": rules, "options": list(options),
+        to_json = system.action_to_json
+        header = {"scenario": str(Path(scenario_path).resolve()), "rule_system": system.name, "seed": seed,
+                  "rules": rules, "options": list(options),
                   "ai": ai, "index": index, "outcome": res.outcome, "error": res.error,
-                  **({"failed_action": action_to_json(failed_action)} if failed_action is not None else {}),
+                  **({"failed_action": to_json(failed_action)} if failed_action is not None else {}),
                   **({"fixed_setup": fixed} if fixed else {}),
-                  "actions": [action_to_json(a) for a in game.actions]}
+                  "actions": [to_json(a) for a in game.actions]}
         payload = {"header": header, "events": json.loads(json.dumps(game.events, default=str))}
     return res, payload
 
@@ -309,47 +258,23 @@ def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rul
     return res
 
 
-def _result_of(game, index: int, seed: int) -> GameResult:
-    cas: dict[str, dict[str, int]] = {"german": {}, "russian": {}}
-    by_turn: dict[str, list[int]] = {"german": [], "russian": []}
-    elim: Counter = Counter()
-    fire: Counter = Counter()
-    by_rule: Counter = Counter()
-    by_side: dict[str, Counter] = {"german": Counter(), "russian": Counter()}
-    first = None
-    for e in game.events:
-        k = e["kind"]
-        if k == "eliminated":
-            by_rule[e.get("rule") or ""] += 1
-            u = game.units[e["unit"]]
-            by_side[u.side][e.get("rule") or ""] += 1
-            cas[u.side][u.kind.value] = cas[u.side].get(u.kind.value, 0) + 1
-            t = max(1, int(e.get("turn") or 1))
-            row = by_turn[u.side]
-            row.extend([0] * (t - len(row)))
-            row[t - 1] += 1
-            if e.get("hex"):
-                elim[e["hex"]] += 1
-        elif k in ("fire", "grenade_result", "flame_result", "assault"):
-            tgt = e.get("target") or (game.units[e["unit"]].hex if e.get("unit") in game.units else None)
-            if tgt:
-                fire[tgt] += 1
-        elif k == "roll" and first is None and e["rule"] not in ("7.0 b",) and not e["purpose"].startswith("PC"):
-            first = e["turn"]
-    turns = game.state.turn
-    for row in by_turn.values():
-        row.extend([0] * (turns - len(row)))
-    details = game.events[-1].get("details") or {}
-    return GameResult(index, seed, game.state.outcome or "draw", turns, cas, first, dict(elim), dict(fire),
-                      len(game.actions), reason=(details.get("reason") if isinstance(details, dict) else "") or "",
-                      casualties_by_turn=by_turn, eliminations_by_rule=dict(by_rule), idle=unit_activity(game),
-                      eliminations_by_side={s: dict(c) for s, c in by_side.items()}, attacks=attacks_by_unit(game))
+def _result_of(system, game, index: int, seed: int) -> GameResult:
+    """The result of a finished game: outcome ("draw" when the game names none), Game Turns and
+    decisions, and the system's own fields (``RuleSystem.result_fields``)."""
+    return GameResult(index, seed, game.outcome or "draw", game.turn, actions=len(game.actions),
+                      **system.result_fields(game))
 
 
 def _run_chunk(args) -> list[tuple[dict, dict | None]]:
-    """One task: a batch of games ``items`` [(index, seed), ...]; (result dict, replay or None) each."""
+    """One task: a batch of games ``items`` [(index, seed), ...]; (result dict, replay or None) each.
+    ``args``: (scenario, items, ai, rules, options, want_replays[, fixed set-up[, {system name:
+    module}]]): the modules make a rule system added at run time known in this worker process."""
+    from core.rule_system import add_module
+
     scenario_path, items, ai, rules, options, want_replays, *rest = args
     fixed = rest[0] if rest else None
+    for name, module in (rest[1] if len(rest) > 1 else {}).items():
+        add_module(name, module)
     out = []
     for i, s in items:
         res, payload = _play(scenario_path, i, s, ai, rules, tuple(options), bool(want_replays), 200_000, fixed)
@@ -363,15 +288,32 @@ def _chunks(items: list, parallel: int) -> list[list]:
     return [items[k:k + size] for k in range(0, len(items), size)]
 
 
-def _can_import_project() -> bool:  # runs on each Dask worker
+def _can_import_project(module: str | None = None) -> bool:  # runs on each Dask worker
+    """The worker can import the runner and the batch's rule system (its ``module``)."""
     import importlib
 
     importlib.import_module("core.playtest")
-    importlib.import_module("core.ironcross.game")
+    if module:
+        importlib.import_module(module)
     return True
 
 
-def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeout: float):
+def _system_module(scenario_path: str) -> dict[str, str]:
+    """``{name: module}`` of the scenario's rule system, for the workers; empty when the file names
+    no known system or cannot be read (each game then reports that error with its seed)."""
+    from core.rule_system import UnknownRuleSystem, module_of, system_name_of
+    from maps.document_file import DocumentError, read_json
+
+    try:
+        name = system_name_of(read_json(scenario_path))
+    except (DocumentError, UnknownRuleSystem, TypeError):
+        return {}
+    module = module_of(name)
+    return {name: module} if module else {}
+
+
+def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeout: float,
+                module: str | None = None):
     """Yield the result parts of the tasks as they complete on the Dask cluster at ``scheduler``."""
     try:
         from distributed import Client, as_completed as dask_completed
@@ -388,7 +330,7 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         if nthreads == 0:
             raise PlaytestError(f"the Dask scheduler at {scheduler!r} has no workers")
         try:
-            client.run(_can_import_project)
+            client.run(_can_import_project, module)
         except Exception as e:
             raise PlaytestError(f"the Dask workers at {scheduler!r} cannot import ironcross ({type(e).__name__}: {e}); "
                                 "start them from the project's environment (pip install -e . there)") from None
@@ -417,9 +359,10 @@ def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, 
     Raises :class:`PlaytestError` when the batch cannot run at all."""
     items = [(i, derive_seed(seed, i)) for i in range(games)]
     want = replay_dir is not None
+    modules = _system_module(str(scenario_path))
 
     def make_tasks(parallel: int) -> list:
-        return [(str(scenario_path), c, ai, rules, list(options), want) + ((fixed_setup,) if fixed_setup else ())
+        return [(str(scenario_path), c, ai, rules, list(options), want, fixed_setup, modules)
                 for c in _chunks(items, parallel)]
 
     if replay_dir:
@@ -436,7 +379,7 @@ def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, 
             on_progress(len(part))
 
     if scheduler:
-        for part in _dask_parts(scheduler, make_tasks, connect_timeout):
+        for part in _dask_parts(scheduler, make_tasks, connect_timeout, next(iter(modules.values()), None)):
             take(part)
     else:
         workers = max(1, workers or os.cpu_count() or 1)
@@ -462,15 +405,39 @@ def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _system_of(results: list[GameResult]):
+    """The rule system of a batch's results (the first game's; the default system without any)."""
+    from core.rule_system import get
+
+    return get(results[0].rule_system if results else DEFAULT_SYSTEM)
+
+
+def _bookkeeping(system, played: list[GameResult]) -> tuple[Counter, Counter]:
+    """Eliminations of the played games by cause, and by rule those the system calls
+    ``"bookkeeping"`` (removed by no rule of play; 0 in a sound engine). Empty without causes."""
+    causes: Counter = Counter()
+    bookkeeping: Counter = Counter()
+    if system.elimination_cause is None:
+        return causes, bookkeeping
+    for r in played:
+        for rule, k in r.eliminations_by_rule.items():
+            c = system.cause_of(rule)
+            causes[c] += k
+            if c == "bookkeeping":
+                bookkeeping[rule] += k
+    return causes, bookkeeping
+
+
 def summarise(results: Iterable[GameResult]) -> dict:
     """Outcome counts and rates with 95 % intervals, game length, casualties (per side and unit
     kind; per side and Game Turn: mean per game with a 95 % interval of the mean), first contact,
     hot spots (most fired-at plus eliminations) and fire origins; eliminations per game by cause
-    (attack, mine, scenario, crew, bookkeeping) and the total of ``bookkeeping_eliminations`` (units
-    removed by a rule that is no attack, mine, scenario roll or crew rule; 0 in a sound engine) with
-    their rules. Errored games count in the outcomes (as "error") but not in game length, casualties
-    by turn or causes."""
+    (the rule system's ``causes``; Iron Cross: attack, mine, scenario, crew, bookkeeping) and the
+    total of ``bookkeeping_eliminations`` (units removed by a rule that is no attack, mine, scenario
+    roll or crew rule; 0 in a sound engine) with their rules. Errored games count in the outcomes
+    (as "error") but not in game length, casualties by turn or causes."""
     rs = list(results)
+    system = _system_of(rs)
     n = len(rs)
     counts = Counter(r.outcome for r in rs)
     outcomes = {k: counts.get(k, 0) for k in ("german", "russian", "draw")}
@@ -488,16 +455,7 @@ def summarise(results: Iterable[GameResult]) -> dict:
             kinds.update(r.casualties.get(side, {}))
         cas[side] = {k: v / n for k, v in sorted(kinds.items())} if n else {}
     contact = [r.first_contact for r in rs if r.first_contact is not None]
-    causes: Counter = Counter()
-    bookkeeping: Counter = Counter()
-    for r in rs:
-        if r.outcome == "error":
-            continue
-        for rule, k in r.eliminations_by_rule.items():
-            c = elimination_cause(rule)
-            causes[c] += k
-            if c == "bookkeeping":
-                bookkeeping[rule] += k
+    causes, bookkeeping = _bookkeeping(system, [r for r in rs if r.outcome != "error"])
     hot = Counter()
     origins = Counter()
     for r in rs:
@@ -526,7 +484,7 @@ def summarise(results: Iterable[GameResult]) -> dict:
         "first_contact": {"mean_turn": statistics.mean(contact) if contact else None,
                           "games_with_contact": len(contact)},
         "casualties_by_turn": by_turn,
-        "eliminations_by_cause": {c: causes.get(c, 0) / len(played) if played else 0.0 for c in CAUSES},
+        "eliminations_by_cause": {c: causes.get(c, 0) / len(played) if played else 0.0 for c in system.causes},
         "bookkeeping_eliminations": {"total": sum(bookkeeping.values()), "by_rule": dict(sorted(bookkeeping.items()))},
         "hot_hexes": hot.most_common(10),
         "fire_origins": origins.most_common(10),
@@ -546,7 +504,8 @@ def trust_report(results: Iterable[GameResult]) -> dict:
     per side the mean number of units per played game that never entered the map / never acted,
     and ``most_often``: [(unit id, games idle)] for the five most often idle; ``bookkeeping_eliminations``
     the units removed by no attack, mine, scenario roll or crew rule (rule -> count); wall time and
-    decisions per game (mean, median, max); ``warnings``: one line for each of these that is not 0."""
+    decisions per game (mean, median, max); ``warnings``: one line for each of these that is not 0.
+    Bookkeeping eliminations are those the results' rule system calls ``"bookkeeping"``."""
     rs = list(results)
     played = [r for r in rs if r.outcome != "error"]
     errors = [r for r in rs if r.outcome == "error"]
@@ -560,11 +519,7 @@ def trust_report(results: Iterable[GameResult]) -> dict:
                 c.update((r.idle.get(side) or {}).get(what, []))
             idle[what][side] = {"mean": sum(c.values()) / len(played) if played else 0.0,
                                 "most_often": c.most_common(5)}
-    bk: Counter = Counter()
-    for r in played:
-        for rule, k in r.eliminations_by_rule.items():
-            if elimination_cause(rule) == "bookkeeping":
-                bk[rule] += k
+    bk = _bookkeeping(_system_of(rs), played)[1]
 
     def stats(xs: list[float]) -> dict:
         return {"mean": statistics.mean(xs) if xs else 0.0, "median": statistics.median(xs) if xs else 0.0,

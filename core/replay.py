@@ -1,7 +1,8 @@
 """Replay files: a game's header, then its event log as JSON lines.
 
-Line 1 is the header ``{"format": "ironcross-replay", "version": 1, "scenario": ..., "seed": ...,
-"rules": ..., "options": [...], "ai": {...}}``; every further line is one event of the game's log,
+Line 1 is the header ``{"format": "ironcross-replay", "version": 1, "scenario": ..., "rule_system": ...,
+"seed": ..., "rules": ..., "options": [...], "ai": {...}}`` (``rule_system`` absent, as in replays
+written before rule systems had names, = Iron Cross); every further line is one event of the game's log,
 in order: the players' decisions (``"kind": "action"``), every die roll (``"kind": "roll"`` with
 its purpose, rule and dice) and every effect. :func:`verify_replay` re-runs the game from its
 scenario, seed and decisions and reports the first event that differs.
@@ -17,7 +18,7 @@ from typing import Iterable
 from maps.document_file import DocumentError, Problem, atomic_write_text
 
 __all__ = ["REPLAY_FORMAT", "REPLAY_VERSION", "Replay", "write_replay", "read_replay", "replay_actions",
-           "first_divergence"]
+           "replay_system", "first_divergence"]
 
 REPLAY_FORMAT = "ironcross-replay"
 REPLAY_VERSION = 1
@@ -72,6 +73,18 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
         if not isinstance(e, dict) or "kind" not in e:
             raise DocumentError(path, [Problem(f"line {i}", "an event needs a 'kind'")])
     return Replay(head, out[1:])
+
+
+def replay_system(path: str | os.PathLike[str], replay: Replay):
+    """The :class:`core.rule_system.RuleSystem` that played ``replay`` (its header's
+    ``"rule_system"``; absent = Iron Cross), which decodes its actions and re-runs it. Raises
+    :class:`DocumentError` naming the file, ``line 1.rule_system`` and the known systems."""
+    from core.rule_system import UnknownRuleSystem, get, system_name_of
+
+    try:
+        return get(system_name_of(replay.header))
+    except (UnknownRuleSystem, TypeError) as e:
+        raise DocumentError(path, [Problem("line 1.rule_system", str(e))]) from None
 
 
 def replay_actions(replay: Replay) -> list[dict]:

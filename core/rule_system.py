@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
 __all__ = ["RuleSystem", "RuleGame", "Piece", "ScenarioError", "IllegalActionError", "UnknownRuleSystem",
-           "DEFAULT_SYSTEM", "SYSTEM_MODULES", "register", "get", "names", "system_name_of", "for_scenario"]
+           "DEFAULT_SYSTEM", "SYSTEM_MODULES", "register", "get", "names", "system_name_of", "for_scenario",
+           "module_of", "add_module", "unregister", "installed", "scenario_title"]
 
 #: The system of a scenario file without ``"rule_system"``.
 DEFAULT_SYSTEM = "ironcross"
@@ -52,7 +53,9 @@ class Piece:
     ``uid`` the unit's id, ``side`` "german"/"russian", ``hexes`` the hex ids it occupies (several
     for a unit that spans hexes; empty = off the map), ``label`` a short counter text, ``kind`` a
     word for its type ("infantry", "afv", "gun", "aircraft", ...), ``status`` words for its state
-    ("PINNED", "DOWN", "hidden", ...), ``facing`` 0-5 or None."""
+    ("PINNED", "DOWN", "hidden", ...), ``facing`` the hexside it faces, numbered as the shared hex
+    grid numbers them (1-6 clockwise from the top of the sheet, :func:`maps.hexgrid.neighbour`), or
+    None."""
 
     uid: str
     side: str
@@ -120,6 +123,26 @@ class RuleSystem:
     - ``pieces(game)`` -> list of :class:`Piece`, for the editor's Watch and Hot-seat.
     - ``describe_event(event)`` -> one English sentence for the editor's log (or "" to skip it).
     - ``los(game, a, b)`` -> bool, the system's LOS rule between two hex ids over the shared map.
+
+    Optional (defaults do without them):
+
+    - ``check_rules(rules, options)`` raises ValueError naming the problem for a rule level or an
+      optional rule the system refuses (None: ``rules`` must be one of :attr:`rules` and every
+      option a key of :attr:`options`); see :meth:`resolve_rules`.
+    - ``action_record(game, new_events)`` -> ``{GameResult field: {key: count}}`` to add up over
+      the game, called after each applied action with the events it logged (what can only be seen
+      while the game runs, e.g. the hex each firer fired from); None: nothing.
+    - ``causes`` (the elimination causes reports list, in order) and ``elimination_cause(rule)``
+      -> one of them, for the rule an ``eliminated`` event names (None: no causes reported). The
+      cause ``"bookkeeping"`` means removed by no rule of play: the trust report warns about it.
+    - ``load_placement(path)`` -> a designer's set-up (the ``fixed`` of ``load_setup``) read from a
+      placement file, raising ``DocumentError``; ``check_placement(scenario_path, fixed, seed)``
+      -> list of ``maps.document_file.Problem`` (empty: it can be played as placed);
+      ``describe_placement(fixed)`` -> one line. None: the system has no designer's set-up files.
+    - ``document_kinds``: further document formats the system owns (format name ->
+      ``loader(path, data) -> one-line summary``, raising ``DocumentError``), for ``validate``.
+    - ``scenario_map(path)`` -> ``(HexMap, [section names])`` the scenario is played on (for
+      ``playtest --report``); None: the scenario's ``map.file`` and ``map.sections`` are read.
     """
 
     name: str
@@ -143,6 +166,36 @@ class RuleSystem:
     terrain_mapping: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, str] = field(default_factory=dict)
     sides: tuple[str, str] = ("german", "russian")
+    check_rules: Callable[[str, tuple[str, ...]], None] | None = None
+    action_record: Callable[[Any, list[dict]], Mapping[str, Mapping[str, int]]] | None = None
+    causes: tuple[str, ...] = ()
+    elimination_cause: Callable[[str], str] | None = None
+    load_placement: Callable[[str], dict] | None = None
+    check_placement: Callable[[str, dict, int], list] | None = None
+    describe_placement: Callable[[dict], str] | None = None
+    document_kinds: Mapping[str, Callable[[str, Any], str]] = field(default_factory=dict)
+    scenario_map: Callable[[str], tuple[Any, list[str]]] | None = None
+
+    def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
+        """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),
+        checked with ``options`` (:attr:`check_rules`, else: a known level and known options).
+        Raises ValueError naming the problem and the known levels or options."""
+        level = rules if rules is not None else self.rules[0]
+        if self.check_rules is not None:
+            self.check_rules(level, tuple(options))
+            return level
+        if level not in self.rules:
+            raise ValueError(f"unknown rules {level!r} for {self.title}: use one of {', '.join(self.rules)}")
+        bad = [o for o in options if o not in self.options]
+        if bad:
+            known = ", ".join(self.options) or "none"
+            raise ValueError(f"unknown optional rule(s) {', '.join(bad)} for {self.title}: known are {known}")
+        return level
+
+    def cause_of(self, rule: str) -> str | None:
+        """The cause (one of :attr:`causes`) of an elimination logged under ``rule``; None when the
+        system reports no causes."""
+        return self.elimination_cause(rule) if self.elimination_cause is not None else None
 
 
 #: name -> the module whose ``SYSTEM`` is that system (imported on first use, so a CLI run of one
@@ -168,9 +221,42 @@ def register(system: RuleSystem, module: str | None = None) -> RuleSystem:
     return system
 
 
+def unregister(name: str) -> None:
+    """Forget the system ``name`` and its module (a system added at run time, e.g. by a test)."""
+    _REGISTRY.pop(name, None)
+    SYSTEM_MODULES.pop(name, None)
+
+
+def module_of(name: str) -> str | None:
+    """The module whose ``SYSTEM`` is the system ``name`` (None: registered in-process only).
+    The playtest runner sends it to its worker processes and Dask workers, so a system added at
+    run time (``SYSTEM_MODULES[name] = module`` or ``register(system, module)``) is found there."""
+    return SYSTEM_MODULES.get(name)
+
+
+def add_module(name: str, module: str) -> None:
+    """Make the system ``name`` loadable from ``module`` (its ``SYSTEM``) in this process, unless a
+    module is known for it already."""
+    SYSTEM_MODULES.setdefault(name, module)
+
+
 def names() -> list[str]:
     """The names of every known rule system, sorted."""
     return sorted(set(SYSTEM_MODULES) | set(_REGISTRY))
+
+
+def installed() -> list[RuleSystem]:
+    """Every known system whose package is part of this checkout, by name (a system the registry
+    names whose own module is missing is left out; any other import error is raised)."""
+    out = []
+    for name in names():
+        try:
+            out.append(get(name))
+        except ModuleNotFoundError as e:
+            module = SYSTEM_MODULES.get(name) or ""
+            if not e.name or not (module == e.name or module.startswith(e.name + ".")):
+                raise
+    return out
 
 
 def get(name: str | None) -> RuleSystem:
@@ -209,3 +295,14 @@ def for_scenario(path: str | os.PathLike[str]) -> RuleSystem:
         return get(system_name_of(data))
     except (UnknownRuleSystem, TypeError) as e:
         raise DocumentError(str(path), [Problem("$.rule_system", str(e))]) from None
+
+
+def scenario_title(data: Mapping[str, Any], path: str | os.PathLike[str] = "") -> str:
+    """The title a front end shows for a scenario's JSON ``data`` of any system: "Scenario N: TITLE"
+    from its top-level ``number`` and ``title`` (the title alone without a number; the file's name
+    without either)."""
+    title = data.get("title") if isinstance(data, Mapping) else None
+    number = data.get("number") if isinstance(data, Mapping) else None
+    if not isinstance(title, str) or not title:
+        return os.path.splitext(os.path.basename(str(path)))[0] or "scenario"
+    return f"Scenario {number}: {title}" if number else title

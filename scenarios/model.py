@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from maps.provenance import Provenance
 from scenarios.regions import NorthIndicator, Region
@@ -777,6 +777,10 @@ class Scenario(_Strict):
 
     format: Literal["ironcross-scenario"] = SCENARIO_FORMAT
     version: int = SCENARIO_VERSION
+    #: The rule system the scenario is played with (``docs/rule-systems.md``): this model is Iron
+    #: Cross's, so the key is absent (None) or ``"ironcross"``; another system's scenario is loaded
+    #: by that system (``core.rule_system.for_scenario``), never by this model.
+    rule_system: str | None = None
     number: int | None = Field(default=None, ge=1)
     title: str = Field(min_length=1)
     background: str = ""
@@ -801,6 +805,15 @@ class Scenario(_Strict):
     notes: list[str] = Field(default_factory=list)
     errata: list[AppliedErratum] = Field(default_factory=list)
     provenance: Provenance | None = None
+
+    @field_validator("rule_system")
+    @classmethod
+    def _iron_cross_only(cls, v: str | None) -> str | None:
+        if v is not None and v != "ironcross":
+            raise ValueError(f"rule_system {v!r}: this is the Iron Cross scenario model (rule_system absent or "
+                             f"\"ironcross\"); a {v!r} scenario is loaded by its own rule system "
+                             "(core.rule_system.for_scenario)")
+        return v
 
     def side(self, name: str) -> SideSpec:
         if name == "german":

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Union
 
+from core.rule_system import IllegalActionError
+
 __all__ = [
     "Place", "EndSetup", "EndPhase", "Pass", "StartMove", "Step", "Enter", "Face", "ToggleState",
     "StopMove", "Fire", "Grenade", "Flame", "MortarFire", "DesignateAssault", "SetState", "Action",
@@ -18,8 +20,9 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``rule`` names the rule that forbids it."""
+class IllegalAction(IllegalActionError):
+    """An action the rules do not allow now; ``rule`` names the rule that forbids it (the rule
+    system boundary's :class:`core.rule_system.IllegalActionError`, a ValueError)."""
 
     def __init__(self, rule: str, message: str):
         self.rule = rule

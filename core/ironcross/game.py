@@ -188,6 +188,18 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
     def is_terminal(self) -> bool:
         return self.state.phase is Phase.GAME_OVER
 
+    @property
+    def turn(self) -> int:
+        """The current Game Turn, 1 to the scenario's length (the rule-system boundary's
+        :class:`core.rule_system.RuleGame`; read-only: ``state.turn``)."""
+        return self.state.turn
+
+    @property
+    def outcome(self) -> str | None:
+        """"german", "russian" or "draw" once the game is over (24.1 victory conditions), else None
+        (read-only: ``state.outcome``)."""
+        return self.state.outcome
+
     def current_side(self) -> str | None:
         """The side that must choose the next action (None when the game is over)."""
         return None if self.is_terminal() else self._decider

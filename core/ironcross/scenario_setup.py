@@ -525,7 +525,7 @@ def apply_fixed_setup(setup: GameSetup, fixed: dict | None) -> GameSetup:
     scenario's and a replay of such a game re-runs on the plain scenario with the same ``left_out``.
     Each placed IP's marker gets its hex the same way (18.1; the order of the IP markers is kept).
     The facings, UP/DOWN (3.12), hidden hexes and mines are kept in ``setup.fixed`` for the players
-    (:class:`core.playtest.FixedSetupPlayer` chooses them). The rules are unchanged: the narrowed
+    (:class:`core.ironcross.fixed_setup_player.FixedSetupPlayer` chooses them). The rules are unchanged: the narrowed
     zones only remove choices. Returns ``setup`` (changed in place).
     """
     from core.ironcross.placement import check_fixed_setup

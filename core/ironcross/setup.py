@@ -11,16 +11,18 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from core.ironcross.state import GameState, Phase, Unit
+from core.rule_system import ScenarioError
 from maps.hexmap import HexMap
 
 __all__ = ["Deployment", "Entry", "Allotment", "Detachment", "DetachmentLimit", "CapCount", "SetupCap", "GameSetup",
            "SetupError"]
 
 
-class SetupError(ValueError):
+class SetupError(ScenarioError):
     """The scenario cannot be turned into a game (an OOB entry the roster lacks or that nothing
     uses, an empty zone), or a :class:`GameSetup` names a hex off the map or outside the playing
-    area (raised by ``Game(setup, ...)``)."""
+    area (raised by ``Game(setup, ...)``). The rule-system boundary's
+    :class:`core.rule_system.ScenarioError` (a ValueError)."""
 
 
 @dataclass

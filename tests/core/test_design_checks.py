@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from core.ironcross.design_checks import design_warnings, reach_turns, scenario_file_warnings
 from core.ironcross.scenario_setup import build_setup
 from maps import hexgrid

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from core.dice import derive_seed
 from core.playtest import parse_ai, run_batch, summarise, wilson_interval
 
@@ -179,14 +179,18 @@ def test_replay_tampered_is_reported_as_divergence(tmp_path):
 def test_default_players_and_rules_are_heuristic_and_basic():
     """One set of defaults (``core.playtest.DEFAULT_AI``/``DEFAULT_RULES``) for the CLI and the editor;
     a side left out of ``--ai`` takes the default, not another player."""
-    from core.cli import playtest as cli_playtest
+    from cli.main import playtest as cli_playtest
     from core.playtest import DEFAULT_AI, DEFAULT_RULES
 
     assert DEFAULT_AI == {"german": "heuristic", "russian": "heuristic"} and DEFAULT_RULES == "basic"
     assert parse_ai(None) == DEFAULT_AI
     assert parse_ai("german=random") == {"german": "random", "russian": "heuristic"}
     defaults = {o.name: o.default for o in cli_playtest.params}
-    assert parse_ai(defaults["ai_spec"]) == DEFAULT_AI and defaults["rules"] == DEFAULT_RULES
+    # --rules left out: the first rule level of the scenario's system (Iron Cross: basic)
+    from core.rule_system import get
+
+    assert parse_ai(defaults["ai_spec"]) == DEFAULT_AI and defaults["rules"] is None
+    assert get(None).resolve_rules(defaults["rules"]) == DEFAULT_RULES
 
 
 def test_wilson_interval_and_summary():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from core.playtest import PlaytestError, run_batch
 
 RANDOM = {"german": "random", "russian": "random"}  # fast games (the default players are heuristic)
@@ -85,3 +85,22 @@ def test_bad_scheduler_address_is_a_clear_message_quickly():
     assert time.perf_counter() - t0 < 15
     with pytest.raises(PlaytestError):
         run_batch(S1_FULL, 1, 1, RANDOM, scheduler="tcp://127.0.0.1:9", connect_timeout=1)
+
+
+def test_cluster_plays_a_rule_system_added_at_run_time(cluster, tmp_path):
+    """Issue 18: the batch's rule system travels with its tasks (its module), so the Dask workers
+    play a system registered at run time (the toy race of tests/core/test_rule_system_boundary.py)
+    and give the local pool's results."""
+    from core import rule_system
+    from tests.core.test_rule_system_boundary import TOY, _plain, toy_file
+
+    rule_system.SYSTEM_MODULES[TOY] = "tests.core.test_rule_system_boundary"
+    try:
+        sc = toy_file(tmp_path)
+        ai = {"german": "random", "russian": "heuristic"}
+        local = run_batch(sc, 4, 2, ai, workers=1)
+        remote = run_batch(sc, 4, 2, ai, scheduler=cluster.scheduler_address)
+        assert [_plain(r) for r in remote] == [_plain(r) for r in local]
+        assert all(r.rule_system == TOY and r.error is None for r in remote)
+    finally:
+        rule_system.unregister(TOY)

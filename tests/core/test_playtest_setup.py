@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from core.ironcross.placement import check_fixed_setup, load_placement, placement_json
 from core.ironcross.scenario_setup import SetupError, apply_fixed_setup, load_setup
 from core.playtest import _setup_for

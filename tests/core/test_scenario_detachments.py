@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from core.ironcross.actions import Detach, EndSetup, IllegalAction, action_from_json, action_to_json
 from core.ironcross.game import Game
 from core.ironcross.scenario_setup import load_setup

@@ -176,7 +176,7 @@ def test_2_every_game_plays_the_map_chart_and_roster_in_memory(win, qtbot, tmp_p
     saved = json.loads(out.read_text())
     assert saved["terrain_chart"]["rows"][panel.chart.keys.index("woods")]["level"]["value"] == 3
     from click.testing import CliRunner
-    from core.cli import cli
+    from cli.main import cli
 
     res = CliRunner().invoke(cli, ["los", str(out), "4411", "4607"])
     assert res.exit_code == 0 and "BLOCKED" in res.output, res.output

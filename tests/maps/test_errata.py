@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from maps import building_shapes
 from maps.document_file import DocumentError
 from maps.errata import (

@@ -391,7 +391,7 @@ def test_10_33_cli_explains_a_clear_los_past_an_own_hex_building(tmp_path):
 
     from click.testing import CliRunner
 
-    from core.cli import cli
+    from cli.main import cli
 
     data = {"format": "ironcross-map", "version": 1, "name": "t",
             "extent": {"first_column": 10, "last_column": 20, "first_row": 1, "last_row": 10},

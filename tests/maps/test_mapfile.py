@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cli import cli
+from cli.main import cli
 from maps.document_file import DocumentError
 from maps.hexgrid import Hex
 from maps.mapfile import export_schema, load_map, load_map_file, map_from_data, save_map

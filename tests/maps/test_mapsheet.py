@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap

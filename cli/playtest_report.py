@@ -11,7 +11,10 @@
   area is proportional to the count over all games, the busiest hexes labelled, and a legend.
 
 Qt is imported only inside the functions here (the CLI imports this module only for
-``--report``); without a display the offscreen platform is used. No matplotlib.
+``--report``); without a display the offscreen platform is used. No matplotlib. The scenario's
+map comes from its rule system (``RuleSystem.scenario_map``), so a batch of any system is drawn.
+This module sits in ``cli/`` with the command line, on top of the import graph: ``core/`` never
+imports the editor or Qt.
 """
 
 from __future__ import annotations
@@ -223,10 +226,25 @@ def casualty_chart(summary: dict, path: Path, title: str, subtitle: str) -> Path
 
 # ------------------------------------------------------------------------------------ heat maps
 def _scenario_map(scenario_path: str):
-    from scenarios.scenario_file import load_scenario, load_scenario_map
+    """``(title, HexMap, [section names])`` of a scenario of any rule system: its system's
+    ``scenario_map``, else the map file and sections its ``"map"`` names."""
+    from core.rule_system import for_scenario, scenario_title
+    from maps.document_file import read_json
 
-    sc = load_scenario(scenario_path)
-    return sc, load_scenario_map(sc, scenario_path)
+    data = read_json(scenario_path)
+    system = for_scenario(scenario_path)
+    if system.scenario_map is not None:
+        hexmap, sections = system.scenario_map(scenario_path)
+    else:
+        from maps.mapfile import load_map
+
+        ref = data.get("map") or {}
+        path = Path(ref["file"])
+        if not path.is_absolute():
+            path = Path(scenario_path).resolve().parent / path
+        hexmap, sections = load_map(path), list(ref.get("sections") or [])
+    short = f"Scenario {data['number']}" if data.get("number") else scenario_title(data, scenario_path)
+    return short, hexmap, sections
 
 
 def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path, *, title: str, subtitle: str,
@@ -359,8 +377,8 @@ def write_report(results: Sequence, scenario_path: str, out_dir: str | os.PathLi
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     s = summary or summarise(results)
-    sc, hexmap = _scenario_map(scenario_path)
-    title = title or (f"Scenario {sc.number}" if sc.number else sc.title)
+    short, hexmap, secs = _scenario_map(scenario_path)
+    title = title or short
     sub = _subtitle(results, ai)
     n = len(results)
     paths = [outcome_chart(s, out / "outcomes.png", title, sub),
@@ -372,7 +390,6 @@ def write_report(results: Sequence, scenario_path: str, out_dir: str | os.PathLi
         for d, acc in ((r.eliminated_at, elim), (r.fire_at, fire_at), (r.fire_from, fire_from)):
             for h, c in d.items():
                 acc[h] = acc.get(h, 0) + c
-    secs = list(sc.map.sections)
     paths.append(heat_map(hexmap, secs, elim, out / "map_eliminations.png", title=title, subtitle=sub,
                           what="where units were eliminated", short="eliminations", colour="#c0392b", games=n))
     paths.append(heat_map(hexmap, secs, fire_at, out / "map_fire_targets.png", title=title, subtitle=sub,

@@ -1,4 +1,8 @@
-"""The ``ironcross`` command line (click).
+"""The ``ironcross`` command line (click); ``python -m cli`` runs it too.
+
+It sits on top of the import graph (``core/``, ``maps/`` and ``scenarios/`` never import it) and
+knows no rule system: ``playtest``, ``replay`` and ``validate`` ask the scenario's (or replay's)
+:class:`core.rule_system.RuleSystem` (``docs/rule-systems.md``).
 
 Exit codes: 0 success, 1 invalid input (a message naming the file, the place and the problem,
 never a traceback), 2 usage error (click's own), 3 a playtest whose batch ran but in which some
@@ -12,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from core.playtest import DEFAULT_AI, DEFAULT_RULES, RULES, ai_spec_text
+from core.playtest import DEFAULT_AI, ai_spec_text
 from maps.document_file import DocumentError
 
 __all__ = ["main", "cli"]
@@ -69,6 +73,31 @@ def validate(files: tuple[str, ...], show_warnings: bool, strict: bool) -> None:
         raise InputError(f"{bad} of {len(files)} file(s) invalid")
     if strict and warned:
         raise InputError(f"{warned} of {len(files)} file(s) with warnings (--strict)")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="print every system as JSON, with its terrain mapping")
+def systems(as_json: bool) -> None:
+    """List the rule systems a scenario may name in its "rule_system" (absent = the default):
+    their players (--ai), rule levels (--rules, the first is the default) and optional rules (--option)."""
+    import json as _json
+
+    from core.rule_system import DEFAULT_SYSTEM, installed, module_of, names
+
+    out = installed()
+    for name in sorted(set(names()) - {s.name for s in out}):
+        click.echo(f"{name}: not part of this checkout ({module_of(name)} is missing)", err=True)
+    if as_json:
+        click.echo(_json.dumps([{"name": s.name, "title": s.title, "seed": s.seed, "default": s.name == DEFAULT_SYSTEM,
+                                 "players": dict(s.players), "rules": list(s.rules), "options": dict(s.options),
+                                 "terrain_mapping": s.terrain_mapping} for s in out], indent=1))
+        return
+    for s in out:
+        click.echo(f"{s.name}: {s.title}" + (" (the default)" if s.name == DEFAULT_SYSTEM else "") + f", from {s.seed}")
+        click.echo("  players: " + "; ".join(f"{k} - {v}" for k, v in s.players.items()))
+        click.echo("  rules: " + ", ".join(s.rules) + (f" (default {s.rules[0]})" if s.rules else ""))
+        if s.options:
+            click.echo("  options: " + "; ".join(f"{k} - {v}" for k, v in s.options.items()))
 
 
 def shipped_files() -> list[Path]:
@@ -216,13 +245,13 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
 @click.option("--ai", "ai_spec", default=ai_spec_text(DEFAULT_AI), show_default=True,
-              help="players per side: heuristic (plays to the victory conditions) or random; a side left out "
-                   "takes the default")
-@click.option("--rules", type=click.Choice(RULES), default=DEFAULT_RULES, show_default=True,
-              help="basic rules (3.0-20.0) or all advanced rules together (21.0-23.0); the scenario's hidden "
-                   "hexes (24.2) and infiltration (24.3) apply under both")
-@click.option("--option", "options", multiple=True, type=click.Choice(["observation-penalty", "observation-special-roll"]),
-              help="optional rule (advanced rules only; repeatable): 23.2 penalty, the table's optional special roll")
+              help="players per side, from the scenario's rule system (every system has heuristic, which plays to "
+                   "the victory conditions, and random; 'ironcross systems' lists them); a side left out takes "
+                   "the default")
+@click.option("--rules", default=None, metavar="LEVEL",
+              help="rule level of the scenario's rule system (default: its first; 'ironcross systems' lists them)")
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="optional rule of the scenario's rule system (repeatable; 'ironcross systems' lists them)")
 @click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="run the batches on the Dask distributed scheduler at ADDRESS (tcp://host:8786) instead")
@@ -236,14 +265,15 @@ def render(map_file: str, out: str, section: str | None) -> None:
               help="start every game from the designer's set-up: a placement file (the editor saves "
                    "NAME.placement.json beside the scenario); checked like the editor's Validation dock")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, options: tuple[str, ...],
+def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | None, options: tuple[str, ...],
              workers: int | None,
              scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,
              report_dir: str | None, setup_file: str | None, quiet: bool) -> None:
     """Play GAMES whole games of SCENARIO headless with AI players and summarise them.
 
-    A game that raises is reported with its seed and error and its replay is saved (to --replays,
-    else to ./playtest-errors); the other games go on. With --setup FILE every game starts from the
+    The scenario's rule system (its "rule_system"; absent = Iron Cross) plays the games. A game
+    that raises is reported with its seed and error and its replay is saved (to --replays, else
+    to ./playtest-errors); the other games go on. With --setup FILE every game starts from the
     units, facings, hidden hexes, mines and 24.1 "less" choices of that placement file (the AIs set
     up only what it does not place); a set-up with problems is refused (exit 1), each named with
     its place in the file.
@@ -251,51 +281,55 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
     import json as _json
     import time as _time
 
-    from core.ironcross.scenario_setup import SetupError, load_setup
-    from core.players import PLAYERS
     from core.playtest import DEFAULT_ERROR_DIR, PlaytestError, parse_ai, run_batch, summarise
+    from core.rule_system import ScenarioError, for_scenario, scenario_title
+    from maps.document_file import read_json
 
-    if options and rules != "advanced":
-        raise click.UsageError("--option needs --rules advanced (optional rules extend the advanced rules)")
+    try:
+        system = for_scenario(scenario)
+        data = read_json(scenario)
+    except DocumentError as e:
+        raise InputError(str(e)) from None
+    try:
+        rules = system.resolve_rules(rules, tuple(options))
+    except ValueError as e:
+        raise click.UsageError(f"--rules/--option: {e}") from None
     try:
         ai = parse_ai(ai_spec)
     except ValueError as e:
         raise InputError(f"--ai: {e}") from None
     for side, name in ai.items():
-        if name not in PLAYERS:
-            raise InputError(f"--ai: unknown AI player {name!r} for {side}; known: {', '.join(sorted(PLAYERS))}")
+        if name not in system.players:
+            raise InputError(f"--ai: unknown AI player {name!r} for {side} in {system.title}; "
+                             f"known: {', '.join(sorted(system.players))}")
     fixed = None
     if setup_file:
-        from core.ironcross.placement import load_placement
-
+        if system.load_placement is None:
+            raise InputError(f"--setup {setup_file}: {system.title} scenarios have no designer's set-up files")
         try:
-            fixed = load_placement(setup_file)
+            fixed = system.load_placement(setup_file)
         except DocumentError as e:
             raise InputError(str(e)) from None
     try:
-        sc, _setup = load_setup(scenario, seed=seed, left_out=(fixed or {}).get("left_out"))
+        system.load_setup(scenario, seed, None)
+        problems = system.check_placement(scenario, fixed, seed) if fixed is not None else []
     except DocumentError as e:
         raise InputError(str(e)) from None
-    except (SetupError, KeyError, ValueError) as e:
+    except (ScenarioError, KeyError, ValueError) as e:
         raise InputError(f"{scenario}: cannot be played: {e}") from None
     except OSError as e:
         raise InputError(f"{scenario}: cannot read: {e}") from None
-    if fixed is not None:
-        from core.ironcross.placement import check_fixed_setup
-
-        problems = check_fixed_setup(_setup, fixed)
-        if problems:
-            raise InputError(str(DocumentError(setup_file, problems))
-                             + f"\n{setup_file}: {len(problems)} problem(s) with scenario {scenario}; no game played")
-    title = f"Scenario {sc.number}: {sc.title}" if sc.number else sc.title
+    if problems:
+        raise InputError(str(DocumentError(setup_file, problems))
+                         + f"\n{setup_file}: {len(problems)} problem(s) with scenario {scenario}; no game played")
+    title = scenario_title(data, scenario)
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     opts = (" + " + " + ".join(options)) if options else ""
-    click.echo(f"{title} - {games} games, seed {seed}, rules {rules}{opts}, "
-               f"German: {ai['german']}, Russian: {ai['russian']}, on {where}")
+    click.echo(f"{title} - {games} games, seed {seed}, {system.title} rules {rules}{opts}, "
+               + ", ".join(f"{side.capitalize()}: {ai[side]}" for side in system.sides) + f", on {where}")
     if fixed is not None:
-        click.echo(f"Designer's set-up {setup_file}: {len(fixed['units'])} units placed, "
-                   f"{len(fixed['hidden_hexes'])} hidden hexes, {len(fixed['mines'])} mined hexes"
-                   + (f", left out: {', '.join(fixed['left_out'])}" if fixed["left_out"] else ""))
+        about = system.describe_placement(fixed) if system.describe_placement is not None else "loaded"
+        click.echo(f"Designer's set-up {setup_file}: {about}")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
@@ -331,7 +365,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
             continue
         click.echo(f"  {k:8s} {v:5d}  {r['rate']:6.1%}  [{r['ci95'][0]:.1%} - {r['ci95'][1]:.1%}]")
     click.echo(f"Game length: {s['turns']['mean']:.1f} Game Turns on average (sd {s['turns']['stdev']:.1f})")
-    for side in ("german", "russian"):
+    for side in system.sides:
         c = s["casualties_per_game"][side]
         txt = ", ".join(f"{k} {v:.1f}" for k, v in c.items()) or "none"
         click.echo(f"Casualties per game, {side}: {txt}")
@@ -339,7 +373,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
         if rows:
             click.echo("  by Game Turn: " + " ".join(f"{r['turn']}:{r['mean']:.1f}" for r in rows))
     causes = s["eliminations_by_cause"]
-    click.echo("Eliminations per game by cause: " + ", ".join(f"{k} {v:.1f}" for k, v in causes.items()))
+    if causes:
+        click.echo("Eliminations per game by cause: " + ", ".join(f"{k} {v:.1f}" for k, v in causes.items()))
     fc = s["first_contact"]
     if fc["mean_turn"] is not None:
         click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {games} games)")
@@ -359,7 +394,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
     if json_out:
         from maps.document_file import atomic_write_text
 
-        doc = {"scenario": scenario, "setup": setup_file, "title": title, "games": games, "seed": seed, "rules": rules,
+        doc = {"scenario": scenario, "rule_system": system.name, "setup": setup_file, "title": title, "games": games,
+               "seed": seed, "rules": rules,
                "options": list(options), "ai": ai,
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
@@ -375,7 +411,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
             raise InputError(f"{json_out}: cannot write: {e}") from None
         click.echo(f"wrote {json_out}")
     if report_dir:
-        from core.playtest_report import write_report  # Qt, imported only for --report
+        from cli.playtest_report import write_report  # Qt, imported only for --report
 
         try:
             paths = write_report(results, scenario, report_dir, title=title, summary=s, ai=ai)
@@ -390,46 +426,51 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str, opt
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--verify", is_flag=True, help="re-run the game from its seed and decisions and compare every event")
 def replay(file: str, verify: bool) -> None:
-    """Show or --verify a replay FILE (JSON lines written by playtest --replays)."""
-    from core.ironcross.actions import action_from_json
-    from core.ironcross.game import Game
-    from core.ironcross.scenario_setup import SetupError
-    from core.playtest import _setup_for
-    from core.replay import first_divergence, read_replay
+    """Show or --verify a replay FILE (JSON lines written by playtest --replays).
+
+    The game is re-run by the replay's rule system (its header's "rule_system"; absent, as in
+    replays written before rule systems had names, = Iron Cross)."""
+    from core.replay import first_divergence, read_replay, replay_system
 
     try:
         rp = read_replay(file)
+        system = replay_system(file, rp)
     except DocumentError as e:
         raise InputError(str(e)) from None
     h = rp.header
     rolls = sum(1 for e in rp.events if e.get("kind") == "roll")
     end = next((e for e in reversed(rp.events) if e.get("kind") == "game_over"), None)
-    click.echo(f"{file}: scenario {h['scenario']}, seed {h['seed']}, rules {h.get('rules', 'basic')}, "
+    click.echo(f"{file}: scenario {h['scenario']} ({system.title}), seed {h['seed']}, "
+               f"rules {h.get('rules') or system.rules[0]}, "
                f"{len(rp.events)} events, {rolls} die rolls, outcome {end['outcome'] if end else 'unfinished'}")
     if not verify:
         return
     import json as _json
 
+    from core.rule_system import ScenarioError, for_scenario
+
     if h.get("outcome") == "error":
-        return _verify_error_replay(file, rp)
+        return _verify_error_replay(file, rp, system)
     try:
         scen = Path(h["scenario"])
         if not scen.is_absolute() and not scen.exists():  # older replays: relative to where playtest ran
             alt = Path(file).resolve().parent / scen
             scen = alt if alt.exists() else scen
-        # a game from a designer's set-up re-runs from it (its left_out settles the 24.1 choices)
-        setup = _setup_for(str(scen), h["seed"], h.get("fixed_setup"))
+        played_by = for_scenario(scen)
+        if played_by.name != system.name:
+            raise InputError(f"{file}: a {system.title} game, but its scenario {scen} is now a {played_by.title} "
+                             "scenario (its rule_system)")
+        # a game from a designer's set-up re-runs from it (Iron Cross: its left_out settles the 24.1 choices)
+        setup = system.load_setup(str(scen), h["seed"], h.get("fixed_setup"))
     except DocumentError as e:
         raise InputError(f"{file}: its scenario: {e}") from None
-    except SetupError as e:
+    except ScenarioError as e:
         raise InputError(f"{file}: its scenario cannot be played: {e}") from None
-    game = Game(setup, h["seed"], rules=h.get("rules", "basic"), options=tuple(h.get("options", ())))
-    for c in getattr(setup, "choices", []):
-        game._event("pre_game_choice", rule="24.1", text=c)
+    game = system.new_game(setup, h["seed"], h.get("rules") or system.rules[0], tuple(h.get("options", ())))
     actions = h.get("actions") or rp.actions
     try:
         for i, a in enumerate(actions):
-            game.apply(action_from_json(a))
+            game.apply(system.action_from_json(a))
     except Exception as e:  # an illegal action on re-run is a divergence, not a crash
         click.echo(f"DIVERGED: decision {i} ({a}) is refused on re-run: {e}", err=True)
         raise SystemExit(1)
@@ -451,7 +492,7 @@ def replay(file: str, verify: bool) -> None:
     raise SystemExit(1)
 
 
-def _verify_error_replay(file: str, rp) -> None:
+def _verify_error_replay(file: str, rp, system) -> None:
     """``replay --verify`` of a game that raised: play it again from its scenario, seed and players
     (the header's ``ai``) and check that it takes the same decisions, logs the same events and raises
     the same error at the same place. Exit 0 when the error is reproduced, 1 otherwise."""
@@ -462,7 +503,7 @@ def _verify_error_replay(file: str, rp) -> None:
     first = (h.get("error") or "").splitlines()[0] if h.get("error") else ""
     if not h.get("ai"):
         raise InputError(f"{file}: an error replay without its players ('ai' in the header) cannot be re-played")
-    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], h.get("rules", "basic"),
+    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], h.get("rules") or system.rules[0],
                          tuple(h.get("options", ())), True, 200_000, h.get("fixed_setup"))
     again = (res.error or "").splitlines()[0] if res.error else ""
     if res.outcome != "error":
