@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from core.cli import cli
+from cli.main import cli
 from maps.document_file import DocumentError
 from maps.hexmap import HexMap
 from maps.mapfile import load_map, load_map_file, map_from_data, map_json, save_map
