@@ -602,7 +602,7 @@ def test_12_los_screenshot_frames_the_line(qtbot, tmp_path, monkeypatch):
 def test_12_report_titles_are_never_cut(tmp_path, monkeypatch):
     from PySide6.QtGui import QFontMetricsF
 
-    from core import playtest_report as rep
+    from cli import playtest_report as rep
     from scenarios.scenario_file import load_scenario, load_scenario_map
 
     drawn = []
