@@ -955,9 +955,11 @@ class Game:
         av = self.armour(t, firer_pos)
         eff = sv + (2 if tracks and not t.schuerzen else 0)
         total = sum(self.roll(2, f"{who} strike {eff} + 2D6 vs AV {av} of {t.uid}", "Anti-Tank Guns")) + eff
-        if tracks:
-            self._ev("penetration", "Aiming for The Tracks", target=t.uid, total=total, av=av, result="damage table -1")
-            self._damage(t, -1)
+        if tracks:   # Aiming for The Tracks: a penetrating hit rolls damage -1, even one that would destroy
+            res = "damage table -1" if total >= av else "no effect"
+            self._ev("penetration", "Aiming for The Tracks", target=t.uid, total=total, av=av, result=res)
+            if total >= av:
+                self._damage(t, -1)
         elif total > av:
             self._ev("penetration", "Anti-Tank Guns", target=t.uid, total=total, av=av, result="destroyed")
             self._kill(t, "destroyed", "Anti-Tank Guns")
