@@ -148,6 +148,11 @@ class Game:
     def cover_at(self, u: Unit, firer_pos) -> str | None:
         """The cover ``u`` has against fire from ``firer_pos`` (Cover Saves)."""
         kind = "man"
+        if u.embarked_in is not None:
+            v = self.units[u.embarked_in]
+            if v.is_tank and angdiff(v.facing, bearing(v.pos, firer_pos)) <= 90:
+                return "soft"   # Cover Saves: tank riders count the turret as soft cover from the front
+            return None
         if u.kind == "vehicle":
             kind = "low_profile_vehicle" if u.ref.get("low_profile") else "vehicle"
         c = self.table.cover(u.pos, firer_pos, kind)
@@ -715,7 +720,10 @@ class Game:
         if u.kind == "gun" and u.is_atg:
             raise TwentyIllegal("Infantry Small Arms Weapons", "an anti-tank gun has no small arms")
         t = self._target(u, a, "Infantry Small Arms Weapons")
-        if t.kind == "vehicle" and t.vclass != "horse":
+        riders = None
+        if t.kind == "vehicle" and t.is_tank and t.passengers:
+            riders = t   # tank riders are fired on; the turret is soft cover from the front (Cover Saves)
+        elif t.kind == "vehicle" and t.vclass != "horse":
             raise TwentyIllegal("Firing", "small arms do not harm vehicles: fire anti-tank weapons at them (fire is split only by weapon type)")
         mount = "hull"
         if not self.in_arc(u, t.pos, mount):
@@ -724,6 +732,8 @@ class Game:
         longest = max(tables.small_arms_range(w) for w, n in arms.items() if n)
         if d > longest + EPS:
             raise TwentyIllegal("Infantry Small Arms Weapons", f"{t.uid} is {d:.1f} inches away, beyond {longest:g}")
+        if riders is not None:
+            return {"target": self.units[riders.passengers[0]], "arms": arms, "distance": d, "single": True, "vehicle": riders}
         return {"target": t, "arms": arms, "distance": d}
 
     def corridor(self, u: Unit, target_pos, weapon: str):
@@ -770,9 +780,10 @@ class Game:
             n = arms.get(w, 0)
             if not n:
                 continue
-            targets = [t] if (close or only) else [e for e in self.living(other(u.side))
+            single = close or only or plan.get("single")
+            targets = [t] if single else [e for e in self.living(other(u.side))
                                                    if self.on_table(e) and e.bodies > 0 and (e.kind != "vehicle" or e.vclass == "horse") and self.can_see(u, e)]
-            if close or only:
+            if single:
                 figs = [(t, p) for p in t.figures()] if t.kind != "vehicle" else [(t, t.pos)] * t.bodies
             else:
                 cor = self.corridor(u, t.pos, w)
@@ -844,6 +855,10 @@ class Game:
         e.fate = why
         if e.kind == "infantry":
             e.men = 0
+        if e.embarked_in is not None:
+            v = self.units[e.embarked_in]
+            if e.uid in v.passengers:
+                v.passengers.remove(e.uid)
         self._ev("eliminated", rule, uid=e.uid, why=why)
         if e.kind == "vehicle":
             for pid in list(e.passengers):   # Infantry Riding...: passengers of a destroyed vehicle are killed
