@@ -41,7 +41,7 @@ def test_20mm_visibility_and_spotting_closed_up_tanks_spot_only_on_contact():
     g.apply(EndTurn())
     assert "T" not in g.units["R"].known_by
     g.apply(EndTurn())
-    g.apply(Move("T", ((w[0], w[1] + 3.0),), facing=270.0))     # within an inch: contact
+    g.apply(Move("T", ((w[0], w[1] + 2.4),), facing=270.0))     # within an inch: contact
     assert "T" in g.units["R"].known_by
 
 
