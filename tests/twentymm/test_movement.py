@@ -71,14 +71,16 @@ def test_20mm_infantry_movement_cross_country_3_inches():
 
 def test_20mm_infantry_movement_on_roads_4_inches():
     t = table(roads=[["1510", "1610", "1710", "1810", "1910", "2010"]])   # a road along row 10
-    y = t.hex_centre("1610")[1]
-    x0 = t.hex_centre("1610")[0]
-    g = game([inf("G", "german", (x0, y))], t=t)
-    assert t.terrain_at((x0, y)).going == "road"
-    g2 = game([inf("G", "german", (x0, y))], t=t)
-    with pytest.raises(TwentyIllegal):
-        g2.apply(Move("G", ((x0 + 4.3, y),)))
-    assert g.units["G"].pos == (x0, y)
+    a, b = t.hex_centre("1610"), t.hex_centre("1710")                     # 4 inches along the road
+    assert t.terrain_at(a).going == "road" and math.dist(a, b) == pytest.approx(4.0)
+    g = game([inf("G", "german", a)], t=t)
+    g.apply(Move("G", (b,)))
+    assert g.units["G"].pos == b
+    g2 = game([inf("G", "german", a)], t=t)
+    c = t.hex_centre("1810")
+    over = (b[0] + (c[0] - b[0]) * 0.1, b[1] + (c[1] - b[1]) * 0.1)
+    with pytest.raises(TwentyIllegal, match="Infantry Movement"):
+        g2.apply(Move("G", (b, over)))          # 4.4 inches of road: too far
 
 
 def test_20mm_infantry_movement_difficult_terrain_2_inches():
