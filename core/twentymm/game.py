@@ -198,9 +198,7 @@ class Game:
 
     def can_see(self, spotter: Unit, target: Unit) -> bool:
         """Firing: the target is not hidden to the spotter and not obscured by terrain."""
-        if not (self.on_table(spotter) and self.on_table(target) or (target.embarked_in is None and self.on_table(spotter) and target.pos)):
-            return False
-        if target.pos is None or not target.alive or target.embarked_in is not None:
+        if not (spotter.alive and spotter.pos is not None and self.on_table(target)):
             return False
         return self.knows(spotter, target) and self.los(spotter.pos, target.pos)
 
@@ -320,7 +318,7 @@ class Game:
     # ------------------------------------------------------------------ turn sequence
     def _start_side_turn(self) -> None:
         for u in self.living(self.side):
-            u.acted, u.moved, u.fired, u.shots, u.hold = False, False, set(), 0, False
+            u.acted, u.moved, u.fired, u.shots, u.hold, u.anchored = False, False, set(), 0, False, False
             if u.directing is not None:
                 u.directing = dict(u.directing, this_turn=False)
             if u.stunned:   # Damaged vehicle table 1: no action next turn
@@ -489,7 +487,7 @@ class Game:
         if u.kind == "vehicle":
             if moving and (u.immobilised or u.ditched):
                 raise TwentyIllegal("Anti-Tank Guns", f"{u.uid} is immobilised")
-            if u.hold:
+            if u.anchored and moving:
                 raise TwentyIllegal("Infantry Riding In or On Vehicles", f"{u.uid} must stay stationary while infantry get on or off")
             if a.turret is not None:
                 if not u.ref.get("turret"):
@@ -1201,7 +1199,7 @@ class Game:
             self._reveal(u, "fired")
         if plan["radio"]:
             new = self._new_target(director.directing, p, he)
-            need = 4 if new else 3
+            need = (4 if new else 3) + u.radio_penalty   # limited availability: the scenario's penalty
             x = self.roll(1, f"radio contact {director.uid} -> {u.uid} (need {need}+)", "Calling Down Fire")[0]
             if x < need:
                 self._ev("radio_failed", "Calling Down Fire", director=director.uid, firer=u.uid)
@@ -1466,14 +1464,14 @@ class Game:
             u.embarked_in = v.uid
             u.pos = v.pos
             v.passengers.append(u.uid)
-            v.hold = True
+            v.anchored = True
             self._ev("embark", "Infantry Riding In or On Vehicles", uid=u.uid, vehicle=v.uid)
         elif w == "disembark":
             v = plan["vehicle"]
             v.passengers.remove(u.uid)
             u.embarked_in = None
             u.pos = plan["point"]
-            v.hold = True
+            v.anchored = True
             self._ev("disembark", "Infantry Riding In or On Vehicles", uid=u.uid, vehicle=v.uid, to=list(u.pos))
         elif w == "split":
             half = u.men // 2

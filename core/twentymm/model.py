@@ -95,6 +95,8 @@ class Unit:
     towing: str | None = None
     busy: dict | None = None
     hold: bool = False
+    anchored: bool = False
+    radio_penalty: int = 0
 
     def __post_init__(self) -> None:
         if not self.men_start:

@@ -87,6 +87,7 @@ class UnitSpec(_M):
     he_only: bool = False
     guns: int = Field(0, ge=0)
     calibre: int = Field(0, ge=0)
+    radio_penalty: int = Field(0, ge=0, le=2)
 
     @model_validator(mode="after")
     def _check(self):
@@ -213,7 +214,7 @@ def build_setup(path, doc: Scenario, table: TableMap) -> Setup:
                      deployed=not (s.type in ("hmg", "mortar_light", "mortar_medium", "mortar_heavy") and (s.embarked_in or s.limbered_to)),
                      vtype=s.vehicle if s.type == "vehicle" else None, schuerzen=s.schuerzen, he_only=s.he_only,
                      guns=s.guns, calibre=s.calibre or (150 if s.type == "battery" else 0), hidden=s.hidden,
-                     embarked_in=s.embarked_in, tow=s.limbered_to)
+                     embarked_in=s.embarked_in, tow=s.limbered_to, radio_penalty=s.radio_penalty)
             units.append(u)
     if problems:
         raise DocumentError(path, problems)

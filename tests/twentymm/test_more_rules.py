@@ -109,3 +109,21 @@ def test_20mm_infantry_riding_in_or_on_vehicles_one_turn_to_get_off_and_the_vehi
     assert g.units["P"].pos == (51.5, 40.0) and g.units["P"].embarked_in is None and g.units["P"].acted
     with pytest.raises(TwentyIllegal, match="stationary"):
         g.apply(Move("L", ((55.0, 40.0),)))
+
+
+def test_20mm_infantry_riding_in_or_on_vehicles_the_tank_stays_still_but_fires_its_machine_gun():
+    g = game([veh("T", "german", A, "Pz IV", facing=0.0), inf("S", "german", (50.0, 41.0), men=4), inf("R", "russian", (57.0, 40.0), men=2)])
+    g.apply(Special("S", "embark", "T"))
+    script(g, 1, 1)
+    g.apply(Fire("T", "mg", "R"))
+    assert any(e["kind"] == "small_arms_fire" and e["uid"] == "T" for e in g.events)
+
+
+def test_20mm_calling_down_fire_limited_availability_raises_the_radio_score():
+    from core.twentymm.model import Unit
+    b = Unit(uid="B", side="german", kind="battery", guns=1, calibre=105, facing=90.0, radio=True, radio_penalty=1)
+    g = game([b, inf("C", "german", (52.0, 30.0), facing=90.0, role="command", radio=True), inf("R", "russian", (50.0, 45.0))])
+    script(g, 4)
+    g.apply(IndirectFire("B", (50.0, 45.0), director="C"))     # a new target needs 4 + 1
+    assert any(e["kind"] == "radio_failed" for e in g.events)
+    assert "need 5+" in [e for e in g.events if e["kind"] == "roll"][-1]["purpose"]
