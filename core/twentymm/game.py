@@ -528,8 +528,6 @@ class Game:
             ditch = bool(other_obst or difficult > EPS)
             if cost > 1 + EPS:
                 raise TwentyIllegal("Vehicle Movement", f"the move needs {cost:.2f} turns of {u.vclass} movement")
-            if u.towing and self.units[u.towing].alive is False:
-                pass
         else:
             if crossings:
                 if length > OBSTACLE_MOVE + EPS:
@@ -548,9 +546,6 @@ class Game:
                 raise TwentyIllegal("Pinning", f"{u.uid} was forced to better cover by HE fire and may not move back this turn")
         elif u.hold:
             raise TwentyIllegal("Pinning", f"{u.uid} is under HE fire and must move to better cover")
-        if moving and u.kind == "vehicle":
-            # any path point inside another unit's hull? (not checked: figures may pass; reading)
-            pass
         facing = a.facing
         if facing is None and moving:
             last = [p for p in pts if self.table.distance(p, end) > EPS]
@@ -566,8 +561,6 @@ class Game:
         u.pos, u.facing = plan["end"], plan["facing"]
         if a.turret is not None:
             u.turret = float(a.turret) % 360
-        elif u.kind == "vehicle" and u.turret is not None and plan["moving"] and u.ref.get("turret"):
-            pass
         u.acted = True
         u.moved = plan["moving"]
         if u.hold:
@@ -838,9 +831,6 @@ class Game:
             e.men -= 1
             if w != "rifle":
                 setattr(e, w, getattr(e, w) - 1)
-            elif how != "he":
-                pass
-            # small arms: a survivor picks up the weapon (only riflemen are chosen while any remain)
         self._ev("casualties", rule, uid=e.uid, n=n, left=e.men, how=how)
         if e.men <= 0:
             self._kill(e, "eliminated", rule)
