@@ -174,10 +174,7 @@ def table_for(path, doc: Scenario) -> TableMap:
     key = (str(mp), tuple(doc.map.sections or ()), doc.scale, doc.snow)
     t = _TABLES.get(key)
     if t is None:
-        try:
-            hm = load_map(mp)
-        except DocumentError:
-            raise
+        hm = load_map(mp)   # DocumentError naming the map file
         try:
             t = TableMap.from_map(hm, doc.scale, doc.map.sections, snow=doc.snow)
         except ValueError as e:

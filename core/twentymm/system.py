@@ -8,14 +8,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from maps.document_file import DocumentError, Problem
-
 from core import rule_system
 from core.rule_system import Piece, RuleSystem
-from core.twentymm import tables
 from core.twentymm.actions import action_from_json, action_to_json
 from core.twentymm.game import Game
-from core.twentymm.model import SIDES, Unit, bearing
+from core.twentymm.model import SIDES, Unit
 from core.twentymm.players import HeuristicPlayer, RandomPlayer
 from core.twentymm.scenario import build_setup, load_setup, read_scenario, table_for
 

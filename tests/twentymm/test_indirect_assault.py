@@ -3,8 +3,6 @@ Fire, Close Assault, Infantry Close Assaulting Vehicles, Pinning, Force Morale."
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from core.twentymm import tables

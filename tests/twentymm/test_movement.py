@@ -10,7 +10,7 @@ import pytest
 from core.twentymm.actions import EndTurn, Fire, Move, Special
 from core.twentymm.game import TwentyIllegal
 from core.twentymm.model import FIGURE_SPACING
-from tests.twentymm.helpers import game, gun, inf, open_table, script, table, traps, veh, wall
+from tests.twentymm.helpers import game, gun, inf, script, table, traps, veh, wall
 
 A = (50.0, 40.0)
 

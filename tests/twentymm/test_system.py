@@ -3,16 +3,14 @@ determinism, legal actions, players, pieces (seed 003)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
 from core import rule_system
-from core.dice import Dice
 from core.twentymm.actions import Assault, EndTurn, Fire, IndirectFire, Move, Special, action_from_json, action_to_json
-from core.twentymm.game import Game, TwentyIllegal
+from core.twentymm.game import TwentyIllegal
 from maps.document_file import DocumentError
 
 ROOT = Path(__file__).resolve().parents[2]
