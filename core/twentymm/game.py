@@ -284,6 +284,7 @@ class Game:
         if self.is_terminal():
             raise TwentyIllegal("Sequence of Play", "the game is over")
         self._new = []
+        self._check_numbers(action)
         if isinstance(action, EndTurn):
             self.actions.append(action)
             self._end_side_turn()
@@ -314,6 +315,24 @@ class Game:
             self._check_morale()
         out, self._new = self._new, []
         return out
+
+    @staticmethod
+    def _check_numbers(action) -> None:
+        """Every point and bearing of a proposal is a finite number (else refused)."""
+        nums = []
+        for name in ("facing", "turret"):
+            v = getattr(action, name, None)
+            if v is not None:
+                nums.append(v)
+        for name in ("point",):
+            v = getattr(action, name, None)
+            if v is not None:
+                nums.extend(v)
+        for p in getattr(action, "path", ()) or ():
+            nums.extend(p)
+        for v in nums:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise TwentyIllegal("Sequence of Play", f"not a finite number of inches or degrees: {v!r}")
 
     # ------------------------------------------------------------------ turn sequence
     def _start_side_turn(self) -> None:

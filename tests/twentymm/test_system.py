@@ -146,3 +146,11 @@ def test_20mm_pieces_stand_in_the_hex_under_the_unit(system, setup):
     assert "G-A" not in ps      # the off-table battery
     assert system.los(g, "4106", "4106") is True
     assert system.describe_event({"kind": "roll"}) == ""
+
+
+def test_20mm_apply_refuses_non_finite_points_and_bearings(system, setup):
+    g = system.new_game(setup, 0, None, None)
+    for a in (Move("G-1", ((float("nan"), 40.0),)), Move("G-T1", (), turret=float("inf")), IndirectFire("G-M", (1e309, 3.0))):
+        with pytest.raises(TwentyIllegal, match="finite"):
+            g.apply(a)
+    assert g.actions == []
