@@ -1109,8 +1109,11 @@ class Game:
                     if hits:
                         self._kill(e, "a horse killed: the horse tow is destroyed", "Horse Tows")
                         continue
-                x = self.roll(1, f"vehicle effect on {e.uid} ({e.effect_class}, {he})", rule)[0]
-                res = tables.vehicle_effect(e.effect_class, he, x)
+                if tables.vehicle_effect(e.effect_class, he, 6) == "none":
+                    res = "none"   # light mortars never, medium mortars only soft-skins: no roll
+                else:
+                    x = self.roll(1, f"vehicle effect on {e.uid} ({e.effect_class}, {he})", rule)[0]
+                    res = tables.vehicle_effect(e.effect_class, he, x)
                 self._ev("vehicle_effect", rule, uid=e.uid, result=res)
                 # infantry in open-topped vehicles under the template are hit on 3+
                 if e.open_topped:
