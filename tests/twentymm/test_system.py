@@ -59,12 +59,13 @@ def test_20mm_setup_the_shipped_scenario_loads_with_hidden_troops_in_cover(syste
 
 def test_20mm_setup_hidden_troops_must_begin_in_cover(tmp_path):
     data = json.loads(SCEN.read_text())
-    data["russian"][6]["hidden"] = True      # the light mortar stands in the open
+    i = next(k for k, u in enumerate(data["russian"]) if u["id"] == "R-M")
+    data["russian"][i]["hidden"] = True      # the light mortar stands in the open
     data["map"]["file"] = str((SCEN.parent / data["map"]["file"]).resolve())
     p = tmp_path / "s.json"
     p.write_text(json.dumps(data))
     from core.twentymm.scenario import load_setup
-    with pytest.raises(DocumentError, match=r"\$\.russian\[6\]\.hidden: R-M is not in cover"):
+    with pytest.raises(DocumentError, match=rf"\$\.russian\[{i}\]\.hidden: R-M is not in cover"):
         load_setup(str(p))
 
 
