@@ -203,6 +203,7 @@ class RuleSystem:
 SYSTEM_MODULES: dict[str, str] = {
     "ironcross": "core.ironcross.system",
     "redflags": "core.redflags.system",
+    "twentymm": "core.twentymm.system",
 }
 
 _REGISTRY: dict[str, RuleSystem] = {}

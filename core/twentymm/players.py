@@ -1,0 +1,186 @@
+"""Players of the 20 mm rules: ``random`` (a uniform pick among the representative legal actions)
+and ``heuristic`` (advances through cover towards the objectives, fires at the best expected
+effect, assaults when the dice favour it, digs in as the defender).
+
+A player has ``name`` and ``choose(view, side, actions) -> action``; ``view`` is
+:class:`core.twentymm.system.View` (the game as ``side`` may know it)."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+from core.twentymm import tables
+from core.twentymm.actions import Assault, EndTurn, Fire, IndirectFire, Move, Special
+from core.twentymm.model import other
+
+# P(2D6 >= n)
+_P2 = {n: sum(1 for a, b in product(range(1, 7), repeat=2) if a + b >= n) / 36 for n in range(-20, 30)}
+
+
+def p1(need) -> float:
+    """P(1D6 >= need)."""
+    if need is None:
+        return 0.0
+    return max(0.0, min(1.0, (7 - need) / 6))
+
+
+def p2(need) -> float:
+    if need is None:
+        return 0.0
+    return _P2[max(-20, min(29, int(need)))]
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal actions it is offered (seeded)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, side, actions):
+        return self.rng.choice(list(actions))
+
+
+class HeuristicPlayer:
+    """Scores every offered action by its expected effect (men killed, vehicles knocked out,
+    ground gained towards objectives, cover) and plays the best; ends the turn when nothing is
+    worth doing."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, side, actions):
+        g = view.game
+        best, best_s = None, 0.05
+        for a in actions:
+            if isinstance(a, EndTurn):
+                continue
+            try:
+                s = self.score(g, side, a)
+            except Exception as e:   # a scoring bug must surface, not be swallowed
+                raise RuntimeError(f"heuristic scoring of {a!r}: {e}") from e
+            s += self.rng.random() * 1e-3
+            if s > best_s:
+                best, best_s = a, s
+        if best is None:
+            return next(a for a in actions if isinstance(a, EndTurn))
+        return best
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, g, side, a) -> float:
+        if isinstance(a, Fire):
+            return self.fire_value(g, a)
+        if isinstance(a, IndirectFire):
+            return self.indirect_value(g, side, a)
+        if isinstance(a, Assault):
+            return self.assault_value(g, a)
+        if isinstance(a, Move):
+            return self.move_value(g, side, a)
+        if isinstance(a, Special):
+            u = g.units[a.uid]
+            if a.what == "set_up":
+                return 0.6
+            if a.what == "unlimber":
+                return 0.5
+            if a.what == "disembark":
+                return 0.4 if any(g.table.distance(u.pos, e.pos) < 24 for e in g.living(other(side)) if g.on_table(e)) else 0.0
+            return 0.0
+        return 0.0
+
+    def fire_value(self, g, a: Fire) -> float:
+        u, t = g.units[a.uid], (g.units[a.target] if a.target else None)
+        if t is None:
+            return 0.3
+        d = g.table.distance(u.pos, t.pos)
+        if a.weapon in ("small_arms", "mg"):
+            arms = g.small_arms_of(u)
+            cover = g.cover_at(t, u.pos)
+            keep = 1 - p1(tables.cover_save_need(cover, "small_arms"))
+            hits = 0.0
+            for w in ("rifle", "smg"):
+                hits += arms.get(w, 0) * p1(tables.small_arms_need(w, d, u.elite))
+            for w in ("lmg", "hmg"):
+                hits += arms.get(w, 0) * t.bodies * p1(tables.small_arms_need(w, d, u.elite))
+            return min(hits * keep, t.bodies) * (1.5 if t.kind == "gun" else 1.0)
+        need = tables.at_need(d)
+        if need is None:
+            return 0.0
+        mods = g._aim_bonus(u, t) - (1 if t.moved else 0) + (1 if u.elite else 0)
+        ph = p2(need - mods)
+        if a.weapon == "at":
+            shots = g.at_weapons(u, a.gun)
+            sv = tables.sv_at(shots[0]["sv"], d, shots[0].get("bands")) if shots else None
+            if sv is None:
+                return 0.0
+            av = g.armour(t, u.pos)
+            eff = sv + (2 if a.tracks and not t.schuerzen else 0)
+            if a.tracks:
+                pk = 0.6
+            else:
+                pk = p2(av - eff + 1) * 1.0 + (p2(av - eff) - p2(av - eff + 1)) * 0.5
+            n = len(shots) * (g._rate(u) if u.kind == "gun" else 1)
+            return n * ph * pk * 6.0
+        # HE
+        he = tables.he_class(u.gun_calibre)
+        r = tables.TEMPLATE_DIAMETER[he] / 2
+        men = sum(1 for e in g.living(t.side) if g.on_table(e) for p in e.figures() if g.table.distance(p, t.pos) <= r)
+        return ph * men * 0.6 + ph * 0.3
+
+    def indirect_value(self, g, side, a: IndirectFire) -> float:
+        u = g.units[a.uid]
+        he = "artillery" if u.kind == "battery" else tables.MORTAR_CLASS[u.weapon]
+        r = tables.TEMPLATE_DIAMETER[he] / 2 + 1.0
+        men = sum(1 for e in g.living(other(side)) if g.on_table(e) for p in e.figures() if g.table.distance(p, a.point) <= r)
+        own = sum(1 for e in g.living(side) if g.on_table(e) and g.table.distance(e.pos, a.point) <= r + 2)
+        if own:
+            return 0.0
+        ranged = u.ranged is not None and u.ranged.get("ok") and g.table.distance(u.ranged["point"], a.point) <= tables.TEMPLATE_DIAMETER[he]
+        p = 1.0 if ranged else 0.4
+        n = max(1, u.guns)
+        return p * men * 0.5 * min(n, 2) + 0.2 - (0.15 if a.director else 0.0)
+
+    def assault_value(self, g, a: Assault) -> float:
+        u, t = g.units[a.uid], g.units[a.target]
+        if t.kind == "vehicle" and not t.passengers:
+            return 2.0 if not t.is_tank else 1.2
+        mine = g._assault_dice(u)
+        theirs = g._assault_dice(t) if t.kind != "vehicle" else sum(g._assault_dice(g.units[p]) for p in t.passengers)
+        defence = t.bodies * 0.4
+        if mine >= max(1, theirs) * 1.5 and u.men - defence >= 3:
+            return 1.5 + t.bodies
+        return 0.0
+
+    def move_value(self, g, side, a: Move) -> float:
+        u = g.units[a.uid]
+        if not a.path:
+            return 0.25 if g.visible_enemies(u) else 0.0
+        end = a.path[-1]
+        attacker = g.setup.attacker == side
+        objs = [tuple(o["point"]) for o in g.setup.objectives]
+        s = 0.0
+        here_c, there_c = g.ground_cover(u.pos), g.ground_cover(end)
+        rank = {None: 0, "soft": 1, "hard": 2}
+        if objs:
+            d0 = min(g.table.distance(u.pos, o) for o in objs)
+            d1 = min(g.table.distance(end, o) for o in objs)
+            gain = d0 - d1
+            if attacker:
+                s += gain * (0.12 if u.kind == "infantry" else 0.06)
+            else:
+                if d0 <= 6 and d1 > d0:
+                    s -= 1.0
+                s += gain * 0.04 if d0 > 8 else 0.0
+        s += (rank[there_c] - rank[here_c]) * 0.25
+        if u.kind == "vehicle":
+            foes = [e for e in g.living(other(side)) if g.on_table(e) and g.knows(u, e)]
+            threat = [e for e in foes if (e.is_atg or e.at_rifle or e.panzerfaust) and g.table.distance(end, e.pos) < 10]
+            s -= 0.5 * len(threat)
+        if u.kind == "gun" and not attacker:
+            s -= 0.5
+        if u.hidden and there_c is None:
+            s -= 0.8
+        return s

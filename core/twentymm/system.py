@@ -1,0 +1,233 @@
+"""The 20 mm Russo-German rules (seed 003) as a :class:`core.rule_system.RuleSystem`.
+
+Registered at import as ``"twentymm"`` (``core.rule_system.SYSTEM_MODULES`` names this module)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from core import rule_system
+from core.rule_system import Piece, RuleSystem
+from core.twentymm.actions import action_from_json, action_to_json
+from core.twentymm.game import Game
+from core.twentymm.model import SIDES, Unit
+from core.twentymm.players import HeuristicPlayer, RandomPlayer
+from core.twentymm.scenario import build_setup, load_setup, read_scenario, table_for
+
+PLAYERS = {"random": "a uniform pick among the representative legal actions",
+           "heuristic": "advances through cover towards the objectives, fires at the best expected effect, assaults when the dice favour it"}
+
+
+@dataclass
+class View:
+    """What ``side`` may know of ``game``: its own units, and enemy units not hidden to every one
+    of its units (``enemies``). Players read the game through it."""
+
+    game: Game
+    side: str
+
+    @property
+    def own(self) -> list[Unit]:
+        return self.game.living(self.side)
+
+    @property
+    def enemies(self) -> list[Unit]:
+        g = self.game
+        mine = [u for u in g.living(self.side)]
+        return [e for e in g.living() if e.side != self.side and g.on_table(e) and (not e.hidden or any(m.uid in e.known_by for m in mine))]
+
+
+def new_game(setup, seed: int = 0, rules=None, options=None) -> Game:
+    """RuleSystem.new_game."""
+    return Game(setup, seed, rules, options)
+
+
+def make_players(setup, ai, seed: int) -> dict:
+    """``{side: player}`` for ``ai`` = ``{side: "random"|"heuristic"}``, seeded from ``seed``."""
+    out = {}
+    for i, side in enumerate(SIDES):
+        name = ai.get(side, "heuristic")
+        cls = {"random": RandomPlayer, "heuristic": HeuristicPlayer}.get(name)
+        if cls is None:
+            raise ValueError(f"unknown 20 mm player {name!r}; known: {', '.join(PLAYERS)}")
+        out[side] = cls(random.Random(f"{seed}:{side}").randrange(2**31))
+    return out
+
+
+def view(game: Game, side: str) -> View:
+    return View(game, side)
+
+
+def _hex(game: Game, p) -> str:
+    return game.table.hex_at(p).id
+
+
+def result_fields(game: Game) -> dict:
+    """Casualties per side (men, vehicles, guns lost), eliminated_at / fire_at per hex, the first
+    combat's Game Turn, the reason the game ended."""
+    cas = {}
+    for side in SIDES:
+        men = sum(u.men_start - u.men for u in game.units.values() if u.side == side and u.kind == "infantry")
+        crew = sum(u.crew_start - u.crew for u in game.units.values() if u.side == side and u.kind == "gun")
+        cas[side] = {"men": men + crew,
+                     "vehicles": sum(1 for u in game.units.values() if u.side == side and u.kind == "vehicle" and not u.alive),
+                     "guns": sum(1 for u in game.units.values() if u.side == side and u.kind == "gun" and not u.alive)}
+    elim, fire = Counter(), Counter()
+    last = {u.uid: u.pos for u in game.units.values()}
+    for e in game.events:
+        if e["kind"] == "eliminated":
+            p = last.get(e["uid"])
+            if p is not None:
+                elim[_hex(game, p)] += 1
+        elif e["kind"] in ("small_arms_fire", "at_shot", "he_shot") and e.get("target"):
+            p = last.get(e["target"])
+            if p is not None:
+                fire[_hex(game, p)] += 1
+        elif e["kind"] == "template":
+            fire[_hex(game, e["centre"])] += 1
+    first = next((e["turn"] for e in game.events if e["kind"] == "roll" and e["rule"] not in ("Ditching, Obstacles and Difficult Terrain",)), None)
+    return {"casualties": cas, "eliminated_at": dict(elim), "fire_at": dict(fire), "first_contact": first, "reason": game.reason}
+
+
+def turn_record(game: Game):
+    """(the outcome the victory conditions give now, {side: objectives held})."""
+    held = {s: sum(1 for o in game.setup.objectives if game.holder(o) == s) for s in SIDES}
+    return (game.outcome or game._victory(), held)
+
+
+def summarise_scenario(path, data) -> str:
+    doc = read_scenario(path, data)
+    setup = build_setup(path, doc, table_for(path, doc))
+    n = Counter((u.side, u.kind) for u in setup.units)
+    forces = "; ".join(f"{s}: " + ", ".join(f"{n[(s, k)]} {k}" for k in ("infantry", "gun", "vehicle", "battery") if n[(s, k)]) for s in SIDES)
+    return (f"20 mm scenario {doc.title!r}: {doc.turns} turns, {doc.scale:g} in per hex on {doc.map.sections or 'the whole map'}"
+            f"{', snow' if doc.snow else ''}; {forces}; {len(doc.objectives)} objectives, attacker {doc.attacker}")
+
+
+def scenario_warnings(path) -> list:
+    """Design warnings: vehicles starting in difficult terrain or in buildings, objectives off the
+    table, a side without units."""
+    doc = read_scenario(path)
+    table = table_for(path, doc)
+    setup = build_setup(path, doc, table)
+    out = []
+    for u in setup.units:
+        if u.kind == "vehicle" and u.pos is not None:
+            t = table.terrain_at(u.pos)
+            if t.building:
+                out.append(f"{u.uid} starts inside building {t.building}")
+            elif t.going == "difficult" and u.vclass in ("wheeled", "horse"):
+                out.append(f"{u.uid} (wheeled) starts in difficult terrain it cannot leave")
+    for o in setup.objectives:
+        if not table.on_table(o["point"]):
+            out.append(f"objective {o['name']!r} is off the table")
+    for s in SIDES:
+        if not any(u.side == s for u in setup.units):
+            out.append(f"the {s} side has no units")
+    return out
+
+
+def pieces(game: Game) -> list[Piece]:
+    """Every unit on the table as a Piece: ``hexes`` the hex under it, ``facing`` the nearest
+    hexside direction 0-5 (0 = the top of the sheet, clockwise)."""
+    out = []
+    for u in game.units.values():
+        if not u.alive or u.kind == "battery" or u.pos is None:
+            continue
+        status = []
+        if u.hidden:
+            status.append("hidden")
+        if u.embarked_in:
+            status.append(f"aboard {u.embarked_in}")
+        if u.under_he:
+            status.append("UNDER HE")
+        if u.immobilised:
+            status.append("IMMOBILISED")
+        if u.tow:
+            status.append("limbered")
+        label = u.vtype if u.kind == "vehicle" else (u.weapon if u.kind == "gun" else f"{u.men} men")
+        face = round(((u.facing - 270.0) % 360.0) / 60.0) % 6
+        out.append(Piece(u.uid, u.side, (_hex(game, u.pos),), f"{u.uid} {label}",
+                         {"infantry": "infantry", "gun": "gun", "vehicle": "afv"}[u.kind], tuple(status), face))
+    return out
+
+
+def describe_event(e: dict) -> str:
+    k = e.get("kind")
+    if k == "roll":
+        return ""
+    if k == "move":
+        return f"{e['uid']} moves to ({e['to'][0]:.1f}, {e['to'][1]:.1f})."
+    if k == "small_arms_fire":
+        return f"{e['uid']} fires at {e['target']}: hits {e['hits']}, killed {e['killed']}."
+    if k == "at_shot":
+        return f"{e['uid']} fires at {e['target']}: {'hit' if e['hit'] else 'miss'} ({e['roll']}{e['mod']:+d} vs {e['need']})."
+    if k == "penetration":
+        return f"{e['target']}: {e['result']} ({e['total']} vs armour {e['av']})."
+    if k == "eliminated":
+        return f"{e['uid']} is out: {e['why']}."
+    if k == "revealed":
+        return f"{e['uid']} is revealed ({e['why']})."
+    if k == "spotted":
+        return f"{e['uid']} is spotted by {', '.join(e['by'])}."
+    if k == "game_over":
+        return f"Game over: {e['outcome']} ({e['reason']})."
+    if k == "end_turn":
+        return f"The {e['side']} turn ends."
+    return f"{k.replace('_', ' ')} ({e.get('rule', '')})."
+
+
+def los(game: Game, a: str, b: str) -> bool:
+    """LOS between the centres of hexes ``a`` and ``b`` on the game's table (maps/table_map.py)."""
+    t = game.table
+    return not t.blocks_los(t.hex_centre(a), t.hex_centre(b))
+
+
+TERRAIN_MAPPING = {
+    "scale": {"reads": "inches per hex across flats, stated by each scenario ('scale')", "provenance": "reconstructed",
+              "rationale": "DESIGN.md 'One map, several scales'; docs/table-map.md"},
+    "woods": {"reads": "hexes with 2+ tree symbols, merged: block LOS ('hill, wood or village'), soft cover, difficult terrain",
+              "provenance": "reconstructed", "rationale": "seed: woods block LOS, trees soft cover; difficult is the table's reading 2"},
+    "scattered_trees": {"reads": "1 tree symbol: soft cover, no block, cross-country", "provenance": "reconstructed",
+                        "rationale": "'soft cover implies a bush, tree or similar'"},
+    "buildings": {"reads": "building symbols: hard cover, block LOS, one room each, doors and windows on every wall; vehicles cannot enter",
+                  "provenance": "rulebook", "rationale": "'Troops inside buildings count as behind hard cover'; rooms/windows not in the map (reading)"},
+    "hills": {"reads": "level areas blocking LOS between lower figures", "provenance": "rulebook", "rationale": "'obscured by intervening terrain such as a hill'"},
+    "roads": {"reads": "road going: infantry 4, vehicles their road speed", "provenance": "rulebook", "rationale": "Infantry / Vehicle Movement"},
+    "marsh": {"reads": "difficult terrain: infantry 2, tanks/half-tracks dice for ditching, wheeled barred", "provenance": "rulebook",
+              "rationale": "Obstacles and Difficult Terrain; marsh as difficult is the scenario's reading"},
+    "gullies": {"reads": "difficult terrain and soft cover ('a fold in the ground')", "provenance": "reconstructed", "rationale": "Cover Saves"},
+    "snow": {"reads": "per scenario: infantry cross-country as difficult; wheeled vehicles half road speed and 2 cross-country",
+             "provenance": "rulebook", "rationale": "Infantry in Snow Terrain; Vehicles in Snow Terrain"},
+    "obstacles": {"reads": "walls (hard), low stone walls (hard; vehicles only low-profile), hedges (soft), fences (none): one turn for infantry, ditching for tracked, barred to wheeled",
+                  "provenance": "rulebook", "rationale": "Cover Saves; Ditching, Obstacles and Difficult Terrain"},
+    "tank_traps": {"reads": "impassable to all vehicles except through holes blown by direct HE of 75 mm or more; an obstacle to infantry",
+                   "provenance": "rulebook", "rationale": "Ditching, Obstacles and Difficult Terrain"},
+}
+
+SYSTEM = RuleSystem(
+    name="twentymm",
+    title="20 mm Russo-German War c. 1943 (Mike Adams, after Battle!)",
+    seed="seeds/003_ce611893870b1f40.txt",
+    players=PLAYERS,
+    rules=("standard",),
+    load_setup=load_setup,
+    new_game=new_game,
+    make_players=make_players,
+    view=view,
+    action_to_json=action_to_json,
+    action_from_json=action_from_json,
+    result_fields=result_fields,
+    turn_record=turn_record,
+    summarise_scenario=summarise_scenario,
+    scenario_warnings=scenario_warnings,
+    pieces=pieces,
+    describe_event=describe_event,
+    los=los,
+    terrain_mapping=TERRAIN_MAPPING,
+    options={},
+)
+
+rule_system.register(SYSTEM, "core.twentymm.system")
