@@ -99,7 +99,15 @@ def _system_kinds() -> dict[str, Callable[[str, object], str]]:
     return out
 
 
-def _loader(fmt) -> Callable[[str, object], str] | None:
+def _names_a_system(data) -> bool:
+    """A scenario of any rule system: a file whose top level names its ``rule_system`` (its own
+    ``format``, e.g. ``twentymm-scenario``, is the system's to check)."""
+    return isinstance(data, dict) and "rule_system" in data
+
+
+def _loader(fmt, data=None) -> Callable[[str, object], str] | None:
+    if _names_a_system(data):
+        return _scenario
     if not isinstance(fmt, str):
         return None
     return DOCUMENT_KINDS.get(fmt) or _system_kinds().get(fmt)
@@ -110,7 +118,7 @@ def validate_file(path: str | os.PathLike[str]) -> str:
     path = str(path)
     data = read_json(path)
     fmt = data.get("format") if isinstance(data, dict) else None
-    loader = _loader(fmt)
+    loader = _loader(fmt, data)
     if loader is None:
         known = ", ".join(sorted(set(DOCUMENT_KINDS) | set(_system_kinds())))
         raise DocumentError(path, [Problem("$.format", f"unknown format {fmt!r}; known formats: {known}")])
@@ -140,5 +148,5 @@ def file_warnings(path: str | os.PathLike[str]) -> list:
     path = str(path)
     data = read_json(path)
     fmt = data.get("format") if isinstance(data, dict) else None
-    check = WARNING_KINDS.get(fmt) if isinstance(fmt, str) else None
+    check = _scenario_warnings if _names_a_system(data) else WARNING_KINDS.get(fmt) if isinstance(fmt, str) else None
     return check(path) if check is not None else []
