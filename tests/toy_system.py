@@ -11,7 +11,8 @@ holds; T.5 the game ends after the scenario's ``turns`` Game Turns or when a sid
 ``target``: the higher score wins, equal scores draw; T.6 (a test scenario's ``boom_in_turn``) the
 engine fails when that Game Turn begins; T.7 (a scenario with ``tracks``) each side's runner
 stands on its track of hexes, one hex further for every 5 points (the last hex at most), and a
-scenario's ``wagon`` (hex ids) is a German piece spanning those hexes.
+scenario's ``wagon`` (hex ids) is a German piece spanning those hexes; T.8 (a scenario with
+``tracks``) instead of rolling, a side may nudge its own runner: one point, no die.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from core.dice import Dice, derive_seed
 from core.rule_system import IllegalActionError, Piece, RuleSystem, ScenarioError
 from maps.document_file import DocumentError, Problem, read_json
 
-__all__ = ["TOY", "SIDES", "SYSTEM", "ToyRoll", "ToyHold", "ToyGame", "toy", "toy_file", "toy_map_file"]
+__all__ = ["TOY", "SIDES", "SYSTEM", "ToyRoll", "ToyNudge", "ToyHold", "ToyGame", "toy", "toy_file", "toy_map_file"]
 
 TOY = "toy"
 MODULE = "tests.toy_system"
@@ -41,6 +42,14 @@ class ToyRoll:
 
     dice: int
     kind: str = "roll"
+
+
+@dataclass(frozen=True)
+class ToyNudge:
+    """T.8: nudge the side's own runner ``runner`` (its uid, "G" or "R") one point on."""
+
+    runner: str
+    kind: str = "nudge"
 
 
 @dataclass(frozen=True)
@@ -102,7 +111,10 @@ class ToyGame:
         return self._outcome is not None
 
     def legal_actions(self) -> list:
-        return [] if self.is_terminal() else [ToyRoll(1), ToyRoll(2), ToyHold()]
+        if self.is_terminal():
+            return []
+        nudge = [ToyNudge(self._side[0].upper())] if self.setup.tracks else []   # T.8
+        return [ToyRoll(1), ToyRoll(2), *nudge, ToyHold()]
 
     def apply(self, action) -> list[dict]:
         if self.is_terminal():
@@ -121,6 +133,9 @@ class ToyGame:
             else:
                 self.score[side] += r.total
                 self._event("scored", "T.2", side=side, points=r.total, score=self.score[side])
+        elif isinstance(action, ToyNudge):
+            self.score[side] += 1
+            self._event("scored", "T.8", side=side, points=1, score=self.score[side])
         if side == "russian":
             self._turn += 1
             self._side = "german"
@@ -197,6 +212,8 @@ def action_from_json(d: dict):
         return ToyRoll(int(d["dice"]))
     if d.get("kind") == "hold":
         return ToyHold()
+    if d.get("kind") == "nudge":
+        return ToyNudge(str(d["runner"]))
     raise ToyIllegal("T.2", f"no toy action {d!r}")
 
 
