@@ -109,15 +109,16 @@ def action_label(system, action, game=None) -> str:
 
 def log_lines(system, events: list[dict], where=None) -> list[str]:
     """The log's sentences for the events of one decision: the system's ``log_events`` when it
-    has one, else ``describe_event`` of each ("" skips an event); an ``action`` event without a
-    sentence is "Side: label"."""
+    has one; else an ``action`` event (with its action's JSON) is "Side: label"
+    (:func:`action_label`) and any other event the system's ``describe_event`` ("" skips it)."""
     if system.log_events is not None:
         return system.log_events(events, where)
     out = []
     for e in events:
-        text = system.describe_event(e)
-        if not text and e.get("kind") == "action" and isinstance(e.get("action"), dict):
+        if e.get("kind") == "action" and isinstance(e.get("action"), dict):
             text = f"{str(e.get('side') or '').capitalize()}: {action_label(system, e['action'])}"
+        else:
+            text = system.describe_event(e)
         if text:
             out.append(text)
     return out

@@ -209,6 +209,8 @@ class HotseatPanel(QWidget):
         self.state_label.setText(
             state_text(snap, bold=True) + (f"; selected {self.selected}" if self.selected else "")
             + self._casualty_note(g, dec))
+        self.actions.setHeaderLabels(["Legal action (AP fire: firepower, then per target dice and E/S/P)"
+                                      if system.action_notes is not None else "Legal action"])
         self.actions.clear()
         groups: dict[str, QTreeWidgetItem] = {}
         acts = g.legal_actions()
@@ -331,7 +333,7 @@ class HotseatTool(Tool):
     name = "hotseat"
     label = "Play"
     shortcut = "H"
-    help = "Hot-seat: click a unit of the side to act, then a hex to move to or fire at"
+    help = "Hot-seat: click a piece of the side to act (the list shows its actions), then a hex to move to or fire at"
 
     def __init__(self, ctx):
         super().__init__(ctx)

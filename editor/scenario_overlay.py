@@ -532,8 +532,7 @@ class PiecesItem(QGraphicsItem):
         f.setPixelSize(13)
         f.setBold(True)
         sf = QFont(f)
-        sf.setPixelSize(9)
-        sf.setBold(False)
+        sf.setPixelSize(10)
         size = self.SIZE
         for hid, cs in by_hex.items():
             c0 = hex_centre(hid)
@@ -551,12 +550,17 @@ class PiecesItem(QGraphicsItem):
                 p.setFont(f)
                 p.drawText(r.adjusted(1, 1, -1, -18), Qt.AlignmentFlag.AlignCenter, pc.label[:6])
                 p.setFont(sf)
+                if len(pc.hexes) > 1:   # which part of a piece spanning several hexes
+                    p.drawText(r.adjusted(1, 28, -1, -1), Qt.AlignmentFlag.AlignCenter, f"{i + 1}/{len(pc.hexes)}")
                 words = " ".join(pc.status)
-                if len(pc.hexes) > 1:
-                    words = f"{i + 1}/{len(pc.hexes)}" + (f" {words}" if words else "")
-                if words:
-                    p.drawText(r.adjusted(1, 26, -1, -1), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
-                               words)
+                if words:   # the status words on a dark tag under the counter
+                    tw = p.fontMetrics().horizontalAdvance(words) + 8
+                    tag = QRectF(r.center().x() - tw / 2, r.bottom() + 1, tw, 14)
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(QColor(20, 20, 20, 200))
+                    p.drawRoundedRect(tag, 3, 3)
+                    p.setPen(QColor(255, 255, 255))
+                    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, words)
                 if pc.facing:
                     a = math.radians(60 * (pc.facing - 1) - 90)
                     tip = r.center() + QPointF(math.cos(a) * 38, math.sin(a) * 38)

@@ -448,6 +448,7 @@ class ScenarioController(QObject):
             self._use_forms(False)
         self.docks["system"].show()
         self.docks["system"].raise_()
+        self.win.resizeDocks([self.docks["system"]], [375], Qt.Orientation.Horizontal)
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(0, self.fit)
@@ -488,6 +489,7 @@ class ScenarioController(QObject):
         if isinstance(self.doc, SystemScenarioDocument):
             self.docks["system"].show()
             self.docks["system"].raise_()
+            w.resizeDocks([self.docks["system"]], [375], Qt.Orientation.Horizontal)
             return
         for n in SCENARIO_LEFT + SCENARIO_RIGHT:
             self.docks[n].show()

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
@@ -170,9 +170,13 @@ class SystemScenarioPanel(QWidget):
         self.info = QLabel()
         self.info.setWordWrap(True)
         lay.addWidget(self.info)
-        lay.addWidget(QLabel("Validation (the system's checks, as <tt>ironcross validate --warnings</tt>):"))
+        head = QLabel("Validation (the system's own checks, as <tt>ironcross validate --warnings</tt>):")
+        head.setWordWrap(True)
+        lay.addWidget(head)
         self.problems = QListWidget()
         self.problems.setWordWrap(True)
+        self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
         lay.addWidget(self.problems, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)
@@ -206,9 +210,10 @@ class SystemScenarioPanel(QWidget):
             return
         s = doc.system
         self.title.setText(f"<b>{doc.title}</b>")
-        self.info.setText(f"Rule system: <b>{s.title}</b> (<tt>{s.name}</tt>)<br>File: {doc.path}<br>"
-                          f"Map: {doc.sections_text()}<br>Players: {', '.join(sorted(s.players))}; "
-                          f"rule levels: {', '.join(s.rules)}")
+        self.info.setText(f"Rule system: <b>{s.title}</b> (<tt>{s.name}</tt>)<br>File: {doc.path.name} in "
+                          f"{doc.path.parent}<br>Map: {doc.sections_text()}<br>Players: "
+                          f"{', '.join(sorted(s.players))}; rule levels: {', '.join(s.rules)}")
+        self.info.setToolTip(str(doc.path))
         summary, problems, warnings = doc.validation()
         if summary is not None:
             self.problems.addItem(f"OK - {summary}")

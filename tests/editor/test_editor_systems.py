@@ -177,7 +177,9 @@ def test_t_hotseat_panel_lists_the_legal_actions_and_a_click_filters_them(win):
     assert hs.do_selected()
     assert hs.game.score["german"] == 1 and hs.game.current_side() == "german" and hs.game.turn == 2
     log = [hs.log.item(i).text() for i in range(hs.log.count())]
-    assert "scored (T.8)" in log and any(t.startswith("action") for t in log)
+    # the log: each decision as "Side: label", its events as the toy's describe_event gives them
+    assert log[:5] == ["game_start (T.1)", "German: nudge: runner G", "scored (T.8)", "Russian: roll: dice 2",
+                       "roll (T.2)"]   # the heuristic AI rolls two dice when behind
     assert ctl.overlay.layers["hotseat"] and hs.click("3510") == "selected G"
 
 
