@@ -164,6 +164,8 @@ class RuleSystem:
       step), or None (the click then selects a piece there); ``click_targets(game, selected)`` ->
       ``(hexes it may move to, hexes it may act against)``, outlined on the map. None: a click
       selects a piece and the human chooses in the list of legal actions.
+    - ``decision_note(game, side)`` -> what ``side``, to act, must decide now beyond the usual,
+      in words for the Hot-seat (e.g. a casualty choice an assault waits for), or "".
     """
 
     name: str
@@ -202,6 +204,7 @@ class RuleSystem:
     action_notes: Callable[[Any, Any], str] | None = None
     click_action: Callable[[Any, str | None, str], Any] | None = None
     click_targets: Callable[[Any, str], tuple[set[str], set[str]]] | None = None
+    decision_note: Callable[[Any, str], str] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

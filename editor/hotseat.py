@@ -4,8 +4,10 @@ in any rule system (the scenario's, through :class:`editor.game_record.HotseatSe
 The :class:`HotseatPanel` lists the legal actions of the side to act (``legal_actions()``),
 grouped by kind, each with its readable label (the system's ``describe_action``, else its JSON)
 and the system's note (Iron Cross: the exact odds of each AP fire); double-click or *Do it*
-applies one -- only a listed, legal action can be applied. An Iron Cross assault that waits for
-its owner's casualty choice (17.23) lists one "Lose UNIT (weapon PR, ...)" per candidate. On the
+applies one -- only a listed, legal action can be applied. What the side to act must decide
+beyond the usual is said above the list (the system's ``decision_note``; Iron Cross: an assault
+that waits for its owner's casualty choice, 17.23, which lists one "Lose UNIT (weapon PR, ...)"
+per candidate). On the
 map the :class:`HotseatTool` (H) selects a piece of the side to act by clicking it: the list
 narrows to the actions naming it (and those naming no piece); a system with ``click_action``
 (Iron Cross) also acts on a click on a hex -- a set-up placement, a step of the moving unit
@@ -115,6 +117,13 @@ class HotseatPanel(QWidget):
         lay.addWidget(self.log, 1)
         self.update_settings()
 
+    def set_system(self, system) -> None:
+        """The open scenario's rule system: *Designer's set-up* is offered when it reads designer's
+        set-ups (``load_placement``)."""
+        self.use_setup.setEnabled(system.load_placement is not None)
+        if system.load_placement is None:
+            self.use_setup.setChecked(False)
+
     def update_settings(self) -> None:
         text = self.describe_settings() if self.describe_settings is not None else "random AIs, the first rule level"
         self.settings_label.setText(f"<i>AIs and rules: {text}</i> (Playtest panel)")
@@ -208,7 +217,7 @@ class HotseatPanel(QWidget):
         self.auto_btn.setEnabled(snap.phase == "setup")
         self.state_label.setText(
             state_text(snap, bold=True) + (f"; selected {self.selected}" if self.selected else "")
-            + self._casualty_note(g, dec))
+            + self._decision_note(g, dec))
         self.actions.setHeaderLabels(["Legal action (AP fire: firepower, then per target dice and E/S/P)"
                                       if system.action_notes is not None else "Legal action"])
         self.actions.clear()
@@ -240,16 +249,12 @@ class HotseatPanel(QWidget):
             self.actions.expandAll()
         self.draw()
 
-    @staticmethod
-    def _casualty_note(g, dec) -> str:
-        """17.23 (Iron Cross): what the side to act must decide while an assault waits for its
-        casualties; "" for a game without casualty choices."""
-        choice = getattr(g, "casualty_choice", None)
-        c = choice(dec) if dec and choice is not None else None
-        if not c:
-            return ""
-        return (f"<br><b>Assault in {c['hex']}: {dec} removes {c['hits']} more unit(s) of his choice (17.23)</b>"
-                f" - choose in the list")
+    def _decision_note(self, g, dec) -> str:
+        """What the side to act must decide now beyond the usual (the system's ``decision_note``;
+        Iron Cross: the casualty choice an assault waits for, 17.23), on a line of its own."""
+        system = self.system
+        note = system.decision_note(g, dec) if dec and system.decision_note is not None else ""
+        return f"<br>{note}" if note else ""
 
     def do_selected(self) -> bool:
         it = self.actions.currentItem()

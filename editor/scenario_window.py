@@ -371,8 +371,10 @@ class ScenarioController(QObject):
             return
         self._use_forms(True)
         self.system_panel.set_document(None)
+        self.win.ctx.other_system_note = None
         self.doc = doc
         self.playtest.set_system(self.system)
+        self.hotseat.set_system(self.system)
         self.win.update_mode_actions()
         self.win.ctx.scenario = doc
         self.win.ctx.region_loc = None
@@ -428,6 +430,8 @@ class ScenarioController(QObject):
             p.setEnabled(False)
         self.win.update_mode_actions()
         self.win.ctx.scenario = None   # the scenario tools edit forms scenarios only
+        self.win.ctx.other_system_note = (f"{doc.display_name()} is a {doc.system.title} scenario: the scenario tools "
+                                          "edit the forms' scenarios; edit it in its file for now")
         self.win.ctx.region_loc = None
         self.win.ctx.unit = None
         mp = doc.map_file()
@@ -439,6 +443,7 @@ class ScenarioController(QObject):
                 pass
         self.system_panel.set_document(doc)
         self.playtest.set_system(doc.system)
+        self.hotseat.set_system(doc.system)
         self.scenario_history.setStack(doc.undo_stack)
         self.win.undo_group.addStack(doc.undo_stack)
         doc.changed.connect(self.redraw)

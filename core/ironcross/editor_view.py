@@ -11,7 +11,7 @@ AP fire (``combat_tables.ap_result_probabilities``).
 from __future__ import annotations
 
 __all__ = ["describe_action", "describe_event", "describe_events", "fire_odds", "fire_odds_text", "watch_state",
-           "action_notes", "action_for_click", "click_targets"]
+           "action_notes", "action_for_click", "click_targets", "decision_note"]
 
 
 def _label(u) -> str:
@@ -402,3 +402,12 @@ def click_targets(game, selected: str) -> tuple[set[str], set[str]]:
         elif a.kind in ("fire", "grenade", "flame", "mortar") and selected in _units_of(a):
             targets.add(a.target)
     return moves, targets
+
+
+def decision_note(game, side: str) -> str:
+    """17.23: what ``side`` must decide while an assault waits for its casualties (HTML), or ""."""
+    c = game.casualty_choice(side) if side else None
+    if not c:
+        return ""
+    return (f"<b>Assault in {c['hex']}: {side} removes {c['hits']} more unit(s) of his choice (17.23)</b>"
+            f" - choose in the list")

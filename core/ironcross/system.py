@@ -480,4 +480,5 @@ SYSTEM = RuleSystem(
     action_notes=editor_view.action_notes,
     click_action=editor_view.action_for_click,
     click_targets=editor_view.click_targets,
+    decision_note=editor_view.decision_note,
 )

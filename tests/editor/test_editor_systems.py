@@ -155,6 +155,7 @@ def test_t_hotseat_panel_lists_the_legal_actions_and_a_click_filters_them(win):
     ctl.playtest.ai["russian"].setCurrentText("heuristic")
     assert hs.new_game()
     assert hs.session.system.name == TOY and not hs.auto_btn.isEnabled()   # no set-up phase in the toy
+    assert not hs.use_setup.isEnabled()   # nor designer's set-ups
     assert "<b>german</b> to act" in hs.state_label.text()
     assert _labels(hs) == {"roll (2)": ["roll: dice 1", "roll: dice 2"], "nudge (1)": ["nudge: runner G"],
                            "hold (1)": ["hold"]}
@@ -226,8 +227,14 @@ def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win
     # its map sections are outlined; the map shown is the scenario's
     assert ctl.overlay.layers["zones"] and Path(win.document.path).name == "iron_cross_mapsheet_corrected.json"
     assert {h.col for h in doc.context.area} == set(range(30, 51))   # Map 2: hex columns 30-50
-    # saving is refused plainly; the play docks work
-    assert not ctl.save()
+    # the forms' tools say plainly that they do not edit it; saving is refused plainly; the play docks work
+    from editor.canvas import ToolEvent
+
+    for name in ("place", "region", "north"):
+        t = win.tools.set_tool(name)
+        t.press(ToolEvent.at_hex("3510"))
+        assert "is a Toy Race Game scenario" in t.status and "edit it in its file" in t.status, name
+    assert not ctl.save() and not ctl.save_as()
     assert win.set_mode("play") and ctl.docks["playtest"].isVisible()
     assert win.set_mode("scenario") and ctl.docks["system"].isVisible() and not ctl.docks["oob"].isVisible()
     # an edit in the file, then Reload: a design warning shows
@@ -239,6 +246,6 @@ def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win
     # an Iron Cross scenario again: the forms are back
     assert win.open_file(S1)
     assert ctl.docks["oob"].isVisible() or ctl.docks["properties"].isVisible()
-    assert not ctl.docks["system"].isVisible() and ctl.properties.isEnabled()
+    assert not ctl.docks["system"].isVisible() and ctl.properties.isEnabled() and ctl.hotseat.use_setup.isEnabled()
     assert [ctl.playtest.rules.itemText(i) for i in range(ctl.playtest.rules.count())] == ["basic", "advanced"]
     ctl.doc.undo_stack.setClean()
