@@ -9,7 +9,7 @@ live game in which people play some sides and AIs the others.
 Everything about the game goes through the scenario's :class:`core.rule_system.RuleSystem`
 (``for_scenario(path)``; a replay's ``rule_system``): set-up, game, players, views, the actions'
 JSON, the pieces on the map and the log's sentences. A system with the optional editor fields
-(``watch_state``, ``describe_action``, ``log_events``, ``action_notes``; Iron Cross has them) is
+(``watch_state``, ``describe_action``, ``log_events``, ``action_notes``, ``click_action``, ...; Iron Cross has them) is
 shown with them; any other from its ``pieces`` and ``describe_event``.
 """
 
@@ -49,7 +49,7 @@ class Step:
     events: list[dict] = field(default_factory=list)
 
 
-def system_of(_game=None, system=None):
+def system_of(system=None):
     """``system``, else the default system (Iron Cross) -- for a session or recording made
     without one (older code and tests build them around a bare Iron Cross game)."""
     from core.rule_system import get
@@ -60,7 +60,7 @@ def system_of(_game=None, system=None):
 def snapshot(game, system=None) -> Snapshot:
     """The state of ``game`` now (see :class:`Snapshot`), through its ``system`` (None: the
     default system): ``watch_state`` when the system has it, else ``pieces``."""
-    system = system_of(game, system)
+    system = system_of(system)
     decider = game.current_side()
     if system.watch_state is not None:
         st = dict(system.watch_state(game))
@@ -94,7 +94,8 @@ def _generic_label(d: dict) -> str:
         return str(x)
 
     kind = str(d.get("kind", "action")).replace("_", " ")
-    rest = [f"{str(k).replace('_', ' ')} {v(x)}" for k, x in d.items() if k != "kind" and x not in (None, "", [], (), False)]
+    rest = [f"{str(k).replace('_', ' ')} {v(x)}" for k, x in d.items()
+            if k != "kind" and x not in (None, "", [], (), False)]
     return kind + (": " + ", ".join(rest) if rest else "")
 
 
@@ -149,13 +150,13 @@ def describe_action(a, game=None, system=None) -> str:
     """A short readable label of action ``a`` (an action or its JSON dict) in ``system`` (None:
     the default system, Iron Cross: with ``game`` the units it names are described, e.g. "Lose G1
     (R PR7, assault 2)" for a 17.23 casualty)."""
-    return action_label(system_of(None, system), a, game)
+    return action_label(system_of(system), a, game)
 
 
 def describe_events(events: list[dict], where=None, system=None) -> list[str]:
     """The events of one decision as the log's sentences (:func:`log_lines`; None: the default
     system's)."""
-    return log_lines(system_of(None, system), events, where)
+    return log_lines(system_of(system), events, where)
 
 
 def lower_priority(increment: int = 5) -> None:
@@ -186,7 +187,7 @@ class GameRecording:
         self.header = header
         self.setup = setup
         self.game = game
-        self.system = system_of(game, system)
+        self.system = system_of(system)
         self.steps: list[Step] = []
         self.snapshots: list[Snapshot] = [snapshot(game, self.system)]
         self.pre_events: list[dict] = list(game.events)
@@ -300,7 +301,7 @@ class HotseatSession:
     @property
     def rules_system(self):
         """The game's rule system (the default one for a session made without it)."""
-        return system_of(self.game, self.system)
+        return system_of(self.system)
 
     def view(self, side: str):
         return self.rules_system.view(self.game, side)

@@ -49,7 +49,7 @@ def action_for_click(game, selected: str | None, hid: str, system=None):
     """The legal action a click on ``hid`` means with ``selected`` (a unit id) selected, or None;
     may be a list ``[first action, hex]`` when an action must come first (the system's
     ``click_action``; None for a system without one: a click only selects)."""
-    system = system_of(game, system)
+    system = system_of(system)
     if system.click_action is None:
         return None
     return system.click_action(game, selected, hid)

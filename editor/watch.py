@@ -5,8 +5,8 @@ stepped decision by decision forward and back, or played at a chosen speed -- of
 The :class:`editor.game_record.GameRecording` keeps a light snapshot after every decision, so
 stepping back is instant. The map shows the units (side colour, facing, UP/DOWN, morale) and the
 lines of fire of the current decision (a system without the richer editor state: its pieces,
-drawn generically, and a blue line for each piece that changed hexes); the panel shows turn, phase, the side to act, the decision
-and its events (dice and results) in the event log.
+drawn generically, and a blue line for each piece that changed hexes); the panel shows turn,
+phase, the side to act, the decision and its events (dice and results) in the event log.
 """
 
 from __future__ import annotations
