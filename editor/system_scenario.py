@@ -20,19 +20,31 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
-from core.rule_system import DEFAULT_SYSTEM, for_scenario, get, scenario_title
-from maps.document_file import DocumentError, read_json
+from core.rule_system import DEFAULT_SYSTEM, for_scenario, get, scenario_title, system_name_of
+from maps.document_file import DocumentError, Problem, read_json
 
-__all__ = ["FORMS_SYSTEM", "SystemScenarioDocument", "SystemScenarioPanel", "is_forms_scenario"]
+__all__ = ["FORMS_SYSTEM", "SystemScenarioDocument", "SystemScenarioPanel", "is_forms_scenario", "system_of_file"]
 
 #: the system whose scenario files the editor's forms edit (``editor.scenario_document``)
 FORMS_SYSTEM = DEFAULT_SYSTEM
 
 
+def system_of_file(path: str | os.PathLike[str]):
+    """The rule system of the scenario file ``path`` (:func:`core.rule_system.for_scenario`).
+    Raises ``DocumentError`` naming the file for an unreadable file, an unknown system, or a
+    system the registry names whose package is not part of this checkout."""
+    try:
+        return for_scenario(path)
+    except ModuleNotFoundError as e:
+        name = system_name_of(read_json(path))
+        raise DocumentError(str(path), [Problem("$.rule_system", f"the rule system {name!r} is not installed here "
+                                                f"(its module {e.name!r} cannot be imported)")]) from None
+
+
 def is_forms_scenario(path: str | os.PathLike[str]) -> bool:
     """Whether the scenario file ``path`` is one the editor's forms edit (its system is
-    :data:`FORMS_SYSTEM`). Raises ``DocumentError`` for an unreadable file or unknown system."""
-    return for_scenario(path).name == FORMS_SYSTEM
+    :data:`FORMS_SYSTEM`). Raises ``DocumentError`` (:func:`system_of_file`)."""
+    return system_of_file(path).name == FORMS_SYSTEM
 
 
 @dataclass(frozen=True)
@@ -69,7 +81,7 @@ class SystemScenarioDocument(QObject):
     def reload(self, emit: bool = True) -> None:
         """Read the file again (after the designer edited it); raises ``DocumentError``."""
         self.data = read_json(self._path)
-        self.system = for_scenario(self._path)
+        self.system = system_of_file(self._path)
         self.title = scenario_title(self.data, self._path)
         self.hexmap = None
         mp = self.map_file()

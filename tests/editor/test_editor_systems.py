@@ -249,3 +249,18 @@ def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win
     assert not ctl.docks["system"].isVisible() and ctl.properties.isEnabled() and ctl.hotseat.use_setup.isEnabled()
     assert [ctl.playtest.rules.itemText(i) for i in range(ctl.playtest.rules.count())] == ["basic", "advanced"]
     ctl.doc.undo_stack.setClean()
+
+
+def test_a_scenario_of_a_system_not_installed_or_unknown_is_refused_plainly(win, tmp_path, dialogs, monkeypatch):
+    from core import rule_system
+    from tests.toy_system import toy_file
+
+    monkeypatch.setitem(rule_system.SYSTEM_MODULES, "ghost", "tests.no_such_system")
+    ghost = toy_file(tmp_path, "ghost.json", rule_system="ghost")
+    assert not win.open_file(ghost)
+    kind, args = dialogs[-1]
+    assert kind == "critical" and "$.rule_system: the rule system 'ghost' is not installed here" in args[2]
+    chess = toy_file(tmp_path, "chess.json", rule_system="chess")
+    assert not win.open_file(chess)
+    assert "$.rule_system: unknown rule system 'chess'" in dialogs[-1][1][2]
+    assert win.scenario_ctl.doc.system.name == TOY   # the open scenario stays
