@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-__all__ = ["Snapshot", "Step", "GameRecording", "HotseatSession", "run_games", "lower_priority", "describe_action",
-           "describe_events", "snapshot", "system_of", "action_label", "log_lines",
+__all__ = ["Snapshot", "Step", "GameRecording", "HotseatSession", "run_games", "lower_priority", "init_worker",
+           "describe_action", "describe_events", "snapshot", "system_of", "action_label", "log_lines",
            "action_uids", "state_text"]
 
 
@@ -168,6 +168,17 @@ def lower_priority(increment: int = 5) -> None:
         os.nice(increment)
     except (AttributeError, OSError):  # no nice() (Windows) or not permitted
         pass
+
+
+def init_worker(modules: dict[str, str] | None = None, increment: int = 5) -> None:
+    """Initializer of the editor's batch worker processes: :func:`lower_priority`, and the rule
+    systems added at run time (``{name: module}``, :func:`core.rule_system.add_module`) made known
+    there, as ``core.playtest`` does for its workers."""
+    from core.rule_system import add_module
+
+    lower_priority(increment)
+    for name, module in (modules or {}).items():
+        add_module(name, module)
 
 
 def run_games(scenario_path: str, items: list[tuple[int, int]], ai: dict[str, str], rules: str,

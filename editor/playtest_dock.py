@@ -84,10 +84,12 @@ class BatchRunner(QThread):
 
                 size = max(1, min(5, math.ceil(games / (workers * 4))))
                 chunks = [items[k:k + size] for k in range(0, games, size)]
-                from editor.game_record import lower_priority
+                from core.rule_system import SYSTEM_MODULES
+                from editor.game_record import init_worker
 
+                # the workers start afresh (spawn): a rule system added at run time is sent by module
                 ex = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                         initializer=lower_priority)
+                                         initializer=init_worker, initargs=(dict(SYSTEM_MODULES),))
                 try:
                     pending = {ex.submit(run_games, path, c, ai, rules, options, fixed) for c in chunks}
                     while pending:

@@ -196,6 +196,14 @@ def test_t_playtest_dock_offers_the_toy_players_and_rules_and_runs_a_batch(win, 
     qtbot.waitUntil(lambda: p.summary is not None, timeout=60000)
     assert p.summary["games"] == 4 and all(r.rule_system == TOY for r in p.results)
     assert "4 games" in p.status.text()
+    # two worker processes (spawned: the toy, added at run time, is sent by module): the same games
+    one = [(r.seed, r.outcome, r.turns, r.actions) for r in p.results]
+    p.summary = None
+    p.workers.setMaximum(2)
+    p.workers.setValue(2)
+    assert p.start()
+    qtbot.waitUntil(lambda: p.summary is not None, timeout=120000)
+    assert [(r.seed, r.outcome, r.turns, r.actions) for r in p.results] == one
 
 
 def test_playtest_dock_offers_iron_cross_players_and_rules_by_default(qtbot):
