@@ -143,6 +143,29 @@ class RuleSystem:
       ``loader(path, data) -> one-line summary``, raising ``DocumentError``), for ``validate``.
     - ``scenario_map(path)`` -> ``(HexMap, [section names])`` the scenario is played on (for
       ``playtest --report``); None: the scenario's ``map.file`` and ``map.sections`` are read.
+
+    Optional, for the editor's Watch and Hot-seat (a system without them is shown from
+    :attr:`pieces` and :attr:`describe_event`, its actions labelled from their JSON):
+
+    - ``describe_action(action, game=None)`` -> a short readable label of an action (or of its
+      JSON dict, as a replay or an ``action`` event holds it); ``game``: the game it is legal in,
+      to name what it acts on.
+    - ``log_events(events, where=None)`` -> the log's sentences for the events of one decision, in
+      order (``where(uid)`` -> the hex a unit stood in, or None).
+    - ``watch_state(game)`` -> the richer state the Watch keeps after each decision: a dict with
+      ``turn``, ``outcome``, ``player_turn``, ``phase``, ``phasing``, ``turns`` (game length) and
+      ``units`` (uid -> ``(hex, facing, down, morale, side, label)``: counters drawn with UP/DOWN
+      and morale marks); None: the Watch keeps :attr:`pieces`.
+    - ``action_notes(game, action)`` -> a line shown under a legal action in the Hot-seat list
+      (e.g. the odds of a fire), or "".
+    - ``click_action(game, selected, hex)`` -> the legal action a click on hex id ``hex`` means
+      in the Hot-seat with the piece ``selected`` (a uid or None) selected, or a list ``[first
+      action, hex]`` when one action must come before the click's own (e.g. start a move, then
+      step), or None (the click then selects a piece there); ``click_targets(game, selected)`` ->
+      ``(hexes it may move to, hexes it may act against)``, outlined on the map. None: a click
+      selects a piece and the human chooses in the list of legal actions.
+    - ``decision_note(game, side)`` -> what ``side``, to act, must decide now beyond the usual,
+      in words for the Hot-seat (e.g. a casualty choice an assault waits for), or "".
     """
 
     name: str
@@ -175,6 +198,13 @@ class RuleSystem:
     describe_placement: Callable[[dict], str] | None = None
     document_kinds: Mapping[str, Callable[[str, Any], str]] = field(default_factory=dict)
     scenario_map: Callable[[str], tuple[Any, list[str]]] | None = None
+    describe_action: Callable[..., str] | None = None
+    log_events: Callable[..., list[str]] | None = None
+    watch_state: Callable[[Any], Mapping[str, Any]] | None = None
+    action_notes: Callable[[Any, Any], str] | None = None
+    click_action: Callable[[Any, str | None, str], Any] | None = None
+    click_targets: Callable[[Any, str], tuple[set[str], set[str]]] | None = None
+    decision_note: Callable[[Any, str], str] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

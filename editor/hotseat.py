@@ -1,12 +1,18 @@
-"""Hot-seat play in the editor: people play one or both sides of the scenario, AIs the others.
+"""Hot-seat play in the editor: people play one or both sides of the scenario, AIs the others --
+in any rule system (the scenario's, through :class:`editor.game_record.HotseatSession`).
 
-The :class:`HotseatPanel` lists the legal actions of the side to act (``Game.legal_actions``),
-grouped by kind, with the exact odds of each AP fire (``combat_tables.ap_result_probabilities``
-through :func:`editor.game_record.fire_odds`); double-click or *Do it* applies one. An assault that
-waits for its owner's casualty choice (17.23) lists one "Lose UNIT (weapon PR, ...)" per candidate. On the map
-the :class:`HotseatTool` (H) selects a unit of the side to act by clicking it (its moves are
-outlined blue, its fire targets red) and acts by clicking a hex: a set-up placement, a step of
-the moving unit (starting its move when needed), or fire / grenade / flame at the hex.
+The :class:`HotseatPanel` lists the legal actions of the side to act (``legal_actions()``),
+grouped by kind, each with its readable label (the system's ``describe_action``, else its JSON)
+and the system's note (Iron Cross: the exact odds of each AP fire); double-click or *Do it*
+applies one -- only a listed, legal action can be applied. What the side to act must decide
+beyond the usual is said above the list (the system's ``decision_note``; Iron Cross: an assault
+that waits for its owner's casualty choice, 17.23, which lists one "Lose UNIT (weapon PR, ...)"
+per candidate). On the
+map the :class:`HotseatTool` (H) selects a piece of the side to act by clicking it: the list
+narrows to the actions naming it (and those naming no piece); a system with ``click_action``
+(Iron Cross) also acts on a click on a hex -- a set-up placement, a step of the moving unit
+(starting its move when needed), or fire / grenade / flame at the hex -- and outlines the
+selected unit's moves (blue) and targets (red).
 """
 
 from __future__ import annotations
@@ -28,10 +34,9 @@ from PySide6.QtWidgets import (
 
 from maps import hexgrid
 from editor.canvas import ToolEvent, hex_path
-from editor.game_record import HotseatSession, describe_action, describe_events, fire_odds, snapshot
-from editor.scenario_overlay import CountersItem
+from editor.game_record import HotseatSession, action_label, action_uids, log_lines, snapshot, state_text, system_of
 from editor.tools import Tool
-from editor.watch import counters_of
+from editor.watch import game_items
 from editor.widgets import button_grid
 
 __all__ = ["HotseatPanel", "HotseatTool", "action_for_click"]
@@ -40,38 +45,14 @@ ACTION_ROLE = Qt.ItemDataRole.UserRole
 MAX_PER_GROUP = 400
 
 
-def _units_of(a) -> tuple[str, ...]:
-    for f in ("units", "firers"):
-        if hasattr(a, f):
-            return tuple(getattr(a, f))
-    for f in ("unit", "thrower"):
-        if hasattr(a, f):
-            return (getattr(a, f),)
-    return ()
-
-
-def action_for_click(game, selected: str | None, hid: str):
+def action_for_click(game, selected: str | None, hid: str, system=None):
     """The legal action a click on ``hid`` means with ``selected`` (a unit id) selected, or None;
-    may be a list ``[StartMove, Step]`` when a move must start first."""
-    acts = game.legal_actions()
-    places = [a for a in acts if a.kind == "place" and a.hex == hid]
-    if places:
-        return sorted(places, key=lambda a: (a.down, a.facing or 0))[0]
-    for a in acts:
-        if a.kind in ("step", "enter") and a.hex == hid:
-            return a
-    if selected is None:
+    may be a list ``[first action, hex]`` when an action must come first (the system's
+    ``click_action``; None for a system without one: a click only selects)."""
+    system = system_of(system)
+    if system.click_action is None:
         return None
-    fires = [a for a in acts if a.kind == "fire" and a.target == hid and selected in a.firers]
-    if fires:
-        return sorted(fires, key=lambda a: (a.mode != "AP", len(a.firers), len(a.intensive)))[0]
-    for a in acts:
-        if a.kind in ("grenade", "flame", "mortar") and a.target == hid and selected in _units_of(a):
-            return a
-    starts = [a for a in acts if a.kind == "start_move" and a.units == (selected,) and a.directed_by is None]
-    if starts:
-        return [starts[0], hid]
-    return None
+    return system.click_action(game, selected, hid)
 
 
 class HotseatPanel(QWidget):
@@ -116,7 +97,10 @@ class HotseatPanel(QWidget):
         lay.addWidget(self.settings_label)
         self.do_btn = QPushButton("Do it")
         self.do_btn.clicked.connect(self.do_selected)
-        lay.addLayout(button_grid([("New game", self.new_game), ("AI finishes set-up", self.auto_setup),
+        self.auto_btn = QPushButton("AI finishes set-up")
+        self.auto_btn.setToolTip("the AI decides for both sides until the set-up phase is over")
+        self.auto_btn.clicked.connect(self.auto_setup)
+        lay.addLayout(button_grid([("New game", self.new_game), self.auto_btn,
                                    ("AI decides once", self.ai_once), self.do_btn]))
         self.state_label = QLabel("no game: press New game")
         self.state_label.setWordWrap(True)
@@ -133,8 +117,15 @@ class HotseatPanel(QWidget):
         lay.addWidget(self.log, 1)
         self.update_settings()
 
+    def set_system(self, system) -> None:
+        """The open scenario's rule system: *Designer's set-up* is offered when it reads designer's
+        set-ups (``load_placement``)."""
+        self.use_setup.setEnabled(system.load_placement is not None)
+        if system.load_placement is None:
+            self.use_setup.setChecked(False)
+
     def update_settings(self) -> None:
-        text = self.describe_settings() if self.describe_settings is not None else "random AIs, basic rules"
+        text = self.describe_settings() if self.describe_settings is not None else "random AIs, the first rule level"
         self.settings_label.setText(f"<i>AIs and rules: {text}</i> (Playtest panel)")
 
     # -- game
@@ -145,11 +136,11 @@ class HotseatPanel(QWidget):
 
         humans = {s for s, cb in self.human.items() if cb.isChecked()}
         try:
-            st = self.settings() if self.settings is not None else {"ai": {}, "rules": "basic", "options": ()}
+            st = self.settings() if self.settings is not None else {"ai": {}, "rules": None, "options": ()}
             fixed = self.fixed_setup() if self.use_setup.isChecked() and self.fixed_setup is not None else None
             self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-hotseat-")
             path = self.scenario_file(self._tmp.name)
-            session = HotseatSession(str(path), self.seed.value(), humans, ai=st.get("ai"), rules=st.get("rules", "basic"),
+            session = HotseatSession(str(path), self.seed.value(), humans, ai=st.get("ai"), rules=st.get("rules"),
                                      options=tuple(st.get("options", ())), fixed_setup=fixed)
         except Exception as e:  # noqa: BLE001 - a refused set-up, an unwritable snapshot: said in the panel
             self.state_label.setText(f"<span style='color:#b00'>cannot start the game: {e}</span>")
@@ -162,10 +153,18 @@ class HotseatPanel(QWidget):
         self._after(logged=len(self.session.log))
         return True
 
+    @property
+    def system(self):
+        """The game's rule system (the default one before a game)."""
+        return self.session.rules_system if self.session is not None else system_of()
+
     def _log(self, events: list[dict]) -> None:
         g = self.game
-        where = (lambda uid: getattr(g.state.units.get(uid), "hex", None)) if g is not None else None
-        for text in describe_events(events, where):
+        where = None
+        if g is not None:
+            units = snapshot(g, self.system).units
+            where = lambda uid: (units.get(uid) or (None,))[0]  # noqa: E731
+        for text in log_lines(self.system, events, where):
             self.log.addItem(text)
 
     @property
@@ -188,13 +187,12 @@ class HotseatPanel(QWidget):
     def auto_setup(self) -> None:
         if self.session is None:
             return
-        from core.ironcross.state import Phase
-
         n = len(self.session.log)
         g = self.session.game
-        # the whole set-up: placements (24.1), hidden hexes (24.21), IPs, mines and the infiltration
-        # steps (24.3, whose Infiltration Hex choice offers neither Place nor EndSetup)
-        self.session.advance_until(lambda _acts: g.state.phase is not Phase.SETUP)
+        system = self.system
+        # the whole set-up, while the system's state names a "setup" phase (Iron Cross: placements
+        # 24.1, hidden hexes 24.21, IPs, mines and the infiltration steps 24.3); nothing otherwise
+        self.session.advance_until(lambda _acts: snapshot(g, system).phase != "setup")
         self._log(self.session.log[n:])
         self._after()
 
@@ -213,37 +211,37 @@ class HotseatPanel(QWidget):
         g = self.game
         if g is None:
             return
-        st = g.state
+        system = self.system
+        snap = snapshot(g, system)
         dec = g.current_side()
+        self.auto_btn.setEnabled(snap.phase == "setup")
         self.state_label.setText(
-            f"<b>Turn {st.turn}/{st.game_length}</b>, {st.phasing} phasing, phase <b>{st.phase.value.replace('_', ' ')}"
-            f"</b>; " + (f"<b>{dec}</b> to act" if dec else f"game over: <b>{st.outcome}</b>")
-            + (f"; selected {self.selected}" if self.selected else "") + self._casualty_note(g, dec))
+            state_text(snap, bold=True) + (f"; selected {self.selected}" if self.selected else "")
+            + self._decision_note(g, dec))
+        self.actions.setHeaderLabels(["Legal action (AP fire: firepower, then per target dice and E/S/P)"
+                                      if system.action_notes is not None else "Legal action"])
         self.actions.clear()
         groups: dict[str, QTreeWidgetItem] = {}
         acts = g.legal_actions()
-        if self.selected is not None:
-            mine = [a for a in acts if self.selected in _units_of(a) or a.kind in ("step", "enter", "stop_move",
-                                                                                   "end_phase", "pass", "face")]
+        if self.selected is not None:   # the actions naming the selected piece, and those naming none
+            uids = set(snap.units) | {p.uid for p in snap.pieces}
+            named = [(a, action_uids(system, a, uids)) for a in acts]
+            mine = [a for a, us in named if self.selected in us or not us]
             acts = mine or acts
         for a in acts:
-            k = a.kind.replace("_", " ")
+            d = system.action_to_json(a)
+            k = str(d.get("kind", type(a).__name__)).replace("_", " ")
             if k not in groups:
                 groups[k] = QTreeWidgetItem([k])
                 self.actions.addTopLevelItem(groups[k])
             gi = groups[k]
             if gi.childCount() >= MAX_PER_GROUP:
                 continue
-            odds = ""
-            if a.kind == "fire" and a.mode == "AP":
-                o = fire_odds(g, a)
-                if o:
-                    odds = f"FP {o['firepower']}: " + "; ".join(
-                        f"{t} {v['dice']}d {100 * v['E']:.0f}/{100 * v['S']:.0f}/{100 * v['P']:.0f}%"
-                        for t, v in o["targets"].items())
-            it = QTreeWidgetItem([describe_action(a, g) + (f"\n    {odds}" if odds else "")])
+            note = system.action_notes(g, a) if system.action_notes is not None else ""
+            label = action_label(system, a, g)
+            it = QTreeWidgetItem([label + (f"\n    {note}" if note else "")])
             it.setData(0, ACTION_ROLE, a)
-            it.setToolTip(0, describe_action(a, g) + (f": {odds}" if odds else ""))
+            it.setToolTip(0, label + (f": {note}" if note else ""))
             gi.addChild(it)
         for k, gi in groups.items():
             gi.setText(0, f"{k} ({gi.childCount()})")
@@ -251,14 +249,12 @@ class HotseatPanel(QWidget):
             self.actions.expandAll()
         self.draw()
 
-    @staticmethod
-    def _casualty_note(g, dec) -> str:
-        """17.23: what the side to act must decide while an assault waits for its casualties."""
-        c = g.casualty_choice(dec) if dec else None
-        if not c:
-            return ""
-        return (f"<br><b>Assault in {c['hex']}: {dec} removes {c['hits']} more unit(s) of his choice (17.23)</b>"
-                f" - choose in the list")
+    def _decision_note(self, g, dec) -> str:
+        """What the side to act must decide now beyond the usual (the system's ``decision_note``;
+        Iron Cross: the casualty choice an assault waits for, 17.23), on a line of its own."""
+        system = self.system
+        note = system.decision_note(g, dec) if dec and system.decision_note is not None else ""
+        return f"<br>{note}" if note else ""
 
     def do_selected(self) -> bool:
         it = self.actions.currentItem()
@@ -272,21 +268,11 @@ class HotseatPanel(QWidget):
     def draw(self) -> None:
         if self.overlay is None or self.game is None:
             return
-        snap = snapshot(self.game)
-        items = [CountersItem(counters_of(snap.units, self.selected))]
-        if self.selected is not None:
-            acts = self.game.legal_actions()
-            moves, targets = set(), set()
-            for a in acts:
-                if a.kind in ("step", "enter"):
-                    moves.add(a.hex)
-                elif a.kind == "start_move" and a.units == (self.selected,):
-                    u = self.game.state.units[self.selected]
-                    if u.hex:
-                        moves.update(h.id for h in hexgrid.neighbours(hexgrid.parse_hex_id(u.hex))
-                                     if self.game.map.contains(h))
-                elif a.kind in ("fire", "grenade", "flame", "mortar") and self.selected in _units_of(a):
-                    targets.add(a.target)
+        system = self.system
+        snap = snapshot(self.game, system)
+        items = game_items(snap, self.selected)
+        if self.selected is not None and system.click_targets is not None:
+            moves, targets = system.click_targets(self.game, self.selected)
             from editor.scenario_overlay import _path_item
 
             if moves:
@@ -297,26 +283,47 @@ class HotseatPanel(QWidget):
                                         QPen(QColor(220, 0, 0), 4), 48))
         self.overlay.set_layer("hotseat", items)
 
+    def pieces_at(self, hid: str) -> list[str]:
+        """The uids of the pieces in hex ``hid`` (a piece spanning several hexes is in each)."""
+        snap = snapshot(self.game, self.system)
+        if snap.pieces:
+            return [p.uid for p in snap.pieces if hid in p.hexes]
+        return [uid for uid, u in snap.units.items() if u[0] == hid]
+
+    def _side_of(self, uid: str) -> str | None:
+        snap = snapshot(self.game, self.system)
+        p = next((p for p in snap.pieces if p.uid == uid), None)
+        if p is not None:
+            return p.side
+        u = snap.units.get(uid)
+        return u[4] if u else None
+
     def click(self, hid: str) -> str:
-        """A click on the map: act, or select a unit of the side to act. Returns what happened."""
+        """A click on the map: act (a system with ``click_action``), or select a piece of the side
+        to act there (the next one on each click; a piece of the other side when it has none).
+        Returns what happened."""
         g = self.game
         if g is None or g.is_terminal():
             return "no game"
         if not self.session.human_to_act():
             return "the AI is to act"
-        a = action_for_click(g, self.selected, hid)
+        system = self.system
+        a = action_for_click(g, self.selected, hid, system)
         if a is not None:
-            if isinstance(a, list):  # start the move, then step
+            if isinstance(a, list):  # an action first (Iron Cross: start the move), then the click's own
                 self.apply(a[0])
-                nxt = action_for_click(g, self.selected, a[1])
+                nxt = action_for_click(g, self.selected, a[1], system)
                 if nxt is not None and not isinstance(nxt, list):
                     self.apply(nxt)
                     return f"moved to {a[1]}"
                 return "move started"
             self.apply(a)
-            return describe_action(a)
+            return action_label(system, a)
         dec = g.current_side()
-        here = [u.id for u in g.state.units_at(hid) if u.side == dec]
+        all_here = self.pieces_at(hid)
+        here = [u for u in all_here if self._side_of(u) == dec]
+        if not here and system.click_action is None:   # a piece of the other side: its actions, if any
+            here = all_here
         if here:
             i = (here.index(self.selected) + 1) % len(here) if self.selected in here else 0
             self.selected = here[i]
@@ -331,7 +338,7 @@ class HotseatTool(Tool):
     name = "hotseat"
     label = "Play"
     shortcut = "H"
-    help = "Hot-seat: click a unit of the side to act, then a hex to move to or fire at"
+    help = "Hot-seat: click a piece of the side to act (the list shows its actions), then a hex to move to or fire at"
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -341,7 +348,8 @@ class HotseatTool(Tool):
         if self.panel is None or ev.button != Qt.MouseButton.LeftButton:
             return
         g = self.panel.game
-        if not ev.on_map or (g is not None and not g.map.contains(ev.hex)):
+        gmap = getattr(g, "map", None)
+        if not ev.on_map or (gmap is not None and not gmap.contains(ev.hex)):
             self.set_status("off the map")   # the margin is not a hex
             return
         self.set_status(self.panel.click(ev.hex.id))

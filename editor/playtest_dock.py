@@ -84,10 +84,12 @@ class BatchRunner(QThread):
 
                 size = max(1, min(5, math.ceil(games / (workers * 4))))
                 chunks = [items[k:k + size] for k in range(0, games, size)]
-                from editor.game_record import lower_priority
+                from core.rule_system import SYSTEM_MODULES
+                from editor.game_record import init_worker
 
+                # the workers start afresh (spawn): a rule system added at run time is sent by module
                 ex = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                         initializer=lower_priority)
+                                         initializer=init_worker, initargs=(dict(SYSTEM_MODULES),))
                 try:
                     pending = {ex.submit(run_games, path, c, ai, rules, options, fixed) for c in chunks}
                     while pending:
@@ -166,10 +168,8 @@ class PlaytestPanel(QWidget):
     #: the seed, an AI, the rules or *Use this set-up* changed (Watch and Hot-seat show them)
     settings_changed = Signal()
 
-    def __init__(self, scenario_file=None, parent=None, fixed_setup=None):
+    def __init__(self, scenario_file=None, parent=None, fixed_setup=None, system=None):
         super().__init__(parent)
-        from core.players import PLAYERS
-        from core.playtest import DEFAULT_AI, DEFAULT_RULES, RULES
         from PySide6.QtWidgets import QCheckBox
 
         self.scenario_file = scenario_file
@@ -185,15 +185,11 @@ class PlaytestPanel(QWidget):
         self.seed.setValue(1)
         self.ai = {}
         for side in ("german", "russian"):
-            c = QComboBox()
-            c.addItems(sorted(PLAYERS))
-            c.setCurrentText(DEFAULT_AI[side])  # the same defaults as ``ironcross playtest``
-            self.ai[side] = c
+            self.ai[side] = QComboBox()
         self.rules = QComboBox()
-        self.rules.addItems(list(RULES))
-        self.rules.setCurrentText(DEFAULT_RULES)
-        self.rules.setToolTip("basic rules (3.0-20.0) or all advanced rules together (21.0-23.0); the scenario's "
-                              "hidden hexes (24.2) and infiltration (24.3) apply under both")
+        #: the scenario's rule system (its players and rule levels are offered)
+        self.system = None
+        self.set_system(system)
         self.workers = QSpinBox()
         self.workers.setRange(1, max(1, os.cpu_count() or 1))
         self.workers.setValue(max(1, (os.cpu_count() or 2) - 1))
@@ -206,6 +202,7 @@ class PlaytestPanel(QWidget):
         self.use_setup = QCheckBox("Use this set-up")
         self.use_setup.setToolTip("Start every game from the units, hidden hexes and mines placed on the map "
                                   "(Set-up panel); the AIs set up only what is not placed")
+        self.use_setup.setEnabled(self.system.load_placement is not None)   # a system with designer's set-ups
         form.addRow("", self.use_setup)
         lay.addLayout(form)
         row = QHBoxLayout()
@@ -243,6 +240,39 @@ class PlaytestPanel(QWidget):
         self.results: list = []
         self.summary: dict | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-playtest-")
+
+    def set_system(self, system=None) -> None:
+        """Offer the players (``RuleSystem.players``) and rule levels (``RuleSystem.rules``, the
+        first the default) of ``system`` (None: the default system, Iron Cross), with the defaults
+        of ``ironcross playtest``; a choice the system also has is kept."""
+        from core.playtest import DEFAULT_AI
+        from core.rule_system import get
+
+        system = system if system is not None else get(None)
+        same = self.system is system
+        self.system = system
+        for side, c in self.ai.items():
+            old = c.currentText() if same else ""
+            c.blockSignals(True)
+            c.clear()
+            c.addItems(sorted(system.players))
+            want = old if old in system.players else DEFAULT_AI.get(side, "random")
+            c.setCurrentText(want if want in system.players else sorted(system.players)[0])
+            c.setToolTip("; ".join(f"{n}: {d}" for n, d in sorted(system.players.items())))
+            c.blockSignals(False)
+        old = self.rules.currentText() if same else ""
+        self.rules.blockSignals(True)
+        self.rules.clear()
+        self.rules.addItems(list(system.rules))
+        self.rules.setCurrentText(old if old in system.rules else system.rules[0])
+        self.rules.blockSignals(False)
+        self.rules.setToolTip(f"the rule level of {system.title} ({', '.join(system.rules)}; the first is the "
+                              "default of ironcross playtest)")
+        if hasattr(self, "use_setup"):
+            self.use_setup.setEnabled(system.load_placement is not None)
+            if system.load_placement is None:
+                self.use_setup.setChecked(False)
+        self.settings_changed.emit()
 
     def ai_spec(self) -> dict[str, str]:
         return {s: c.currentText() for s, c in self.ai.items()}

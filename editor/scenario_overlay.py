@@ -32,7 +32,7 @@ from editor.canvas import hex_path
 from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
 
 __all__ = ["SIDE_COLOURS", "GROUP_COLOURS", "VICTORY_COLOUR", "FILL_ALPHA", "group_colour", "hex_centre",
-           "ScenarioOverlay", "CounterSpec", "CountersItem", "region_items", "ZoneLabelsItem", "LegendItem",
+           "ScenarioOverlay", "CounterSpec", "CountersItem", "PiecesItem", "region_items", "ZoneLabelsItem", "LegendItem",
            "compass_items", "CompassRoseItem", "heat_items", "fire_line_item", "cross_item", "marks_items", "SCENARIO_LAYERS",
            "DESIGNER_LAYERS", "GAME_LAYERS"]
 
@@ -481,6 +481,91 @@ class CountersItem(QGraphicsItem):
                     tip = r.center() + QPointF(math.cos(a) * 36, math.sin(a) * 36)
                     b1 = r.center() + QPointF(math.cos(a + 0.5) * 22, math.sin(a + 0.5) * 22)
                     b2 = r.center() + QPointF(math.cos(a - 0.5) * 22, math.sin(a - 0.5) * 22)
+                    p.setPen(QPen(QColor(20, 20, 20), 1))
+                    p.setBrush(QColor(255, 220, 0))
+                    p.drawPolygon(QPolygonF([tip, b1, b2]))
+
+
+class PiecesItem(QGraphicsItem):
+    """The pieces of a game of any rule system (:class:`core.rule_system.Piece`: uid, side, hexes,
+    label, kind, status, facing), drawn generically: a counter per piece in each hex it occupies,
+    in its side's colour, with its label, its status words under it and its facing as a triangle;
+    a piece spanning several hexes is joined across them by a band in its side's colour and each
+    of its counters is marked "1/2", "2/2", ...; a stack fans out down-right. ``selected``: the
+    uid drawn with a yellow frame. Pieces off the map (no hexes) are not drawn."""
+
+    SIZE = 50.0
+
+    def __init__(self, pieces, selected: str | None = None):
+        super().__init__()
+        self.pieces = [p for p in pieces if p.hexes]
+        self.selected = selected
+        self.setZValue(50)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        xs = [hex_centre(h) for p in self.pieces for h in p.hexes]
+        if xs:
+            x0 = min(q.x() for q in xs) - 80
+            y0 = min(q.y() for q in xs) - 80
+            x1 = max(q.x() for q in xs) + 120
+            y1 = max(q.y() for q in xs) + 120
+            self._rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        else:
+            self._rect = QRectF()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        # the band of each piece spanning several hexes, under the counters
+        for pc in self.pieces:
+            if len(pc.hexes) > 1:
+                band = QColor(SIDE_COLOURS.get(pc.side, QColor(90, 90, 90)))
+                band.setAlpha(150)
+                p.setPen(QPen(band, 30, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawPolyline(QPolygonF([hex_centre(h) for h in pc.hexes]))
+        by_hex: dict[str, list[tuple]] = {}
+        for pc in self.pieces:
+            for i, h in enumerate(pc.hexes):
+                by_hex.setdefault(h, []).append((pc, i))
+        f = QFont("DejaVu Sans")
+        f.setPixelSize(13)
+        f.setBold(True)
+        sf = QFont(f)
+        sf.setPixelSize(10)
+        size = self.SIZE
+        for hid, cs in by_hex.items():
+            c0 = hex_centre(hid)
+            n = len(cs)
+            step = min(9.0, 36.0 / max(1, n - 1)) if n > 1 else 0
+            for k, (pc, i) in enumerate(cs):
+                off = (k - (n - 1) / 2) * step
+                r = QRectF(c0.x() - size / 2 + off, c0.y() - size / 2 + off, size, size)
+                fill = QColor(SIDE_COLOURS.get(pc.side, QColor(90, 90, 90)))
+                sel = pc.uid == self.selected
+                p.setPen(QPen(QColor(255, 230, 0) if sel else QColor(20, 20, 20), 5 if sel else 1.5))
+                p.setBrush(fill)
+                p.drawRoundedRect(r, 5, 5)
+                p.setPen(QColor(255, 255, 255))
+                p.setFont(f)
+                p.drawText(r.adjusted(1, 1, -1, -18), Qt.AlignmentFlag.AlignCenter, pc.label[:6])
+                p.setFont(sf)
+                if len(pc.hexes) > 1:   # which part of a piece spanning several hexes
+                    p.drawText(r.adjusted(1, 28, -1, -1), Qt.AlignmentFlag.AlignCenter, f"{i + 1}/{len(pc.hexes)}")
+                words = " ".join(pc.status)
+                if words:   # the status words on a dark tag under the counter
+                    tw = p.fontMetrics().horizontalAdvance(words) + 8
+                    tag = QRectF(r.center().x() - tw / 2, r.bottom() + 1, tw, 14)
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(QColor(20, 20, 20, 200))
+                    p.drawRoundedRect(tag, 3, 3)
+                    p.setPen(QColor(255, 255, 255))
+                    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, words)
+                if pc.facing:
+                    a = math.radians(60 * (pc.facing - 1) - 90)
+                    tip = r.center() + QPointF(math.cos(a) * 38, math.sin(a) * 38)
+                    b1 = r.center() + QPointF(math.cos(a + 0.5) * 24, math.sin(a + 0.5) * 24)
+                    b2 = r.center() + QPointF(math.cos(a - 0.5) * 24, math.sin(a - 0.5) * 24)
                     p.setPen(QPen(QColor(20, 20, 20), 1))
                     p.setBrush(QColor(255, 220, 0))
                     p.drawPolygon(QPolygonF([tip, b1, b2]))

@@ -39,7 +39,8 @@ class _ScenarioTool(Tool):
 
     def _need(self) -> bool:
         if self.sdoc is None:
-            self.set_status("open or create a scenario first (File > New scenario / Open)")
+            other = getattr(self.ctx, "other_system_note", None)   # a scenario of another rule system is open
+            self.set_status(other or "open or create a scenario first (File > New scenario / Open)")
             return False
         return True
 

@@ -53,6 +53,7 @@ from editor.scenario_overlay import (
     marks_items,
     region_items,
 )
+from editor.system_scenario import SystemScenarioDocument, SystemScenarioPanel, is_forms_scenario
 from editor.scenario_tools import NorthTool, PlacementTool, RegionPaintTool, RegionPickTool, SetupMarkTool
 from editor.watch import WatchPanel
 
@@ -159,6 +160,7 @@ class ScenarioController(QObject):
         self.playtest.settings_changed.connect(self.watch.update_settings)
         self.playtest.settings_changed.connect(self.hotseat.update_settings)
         self.scenario_history = QUndoView()
+        self.system_panel = SystemScenarioPanel()   # a scenario of another rule system
         self.docks = {
             # Scenario mode, left: what the scenario is
             "properties": dock("Scenario", self.properties, left, "sc_properties"),
@@ -175,6 +177,8 @@ class ScenarioController(QObject):
             "playtest": dock("Playtest", self.playtest, right, "sc_playtest"),
             "watch": dock("Watch", self.watch, right, "sc_watch"),
             "hotseat": dock("Hot-seat", self.hotseat, right, "sc_hotseat"),
+            # Scenario mode for a scenario of another rule system: what is generic about it
+            "system": dock("Scenario (other rule system)", self.system_panel, left, "sc_system"),
         }
         self.docks["history"].setToolTip("the scenario's undo history")
         for names in (SCENARIO_LEFT, SCENARIO_RIGHT, PLAY_DOCKS):
@@ -182,6 +186,9 @@ class ScenarioController(QObject):
                 w.tabifyDockWidget(self.docks[a], self.docks[b])
         w.mode_docks["scenario"] = [self.docks[n] for n in SCENARIO_LEFT + SCENARIO_RIGHT]
         w.mode_docks["play"] = [self.docks[n] for n in PLAY_DOCKS]
+        #: the docks of no mode now (the forms while another system's scenario is open, or its
+        #: panel while a forms scenario is): kept hidden by the mode switch
+        w.mode_docks["unused"] = [self.docks["system"]]
         w.mode_layouts["scenario"] = self._scenario_layout
         w.mode_layouts["play"] = self._play_layout
         #: the game view shown ("watch", "hotseat") or None: it hides the designer's layers
@@ -319,9 +326,13 @@ class ScenarioController(QObject):
         self.overlay.set_suppressed(hide)
 
     # ------------------------------------------------------------------ documents
-    def open(self, path: str | os.PathLike[str]) -> ScenarioDocument:
-        """Open a scenario file (and its map); raises DocumentError / OSError."""
-        doc = ScenarioDocument.open(path, self)
+    def open(self, path: str | os.PathLike[str]) -> ScenarioDocument | SystemScenarioDocument:
+        """Open a scenario file (and its map); raises DocumentError / OSError. A scenario of
+        another rule system than the forms edit opens read-only (:class:`SystemScenarioDocument`)."""
+        if is_forms_scenario(path):
+            doc = ScenarioDocument.open(path, self)
+        else:
+            doc = SystemScenarioDocument.open(path, self)
         self.set_document(doc)
         return doc
 
@@ -333,9 +344,37 @@ class ScenarioController(QObject):
         self.set_document(doc)
         return doc
 
-    def set_document(self, doc: ScenarioDocument) -> None:
+    def _use_forms(self, forms: bool) -> None:
+        """Scenario mode shows the forms (a forms scenario) or the other system's panel."""
+        w = self.win
+        panels = [self.docks[n] for n in SCENARIO_LEFT + SCENARIO_RIGHT]
+        other = [self.docks["system"]]
+        w.mode_docks["scenario"] = panels if forms else other
+        w.mode_docks["unused"] = other if forms else panels
+        for d in w.mode_docks["unused"]:
+            d.hide()
+        if w.mode == "scenario":
+            for d in w.mode_docks["scenario"]:
+                d.show()
+
+    @property
+    def system(self):
+        """The rule system of the open scenario (the forms' system without one)."""
+        from core.rule_system import get
+
+        return getattr(self.doc, "system", None) or get(None)
+
+    def set_document(self, doc: ScenarioDocument | SystemScenarioDocument) -> None:
         old = self.doc
+        if isinstance(doc, SystemScenarioDocument):
+            self._set_system_document(doc, old)
+            return
+        self._use_forms(True)
+        self.system_panel.set_document(None)
+        self.win.ctx.other_system_note = None
         self.doc = doc
+        self.playtest.set_system(self.system)
+        self.hotseat.set_system(self.system)
         self.win.update_mode_actions()
         self.win.ctx.scenario = doc
         self.win.ctx.region_loc = None
@@ -348,6 +387,7 @@ class ScenarioController(QObject):
                 pass
         self.map_document_changed(self.win.document)   # one truth: the scenario sees the live map
         for p in (self.properties, self.oob, self.regions, self.victory, self.setup_panel, self.validation, self.sides):
+            p.setEnabled(True)
             p.set_document(doc)
         self.roster.set_document(doc)
         self.scenario_history.setStack(doc.undo_stack)
@@ -381,6 +421,49 @@ class ScenarioController(QObject):
                 self.docks["validation"].show()
                 self.docks["validation"].raise_()
 
+    def _set_system_document(self, doc: SystemScenarioDocument, old) -> None:
+        """A scenario of another rule system: its panel instead of the forms, its map, its
+        sections outlined; Playtest, Watch and Hot-seat play it through its system."""
+        self.doc = doc
+        self._use_forms(False)
+        for p in (self.properties, self.oob, self.regions, self.victory, self.setup_panel, self.validation, self.sides):
+            p.setEnabled(False)
+        self.win.update_mode_actions()
+        self.win.ctx.scenario = None   # the scenario tools edit forms scenarios only
+        self.win.ctx.other_system_note = (f"{doc.display_name()} is a {doc.system.title} scenario: the scenario tools "
+                                          "edit the forms' scenarios; edit it in its file for now")
+        self.win.ctx.region_loc = None
+        self.win.ctx.unit = None
+        mp = doc.map_file()
+        if mp is not None and mp.is_file() and (
+                self.win.document.path is None or Path(self.win.document.path).resolve() != mp.resolve()):
+            try:
+                self.win.set_document(MapDocument.open(mp))
+            except (DocumentError, OSError):
+                pass
+        self.system_panel.set_document(doc)
+        self.playtest.set_system(doc.system)
+        self.hotseat.set_system(doc.system)
+        self.scenario_history.setStack(doc.undo_stack)
+        self.win.undo_group.addStack(doc.undo_stack)
+        doc.changed.connect(self.redraw)
+        if self.win.mode in (None, "map"):
+            self.win.set_mode("scenario")
+        else:
+            self._use_forms(False)
+        self.docks["system"].show()
+        self.docks["system"].raise_()
+        self.win.resizeDocks([self.docks["system"]], [375], Qt.Orientation.Horizontal)
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, self.fit)
+        self.overlay.clear()
+        self.redraw("scenario")
+        self.update_title()
+        if old is not None and old is not doc:
+            old.bind_map(None)
+            old.deleteLater()
+
     def map_document_changed(self, map_doc) -> None:
         """The window shows another map document: the scenario resolves on it when it is the
         scenario's map file, else on that file as saved."""
@@ -405,8 +488,14 @@ class ScenarioController(QObject):
                      lambda d: d["map"].__setitem__("file", str(Path(path).resolve())))
 
     def _scenario_layout(self) -> None:
-        """The Scenario mode's default layout: the scenario's forms left, its map-related panels right."""
+        """The Scenario mode's default layout: the scenario's forms left, its map-related panels right
+        (a scenario of another rule system: its panel)."""
         w = self.win
+        if isinstance(self.doc, SystemScenarioDocument):
+            self.docks["system"].show()
+            self.docks["system"].raise_()
+            w.resizeDocks([self.docks["system"]], [375], Qt.Orientation.Horizontal)
+            return
         for n in SCENARIO_LEFT + SCENARIO_RIGHT:
             self.docks[n].show()
         self.docks[SCENARIO_LEFT[0]].raise_()
@@ -469,7 +558,8 @@ class ScenarioController(QObject):
         self.win._update_title()
         if self.doc is not None:
             t = self.win.windowTitle()
-            self.win.setWindowTitle(f"{self.doc.scenario.title} ({self.doc.display_name()}"
+            title = self.doc.title if isinstance(self.doc, SystemScenarioDocument) else self.doc.scenario.title
+            self.win.setWindowTitle(f"{title} ({self.doc.display_name()}"
                                     f"{' *' if self.doc.is_dirty else ''}) - {t}")
 
     def playable_file(self, folder: str) -> Path:
@@ -490,8 +580,16 @@ class ScenarioController(QObject):
                              + "; ".join(str(p) for p in problems[:5]) + (" ..." if len(problems) > 5 else ""))
         return self.doc.fixed_setup()
 
+    def _read_only(self) -> bool:
+        """A scenario of another rule system is edited in its file: say so (True) when it is open."""
+        if isinstance(self.doc, SystemScenarioDocument):
+            self.win.statusBar().showMessage(f"{self.doc.display_name()} is a {self.doc.system.title} scenario: "
+                                             "it is edited in its file for now (nothing to save here)", 6000)
+            return True
+        return False
+
     def save(self) -> bool:
-        if self.doc is None:
+        if self.doc is None or self._read_only():
             return False
         if self.doc.path is None:
             return self.save_as()
@@ -504,7 +602,7 @@ class ScenarioController(QObject):
         return True
 
     def save_as(self) -> bool:
-        if self.doc is None:
+        if self.doc is None or self._read_only():
             return False
         path, _ = QFileDialog.getSaveFileName(self.win, "Save scenario as", str(self.doc.path or "scenario.json"),
                                               "Iron Cross scenarios (*.json)")
@@ -553,6 +651,14 @@ class ScenarioController(QObject):
     def redraw(self, what: str = "scenario") -> None:
         doc = self.doc
         if doc is None:
+            return
+        if isinstance(doc, SystemScenarioDocument):   # its map sections, outlined
+            area = {h.id for h in doc.context.area}
+            self.overlay.set_layer("zones", region_items(area, "setup", None, colour=QColor(90, 90, 90))
+                                   if area else [])
+            for name in ("labels", "compass", "legend", "units", "marks"):
+                self.overlay.set_layer(name, [])
+            self.update_title()
             return
         if what == "scenario":
             zones, labels, legend = [], [], []
@@ -627,7 +733,7 @@ class ScenarioController(QObject):
 
     def draw_units(self) -> None:
         doc = self.doc
-        st = doc.setup() if doc is not None else None
+        st = doc.setup() if doc is not None and not isinstance(doc, SystemScenarioDocument) else None
         if st is None:
             self.overlay.set_layer("units", [])
             return
@@ -680,7 +786,7 @@ class ScenarioController(QObject):
         """Let the Region paint tool paint the region at ``loc`` (the victory builder's *Pick on
         map*): the region is selected (shown on the map), the tool chosen, the Victory dock stays
         in front."""
-        if self.doc is None:
+        if self.doc is None or isinstance(self.doc, SystemScenarioDocument):
             return
         self.regions.select(loc)
         self.win.tools.set_tool("region")
@@ -691,7 +797,7 @@ class ScenarioController(QObject):
 
     def _unit_selected(self, uid: str) -> None:
         self.win.ctx.unit = uid
-        if self.doc is not None:
+        if self.doc is not None and not isinstance(self.doc, SystemScenarioDocument):
             zone = self.doc.unit_zone(uid)
             self.overlay.set_layer("region", region_items(zone or [], "paint", None, None))
             self.draw_units()
@@ -713,6 +819,8 @@ class ScenarioController(QObject):
         if tool.name in ("hotseat",):
             self.docks["hotseat"].show()
             self.docks["hotseat"].raise_()
+        elif isinstance(self.doc, SystemScenarioDocument):   # the forms' docks do not apply
+            return
         elif tool.name in ("place", "marks"):
             self.docks["setup"].show()
             self.docks["setup"].raise_()
@@ -758,7 +866,7 @@ class ScenarioController(QObject):
     # ------------------------------------------------------------------ navigation
     def go_to(self, path: str) -> None:
         """Show the place of a problem: an OOB entry in the OOB tree, a region on the map, a hex."""
-        if self.doc is None or not self.win.set_mode("scenario"):
+        if self.doc is None or isinstance(self.doc, SystemScenarioDocument) or not self.win.set_mode("scenario"):
             return
         if path.startswith("setup:"):
             return self._go_to_setup(path[len("setup:"):])

@@ -1,10 +1,12 @@
 """Watch a game on the map: one AI-vs-AI game played now (in a ``QThread``) or a saved replay,
-stepped decision by decision forward and back, or played at a chosen speed.
+stepped decision by decision forward and back, or played at a chosen speed -- of any rule system
+(the scenario's, through :class:`editor.game_record.GameRecording`).
 
 The :class:`editor.game_record.GameRecording` keeps a light snapshot after every decision, so
 stepping back is instant. The map shows the units (side colour, facing, UP/DOWN, morale) and the
-lines of fire of the current decision; the panel shows turn, phase, the side to act, the decision
-and its events (dice and results) in the event log.
+lines of fire of the current decision (a system without the richer editor state: its pieces,
+drawn generically, and a blue line for each piece that changed hexes); the panel shows turn,
+phase, the side to act, the decision and its events (dice and results) in the event log.
 """
 
 from __future__ import annotations
@@ -25,15 +27,23 @@ from PySide6.QtWidgets import (
 )
 from PySide6.QtCore import Qt
 
-from editor.game_record import GameRecording, describe_events
-from editor.scenario_overlay import CounterSpec, CountersItem, cross_item, fire_line_item
+from editor.game_record import GameRecording, log_lines, state_text
+from editor.scenario_overlay import CounterSpec, CountersItem, PiecesItem, cross_item, fire_line_item
 
-__all__ = ["WatchPanel", "GameThread", "counters_of"]
+__all__ = ["WatchPanel", "GameThread", "counters_of", "game_items"]
 
 
 def counters_of(units: dict[str, tuple], selected: str | None = None) -> list[CounterSpec]:
     return [CounterSpec(h, side, label, facing, down, morale, uid == selected)
             for uid, (h, facing, down, morale, side, label) in sorted(units.items())]
+
+
+def game_items(snap, selected: str | None = None) -> list:
+    """The counters of a snapshot: the system's pieces drawn generically (:class:`PiecesItem`)
+    when the snapshot has them, else the richer counters of ``units`` (UP/DOWN, morale)."""
+    if snap.pieces:
+        return [PiecesItem(snap.pieces, selected)]
+    return [CountersItem(counters_of(snap.units, selected))]
 
 
 class GameThread(QThread):
@@ -131,7 +141,7 @@ class WatchPanel(QWidget):
 
     def update_settings(self) -> None:
         """Show what the next game plays with (the Playtest panel's choices)."""
-        text = self.describe_settings() if self.describe_settings is not None else "random AIs, basic rules"
+        text = self.describe_settings() if self.describe_settings is not None else "random AIs, the first rule level"
         self.settings_label.setText(f"<i>{text}</i> (Playtest panel)")
 
     # -- loading
@@ -146,7 +156,7 @@ class WatchPanel(QWidget):
 
         try:
             st = self.settings() if self.settings is not None else \
-                {"seed": 1, "ai": {"german": "random", "russian": "random"}, "rules": "basic", "options": (),
+                {"seed": 1, "ai": {"german": "random", "russian": "random"}, "rules": None, "options": (),
                  "fixed_setup": None}
             self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-watch-")
             path = self.scenario_file(self._tmp.name)
@@ -213,18 +223,19 @@ class WatchPanel(QWidget):
         self.slider.setValue(self.pos)
         self.slider.blockSignals(False)
         snap = rec.snapshots[self.pos]
-        who = f"{snap.decider} to act" if snap.decider else f"game over: {snap.outcome}"
-        self.state_label.setText(
-            f"<b>Turn {snap.turn}/{rec.game.state.game_length}</b>, player turn {snap.player_turn} "
-            f"({snap.phasing} phasing), phase <b>{snap.phase.replace('_', ' ')}</b>; {who}. "
-            f"Decision {self.pos} of {len(rec)}.")
+        self.state_label.setText(f"{state_text(snap)}. Decision {self.pos} of {len(rec)}.")
         self.log.clear()
         lo = max(0, self.pos - 12)
         for i in range(lo, self.pos):
             st = rec.steps[i]
             units = rec.snapshots[i].units   # where each unit stood when the decision was made
-            for e, text in zip(st.events, describe_events(st.events, lambda u, units=units: (units.get(u) or (None,))[0])):
-                self.log.addItem(f"{i + 1}. {text}" if e.get("kind") == "action" else text)
+            lines = log_lines(rec.system, st.events, lambda u, units=units: (units.get(u) or (None,))[0])
+            if rec.system.log_events is not None:   # one sentence per event: the decision's is numbered
+                for e, text in zip(st.events, lines):
+                    self.log.addItem(f"{i + 1}. {text}" if e.get("kind") == "action" else text)
+            else:
+                for k, text in enumerate(lines):
+                    self.log.addItem(f"{i + 1}. {text}" if k == 0 else f"  {text}")
         self.log.scrollToBottom()
         self.draw()
 
@@ -236,9 +247,15 @@ class WatchPanel(QWidget):
             return
         snap = rec.snapshots[self.pos]
         last = rec.steps[self.pos - 1] if self.pos > 0 else None
-        self.overlay.set_layer("game", [CountersItem(counters_of(snap.units))])
+        self.overlay.set_layer("game", game_items(snap))
         lines = []
-        if last is not None:
+        if last is not None and snap.pieces:   # any system: a piece that changed hexes, a blue line
+            was = {p.uid: p.hexes for p in rec.snapshots[self.pos - 1].pieces}
+            for p in snap.pieces:
+                old = was.get(p.uid)
+                if old and p.hexes and old != p.hexes:
+                    lines.append(fire_line_item(old[0], p.hexes[0], QColor(30, 120, 230), 5))
+        elif last is not None:
             before = rec.snapshots[self.pos - 1].units
             for e in last.events:
                 if e.get("kind") == "fire" and e.get("target"):

@@ -31,6 +31,23 @@ class FixedSetupPlayer:
         self.ips = {h: int(i["points"]) for h, i in (fixed.get("ips") or {}).items() if i.get("side") == side}
         self.fixed_hexes = {v["hex"] for v in self.units.values()} | self.hidden | set(self.mines_left) | set(self.ips)
 
+    def designers_choice(self, view, side: str, actions):
+        """The set-up decision at hand when the designer's set-up settles it (24.1: a unit, mine
+        factors or a hidden hex he placed) -- what the editor's Hot-seat lets it decide for a
+        human side too; None when the decision is the side's own (a unit he did not place, mines
+        left over) or no set-up placement is at hand."""
+        places = [a for a in actions if getattr(a, "kind", "") == "place"]
+        if not places or getattr(view.phase, "value", view.phase) != "setup":
+            return None
+        what = places[0].unit
+        if what.startswith(("AP-mines:", "AT-mines:")):
+            key = "ap" if what.startswith("AP") else "at"
+            if not any(int(a.unit.split(":")[1]) <= self.mines_left.get(a.hex, {}).get(key, 0) for a in places):
+                return None
+        elif what not in self.units:
+            return None
+        return self.choose(view, side, actions)
+
     def choose(self, view, side: str, actions):
         if any(getattr(a, "kind", "") == "detach" for a in actions):
             # 24.1 special option: a unit the designer placed stays with its group

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterator, Mapping
 
+from core.ironcross import editor_view
 from core.ironcross.game_record import CAUSES
 from core.ironcross.observation import OPTION_PENALTY, OPTION_SPECIAL_ROLL, RULE_SETS
 from core.rule_system import Piece, RuleSystem
@@ -472,4 +473,12 @@ SYSTEM = RuleSystem(
     describe_placement=describe_placement,
     document_kinds={"ironcross-placement": _placement_document},
     scenario_map=scenario_map,
+    # the editor's Watch and Hot-seat: the richer log, labels, state and AP odds (editor_view)
+    describe_action=editor_view.describe_action,
+    log_events=editor_view.describe_events,
+    watch_state=editor_view.watch_state,
+    action_notes=editor_view.action_notes,
+    click_action=editor_view.action_for_click,
+    click_targets=editor_view.click_targets,
+    decision_note=editor_view.decision_note,
 )
