@@ -31,8 +31,12 @@ from core.redflags.scenario import BLACK_SUITS, Setup
 from core.redflags.state import COMBAT_KINDS, Unit, other
 from core.redflags.tables import OPTIONS, aircraft_table, movement_table, rules_value, weapon_table
 from core.redflags.terrain import Sight, Terrain
+from core.rule_system import ScenarioError
 
 __all__ = ["Game", "RULES"]
+
+#: Keys every event has; an event's own data never uses them.
+_RESERVED = frozenset({"i", "kind", "rule", "turn", "card"})
 
 #: Rule levels (the fragment has one).
 RULES = ("standard",)
@@ -163,6 +167,9 @@ class Game(MovementRules, CombatRules):
 
     # ================================================================== logging and dice
     def _event(self, kind: str, rule: str = "", **data: Any) -> dict:
+        clash = _RESERVED.intersection(data)
+        if clash:
+            raise ValueError(f"event data may not use the reserved key(s) {', '.join(sorted(clash))}")
         e = {"i": len(self.events), "kind": kind, "rule": rule, "turn": self.turn_no,
              "card": self.card["label"] if self.card else None, **{k: event_value(v) for k, v in data.items()}}
         self.events.append(e)
@@ -316,6 +323,9 @@ class Game(MovementRules, CombatRules):
             if fixed is None:
                 self._decider = side
                 return
+            if fixed not in self.place_options(uid):
+                raise ScenarioError(f"{self.setup.path}: fixed set-up: {uid} does not fit in {fixed} (its zone, "
+                                    f"space for {self.space_of(self.units[uid])} bases, no enemy there; r.stacking)")
             self._setup_queue.pop(0)
             self._place(self.units[uid], fixed, fixed_by_designer=True)
         self._legal = None

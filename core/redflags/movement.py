@@ -140,6 +140,9 @@ class MovementRules:
         start = u.hexes[0]
         space = self.space_of(u)
         carry = self._carried_space(u)
+        if with_commander:
+            com = self.commander_with(u)
+            carry += self.space_of(com) if com is not None else 0
         seen: dict[tuple[str, bool], int] = {(start, True): 0}
         queue = deque([(start, (start,), True)])
         t = self.terrain
@@ -255,10 +258,10 @@ class MovementRules:
     def _remove_wire_ok(self, u: Unit) -> tuple[str, str] | None:
         if not u.wire_held or not u.hexes:
             return ("movement.wire", f"{u.uid} is not held by barbed wire")
-        if u.moved or u.status != "ok":
-            return ("general.move_fire", f"{u.uid} has already moved in this activation")
         if u.wire_turn >= self.turn_no:
             return ("movement.wire", f"{u.uid} entered the wire this turn; it removes it next turn")
+        if u.moved or u.status != "ok":
+            return ("general.move_fire", f"{u.uid} has already moved in this activation")
         if not self.black_card():
             return ("movement.wire", "removing barbed wire needs a black card (clubs, spades)")
         return None
@@ -477,12 +480,12 @@ class MovementRules:
         u.steps += 1
         u.straight += 1
         if nxt is None or not self.terrain.in_area(nxt):
-            self._event("air_step", rule="movement.aircraft", unit=u.uid, turn=a.turn, heading=u.heading,
+            self._event("air_step", rule="movement.aircraft", unit=u.uid, turned=a.turn, heading=u.heading,
                         hex=nxt, left=True)
             self._aircraft_leaves(u, "flew off the battlefield")
             return
         u.hexes = [nxt]
-        self._event("air_step", rule="movement.aircraft", unit=u.uid, turn=a.turn, heading=u.heading, hex=nxt)
+        self._event("air_step", rule="movement.aircraft", unit=u.uid, turned=a.turn, heading=u.heading, hex=nxt)
 
     def _aircraft_leaves(self, u: Unit, why: str) -> None:
         u.status = "gone"

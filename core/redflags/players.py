@@ -396,40 +396,76 @@ class HeuristicPlayer:
             val += d if o.side != self.side else -2 * d
         return val
 
-    def air_attack_score(self, u: UnitInfo, bomb: bool) -> float:
+    def _attack_ev_at(self, u: UnitInfo, h: str, heading: int, bomb: bool) -> float:
+        """Expected value of bombing or strafing from over ``h`` flying ``heading``."""
+        key = ("airev", u.uid, h, heading, bomb)
+        r = self._cache.get(key)
+        if r is not None:
+            return r
         v = self._v
         if bomb:
-            ev = sum(p * self._air_value(u, h, True) for h, p in v.bomb_hexes(u.uid))
+            pattern = [(0,)] if u.role == "dive_bomber" else [(0,), (-1,), (1,), (0, 0), (0, -1), (0, 1)]
+            r = sum(self._air_value(u, v.in_front(h, heading, t), True) for t in pattern) / len(pattern)
         else:
-            ev = self._air_value(u, v.strafe_hex(u.uid), False)
-        if ev <= 0.3:
-            return -0.5
-        # wait for a better run while the aircraft has turns and the load is worth more elsewhere
+            r = self._air_value(u, v.in_front(h, heading, (0, 0)), False)
+        self._cache[key] = r
+        return r
+
+    def _air_plan(self, u: UnitInfo) -> tuple[float, object]:
+        """The best attack this activation: (its value, the first action toward it: "attack" or a
+        turn for AirStep), searching every flight path left in this activation."""
+        key = ("plan", u.uid)
+        r = self._cache.get(key)
+        if r is not None:
+            return r
+        v = self._v
+        bomb = u.bombs > 0
+        can_attack = (bomb or (u.role == "fighter" and u.strafes > 0))
+        every = v.turn_every(u.uid)
+        best: list = [0.0, None]
         targets = self._target_hexes(bomb)
-        best = targets[0][1] if targets else 0.0
-        if u.steps < u.speed and ev < 0.35 * best:
-            return 0.1
-        return ev + 1.0
+        goal = targets[0][0] if targets else None
+
+        def walk(h: str, heading: int, straight: int, steps: int, first) -> None:
+            if can_attack:
+                ev = self._attack_ev_at(u, h, heading, bomb)
+                if ev > best[0] + 1e-9:
+                    best[0], best[1] = ev, first if first is not None else "attack"
+            if steps >= u.speed:
+                if goal is not None and best[1] is None and first is not None:
+                    aim = v.in_front(h, heading, (0,))
+                    closeness = -0.01 * v.distance(aim, goal) if aim else -1.0
+                    if best[0] <= 0 and (len(best) < 3 or closeness > best[2]):
+                        best[:] = [0.0, None, closeness, first]
+                return
+            for t in (0, -1, 1):
+                if t and straight < every:
+                    continue
+                hd = (heading - 1 + t) % 6 + 1 if t else heading
+                nxt = v.in_front(h, hd, (0,))
+                if nxt is None or not v.terrain.in_area(nxt):
+                    continue
+                walk(nxt, hd, 1 if t else straight + 1, steps + 1, first if first is not None else t)
+
+        walk(u.hexes[0], u.heading, u.straight, u.steps, None)
+        if best[1] is None and len(best) == 4:
+            res = (0.0, best[3])
+        else:
+            res = (best[0], best[1])
+        self._cache[key] = res
+        return res
+
+    def air_attack_score(self, u: UnitInfo, bomb: bool) -> float:
+        value, first = self._air_plan(u)
+        if first == "attack" and value > 0.3:
+            return 1.0 + value
+        return -0.5
 
     def air_step_score(self, u: UnitInfo, turn: int) -> float:
-        v = self._v
-        heading = (u.heading - 1 + turn) % 6 + 1 if turn else u.heading
-        nxt = v.in_front(u.hexes[0], heading, (0,))
-        if nxt is None or not v.terrain.in_area(nxt):
-            return -3.0
-        bomb = u.bombs > 0
-        if not bomb and u.strafes <= 0 and u.role != "reconnaissance":
-            return -0.2
-        targets = self._target_hexes(bomb)
-        if not targets:
-            return 0.05 if turn == 0 else 0.0
-        aim = v.in_front(nxt, heading, (0,) if u.role in ("dive_bomber",) or bomb else (0, 0))
-        if aim is None:
-            return -2.0
-        score = 0.0
-        for h, val in targets[:3]:
-            score = max(score, val / (1.0 + v.distance(aim, h)))
-        return 0.5 + score - (0.05 if turn else 0.0)
+        value, first = self._air_plan(u)
+        if first == turn:
+            return 0.5 + value
+        return 0.05 if turn == 0 else 0.0
 
     # ------------------------------------------------------------------ set-up
     def place_score(self, u: UnitInfo, h: str) -> float:
