@@ -338,7 +338,9 @@ class CombatRules:
     def _take_hits(self, v: Unit, n: int, cause: str) -> None:
         """Apply ``n`` hits to ``v`` (r.damage, r.casualty_order)."""
         where = v.hexes[0] if v.hexes else (self.units[v.carried_by].hexes[0] if v.carried_by else None)
-        if v.kind == "aircraft":
+        if v.kind in ("aircraft", "transport"):
+            if n < self.htd[v.kind]:
+                return
             self._event("hits", rule="r.damage", unit=v.uid, hits=n, left=0)
             return self._eliminate(v, "r.damage", where, cause)
         if v.armoured:
@@ -353,9 +355,6 @@ class CombatRules:
             if v.vehicles == 0:
                 self._eliminate(v, "r.damage", where, cause)
             return
-        if v.kind == "transport":
-            self._event("hits", rule="r.damage", unit=v.uid, hits=n, left=0)
-            return self._eliminate(v, "r.damage", where, cause)
         if v.kind == "artillery":
             v.crew = max(0, v.crew - n)
             self._event("hits", rule="r.damage", unit=v.uid, hits=n, left=v.crew)

@@ -296,7 +296,7 @@ class Game(MovementRules, CombatRules):
         """Bases ``u`` takes in a hex (r.stacking)."""
         s = self.space
         if u.kind == "aircraft":
-            return 0
+            return s["aircraft"]
         if u.armoured:
             return s["afv"] * max(1, u.vehicles)
         if u.kind == "transport":
