@@ -404,6 +404,8 @@ class Game(MovementRules, CombatRules):
         side, group = self.card["side"], self.card["group"]  # type: ignore[index]
         for uid in self.groups[(side, group)]:
             u = self.units[uid]
+            if not u.in_play and u.status != "waiting":
+                continue
             u.moved = u.fired = u.attacked = False
             u.steps = 0
             if u.enfiladed:  # Firing and bombing: enfiladed 'until they are activated'

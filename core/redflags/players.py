@@ -299,7 +299,12 @@ class HeuristicPlayer:
                 val += 0.5
         wanted = [o for o in objs if ctrl.get(o) != self.side] or list(objs)
         d = min(v.distance(h, o) for o in wanted)
-        val -= (0.6 if self.attacker else 0.35) * d
+        if self.attacker:
+            # the clock: the closer the last turn, the more an attacker pays to stand off
+            late = v.turn / max(1, v.game_length)
+            val -= (0.6 + 1.2 * late * late) * d
+        else:
+            val -= 0.35 * d
         return val
 
     def posval(self, u: UnitInfo, h: str, staying: bool) -> float:

@@ -242,3 +242,56 @@ def test_rf_r_victory_sudden_death_when_a_side_has_no_combat_unit(tmp_path):
     g.apply(Fire("G", R_HEX, "R"))
     assert g.is_terminal() and g.outcome == "german" and "sudden death" in g.reason
     assert g.legal_actions() == [] and g.current_side() is None
+
+
+# ------------------------------------------------------------------ the Units table, unit by unit
+ARTILLERY_KINDS = ("light_at_gun", "medium_at_gun", "heavy_at_gun", "infantry_gun", "heavy_mortar", "mountain_gun",
+                   "field_gun", "medium_gun", "heavy_gun")
+
+
+def test_rf_units_artillery_includes_every_listed_kind():
+    from core.redflags.roster import load_roster
+
+    guns = {e.gun for e in load_roster().units if e.kind == "artillery"}
+    assert set(ARTILLERY_KINDS) <= guns
+    table = weapon_table()
+    assert all(table[k].artillery for k in ARTILLERY_KINDS)
+    assert [k for k in ARTILLERY_KINDS if not table[k].indirect] == ["light_at_gun", "medium_at_gun", "heavy_at_gun"]
+
+
+@pytest.mark.parametrize("type_,strength", [
+    ("ger_pak38", 2),            # Artillery unit: 1 weapon and 2 figures
+    ("ger_pzkpfw_iii", 1),       # Armoured unit: 1 armoured vehicle
+    ("ger_opel_blitz", 1),       # Transport unit: 1 transport vehicle
+    ("ger_beobachter", 1),       # Artillery observer: a figure
+    ("ger_kompaniechef", 1),     # Commander: a figure
+    ("ger_schuetzengruppe_smg", 7),  # 6 figures + the support weapon's figure
+])
+def test_rf_units_establishment_strength(tmp_path, type_, strength):
+    g = duel(tmp_path, gtype=type_, places={})
+    assert g.units["G"].strength == strength == g.units["G"].start_strength
+
+
+def test_rf_units_horse_drawn_transport_tows_artillery(tmp_path):
+    from core.redflags.actions import Limber
+
+    g = make_game(tmp_path, [("A", "A-spades", [unit("P", "ger_lefh18", tow="H"), unit("H", "ger_horse_team"),
+                                                unit("X", "ger_schuetzengruppe")])],
+                  [("B", "K-hearts", [unit("R", "sov_rifle_section")])], {"P": "3007", "H": "3007", "X": "3003",
+                                                                          "R": "4925"})
+    activate(g, "german", "A")
+    g.apply(Limber("P"))
+    assert g.units["H"].towing == "P" and g.move_allowance(g.units["H"]) == 2
+
+
+def test_rf_units_aircraft_is_one_aircraft_arriving_on_its_card(tmp_path):
+    g = make_game(tmp_path, [("Air", "10-clubs", [unit("P", "ger_bf109", arrives=2, entry="4020", heading=1)]),
+                             ("A", "A-spades", [unit("G", "ger_schuetzengruppe")])],
+                  [("B", "K-hearts", [unit("R", "sov_rifle_section")])], {"G": "3007", "R": "4925"})
+    p = g.units["P"]
+    assert p.status == "waiting" and p.strafes == 4 and p.bombs == 0 and (p.speed, p.sortie) == (9, 6)
+    activate(g, "german", "Air")
+    assert p.status == "waiting"  # not before its turn
+    new_turn(g)
+    activate(g, "german", "Air")
+    assert p.status == "ok" and p.hexes == ["4020"] and events(g, "aircraft_arrives")
