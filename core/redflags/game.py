@@ -18,7 +18,6 @@ Movement is in :mod:`.movement`, firing and bombing in :mod:`.combat`.
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
@@ -555,13 +554,6 @@ class Game(MovementRules, CombatRules):
 
         hh = self.terrain.hex(h)
         return [n.id for n in hexgrid.neighbours(hh) if 0 <= n.col <= 99 and 0 <= n.row <= 99 and self.terrain.in_area(n.id)]
-
-    # ================================================================== for players and the toolkit
-    def clone(self) -> "Game":
-        """A deep copy (for look-ahead); shares the read-only map, terrain and LOS caches."""
-        memo = {id(self.setup): self.setup, id(self.terrain): self.terrain, id(self.sight): self.sight,
-                id(self.weapons): self.weapons, id(self.move_table): self.move_table}
-        return copy.deepcopy(self, memo)
 
 
 def _values(name: str) -> dict:
