@@ -81,6 +81,8 @@ class MovementRules:
             return ("r.rally", f"{u.uid} is shaken")
         if u.moved:
             return ("general.move_fire", f"{u.uid} has already moved in this activation")
+        if u.kind == "commander" and u.moved_turn == self.turn_no:
+            return ("r.commander", f"{u.uid} has moved this turn with a unit")
         if len(u.hexes) > 1:
             return ("r.multi_hex", f"{u.uid} occupies two hexes; it must close up before it moves")
         if u.wire_held:

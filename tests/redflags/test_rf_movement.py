@@ -258,15 +258,17 @@ def test_rf_movement_limber_and_unlimber_take_a_turn(tmp_path):
 
 
 def test_rf_movement_commander_adds_one_hex_when_he_goes_along(tmp_path):
-    units = [unit("G", "ger_schuetzengruppe"), unit("C", "ger_kompaniechef")]
-    g = make_game(tmp_path, [("A", "A-spades", units)], ENEMY, {"G": "3007", "C": "3007", "R9": "4925"})
+    g = make_game(tmp_path, [("A", "A-spades", [unit("G", "ger_schuetzengruppe"), unit("X", "ger_schuetzengruppe")]),
+                             ("HQ", "2-spades", [unit("C", "ger_kompaniechef")])], ENEMY,
+                  {"G": "3007", "X": "3003", "C": "3007", "R9": "4925"})
     activate(g, "german", "A")
     assert max(dist("3007", h) for h in reach(g, "G")) == 1
     assert max(dist("3007", h) for h in reach(g, "G", with_commander=True)) == 2
     two = nb(nb("3007", 4), 4)
     g.apply(Move("G", two, with_commander=True))
     assert g.units["C"].hexes == [two] and g.units["G"].hexes == [two]
-    assert not reach(g, "C")  # he moved with the unit this turn
+    activate(g, "german", "HQ")  # his own card, the same turn: he has moved
+    assert not reach(g, "C") and g._blocked_move(g.units["C"])[0] == "r.commander"
 
 
 def test_rf_movement_extend_and_contract(tmp_path):  # General Rules: more than one hex (r.multi_hex)
