@@ -335,14 +335,15 @@ class CombatRules:
                     hit_units.append(vid)
 
     # ------------------------------------------------------------------ hits, morale
-    def _take_hits(self, v: Unit, n: int, cause: str) -> None:
-        """Apply ``n`` hits to ``v`` (r.damage, r.casualty_order)."""
+    def _take_hits(self, v: Unit, n: int, cause: str, rule: str = "r.damage") -> None:
+        """Apply ``n`` hits to ``v`` (r.damage, r.casualty_order); an elimination is logged under
+        ``rule`` (r.damage for fire, r.mines, fire.bombing, fire.strafing)."""
         where = v.hexes[0] if v.hexes else (self.units[v.carried_by].hexes[0] if v.carried_by else None)
         if v.kind in ("aircraft", "transport"):
             if n < self.htd[v.kind]:
                 return
             self._event("hits", rule="r.damage", unit=v.uid, hits=n, left=0)
-            return self._eliminate(v, "r.damage", where, cause)
+            return self._eliminate(v, rule, where, cause)
         if v.armoured:
             htd = self.htd[v.afv_class]  # type: ignore[index]
             v.damage += n
@@ -353,13 +354,13 @@ class CombatRules:
                 v.damage = 0
             self._event("hits", rule="r.damage", unit=v.uid, hits=n, left=v.vehicles, damage=v.damage)
             if v.vehicles == 0:
-                self._eliminate(v, "r.damage", where, cause)
+                self._eliminate(v, rule, where, cause)
             return
         if v.kind == "artillery":
             v.crew = max(0, v.crew - n)
             self._event("hits", rule="r.damage", unit=v.uid, hits=n, left=v.crew)
             if v.crew == 0:
-                self._eliminate(v, "r.damage", where, cause)
+                self._eliminate(v, rule, where, cause)
             return
         removed = []
         for _ in range(n):
@@ -375,7 +376,7 @@ class CombatRules:
             v.charges = min(v.charges, len(v.figures))
         self._event("hits", rule="r.casualty_order", unit=v.uid, hits=n, removed=removed, left=v.strength)
         if v.strength == 0:
-            self._eliminate(v, "r.damage", where, cause)
+            self._eliminate(v, rule, where, cause)
 
     def _eliminate(self, v: Unit, rule: str, where: str | None, cause: str, status: str = "eliminated") -> None:
         v.status = status
@@ -471,7 +472,7 @@ class CombatRules:
         self._event("fire", rule="r.mines", unit=None, target=u.uid, hex=h, weapons={"minefield": w.dice},
                     hits={u.uid: n} if n else {})
         if n:
-            self._take_hits(u, n, f"minefield in {h}")
+            self._take_hits(u, n, f"minefield in {h}", "r.mines")
             self._morale_checks([u.uid])
 
     # ------------------------------------------------------------------ air attacks
@@ -568,5 +569,5 @@ class CombatRules:
         for vid in sorted(hits):
             v = self.units[vid]
             if v.in_play:
-                self._take_hits(v, hits[vid], f"{w.name} of {u.uid}")
+                self._take_hits(v, hits[vid], f"{w.name} of {u.uid}", "fire.bombing" if w.id == "bombs" else "fire.strafing")
                 hit_units.append(vid)

@@ -484,7 +484,7 @@ class Game(MovementRules, CombatRules):
         self._outcome = outcome
         self.reason = reason
         self._decider = None
-        self._event("game_end", rule="r.victory", outcome=outcome, reason=reason, held=self.held(),
+        self._event("game_over", rule="r.victory", outcome=outcome, reason=reason, held=self.held(),
                     details={"reason": reason})
 
     # ================================================================== legal actions

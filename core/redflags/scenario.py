@@ -1,7 +1,8 @@
 """Red Flags scenario files: the pydantic model, its checks, and the set-up of one game.
 
-A scenario is a toolkit scenario document (``"format": "ironcross-scenario"``) with
-``"rule_system": "redflags"``. It names the map and ONE section of it (the playing area), the game
+A scenario is a toolkit scenario document of its own format (``"format": "redflags-scenario"``)
+with ``"rule_system": "redflags"``. It names the map and ONE section of it (``"sections": ["Map 2"]``:
+the playing area), the game
 length in turns, who sets up first, the roster (absent = the shipped one), per side its set-up
 zone (hexes and/or a column and row block), the facing its units start with, whether its units
 set up dug in, and its groups -- each a division or group of assets with its activation card and
@@ -33,7 +34,7 @@ from maps.hexmap import HexMap
 __all__ = ["SCENARIO_FORMAT", "Card", "UnitSpec", "Group", "Zone", "SideSpec", "Result", "Victory", "Scenario",
            "Setup", "load_scenario", "scenario_from_data", "load_setup", "SUITS", "BLACK_SUITS"]
 
-SCENARIO_FORMAT = "ironcross-scenario"
+SCENARIO_FORMAT = "redflags-scenario"
 SUITS = ("clubs", "spades", "hearts", "diamonds")
 #: Movement: 'a black card (clubs, spades)'.
 BLACK_SUITS = frozenset({"clubs", "spades"})
@@ -134,10 +135,15 @@ class Victory(_Strict):
 
 
 class MapRef(_Strict):
-    """The map file (relative to the scenario file) and the ONE section played on."""
+    """The map file (relative to the scenario file) and the ONE section played on (``sections``:
+    a list of one name, the shape every system's scenario file gives its map)."""
 
     file: str = Field(min_length=1)
-    section: str = Field(min_length=1)
+    sections: list[str] = Field(min_length=1, max_length=1)
+
+    @property
+    def section(self) -> str:
+        return self.sections[0]
 
 
 class Fortifications(_Strict):
@@ -150,7 +156,7 @@ class Fortifications(_Strict):
 class Scenario(_Strict):
     """A Red Flags scenario file (see the module docstring)."""
 
-    format: Literal["ironcross-scenario"] = SCENARIO_FORMAT
+    format: Literal["redflags-scenario"] = SCENARIO_FORMAT
     version: int = 1
     rule_system: Literal["redflags"]
     number: int | None = None
@@ -241,7 +247,7 @@ def check_scenario(sc: Scenario, path: str | os.PathLike[str] | None) -> tuple[l
             c0, c1 = hexmap.section_columns(sc.map.section)
         except KeyError:
             names = ", ".join(s.name for s in hexmap.doc.sections)
-            problems.append(Problem("$.map.section", f"the map has no section {sc.map.section!r} (sections: {names})"))
+            problems.append(Problem("$.map.sections[0]", f"the map has no section {sc.map.section!r} (sections: {names})"))
         else:
             area = {h.id for h in hexmap.all_hexes() if c0 <= h.col <= c1}
 

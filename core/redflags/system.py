@@ -9,6 +9,7 @@ rules; the registry imports this module on first use of ``"rule_system": "redfla
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from typing import Any, Mapping
@@ -24,7 +25,7 @@ from core.redflags.view import PlayerView
 from core.rule_system import Piece, RuleSystem
 
 __all__ = ["SYSTEM", "new_game", "make_players", "view", "result_fields", "turn_record", "summarise_scenario",
-           "scenario_warnings", "pieces", "describe_event", "los"]
+           "scenario_warnings", "pieces", "describe_event", "los", "CAUSES", "elimination_cause", "scenario_map"]
 
 SIDES = ("german", "russian")
 
@@ -247,7 +248,7 @@ def describe_event(e: dict) -> str:
         held = d.get("held") or {}
         return f"End of turn {d['turn']}: " + ", ".join(f"{s} controls {n}" for s, n in held.items()) + \
             f" objectives (standing: {d.get('standing')})."
-    if k == "game_end":
+    if k == "game_over":
         return f"Game over: {d['outcome']} ({d.get('reason')})."
     if k == "aircraft_arrives":
         return f"{d['unit']} arrives over {d['hex']} for {d.get('turns')} turns."
@@ -292,6 +293,32 @@ def _load_setup(path: str | os.PathLike[str], seed: int = 0, fixed: dict | None 
     return load_setup(path, seed, fixed)
 
 
+#: Why units were eliminated, for the playtest report (the rule an ``eliminated`` event names).
+CAUSES = ("fire", "air", "mines", "morale")
+_CAUSE_OF = {"r.damage": "fire", "fire.bombing": "air", "fire.strafing": "air", "r.mines": "mines", "r.morale": "morale"}
+
+
+def elimination_cause(rule: str) -> str:
+    """The cause (one of :data:`CAUSES`) of an elimination logged under ``rule``."""
+    return _CAUSE_OF.get(rule, "fire")
+
+
+def scenario_map(path: str) -> tuple[Any, list[str]]:
+    """(the map, [its ONE section]) a Red Flags scenario is played on."""
+    from core.redflags.scenario import load_scenario
+
+    sc, hexmap, _roster = load_scenario(path)
+    return hexmap, [sc.map.section]
+
+
+def _optional_fields() -> dict[str, Any]:
+    """The boundary's optional fields this system fills, for a :class:`RuleSystem` that has them
+    (a later ``core/rule_system.py``); an older one without them is built without them."""
+    have = {f.name for f in dataclasses.fields(RuleSystem)}
+    offered = {"causes": CAUSES, "elimination_cause": elimination_cause, "scenario_map": scenario_map}
+    return {k: v for k, v in offered.items() if k in have}
+
+
 SYSTEM = RuleSystem(
     name="redflags",
     title="Red Flags and Iron Crosses -- Tarred and Featherstoned",
@@ -313,4 +340,5 @@ SYSTEM = RuleSystem(
     los=los,
     terrain_mapping=terrain_mapping(),
     options=dict(OPTIONS),
+    **_optional_fields(),
 )

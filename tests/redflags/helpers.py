@@ -41,8 +41,8 @@ def scenario_data(german: list, russian: list, *, wire=(), mines=(), turns=6, ob
         return out
 
     return {
-        "format": "ironcross-scenario", "version": 1, "rule_system": "redflags", "title": "test",
-        "map": {"file": str(MAP), "section": "Map 2"}, "turns": turns, "sets_up_first": "german",
+        "format": "redflags-scenario", "version": 1, "rule_system": "redflags", "title": "test",
+        "map": {"file": str(MAP), "sections": ["Map 2"]}, "turns": turns, "sets_up_first": "german",
         "german": {"setup_zone": {"columns": [30, 50], "rows": [1, 27]}, "facing": german_facing, "dug_in": dug_in,
                    "groups": groups(german)},
         "russian": {"setup_zone": {"columns": [30, 50], "rows": [1, 27]}, "facing": russian_facing,

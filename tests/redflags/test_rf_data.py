@@ -148,8 +148,10 @@ def test_rf_scenario_loader_names_file_path_and_problem(tmp_path):
     good = scenario_data([("A", "A-spades", [unit("G1", "ger_schuetzengruppe")])],
                          [("B", "K-hearts", [unit("R1", "sov_rifle_section")])])
     d = json.loads(json.dumps(good))
-    d["map"]["section"] = "Map 9"
-    assert "bad.json: $.map.section: the map has no section 'Map 9'" in _bad(tmp_path, d)
+    d["map"]["sections"] = ["Map 9"]
+    assert "bad.json: $.map.sections[0]: the map has no section 'Map 9'" in _bad(tmp_path, d)
+    d["map"]["sections"] = ["Map 1", "Map 2"]
+    assert "$.map.sections" in _bad(tmp_path, d)
     d = json.loads(json.dumps(good))
     d["german"]["groups"][0]["units"][0]["type"] = "ger_nothing"
     assert "$.german.groups[0].units[0].type: the roster has no unit type 'ger_nothing'" in _bad(tmp_path, d)

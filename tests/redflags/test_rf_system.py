@@ -39,7 +39,9 @@ def hh_game():
 def test_rf_system_fills_every_field_of_the_boundary():
     assert isinstance(SYSTEM, RuleSystem) and SYSTEM.name == "redflags"
     for f in dataclasses.fields(RuleSystem):
-        assert getattr(SYSTEM, f.name) is not None, f.name
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        if required or f.name in ("terrain_mapping", "options"):
+            assert getattr(SYSTEM, f.name), f.name
     assert {"random", "heuristic"} <= set(SYSTEM.players)
     assert SYSTEM.rules == ("standard",) and "ranges-b" in SYSTEM.options
     assert SYSTEM.terrain_mapping["features"]["woods"]["los_obstacle"]["provenance"] == "rulebook"
@@ -164,3 +166,13 @@ def test_rf_docs_table_names_every_rule():
     text = (ROOT / "docs" / "redflags.md").read_text(encoding="utf-8")
     for rid in rule_register():
         assert f"`{rid}`" in text, rid
+
+
+def test_rf_system_elimination_causes_and_scenario_map():
+    from core.redflags.system import CAUSES, elimination_cause, scenario_map
+
+    assert [elimination_cause(r) for r in ("r.damage", "fire.bombing", "r.mines", "r.morale")] == \
+        ["fire", "air", "mines", "morale"]
+    assert set(CAUSES) == {"fire", "air", "mines", "morale"}
+    hexmap, sections = scenario_map(PATH)
+    assert sections == ["Map 2"] and hexmap.section_columns("Map 2") == (30, 50)

@@ -218,7 +218,7 @@ def test_rf_r_victory_results_checked_in_order_at_the_end_of_the_last_turn(tmp_p
     while not g.is_terminal():
         g.apply(EndActivation())
     assert g.outcome == "russian" and g.turn == 1
-    end = events(g, "game_end")[-1]
+    end = events(g, "game_over")[-1]
     assert end["rule"] == "r.victory" and "end of turn 1" in end["reason"]
 
 
