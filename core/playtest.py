@@ -159,7 +159,7 @@ def _turn_end(system, game, standing: list[str], held: dict[str, list[int]]) -> 
         held.setdefault(side, []).append(n)
 
 
-def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
+def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str | None, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game of the scenario's rule system; returns its result and, when ``want_replay`` or
     the game raised, its replay as ``{"header": ..., "events": [...]}`` (JSON-ready; the header
@@ -175,6 +175,8 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     failed_action = None
     try:
         system = for_scenario(scenario_path)
+        if rules is None:  # the scenario's system's first rule level
+            rules = system.rules[0]
         setup = system.load_setup(scenario_path, seed, fixed)
         game = system.new_game(setup, seed, rules, options)
         players = system.make_players(setup, ai, seed)
@@ -245,7 +247,7 @@ def _write_payload(folder: str | os.PathLike[str], res: GameResult, payload: dic
     return str(path)
 
 
-def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str = "basic",
+def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str | None = None,
               options: tuple[str, ...] = (), replay_dir: str | None = None, max_actions: int = 200_000,
               error_dir: str | None = None, fixed_setup: dict | None = None) -> GameResult:
     """Play one game to its end; never raises for an error inside the game (reported instead).
@@ -346,7 +348,7 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         client.close()
 
 
-def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, rules: str = "basic",
+def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, rules: str | None = None,
               options: tuple[str, ...] = (), workers: int | None = None, scheduler: str | None = None,
               replay_dir: str | None = None, error_dir: str | None = None, connect_timeout: float = 5.0,
               on_progress: Callable[[int], None] | None = None, fixed_setup: dict | None = None) -> list[GameResult]:

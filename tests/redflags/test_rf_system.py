@@ -176,3 +176,18 @@ def test_rf_system_elimination_causes_and_scenario_map():
     assert set(CAUSES) == {"fire", "air", "mines", "morale"}
     hexmap, sections = scenario_map(PATH)
     assert sections == ["Map 2"] and hexmap.section_columns("Map 2") == (30, 50)
+
+
+def test_rf_run_batch_without_rules_plays_the_systems_first_rule_level():
+    """core.playtest.run_batch called from code with no ``rules`` plays Red Flags' own first level
+    (``"standard"``), not Iron Cross's ``"basic"``; the replay header records the level played."""
+    from pathlib import Path
+
+    from core.playtest import play_game, run_batch
+
+    scenario = str(Path(__file__).resolve().parents[2] / "scenarios" / "data" / "redflags_1_hill_j.json")
+    ai = {"german": "random", "russian": "random"}
+    results = run_batch(scenario, 2, 5, ai, workers=1)
+    assert [r.outcome for r in results if r.outcome == "error"] == []
+    one = play_game(scenario, 0, results[0].seed, ai)
+    assert one.outcome == results[0].outcome and one.turns == results[0].turns
