@@ -1,7 +1,8 @@
 """The AI strength gate (issue 14): the heuristic AI against the random player, each side of each
 shipped scenario. Prints a table, asserts nothing.
 
-For each scenario and each side the heuristic player plays that side and the random player the
+Every shipped scenario of every rule system (``core.rule_system``): Iron Cross's by number, the
+others by key ("redflags_1", "twentymm_1"). For each scenario and each side the heuristic player plays that side and the random player the
 other, over ``--games`` games (default 40, seeded as ``ironcross playtest`` seeds them). Columns:
 wins / losses / draws / errors of the heuristic side; its share of the decisive games won with the
 95 % Wilson interval (``core.playtest.wilson_interval``); its share of all games played to the end
@@ -43,6 +44,22 @@ def scenario_paths() -> dict[int, Path]:
             out[int(p.stem.split("_")[1])] = p
         except (IndexError, ValueError):
             continue
+    return out
+
+
+def other_system_paths() -> dict[str, Path]:
+    """Key -> file of each shipped scenario of a rule system other than Iron Cross (its top-level
+    ``rule_system``; ``redflags_1_hill_j.json`` -> "redflags_1")."""
+    out = {}
+    for p in sorted(DATA.glob("*.json")):
+        if p.stem.startswith("scenario_"):
+            continue
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("rule_system") not in (None, "ironcross"):
+            out["_".join(p.stem.split("_")[:2])] = p
     return out
 
 
@@ -90,32 +107,46 @@ def print_row(c: dict) -> None:
         print(f"    error, seed {e['seed']}: {e['error']}" + (f" (replay {e['replay']})" if e["replay"] else ""))
 
 
-def select_scenarios(ap: argparse.ArgumentParser, text: str | None) -> dict[int, Path]:
-    """Scenario number -> file of the shipped scenarios ``--scenarios`` names ("1,3,6"; all when
-    ``text`` is empty), in the order given; a bad list ends the program through ``ap.error``."""
-    paths = scenario_paths()
+def select_scenarios(ap: argparse.ArgumentParser, text: str | None,
+                     other_systems: bool = False) -> dict[int | str, Path]:
+    """Scenario number -> file of the shipped Iron Cross scenarios ``--scenarios`` names ("1,3,6";
+    all when ``text`` is empty), in the order given; with ``other_systems`` also the shipped
+    scenarios of the other rule systems, by key ("redflags_1", "twentymm_1"; all of them when
+    ``text`` is empty). A bad list ends the program through ``ap.error``."""
+    paths: dict[int | str, Path] = dict(scenario_paths())
+    others = other_system_paths() if other_systems else {}
     if not text:
-        return paths
-    try:
-        wanted = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        ap.error("--scenarios expects numbers, e.g. 1,3,6")
-    missing = [n for n in wanted if n not in paths]
+        return {**paths, **others}
+    wanted: list[int | str] = []
+    for x in (x.strip() for x in text.split(",")):
+        if not x:
+            continue
+        if x in others:
+            wanted.append(x)
+            continue
+        try:
+            wanted.append(int(x))
+        except ValueError:
+            ap.error(f"--scenarios expects numbers (e.g. 1,3,6){' or keys such as ' + ', '.join(others) if others else ''}"
+                     f", not {x!r}")
+    missing = [n for n in wanted if n not in paths and n not in others]
     if missing:
-        ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}")
-    return {n: paths[n] for n in wanted}
+        ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}" + (f" and {', '.join(others)}" if others else ""))
+    return {n: paths[n] if n in paths else others[n] for n in wanted}
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per scenario and side (default 40)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes")
-    ap.add_argument("--scenarios", default=None, help="comma-separated scenario numbers (default: all shipped)")
+    ap.add_argument("--scenarios", default=None,
+                    help="comma-separated Iron Cross scenario numbers and other systems' keys, e.g. 1,3,redflags_1 "
+                         "(default: every shipped scenario of every rule system)")
     ap.add_argument("--sides", default="german,russian", help="sides the heuristic AI plays (default both)")
     ap.add_argument("--seed", type=int, default=1, help="batch seed (each game's seed derives from it)")
     ap.add_argument("--replays", default=None, help="save every game's replay under this folder")
     ap.add_argument("--json", dest="json_out", default=None, help="also write the table as JSON here")
     args = ap.parse_args(argv)
-    paths = select_scenarios(ap, args.scenarios)
+    paths = select_scenarios(ap, args.scenarios, other_systems=True)
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
     if any(s not in SIDES for s in sides):
         ap.error("--sides: german and/or russian")
