@@ -89,12 +89,13 @@ def test_bad_scheduler_address_is_a_clear_message_quickly():
 
 def test_cluster_plays_a_rule_system_added_at_run_time(cluster, tmp_path):
     """Issue 18: the batch's rule system travels with its tasks (its module), so the Dask workers
-    play a system registered at run time (the toy race of tests/core/test_rule_system_boundary.py)
+    play a system registered at run time (the toy race of tests/toy_system.py)
     and give the local pool's results."""
     from core import rule_system
-    from tests.core.test_rule_system_boundary import TOY, _plain, toy_file
+    from tests.core.test_rule_system_boundary import _plain
+    from tests.toy_system import TOY, toy_file
 
-    rule_system.SYSTEM_MODULES[TOY] = "tests.core.test_rule_system_boundary"
+    rule_system.SYSTEM_MODULES[TOY] = "tests.toy_system"
     try:
         sc = toy_file(tmp_path)
         ai = {"german": "random", "russian": "heuristic"}
