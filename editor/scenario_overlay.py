@@ -580,7 +580,7 @@ class PiecesItem(QGraphicsItem):
             if b is None:
                 continue
             col = QColor(SIDE_COLOURS.get(pc.side, QColor(90, 90, 90)))
-            fill = QColor(255, 215, 0, 55) if sel else QColor(col.red(), col.green(), col.blue(), 28)
+            fill = QColor(255, 215, 0, 30) if sel else QColor(col.red(), col.green(), col.blue(), 22)
             edge = QColor(200, 150, 0, 230) if sel else QColor(col.red(), col.green(), col.blue(), 120)
             pen = QPen(edge, 2.5 / scale if not sel else 3.5 / scale, Qt.PenStyle.DashLine)
             p.setPen(pen)
@@ -816,9 +816,8 @@ def mark_items(marks) -> list[QGraphicsItem]:
             path = QPainterPath()
             path.addPolygon(QPolygonF(pts + [pts[0]]))
             if m.kind == "template":
-                fill = QColor(MARK_COLOURS["template"])
-                fill.setAlpha(110)
-                items.append(_path_item(path, fill, _pen(QColor(150, 50, 0), 3.0), 44))
+                fill = QColor(255, 205, 40, 150)
+                items.append(_path_item(path, fill, _pen(QColor(110, 35, 0), 3.0), 44))
                 cx = sum(q.x() for q in pts) / len(pts)
                 cy = sum(q.y() for q in pts) / len(pts)
                 cross = QPainterPath()
