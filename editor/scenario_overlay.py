@@ -504,7 +504,7 @@ HEX_SCENE = 100.0
 
 def arc_polygon(centre: QPointF, bearing: float, half: float, radius: float) -> QPolygonF:
     """The wedge of +-``half`` degrees about ``bearing`` out to ``radius`` scene units."""
-    n = max(4, int(half * 2 / 3))
+    n = max(4, 2 * int(half / 3))   # even: the bearing itself is a vertex
     pts = [QPointF(centre)]
     for i in range(n + 1):
         b = bearing - half + 2 * half * i / n
@@ -580,7 +580,7 @@ class PiecesItem(QGraphicsItem):
             if b is None:
                 continue
             col = QColor(SIDE_COLOURS.get(pc.side, QColor(90, 90, 90)))
-            fill = QColor(255, 215, 0, 30) if sel else QColor(col.red(), col.green(), col.blue(), 22)
+            fill = QColor(255, 215, 0, 30) if sel else QColor(col.red(), col.green(), col.blue(), 14)
             edge = QColor(200, 150, 0, 230) if sel else QColor(col.red(), col.green(), col.blue(), 120)
             pen = QPen(edge, 2.5 / scale if not sel else 3.5 / scale, Qt.PenStyle.DashLine)
             p.setPen(pen)

@@ -7,6 +7,7 @@ time -- through the rule-system boundary only; Iron Cross keeps its richer views
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -347,7 +348,6 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
     """Hot-seat for a measured system: a click near a piece (not on its hex centre) selects the
     nearest within the radius, of the side to act; the German human chooses only among the
     listed legal actions, the Russian AI replies, to the game's end."""
-    import math
     import random
 
     from PySide6.QtCore import Qt
@@ -389,7 +389,7 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
     tool.press(ToolEvent.at_scene(QPointF(p1.point[0] * SCENE_PER_X + 15, p1.point[1] * SCENE_PER_Y - 10)))
     assert hs.selected == p1.uid
     rnd = random.Random(5)
-    n = 0
+    n = marked = 0
     while not hs.game.is_terminal() and n < 400:
         assert hs.session.human_to_act()
         acts = hs.game.legal_actions()
@@ -402,9 +402,44 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
         hs.actions.setCurrentItem(it)
         assert hs.do_selected()
         n += 1
+        marked += len(ctl.overlay.layers["hotseat"]) > 1   # the pieces, and the decisions' marks
         if hs.selected is not None and n % 7 == 0:
             hs.selected = None
             hs.refresh()
     assert hs.game.is_terminal() and hs.game.outcome in ("german", "russian", "draw") and n >= 10
     assert "game over" in hs.state_label.text()
     assert hs.game.actions and len(hs.game.actions) > n   # the AI's decisions too
+    assert marked >= 1   # moves and shots since the human's last decision are drawn
+
+
+def test_measured_pieces_and_marks_are_drawn_from_map_units_alone(qtbot):
+    """A piece at a point and a system's marks need no system: map units in, scene items out (a
+    hex is 100 scene units across flats); the selected piece's arc reaches ``reach`` hexes."""
+    from core.rule_system import Mark
+    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.scenario_overlay import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
+
+    tank = Piece("T", "german", ("4307",), "T Pz IV", "afv", (), 1, point=(129.0, 14.0), bearing=0.0,
+                 footprint=((128.5, 13.0), (129.5, 13.0), (129.5, 15.0), (128.5, 15.0)), arc=67.5, turret=90.0, reach=10.0)
+    men = Piece("S", "russian", ("4308",), "S 8 men", "infantry", ("hidden",), 4, point=(129.0, 17.0), bearing=180.0,
+                figures=tuple((129.0 + 0.25 * i, 17.0) for i in range(8)), arc=22.5, reach=4.0)
+    assert map_point(tank.point).x() == pytest.approx(129.0 * SCENE_PER_X) and map_point(tank.point).y() == 14.0 * SCENE_PER_Y
+    up, right = bearing_vector(0.0), bearing_vector(90.0)
+    assert (round(up.x(), 9), up.y(), right.x(), round(right.y(), 9)) == (0.0, -1.0, 1.0, 0.0)
+    wedge = arc_polygon(map_point(tank.point), 90.0, 22.5, 1000.0)   # +-22.5 about "right"
+    c = map_point(tank.point)
+    assert max(q.x() for q in wedge) == pytest.approx(c.x() + 1000.0)
+    assert max(q.y() for q in wedge) - c.y() == pytest.approx(1000.0 * math.sin(math.radians(22.5)))
+    plain = PiecesItem([tank, men]).boundingRect()
+    sel = PiecesItem([tank, men], selected="T").boundingRect()
+    assert sel.contains(plain) and sel.width() >= 2 * 10 * 100   # the selected tank's arc, 10 hexes
+    ring = tuple((129.0 + 0.3 * math.cos(k), 20.0 + 0.5 * math.sin(k)) for k in range(12))
+    marks = [Mark("fire", ((129.0, 14.0), (129.0, 17.0)), "german", "T HE", True),
+             Mark("fire", ((129.0, 14.0), (129.0, 20.0)), "german", "", False), Mark("template", ring),
+             Mark("corridor", ring), Mark("scatter", ((129.0, 20.0), (130.0, 21.0))),
+             Mark("move", ((120.0, 14.0), (129.0, 14.0))), Mark("smoke", ((120.0, 14.0), (121.0, 14.0))),
+             Mark("fire", ((1.0, 1.0),))]   # one point: nothing to draw
+    items = mark_items(marks)
+    # a line each (the first with its label), the template's disc and centre cross, a corridor, scatter, move, grey
+    assert len(items) == 2 + 1 + 2 + 1 + 1 + 1 + 1
+
