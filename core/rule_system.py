@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
-__all__ = ["RuleSystem", "RuleGame", "Piece", "ScenarioError", "IllegalActionError", "UnknownRuleSystem",
+__all__ = ["RuleSystem", "RuleGame", "Piece", "Mark", "ScenarioError", "IllegalActionError", "UnknownRuleSystem",
            "DEFAULT_SYSTEM", "SYSTEM_MODULES", "register", "get", "names", "system_name_of", "for_scenario",
            "module_of", "add_module", "unregister", "installed", "scenario_title"]
 
@@ -55,7 +55,27 @@ class Piece:
     word for its type ("infantry", "afv", "gun", "aircraft", ...), ``status`` words for its state
     ("PINNED", "DOWN", "hidden", ...), ``facing`` the hexside it faces, numbered as the shared hex
     grid numbers them (1-6 clockwise from the top of the sheet, :func:`maps.hexgrid.neighbour`), or
-    None."""
+    None.
+
+    A system measured in inches (or any continuous unit) also says where on the map the piece
+    stands, in **map units**: the lattice coordinates of :mod:`maps.hexgrid` (hex (col, row) has
+    its centre at ``X = 3 col``, ``Y = 2 row + (col & 1)``; one Y unit is half a hex across flats,
+    one X unit ``1/sqrt(3)`` of a Y unit), so the editor draws it with no system knowledge (a
+    system converts its own units, e.g. ``maps.table_map.TableMap.from_table``). All optional,
+    None / empty for a hex system (the piece is drawn in its hexes):
+
+    - ``point``: ``(X, Y)`` where the piece stands (the centre of its base);
+    - ``bearing``: the way it faces, in degrees **clockwise from the top of the sheet** (0 = up,
+      the -Y direction; 90 = right, +X; 180 = down), measured on the true-scale map (where hexes
+      are regular, as the editor draws them), not on the lattice's numbers;
+    - ``footprint``: a closed ring of ``(X, Y)`` points (first point not repeated), the outline
+      of what stands on the table (a vehicle's hull, a section's line of men on their bases);
+    - ``arc``: the half-angle of its fire arc in degrees (22.5: +-22.5 degrees about ``turret``
+      when it has one, else ``bearing``);
+    - ``figures``: the ``(X, Y)`` points of its individual figures (men), drawn as bases;
+    - ``turret``: a turret's bearing (same convention as ``bearing``), or None;
+    - ``reach``: how far the fire arc is drawn, in hexes across flats (its longest weapon's
+      range), or None (a short wedge)."""
 
     uid: str
     side: str
@@ -64,6 +84,31 @@ class Piece:
     kind: str = ""
     status: tuple[str, ...] = ()
     facing: int | None = None
+    point: tuple[float, float] | None = None
+    bearing: float | None = None
+    footprint: tuple[tuple[float, float], ...] = ()
+    arc: float | None = None
+    figures: tuple[tuple[float, float], ...] = ()
+    turret: float | None = None
+    reach: float | None = None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A drawing of what one decision did, for the editor's Watch and Hot-seat (a system's
+    optional ``marks(game, events)``): ``kind`` one of ``"fire"`` (a line from firer to target:
+    ``points`` = (from, to); ``hit`` True/False/None), ``"move"`` (the path moved, from first to
+    last point), ``"template"`` (a blast template: ``points`` a closed ring), ``"corridor"`` (a
+    fire corridor: a closed ring), ``"scatter"`` (a shell's drift: (aimed at, landed)) or any other
+    word (drawn as a grey line); ``points`` in map units (see :class:`Piece`), a closed ring's
+    first point not repeated; ``side`` who did it ("german"/"russian", or ""); ``label`` a few
+    words drawn beside it ("" = none)."""
+
+    kind: str
+    points: tuple[tuple[float, float], ...]
+    side: str = ""
+    label: str = ""
+    hit: bool | None = None
 
 
 class RuleGame(Protocol):
@@ -166,6 +211,10 @@ class RuleSystem:
       selects a piece and the human chooses in the list of legal actions.
     - ``decision_note(game, side)`` -> what ``side``, to act, must decide now beyond the usual,
       in words for the Hot-seat (e.g. a casualty choice an assault waits for), or "".
+    - ``marks(game, events)`` -> list of :class:`Mark`: what the events of one decision show on
+      the map (lines of fire, templates, corridors, moves), in map units; ``game`` is any game of
+      the same set-up (its table converts units; the events carry their own positions). None:
+      the Watch joins a piece that moved to where it stood by a blue line.
     """
 
     name: str
@@ -205,6 +254,7 @@ class RuleSystem:
     click_action: Callable[[Any, str | None, str], Any] | None = None
     click_targets: Callable[[Any, str], tuple[set[str], set[str]]] | None = None
     decision_note: Callable[[Any, str], str] | None = None
+    marks: Callable[[Any, list[dict]], list[Mark]] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

@@ -85,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     from maps.document_file import DocumentError
     from editor.document import MapDocument
     from editor.main_window import MainWindow
-    from editor.scenario_document import file_format
+    from editor.scenario_document import file_format, is_scenario_format
 
-    if args.file and file_format(args.file) == "ironcross-scenario":
+    if args.file and is_scenario_format(file_format(args.file)):
         return _scenario_main(app, args, w, h)
     doc = None
     if args.file:

@@ -12,7 +12,11 @@ map the :class:`HotseatTool` (H) selects a piece of the side to act by clicking 
 narrows to the actions naming it (and those naming no piece); a system with ``click_action``
 (Iron Cross) also acts on a click on a hex -- a set-up placement, a step of the moving unit
 (starting its move when needed), or fire / grenade / flame at the hex -- and outlines the
-selected unit's moves (blue) and targets (red).
+selected unit's moves (blue) and targets (red). A piece standing at a point (a measured system,
+e.g. the 20 mm rules) is selected by a click near it (:meth:`HotseatPanel.piece_near`: the nearest
+within :data:`PICK_RADIUS`, of the side to act first); the selected piece's fire arc is drawn, and
+the marks of the last decisions (the system's ``marks``: shots, templates, moves) since a human
+last acted.
 """
 
 from __future__ import annotations
@@ -36,13 +40,16 @@ from maps import hexgrid
 from editor.canvas import ToolEvent, hex_path
 from editor.game_record import HotseatSession, action_label, action_uids, log_lines, snapshot, state_text, system_of
 from editor.tools import Tool
-from editor.watch import game_items
+from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.watch import decision_items, game_items
 from editor.widgets import button_grid
 
-__all__ = ["HotseatPanel", "HotseatTool", "action_for_click"]
+__all__ = ["HotseatPanel", "HotseatTool", "action_for_click", "PICK_RADIUS"]
 
 ACTION_ROLE = Qt.ItemDataRole.UserRole
 MAX_PER_GROUP = 400
+#: how near (scene units; a hex is 100 across flats) a click must be to a piece standing at a point
+PICK_RADIUS = 60.0
 
 
 def action_for_click(game, selected: str | None, hid: str, system=None):
@@ -72,6 +79,10 @@ class HotseatPanel(QWidget):
         self.fixed_setup = fixed_setup
         self.session: HotseatSession | None = None
         self.selected: str | None = None
+        #: where in the session's log the decisions shown on the map begin (the last human one)
+        self.marks_from = 0
+        #: the snapshot before them
+        self._before = None
         lay = QVBoxLayout(self)
         row = QHBoxLayout()
         self.human = {}
@@ -148,6 +159,8 @@ class HotseatPanel(QWidget):
         self.update_settings()
         self.session = session
         self.selected = None
+        self.marks_from = len(session.log)
+        self._before = snapshot(session.game, session.rules_system)
         self.log.clear()
         self._log(self.session.log)
         self._after(logged=len(self.session.log))
@@ -171,7 +184,13 @@ class HotseatPanel(QWidget):
     def game(self):
         return self.session.game if self.session is not None else None
 
+    def _mark_start(self) -> None:
+        """The decisions shown on the map (marks) start now."""
+        self.marks_from = len(self.session.log)
+        self._before = snapshot(self.session.game, self.system)
+
     def apply(self, action) -> list[dict]:
+        self._mark_start()
         ev = self.session.apply(action)
         self._log(ev)
         self._after()
@@ -179,6 +198,7 @@ class HotseatPanel(QWidget):
 
     def ai_once(self) -> None:
         if self.session is not None and not self.game.is_terminal():
+            self._mark_start()
             n = len(self.session.log)
             self.session.ai_step()
             self._log(self.session.log[n:])
@@ -271,6 +291,9 @@ class HotseatPanel(QWidget):
         system = self.system
         snap = snapshot(self.game, system)
         items = game_items(snap, self.selected)
+        if snap.pieces and self._before is not None and (system.marks is not None or
+                                                         any(p.point is not None for p in snap.pieces)):
+            items += decision_items(system, self.game, self.session.log[self.marks_from:], self._before, snap)
         if self.selected is not None and system.click_targets is not None:
             moves, targets = system.click_targets(self.game, self.selected)
             from editor.scenario_overlay import _path_item
@@ -290,6 +313,30 @@ class HotseatPanel(QWidget):
             return [p.uid for p in snap.pieces if hid in p.hexes]
         return [uid for uid, u in snap.units.items() if u[0] == hid]
 
+    def piece_near(self, point: tuple[float, float], radius: float = PICK_RADIUS) -> str | None:
+        """The piece standing at a point (``Piece.point``) nearest to ``point`` (map units) within
+        ``radius`` scene units: of the side to act when one is that near, else of any side (a
+        system without ``click_action``); the next one (by distance) when the nearest is already
+        selected. None: no such piece."""
+        snap = snapshot(self.game, self.system)
+        near = []
+        for p in snap.pieces:
+            if p.point is None:
+                continue
+            d = ((p.point[0] - point[0]) * SCENE_PER_X) ** 2 + ((p.point[1] - point[1]) * SCENE_PER_Y) ** 2
+            if d <= radius * radius:
+                near.append((d, p.uid, p.side))
+        near.sort()
+        dec = self.game.current_side()
+        mine = [u for _d, u, side in near if side == dec]
+        if not mine and self.system.click_action is None:
+            mine = [u for _d, u, _s in near]
+        if not mine:
+            return None
+        if self.selected in mine and len(mine) > 1:
+            return mine[(mine.index(self.selected) + 1) % len(mine)]
+        return mine[0]
+
     def _side_of(self, uid: str) -> str | None:
         snap = snapshot(self.game, self.system)
         p = next((p for p in snap.pieces if p.uid == uid), None)
@@ -298,10 +345,11 @@ class HotseatPanel(QWidget):
         u = snap.units.get(uid)
         return u[4] if u else None
 
-    def click(self, hid: str) -> str:
+    def click(self, hid: str, point: tuple[float, float] | None = None) -> str:
         """A click on the map: act (a system with ``click_action``), or select a piece of the side
-        to act there (the next one on each click; a piece of the other side when it has none).
-        Returns what happened."""
+        to act there (the next one on each click; a piece of the other side when it has none);
+        ``point`` (map units): where exactly, so a piece standing at a point near it is selected
+        (:meth:`piece_near`). Returns what happened."""
         g = self.game
         if g is None or g.is_terminal():
             return "no game"
@@ -319,6 +367,12 @@ class HotseatPanel(QWidget):
                 return "move started"
             self.apply(a)
             return action_label(system, a)
+        if point is not None:
+            near = self.piece_near(point)
+            if near is not None:
+                self.selected = near
+                self.refresh()
+                return f"selected {self.selected}"
         dec = g.current_side()
         all_here = self.pieces_at(hid)
         here = [u for u in all_here if self._side_of(u) == dec]
@@ -352,4 +406,4 @@ class HotseatTool(Tool):
         if not ev.on_map or (gmap is not None and not gmap.contains(ev.hex)):
             self.set_status("off the map")   # the margin is not a hex
             return
-        self.set_status(self.panel.click(ev.hex.id))
+        self.set_status(self.panel.click(ev.hex.id, (ev.x, ev.y)))

@@ -411,9 +411,9 @@ class MainWindow(QMainWindow):
         """Open a map file, or a scenario file (detected by its format) with its map. An invalid
         file shows the validator's messages in a dialog and the current document stays. A newer
         autosave is offered for recovery."""
-        from editor.scenario_document import file_format
+        from editor.scenario_document import file_format, is_scenario_format
 
-        if file_format(path) == "ironcross-scenario":
+        if is_scenario_format(file_format(path)):
             try:
                 self.scenario_ctl.open(path)
             except (DocumentError, OSError) as e:

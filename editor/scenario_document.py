@@ -65,6 +65,13 @@ def file_format(path: str | os.PathLike[str]) -> str | None:
     return m.group(1) if m else None
 
 
+def is_scenario_format(fmt: str | None) -> bool:
+    """Whether a document ``format`` is a scenario of some rule system: ``"ironcross-scenario"``
+    (every system's, by the boundary's convention) or another system's own ``"NAME-scenario"``
+    (the 20 mm rules' ``"twentymm-scenario"``); its ``rule_system`` then says which system."""
+    return bool(fmt) and (fmt == "ironcross-scenario" or fmt.endswith("-scenario"))
+
+
 def placement_path(path: str | os.PathLike[str]) -> Path:
     p = Path(path)
     return p.with_name(p.stem + ".placement.json")

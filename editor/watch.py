@@ -7,6 +7,11 @@ stepping back is instant. The map shows the units (side colour, facing, UP/DOWN,
 lines of fire of the current decision (a system without the richer editor state: its pieces,
 drawn generically, and a blue line for each piece that changed hexes); the panel shows turn,
 phase, the side to act, the decision and its events (dice and results) in the event log.
+
+A measured system (pieces with a ``point``, e.g. the 20 mm rules) is drawn as on a table: each
+piece where it stands with its footprint, figures, facing and turret, and the decision's marks
+(the system's ``marks``: lines of fire, templates, fire corridors, scatter, moves); *Fire arcs of
+every piece* shows each piece's arc.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 from PySide6.QtCore import QThread, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -28,9 +34,10 @@ from PySide6.QtWidgets import (
 from PySide6.QtCore import Qt
 
 from editor.game_record import GameRecording, log_lines, state_text
-from editor.scenario_overlay import CounterSpec, CountersItem, PiecesItem, cross_item, fire_line_item
+from editor.scenario_overlay import (CounterSpec, CountersItem, PiecesItem, cross_item, fire_line_item, mark_items,
+                                     point_cross_item)
 
-__all__ = ["WatchPanel", "GameThread", "counters_of", "game_items"]
+__all__ = ["WatchPanel", "GameThread", "counters_of", "game_items", "decision_items"]
 
 
 def counters_of(units: dict[str, tuple], selected: str | None = None) -> list[CounterSpec]:
@@ -38,12 +45,35 @@ def counters_of(units: dict[str, tuple], selected: str | None = None) -> list[Co
             for uid, (h, facing, down, morale, side, label) in sorted(units.items())]
 
 
-def game_items(snap, selected: str | None = None) -> list:
-    """The counters of a snapshot: the system's pieces drawn generically (:class:`PiecesItem`)
-    when the snapshot has them, else the richer counters of ``units`` (UP/DOWN, morale)."""
+def game_items(snap, selected: str | None = None, arcs: bool = False) -> list:
+    """The counters of a snapshot: the system's pieces drawn generically (:class:`PiecesItem`;
+    ``arcs``: every piece's fire arc, not only the selected one's) when the snapshot has them,
+    else the richer counters of ``units`` (UP/DOWN, morale)."""
     if snap.pieces:
-        return [PiecesItem(snap.pieces, selected)]
+        return [PiecesItem(snap.pieces, selected, arcs)]
     return [CountersItem(counters_of(snap.units, selected))]
+
+
+def decision_items(system, game, events: list[dict], before, after) -> list:
+    """What one decision did, on the map, for a system drawn from its pieces (snapshots
+    ``before`` and ``after`` it, with ``pieces``): the system's ``marks(game, events)`` (lines of
+    fire, templates, corridors, moves: :func:`editor.scenario_overlay.mark_items`) when it has
+    them, else a blue line for each piece that changed hexes; a red cross where a piece standing
+    at a point (a measured system) was before it was removed."""
+    items = []
+    if system.marks is not None:
+        items += mark_items(system.marks(game, events))
+    else:
+        was = {p.uid: p.hexes for p in before.pieces}
+        for p in after.pieces:
+            old = was.get(p.uid)
+            if old and p.hexes and old != p.hexes:
+                items.append(fire_line_item(old[0], p.hexes[0], QColor(30, 120, 230), 5))
+    now = {p.uid for p in after.pieces}
+    for p in before.pieces:
+        if p.uid not in now and getattr(p, "point", None) is not None:
+            items.append(point_cross_item(p.point))
+    return items
 
 
 class GameThread(QThread):
@@ -127,6 +157,10 @@ class WatchPanel(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.valueChanged.connect(lambda v: v != self.pos and self.go(v))
         lay.addWidget(self.slider)
+        self.arcs = QCheckBox("Fire arcs of every piece")
+        self.arcs.setToolTip("a measured system's pieces: the wedge each can fire into (+-arc, out to its range)")
+        self.arcs.toggled.connect(lambda _on: self.draw())
+        lay.addWidget(self.arcs)
         self.state_label = QLabel("no game")
         self.state_label.setWordWrap(True)
         lay.addWidget(self.state_label)
@@ -247,14 +281,10 @@ class WatchPanel(QWidget):
             return
         snap = rec.snapshots[self.pos]
         last = rec.steps[self.pos - 1] if self.pos > 0 else None
-        self.overlay.set_layer("game", game_items(snap))
+        self.overlay.set_layer("game", game_items(snap, arcs=self.arcs.isChecked()))
         lines = []
-        if last is not None and snap.pieces:   # any system: a piece that changed hexes, a blue line
-            was = {p.uid: p.hexes for p in rec.snapshots[self.pos - 1].pieces}
-            for p in snap.pieces:
-                old = was.get(p.uid)
-                if old and p.hexes and old != p.hexes:
-                    lines.append(fire_line_item(old[0], p.hexes[0], QColor(30, 120, 230), 5))
+        if last is not None and snap.pieces:   # any system: its marks, else a blue line per piece that changed hexes
+            lines = decision_items(rec.system, rec.game, last.events, rec.snapshots[self.pos - 1], snap)
         elif last is not None:
             before = rec.snapshots[self.pos - 1].units
             for e in last.events:

@@ -63,6 +63,12 @@ def _xy(p) -> tuple[float, float]:
     return (float(p[0]), float(p[1]))
 
 
+def _at(p) -> list[float] | None:
+    """A table point for an event (inches, 3 decimals: where a shot came from or went to, so the
+    editor's Watch can draw it), or None."""
+    return None if p is None else [round(float(p[0]), 3), round(float(p[1]), 3)]
+
+
 class Game:
     """A game of the 20 mm rules from a :class:`Setup` and a seed (see the module docstring)."""
 
@@ -819,7 +825,9 @@ class Game:
                 saved = sum(1 for x in self.roll(h, f"cover saves of {uid} ({cover}, need {need}+)", "Cover Saves") if x >= need)
             k = self._casualties(e, h - saved, "small_arms", rule)
             result[uid] = k
-        self._ev("small_arms_fire", rule, uid=u.uid, target=t.uid, hits=hits, killed=result)
+        corridor = None if (close or only or plan.get("single")) else next((w for w in ("hmg", "lmg") if arms.get(w)), None)
+        self._ev("small_arms_fire", rule, uid=u.uid, target=t.uid, hits=hits, killed=result,
+                 frm=_at(u.pos), at=_at(t.pos), corridor=corridor)
         for e in self.living(other(u.side)):
             if e.uid not in hits and e.uid == t.uid:
                 e.under_fire = True
@@ -959,7 +967,8 @@ class Game:
             sv = tables.sv_at(shot["sv"], d, shot.get("bands"))
             roll = sum(self.roll(2, f"{u.uid} {shot['name']} to hit {t.uid} (need {base_need}+, mod {mods:+d})", "Anti-Tank Guns"))
             hit = base_need is not None and roll + mods >= base_need
-            self._ev("at_shot", "Anti-Tank Guns", uid=u.uid, target=t.uid, roll=roll, mod=mods, need=base_need, hit=hit)
+            self._ev("at_shot", "Anti-Tank Guns", uid=u.uid, target=t.uid, roll=roll, mod=mods, need=base_need, hit=hit,
+                     frm=_at(u.pos), at=_at(t.pos))
             if not hit:
                 continue
             self._penetrate(u.pos, t, sv, a.tracks, f"{u.uid} {shot['name']}")
@@ -1078,7 +1087,8 @@ class Game:
         mods = (1 if u.elite else 0) - (1 if t is not None and t.moved else 0)
         roll = sum(self.roll(2, f"{u.uid} HE to hit (need {need}+)", "Direct Fire High Explosive"))
         hit = roll + mods >= need
-        self._ev("he_shot", "Direct Fire High Explosive", uid=u.uid, target=None if t is None else t.uid, roll=roll, need=need, hit=hit)
+        self._ev("he_shot", "Direct Fire High Explosive", uid=u.uid, target=None if t is None else t.uid, roll=roll, need=need, hit=hit,
+                 frm=_at(u.pos), at=_at(p))
         if not hit:
             return
         if t is None:   # Ditching...: only a direct HE hit of 75 mm or more holes tank traps
@@ -1090,12 +1100,15 @@ class Game:
             return
         self.template(p, tables.he_class(plan["calibre"]), firer_pos=u.pos, direct=True, rule="Direct Fire High Explosive")
 
-    def template(self, centre, he: str, firer_pos=None, direct: bool = False, rule: str = "Mortars and Other Indirect Fire Weapons") -> dict:
+    def template(self, centre, he: str, firer_pos=None, direct: bool = False, rule: str = "Mortars and Other Indirect Fire Weapons",
+                 source=None) -> dict:
         """A shell blast template (2, 3 or 4 inches across) at ``centre``: infantry under it hit
         on 3+ (hard cover saves 5+ against direct fire; none in buildings from indirect fire),
-        vehicles hit automatically and rolled on the vehicle effect table; all under HE fire."""
+        vehicles hit automatically and rolled on the vehicle effect table; all under HE fire.
+        ``source``: where an indirect shell came from (an on-table mortar), logged only (a direct
+        HE shot logs its firer in its ``he_shot`` event)."""
         circle = Point(centre).buffer(tables.TEMPLATE_DIAMETER[he] / 2, quad_segs=32)
-        self._ev("template", rule, centre=list(centre), diameter=tables.TEMPLATE_DIAMETER[he], he=he)
+        self._ev("template", rule, centre=list(centre), diameter=tables.TEMPLATE_DIAMETER[he], he=he, frm=_at(source))
         out = {}
         for e in list(self.units.values()):
             if not self.on_table(e):
@@ -1240,7 +1253,8 @@ class Game:
             ang = math.radians(fire_dir + 90)   # Battery Fire: right of the direction of fire (+90 on the table)
             aim = (p[0] + math.cos(ang) * w * k, p[1] + math.sin(ang) * w * k)
             land = self.scatter(aim, fire_dir)
-            self.template(land, he, rule="Battery Fire" if u.kind == "battery" and n > 1 else "Mortars and Other Indirect Fire Weapons")
+            self.template(land, he, rule="Battery Fire" if u.kind == "battery" and n > 1 else "Mortars and Other Indirect Fire Weapons",
+                          source=None if u.kind == "battery" else u.pos)
 
     def scatter(self, aim, fire_dir: float):
         """Scatter (reading of "D6 scatter dice"): one die for direction (six 60-degree sectors

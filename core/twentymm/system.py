@@ -4,12 +4,14 @@ Registered at import as ``"twentymm"`` (``core.rule_system.SYSTEM_MODULES`` name
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
 
 from core import rule_system
-from core.rule_system import Piece, RuleSystem
+from core.rule_system import Mark, Piece, RuleSystem
+from core.twentymm import tables
 from core.twentymm.actions import action_from_json, action_to_json
 from core.twentymm.game import Game
 from core.twentymm.model import SIDES, Unit
@@ -129,9 +131,52 @@ def scenario_warnings(path) -> list:
     return out
 
 
+def map_bearing(facing: float) -> float:
+    """A 20 mm bearing (degrees, 0 = +x, 90 = +y on the table: :mod:`core.twentymm.model`) as a
+    :class:`Piece` bearing (degrees clockwise from the top of the sheet). The table's inches are
+    an isotropic scaling of the true-scale map with x along the columns and y down the rows, so
+    the angle is the same: only its origin moves."""
+    return round((float(facing) + 90.0) % 360.0, 3)
+
+
+def _mu(table, p) -> tuple[float, float]:
+    """Table inches -> map units (``TableMap.from_table``), rounded to 1e-4."""
+    x, y = table.from_table(float(p[0]), float(p[1]))
+    return (round(x, 4), round(y, 4))
+
+
+def _ring(table, geom) -> tuple[tuple[float, float], ...]:
+    """The exterior of a shapely polygon in inches as a ring of map units (last point dropped)."""
+    pts = list(geom.exterior.coords)[:-1]
+    return tuple(_mu(table, q) for q in pts)
+
+
+BASE = 0.25   # reading for drawing: a figure's base is half an inch across
+
+
+def reach(game: Game, u: Unit) -> float | None:
+    """The longest range of ``u``'s weapons in inches (Infantry Small Arms Weapons; the Anti-Tank
+    Guns table's 40 inches; a mortar's range), or None for a unit without weapons."""
+    if u.is_mortar:
+        return tables.MORTAR_RANGE[u.weapon]
+    if u.is_atg or (u.kind == "vehicle" and game.at_weapons(u)):
+        return 40.0
+    arms = game.small_arms_of(u)
+    ranges = [tables.small_arms_range(w) for w, n in arms.items() if n]
+    return max(ranges) if ranges else None
+
+
 def pieces(game: Game) -> list[Piece]:
     """Every unit on the table as a Piece: ``hexes`` the hex under it, ``facing`` the nearest
-    hexside direction 0-5 (0 = the top of the sheet, clockwise)."""
+    hexside (1-6 clockwise from the top of the sheet); where it stands in map units (``point``,
+    ``TableMap.from_table``), its ``bearing`` (hull or line facing) and ``turret`` (clockwise from
+    the top), its ``footprint`` (a vehicle's 2 x 1 inch hull; a section's line of men on their
+    half-inch bases; a gun's 1-inch square), its men as ``figures``, its fire ``arc`` (Firing:
+    +-22.5 degrees, about the turret plus its free traverse for a turreted vehicle) and ``reach``
+    (its longest range, in hexes)."""
+    from shapely.geometry import Point
+
+    t = game.table
     out = []
     for u in game.units.values():
         if not u.alive or u.kind == "battery" or u.pos is None:
@@ -148,9 +193,67 @@ def pieces(game: Game) -> list[Piece]:
         if u.tow:
             status.append("limbered")
         label = u.vtype if u.kind == "vehicle" else (u.weapon if u.kind == "gun" else f"{u.men} men")
-        face = round(((u.facing - 270.0) % 360.0) / 60.0) % 6
+        brg = map_bearing(u.facing)
+        face = round(brg / 60.0) % 6 + 1
+        if u.kind == "vehicle":
+            foot, figs = _ring(t, u.footprint()), ()
+        elif u.kind == "gun":
+            foot = _ring(t, Point(u.pos).buffer(0.5, cap_style="square"))
+            figs = tuple(_mu(t, q) for q in u.figures())
+        else:
+            men = u.figures()
+            foot = _ring(t, u.footprint().buffer(BASE, quad_segs=4)) if men and not u.embarked_in else ()
+            figs = tuple(_mu(t, q) for q in men) if not u.embarked_in else ()
+        turret = map_bearing(u.turret) if (u.kind == "vehicle" and u.turret is not None) else None
+        arc = 22.5 + (game.free_traverse(u) if turret is not None else 0.0)
+        r = reach(game, u)
         out.append(Piece(u.uid, u.side, (_hex(game, u.pos),), f"{u.uid} {label}",
-                         {"infantry": "infantry", "gun": "gun", "vehicle": "afv"}[u.kind], tuple(status), face))
+                         {"infantry": "infantry", "gun": "gun", "vehicle": "afv"}[u.kind], tuple(status), face,
+                         point=_mu(t, u.pos), bearing=brg, footprint=foot, arc=arc if r else None, figures=figs,
+                         turret=turret, reach=None if r is None else round(r / t.scale, 4)))
+    return out
+
+
+def _circle(table, centre, radius: float) -> tuple[tuple[float, float], ...]:
+    from shapely.geometry import Point
+
+    return _ring(table, Point(centre).buffer(radius, quad_segs=12))
+
+
+def marks(game: Game, events: list[dict]) -> list[Mark]:
+    """What the events of one decision show on the map (RuleSystem.marks), in map units: each
+    shot a ``fire`` line from the firer to its target (small arms, anti-tank, direct HE; ``hit``
+    for AT and HE shots), an LMG/HMG's 2-inch ``corridor`` to its range (Infantry Small Arms
+    Weapons), each ``template`` as its circle (2/3/4 inches across) with a ``fire`` line from an
+    on-table mortar, a shell's ``scatter`` (aimed at -> landed), each ``move`` (from -> to)."""
+    from shapely.geometry import LineString
+
+    t = game.table
+    out: list[Mark] = []
+    for e in events:
+        k = e.get("kind")
+        side = e.get("side") or ""
+        if k in ("small_arms_fire", "at_shot", "he_shot") and e.get("frm") and e.get("at"):
+            a, b = e["frm"], e["at"]
+            if k == "small_arms_fire" and e.get("corridor"):
+                rng = tables.small_arms_range(e["corridor"])
+                d = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+                end = (a[0] + (b[0] - a[0]) / d * rng, a[1] + (b[1] - a[1]) / d * rng)
+                band = LineString([a, end]).buffer(1.0, cap_style="flat")
+                out.append(Mark("corridor", _ring(t, band), side, f"{e['corridor'].upper()} corridor"))
+            hit = e.get("hit") if k != "small_arms_fire" else bool(sum((e.get("killed") or {}).values()))
+            word = {"small_arms_fire": "small arms", "at_shot": "AT", "he_shot": "HE"}[k]
+            out.append(Mark("fire", (_mu(t, a), _mu(t, b)), side, f"{e.get('uid', '')} {word}", hit))
+        elif k == "template" and e.get("centre"):
+            c = e["centre"]
+            if e.get("frm"):
+                out.append(Mark("fire", (_mu(t, e["frm"]), _mu(t, c)), side, "indirect HE"))
+            out.append(Mark("template", _circle(t, c, float(e.get("diameter", 2.0)) / 2), side,
+                            f"{e.get('diameter', 0):g}-inch template"))
+        elif k == "scatter" and e.get("aim") and e.get("land") and e.get("inches"):
+            out.append(Mark("scatter", (_mu(t, e["aim"]), _mu(t, e["land"])), side, f"scatter {e['inches']}\""))
+        elif k == "move" and e.get("frm") and e.get("to") and e["frm"] != e["to"]:
+            out.append(Mark("move", (_mu(t, e["frm"]), _mu(t, e["to"])), side, e.get("uid", "")))
     return out
 
 
@@ -224,6 +327,7 @@ SYSTEM = RuleSystem(
     summarise_scenario=summarise_scenario,
     scenario_warnings=scenario_warnings,
     pieces=pieces,
+    marks=marks,
     describe_event=describe_event,
     los=los,
     terrain_mapping=TERRAIN_MAPPING,

@@ -7,6 +7,7 @@ time -- through the rule-system boundary only; Iron Cross keeps its richer views
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -272,3 +273,173 @@ def test_a_scenario_of_a_system_not_installed_or_unknown_is_refused_plainly(win,
     assert not win.open_file(chess)
     assert "$.rule_system: unknown rule system 'chess'" in dialogs[-1][1][2]
     assert win.scenario_ctl.doc.system.name == TOY   # the open scenario stays
+
+
+# ------------------------------------------------------------------------------ a measured system (20 mm)
+S20 = ROOT / "scenarios" / "data" / "twentymm_1_village_counterattack.json"
+
+
+@pytest.fixture
+def win20(qtbot):
+    from editor.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    w.show()
+    assert w.open_file(S20)   # its own format, "twentymm-scenario", naming its rule_system
+    w.set_mode("play")
+    yield w
+    w.scenario_ctl.shutdown()
+
+
+def test_iron_cross_and_toy_pieces_leave_the_measured_fields_empty(toy, tmp_path):
+    rec = GameRecording.play(toy_map_file(tmp_path), 3, AI, max_actions=6)
+    for p in rec.snapshots[-1].pieces:
+        assert (p.point, p.bearing, p.footprint, p.arc, p.figures, p.turret, p.reach) == (None, None, (), None, (), None, None)
+    assert Piece("A", "german", ("4010",), "x") == Piece("A", "german", ("4010",), "x", "", (), None, None, None, (), None)
+    assert rec.system.marks is None
+
+
+def test_20mm_watch_draws_pieces_where_they_stand_with_fire_and_templates(win20):
+    """The Watch of a 20 mm game: each piece at its point (map units -> scene), facing, footprint;
+    the decision's marks: a line of fire, a template, a corridor; a removed piece's cross."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.scenario_overlay import PiecesItem
+
+    ctl = win20.scenario_ctl
+    assert ctl.doc.system.name == "twentymm"
+    rec = GameRecording.play(str(S20), 3, {"german": "heuristic", "russian": "heuristic"})
+    w = ctl.watch
+    ctl.docks["watch"].raise_()
+    ctl.update_game_view()
+    w.set_recording(rec)
+    item = ctl.overlay.layers["game"][0]
+    assert isinstance(item, PiecesItem) and all(p.point is not None for p in item.pieces)
+    for p in item.pieces:   # drawn where the piece stands
+        assert item.boundingRect().contains(p.point[0] * SCENE_PER_X, p.point[1] * SCENE_PER_Y)
+    marks = rec.system.marks
+    step = next(i for i, s in enumerate(rec.steps, 1) if any(m.kind == "template" for m in marks(rec.game, s.events)))
+    w.go(step)
+    kinds = [m.kind for m in marks(rec.game, rec.steps[step - 1].events)]
+    lines = ctl.overlay.layers["game-lines"]
+    assert "template" in kinds and len(lines) >= len(kinds)
+    # the arcs: off by default, every piece's with the box ticked (a bigger picture)
+    small = ctl.overlay.layers["game"][0].boundingRect()
+    w.arcs.setChecked(True)
+    assert ctl.overlay.layers["game"][0].arcs and ctl.overlay.layers["game"][0].boundingRect().width() > small.width()
+    # a piece that was removed: a red cross where it stood
+    gone = next(i for i in range(1, len(rec) + 1)
+                if {p.uid for p in rec.snapshots[i - 1].pieces} - {p.uid for p in rec.snapshots[i].pieces})
+    w.go(gone)
+    assert len(ctl.overlay.layers["game-lines"]) >= 1
+    # it paints (offscreen) without error, pieces in their side's colours
+    img = QImage(800, 600, QImage.Format.Format_ARGB32)
+    img.fill(0xFFFFFFFF)
+    painter = QPainter(img)
+    win20.view.render(painter)
+    painter.end()
+    assert not img.isNull()
+
+
+def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(win20):
+    """Hot-seat for a measured system: a click near a piece (not on its hex centre) selects the
+    nearest within the radius, of the side to act; the German human chooses only among the
+    listed legal actions, the Russian AI replies, to the game's end."""
+    import random
+
+    from PySide6.QtCore import Qt
+
+    from core.twentymm.actions import EndTurn
+    from editor.hotseat import PICK_RADIUS
+    from editor.map_painter import SCENE_PER_Y
+
+    ctl = win20.scenario_ctl
+    hs = ctl.hotseat
+    ctl.docks["hotseat"].raise_()
+    hs.human["russian"].setChecked(False)
+    ctl.playtest.ai["russian"].setCurrentText("heuristic")
+    assert hs.new_game() and hs.session.system.name == "twentymm"
+    snap = snapshot(hs.game, hs.system)
+    mine = [p for p in snap.pieces if p.side == "german"]
+    p0 = mine[0]
+    near = (p0.point[0], p0.point[1] + 20.0 / SCENE_PER_Y)   # 20 scene units below it
+    assert hs.piece_near(near) == p0.uid
+    assert hs.click(snap.units[p0.uid][0], near) == f"selected {p0.uid}" and hs.selected == p0.uid
+    # the list narrows to its actions (and those naming no piece); the map shows its arc
+    labels = [hs.actions.topLevelItem(i).child(k).text(0) for i in range(hs.actions.topLevelItemCount())
+              for k in range(hs.actions.topLevelItem(i).childCount())]
+    assert labels and ctl.overlay.layers["hotseat"][0].selected == p0.uid
+    # a click far from every piece selects none of them
+    from editor.map_painter import SCENE_PER_X
+
+    far = next((x, y) for x in range(100, 160) for y in range(5, 55)
+               if all(math.hypot((p.point[0] - x) * SCENE_PER_X, (p.point[1] - y) * SCENE_PER_Y) > PICK_RADIUS
+                      for p in snap.pieces))
+    assert hs.piece_near(far) is None
+    # the map tool: a press near another German piece selects it (the press's point, not its hex)
+    from PySide6.QtCore import QPointF
+
+    from editor.canvas import ToolEvent
+
+    p1 = mine[1]
+    tool = win20.tools.set_tool("hotseat")
+    tool.press(ToolEvent.at_scene(QPointF(p1.point[0] * SCENE_PER_X + 15, p1.point[1] * SCENE_PER_Y - 10)))
+    assert hs.selected == p1.uid
+    rnd = random.Random(5)
+    n = marked = 0
+    while not hs.game.is_terminal() and n < 400:
+        assert hs.session.human_to_act()
+        acts = hs.game.legal_actions()
+        items = [hs.actions.topLevelItem(i).child(k) for i in range(hs.actions.topLevelItemCount())
+                 for k in range(hs.actions.topLevelItem(i).childCount())]
+        assert items and all(it.data(0, Qt.ItemDataRole.UserRole) in acts for it in items)
+        # end the turn half the time, else any listed action
+        ends = [it for it in items if isinstance(it.data(0, Qt.ItemDataRole.UserRole), EndTurn)]
+        it = ends[0] if ends and rnd.random() < 0.5 else rnd.choice(items)
+        hs.actions.setCurrentItem(it)
+        assert hs.do_selected()
+        n += 1
+        marked += len(ctl.overlay.layers["hotseat"]) > 1   # the pieces, and the decisions' marks
+        if hs.selected is not None and n % 7 == 0:
+            hs.selected = None
+            hs.refresh()
+    assert hs.game.is_terminal() and hs.game.outcome in ("german", "russian", "draw") and n >= 10
+    assert "game over" in hs.state_label.text()
+    assert hs.game.actions and len(hs.game.actions) > n   # the AI's decisions too
+    assert marked >= 1   # moves and shots since the human's last decision are drawn
+
+
+def test_measured_pieces_and_marks_are_drawn_from_map_units_alone(qtbot):
+    """A piece at a point and a system's marks need no system: map units in, scene items out (a
+    hex is 100 scene units across flats); the selected piece's arc reaches ``reach`` hexes."""
+    from core.rule_system import Mark
+    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.scenario_overlay import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
+
+    tank = Piece("T", "german", ("4307",), "T Pz IV", "afv", (), 1, point=(129.0, 14.0), bearing=0.0,
+                 footprint=((128.5, 13.0), (129.5, 13.0), (129.5, 15.0), (128.5, 15.0)), arc=67.5, turret=90.0, reach=10.0)
+    men = Piece("S", "russian", ("4308",), "S 8 men", "infantry", ("hidden",), 4, point=(129.0, 17.0), bearing=180.0,
+                figures=tuple((129.0 + 0.25 * i, 17.0) for i in range(8)), arc=22.5, reach=4.0)
+    assert map_point(tank.point).x() == pytest.approx(129.0 * SCENE_PER_X) and map_point(tank.point).y() == 14.0 * SCENE_PER_Y
+    up, right = bearing_vector(0.0), bearing_vector(90.0)
+    assert (round(up.x(), 9), up.y(), right.x(), round(right.y(), 9)) == (0.0, -1.0, 1.0, 0.0)
+    wedge = arc_polygon(map_point(tank.point), 90.0, 22.5, 1000.0)   # +-22.5 about "right"
+    c = map_point(tank.point)
+    assert max(q.x() for q in wedge) == pytest.approx(c.x() + 1000.0)
+    assert max(q.y() for q in wedge) - c.y() == pytest.approx(1000.0 * math.sin(math.radians(22.5)))
+    plain = PiecesItem([tank, men]).boundingRect()
+    sel = PiecesItem([tank, men], selected="T").boundingRect()
+    assert sel.contains(plain) and sel.width() >= 2 * 10 * 100   # the selected tank's arc, 10 hexes
+    ring = tuple((129.0 + 0.3 * math.cos(k), 20.0 + 0.5 * math.sin(k)) for k in range(12))
+    marks = [Mark("fire", ((129.0, 14.0), (129.0, 17.0)), "german", "T HE", True),
+             Mark("fire", ((129.0, 14.0), (129.0, 20.0)), "german", "", False), Mark("template", ring),
+             Mark("corridor", ring), Mark("scatter", ((129.0, 20.0), (130.0, 21.0))),
+             Mark("move", ((120.0, 14.0), (129.0, 14.0))), Mark("smoke", ((120.0, 14.0), (121.0, 14.0))),
+             Mark("fire", ((1.0, 1.0),))]   # one point: nothing to draw
+    items = mark_items(marks)
+    # a line each (the first with its label), the template's disc and centre cross, a corridor, scatter, move, grey
+    assert len(items) == 2 + 1 + 2 + 1 + 1 + 1 + 1
+

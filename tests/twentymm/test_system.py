@@ -155,3 +155,85 @@ def test_20mm_apply_refuses_non_finite_points_and_bearings(system, setup):
         with pytest.raises(TwentyIllegal, match="finite"):
             g.apply(a)
     assert g.actions == []
+
+
+# ------------------------------------------------------------------ the editor's view: points in map units
+def test_20mm_pieces_stand_at_their_table_points_in_map_units(system, setup):
+    """Piece.point is TableMap.from_table of the unit's inches (and back: to_table gives the
+    inches), inside the hex the piece names; bearings clockwise from the top of the sheet."""
+    import math
+
+    from shapely.geometry import Point
+
+    from maps import hexgrid
+    from core.twentymm.system import map_bearing
+
+    g = system.new_game(setup, 1, None, None)
+    t = g.table
+    ps = {p.uid: p for p in system.pieces(g)}
+    assert ps and all(p.point is not None for p in ps.values())
+    for p in ps.values():
+        u = g.units[p.uid]
+        back = t.to_table(*p.point)
+        assert math.dist(back, u.pos) < 1e-3          # the round trip, inches -> map units -> inches
+        assert p.point == pytest.approx(t.from_table(*u.pos), abs=1e-4)
+        # in (or on the edge of) the hex the piece names
+        assert hexgrid.hex_polygon(hexgrid.parse_hex_id(p.hexes[0])).distance(Point(p.point)) < 1e-3
+        assert p.bearing == pytest.approx(map_bearing(u.facing)) and 0 <= p.bearing < 360
+        assert p.facing == round(p.bearing / 60) % 6 + 1   # the nearest hexside, 1-6 clockwise from the top
+    # the conversion: a hex centre in inches is the lattice centre in map units (4 inches per hex)
+    assert t.from_table(*t.hex_centre("4307")) == pytest.approx(hexgrid.centre(hexgrid.parse_hex_id("4307")))
+    # 270 (up the table, -y) is bearing 0; 0 (+x) is 90; 90 (+y, down the sheet) is 180
+    assert (map_bearing(270), map_bearing(0), map_bearing(90), map_bearing(180)) == (0.0, 90.0, 180.0, 270.0)
+    # a vehicle: its 2 x 1 inch hull as a ring of map units, its turret, the arc about it (+-22.5 and 45 free)
+    tank = next(p for p in ps.values() if p.kind == "afv" and p.turret is not None)
+    u = g.units[tank.uid]
+    hull = [t.to_table(*q) for q in tank.footprint]
+    assert len(hull) == 4 and {(round(x, 3), round(y, 3)) for x, y in hull} == \
+        {(round(x, 3), round(y, 3)) for x, y in list(u.footprint().exterior.coords)[:-1]}
+    assert tank.turret == pytest.approx(map_bearing(u.turret)) and tank.arc == 22.5 + g.free_traverse(u)
+    assert tank.reach == pytest.approx(40.0 / t.scale) and tank.figures == ()
+    # a section: its men as figures half an inch apart, its line on bases as the footprint, +-22.5
+    sec = next(p for p in ps.values() if p.kind == "infantry" and g.units[p.uid].men >= 8)
+    u = g.units[sec.uid]
+    figs = [t.to_table(*q) for q in sec.figures]
+    assert len(figs) == u.men and math.dist(figs[0], figs[1]) == pytest.approx(0.5, abs=1e-3)
+    assert sec.arc == 22.5 and sec.turret is None and len(sec.footprint) > 4
+    assert sec.reach == pytest.approx(16.0 / t.scale)   # its LMG's 16 inches
+
+
+def test_20mm_fire_events_carry_their_points_and_marks_draw_them(system, setup):
+    """Firing: each shot's event names where it came from and went to (inches); marks() turns a
+    decision's events into lines of fire, templates (their diameter), corridors and moves, in map
+    units; an LMG's corridor is the 2-inch band to its 16 inches."""
+    import math
+
+    from core.rule_system import Mark
+
+    g = play(system, setup, 3, {"german": "heuristic", "russian": "heuristic"})
+    t = g.table
+    shots = [e for e in g.events if e["kind"] in ("small_arms_fire", "at_shot", "he_shot")]
+    assert shots and all(len(e["frm"]) == 2 and len(e["at"]) == 2 for e in shots)
+    for e in shots:
+        ms = [m for m in system.marks(g, [e]) if m.kind == "fire"]
+        assert len(ms) == 1 and ms[0].points == (pytest.approx(t.from_table(*e["frm"]), abs=1e-3),
+                                                  pytest.approx(t.from_table(*e["at"]), abs=1e-3))
+        if e["kind"] != "small_arms_fire":
+            assert ms[0].hit is e["hit"]
+    temps = [e for e in g.events if e["kind"] == "template"]
+    assert temps
+    for e in temps:
+        ring = next(m for m in system.marks(g, [e]) if m.kind == "template")
+        radii = [math.dist(t.to_table(*q), e["centre"]) for q in ring.points]
+        assert max(radii) == pytest.approx(e["diameter"] / 2, abs=1e-3) and min(radii) > e["diameter"] / 2 * 0.98
+    cor = next((e for e in shots if e["kind"] == "small_arms_fire" and e.get("corridor")), None)
+    if cor is not None:
+        band = next(m for m in system.marks(g, [cor]) if m.kind == "corridor")
+        from shapely.geometry import Polygon
+
+        poly = Polygon([t.to_table(*q) for q in band.points])
+        assert poly.area == pytest.approx(2.0 * 16.0 if cor["corridor"] == "lmg" else 2.0 * 20.0, rel=1e-3)
+    mv = next(e for e in g.events if e["kind"] == "move" and e["frm"] != e["to"])
+    assert system.marks(g, [mv]) == [Mark("move", (pytest.approx(t.from_table(*mv["frm"]), abs=1e-3),
+                                                   pytest.approx(t.from_table(*mv["to"]), abs=1e-3)), mv["side"], mv["uid"])]
+    assert system.marks(g, [{"kind": "roll", "dice": [3]}]) == []
