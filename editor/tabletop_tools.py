@@ -279,6 +279,8 @@ class TablePlaceTool(Tool):
         self.pieces: list = []
         self._drag: str | None = None   # "move" or "turn"
         self._ghost = None              # (point, bearing) while dragging
+        self._trial = None              # the scenario JSON with the piece at the ghost (None: refused there)
+        self.refusal = ""               # why the rules refuse the ghost's position
         self._doc = None
         self.active = False
 
@@ -296,7 +298,7 @@ class TablePlaceTool(Tool):
     def deactivate(self) -> None:
         super().deactivate()
         self.active = False
-        self._drag = self._ghost = None
+        self._drag = self._ghost = self._trial = None
 
     def _bind(self, doc) -> None:
         if doc is self._doc:
@@ -329,11 +331,22 @@ class TablePlaceTool(Tool):
         self.pieces = doc.system.setup_pieces(str(doc.path), doc.data)
         if self.selected is not None and not any(p.uid == self.selected for p in self.pieces):
             self.selected = None
-        shown = self.pieces
-        if self._ghost is not None and self.selected is not None:
-            shown = [self._moved(p) if p.uid == self.selected else p for p in self.pieces]
-        for it in setup_items(doc, self.selected, shown) if self._ghost is None else [PiecesItem(shown, self.selected)]:
-            self._add(it)
+        if self._ghost is not None and self.selected is not None and self._trial is not None:
+            # dragging to a position the rules accept: the piece and its reach as they would be
+            trial = self._trial
+            shown = [replace(p, status=p.status + ("placing",)) if p.uid == self.selected else p
+                     for p in doc.system.setup_pieces(str(doc.path), trial)]
+            items = [PiecesItem(shown, self.selected)]
+            if doc.system.move_reach is not None:
+                items.append(reach_item(doc.system.move_reach(str(doc.path), self.selected, trial)))
+        elif self._ghost is not None and self.selected is not None:   # refused there: drawn as moved, marked
+            shown = [self._moved(p, "refused") if p.uid == self.selected else p for p in self.pieces]
+            items = [PiecesItem(shown, self.selected)]
+        else:
+            items = setup_items(doc, self.selected, self.pieces)
+        for it in items:
+            if it is not None:
+                self._add(it)
         pc = self.piece(self.selected)
         if pc is not None:
             pt, brg = self._ghost or (pc.point, pc.bearing or 0.0)
@@ -358,7 +371,7 @@ class TablePlaceTool(Tool):
         """The rotation handle of a piece at ``point`` facing ``bearing`` (scene point)."""
         return map_point(point) + bearing_vector(bearing) * HANDLE_SCENE
 
-    def _moved(self, pc):
+    def _moved(self, pc, word: str = "placing"):
         """The selected piece drawn at the ghost's point and bearing (its outline, figures moved
         and turned on the true-scale scene)."""
         pt, brg = self._ghost
@@ -374,7 +387,7 @@ class TablePlaceTool(Tool):
 
         turret = None if pc.turret is None else (pc.turret + brg - (pc.bearing or 0.0)) % 360
         return replace(pc, point=tuple(pt), bearing=brg, footprint=tuple(tr(q) for q in pc.footprint),
-                       figures=tuple(tr(q) for q in pc.figures), turret=turret, status=pc.status + ("placing",))
+                       figures=tuple(tr(q) for q in pc.figures), turret=turret, status=pc.status + (word,))
 
     # -- events
     def pick(self, ev) -> str | None:
@@ -397,7 +410,7 @@ class TablePlaceTool(Tool):
         if pc is not None:
             h = self.handle_scene(pc.point, pc.bearing or 0.0)
             if math.hypot(h.x() - ev.scene_pos.x(), h.y() - ev.scene_pos.y()) <= 16:
-                self._drag, self._ghost = "turn", (pc.point, pc.bearing or 0.0)
+                self._drag, self._ghost, self._trial = "turn", (pc.point, pc.bearing or 0.0), json.loads(json.dumps(self.doc_.data))
                 return
         uid = self.pick(ev)
         self.selected = uid
@@ -408,7 +421,6 @@ class TablePlaceTool(Tool):
             return
         pc = self.piece(uid)
         self._drag, self._ghost = "move", None
-        self._press_at = (ev.x, ev.y)
         self.refresh()
         self.set_status(f"{pc.label}: drag to move it, drag the handle to turn it")
 
@@ -417,16 +429,34 @@ class TablePlaceTool(Tool):
         if self._drag is None or pc is None or not ev.left_down:
             return
         if self._drag == "turn":
-            self._ghost = (pc.point, self._snap_bearing(scene_bearing(map_point(pc.point), ev.scene_pos)))
+            ghost = (pc.point, self._snap_bearing(scene_bearing(map_point(pc.point), ev.scene_pos)))
         else:
-            self._ghost = (self._snapped((ev.x, ev.y)), pc.bearing or 0.0)
+            ghost = (self._snapped((ev.x, ev.y)), pc.bearing or 0.0)
+        self.preview(pc.uid, *ghost)
+
+    def preview(self, uid: str, point, bearing: float) -> bool:
+        """Show ``uid`` as it would stand at ``point`` facing ``bearing`` (its arc and reach there
+        when the rules accept it; marked "refused", the reason in the status bar, when not);
+        nothing is written. Returns whether the position is accepted."""
+        from core.rule_system import ScenarioError
+
+        doc = self.doc_
+        self.selected = uid
+        self._ghost = (tuple(point), float(bearing))
+        try:
+            self._trial = doc.system.place_piece(str(doc.path), doc.data, uid, tuple(point), float(bearing))
+            self.refusal = ""
+        except ScenarioError as e:
+            self._trial, self.refusal = None, str(e)
         self.refresh()
-        pt, brg = self._ghost
-        self.set_status(f"{pc.label}: to ({pt[0]:.2f}, {pt[1]:.2f}) facing {brg:.0f} deg -- release to set it up")
+        pc = self.piece(uid)
+        where = f"{pc.label}: to {self.where(point)} facing {bearing:.0f} deg"
+        self.set_status(f"{where} -- release to set it up" if not self.refusal else f"{where} -- refused: {self.refusal}")
+        return not self.refusal
 
     def release(self, ev) -> None:
         drag, ghost, pc = self._drag, self._ghost, self.piece(self.selected)
-        self._drag = self._ghost = None
+        self._drag = self._ghost = self._trial = None
         if drag is None or ghost is None or pc is None:
             return
         self.place(pc.uid, ghost[0], ghost[1])
@@ -470,9 +500,17 @@ class TablePlaceTool(Tool):
         doc.undo_stack.push(PlacePieceCommand(doc, uid, before, after, f"set up {uid}"))
         self.refresh()
         pc = self.piece(uid)
-        self.set_status(f"{uid} set up at ({pc.point[0]:.2f}, {pc.point[1]:.2f}) facing {pc.bearing:.0f} deg"
+        self.set_status(f"{uid} set up at {self.where(pc.point)} facing {pc.bearing:.0f} deg"
                         if pc is not None else f"{uid} set up")
         return True
+
+    def where(self, point) -> str:
+        """A point (map units) in words: table inches at the scenario's scale, else map units."""
+        scale = table_scale_of(self.doc_)
+        if not scale:
+            return f"({point[0]:.2f}, {point[1]:.2f}) map units"
+        kx, ky = scale * hexgrid.X_SCALE_M / (2 * hexgrid.Y_SCALE_M), scale / 2
+        return f"({point[0] * kx:.1f}, {point[1] * ky:.1f}) in"
 
     def set_snap(self, mode: str) -> None:
         if mode not in SNAP_MODES:

@@ -148,7 +148,7 @@ def test_setup_tool_drag_places_a_unit_in_the_file_as_one_undo_step(win):
     assert g1["at"] == pytest.approx([152.0, 50.0], abs=0.01) and g1["facing"] == 250   # moved, not turned
     doc = win.scenario_ctl.doc
     assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "set up G-1"
-    assert "G-1 set up at" in win.tool_label.text()
+    assert "G-1 set up at (152.0, 50.0) in facing" in win.tool_label.text()
     # the selected piece is drawn with its arc, its reach and its handle
     kinds = [type(i).__name__ for i in tool._items]
     assert kinds.count("PiecesItem") == 1 and tool._items[0].selected == "G-1" and len(tool._items) == 3
@@ -163,7 +163,12 @@ def test_setup_tool_refuses_a_position_the_rules_refuse_and_says_why(win):
     tool = win.tools.set_tool("tableplace")
     t = table(win)
     before = win.s20.read_text()
-    drag(tool, t.from_table(166.0, 60.0), t.from_table(142.03, 28.0))   # the Pz IV into the west house
+    a, b = t.from_table(166.0, 60.0), t.from_table(142.03, 28.0)   # the Pz IV into the west house
+    tool.press(ev_at(a, button=L, buttons=L))
+    tool.move(ev_at(b, buttons=L))   # while dragging: drawn there, marked refused, the reason shown
+    assert "refused: Vehicle Movement" in win.tool_label.text()
+    assert "refused" in next(p for p in tool._items[0].pieces if p.uid == "G-T1").status
+    tool.release(ev_at(b, button=L))
     assert win.s20.read_text() == before and win.scenario_ctl.doc.undo_stack.count() == 0
     assert "G-T1 not placed: Vehicle Movement: a vehicle cannot stand in a building" in win.tool_label.text()
 
@@ -199,6 +204,20 @@ def test_setup_tool_snaps_a_dropped_unit_to_a_hex_centre(win):
     assert spec["at"] == pytest.approx(list(centre), abs=0.01)
     with pytest.raises(ValueError, match="unknown snapping"):
         tool.set_snap("grid")
+
+
+def test_setup_tool_preview_shows_the_piece_and_its_reach_where_it_would_stand(win):
+    tool = win.tools.set_tool("tableplace")
+    t = table(win)
+    a, b = t.from_table(150.0, 56.0), t.from_table(150.0, 50.0)
+    tool.press(ev_at(a, button=L, buttons=L))
+    tool.move(ev_at(b, buttons=L))
+    assert "release to set it up" in win.tool_label.text()
+    piece = next(p for p in tool._items[0].pieces if p.uid == "G-1")
+    assert "placing" in piece.status and t.to_table(*piece.point) == pytest.approx((150.0, 50.0), abs=0.01)
+    reach = tool._items[1].path().boundingRect()
+    assert reach.contains(map_point(b)) and not reach.contains(map_point(a))   # 6 inches away: out of a 3-inch reach
+    assert win.scenario_ctl.doc.undo_stack.count() == 0   # nothing written before the release
 
 
 def test_setup_tool_options_offer_the_snapping_modes(win):
