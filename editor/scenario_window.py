@@ -736,7 +736,10 @@ class ScenarioController(QObject):
         from editor.tabletop_tools import setup_items, table_document
 
         cur = self.win.tools.current
-        if table_document(self.win.ctx) is not doc or (cur is not None and cur.name == "tableplace"):
+        if table_document(self.win.ctx) is not doc:
+            return
+        if cur is not None and cur.name == "tableplace":
+            cur.show()
             return
         try:
             self.overlay.set_layer("units", setup_items(doc))

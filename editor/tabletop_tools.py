@@ -282,39 +282,28 @@ class TablePlaceTool(Tool):
         self._trial = None              # the scenario JSON with the piece at the ghost (None: refused there)
         self.refusal = ""               # why the rules refuse the ghost's position
         self._doc = None
-        self.active = False
 
     # -- lifecycle
     def activate(self) -> None:
-        self.active = True
-        doc = table_document(self.ctx)
-        if doc is None:
+        if self.show() is None:
             self.set_status("Set up: open a scenario of a measured rule system (e.g. the 20 mm rules)")
             return
-        self._bind(doc)
-        self.refresh()
         self.set_status(self.help)
 
     def deactivate(self) -> None:
         super().deactivate()
-        self.active = False
         self._drag = self._ghost = self._trial = None
 
-    def _bind(self, doc) -> None:
-        if doc is self._doc:
-            return
-        if self._doc is not None:
-            try:
-                self._doc.changed.disconnect(self._doc_changed)
-            except (RuntimeError, TypeError):
-                pass
-        self._doc = doc
-        self.selected = None
-        doc.changed.connect(self._doc_changed)
-
-    def _doc_changed(self, _what=None) -> None:
-        if self.active:
-            self.refresh()
+    def show(self):
+        """Draw the open measured scenario's set-up (after it was opened, reloaded, or a placement
+        was done or undone: the scenario window calls it on each redraw while the tool is the
+        current one). Returns the document, or None when none is open."""
+        doc = table_document(self.ctx)
+        if doc is not self._doc:   # another scenario: nothing selected
+            self._doc, self.selected = doc, None
+            self._drag = self._ghost = self._trial = None
+        self.refresh()
+        return doc
 
     @property
     def doc_(self):

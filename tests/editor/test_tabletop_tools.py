@@ -155,6 +155,7 @@ def test_setup_tool_drag_places_a_unit_in_the_file_as_one_undo_step(win):
     doc.undo_stack.undo()
     g1 = next(u for u in json.loads(win.s20.read_text())["german"] if u["id"] == "G-1")
     assert g1["at"] == [150.0, 56.0]
+    assert t.to_table(*tool.piece("G-1").point) == pytest.approx((150.0, 56.0), abs=1e-3)   # redrawn as undone
     doc.undo_stack.redo()
     assert next(u for u in doc.data["german"] if u["id"] == "G-1")["at"] == pytest.approx([152.0, 50.0], abs=0.01)
 
@@ -218,6 +219,16 @@ def test_setup_tool_preview_shows_the_piece_and_its_reach_where_it_would_stand(w
     reach = tool._items[1].path().boundingRect()
     assert reach.contains(map_point(b)) and not reach.contains(map_point(a))   # 6 inches away: out of a 3-inch reach
     assert win.scenario_ctl.doc.undo_stack.count() == 0   # nothing written before the release
+
+
+def test_setup_tool_draws_a_scenario_opened_while_it_is_the_current_tool(win, tmp_path):
+    tool = win.tools.set_tool("tableplace")
+    tool.press(ev_at(table(win).from_table(150.0, 56.0), button=L, buttons=L))
+    assert tool.selected == "G-1"
+    other = copy_20mm(tmp_path / "other") if (tmp_path / "other").mkdir() is None else None
+    assert win.open_file(other)
+    assert tool.selected is None and tool.pieces and tool._items   # the new scenario's set-up, drawn
+    assert win.scenario_ctl.doc.path == other
 
 
 def test_setup_tool_options_offer_the_snapping_modes(win):
