@@ -215,6 +215,22 @@ class RuleSystem:
       the map (lines of fire, templates, corridors, moves), in map units; ``game`` is any game of
       the same set-up (its table converts units; the events carry their own positions). None:
       the Watch joins a piece that moved to where it stood by a blue line.
+
+    Optional, for the editor's tabletop tools (``docs/tabletop.md``; a system measured in inches;
+    None for a hex system: the tape then counts hexes only and units are placed by the forms):
+
+    - ``table_scale(path, data=None)`` -> the scenario's inches per hex across flats (a Y map
+      unit is half of it, an X map unit ``1/sqrt(3)`` of a Y unit: map units are not square), or
+      None; ``data`` is the scenario's JSON when the caller has it, else the file ``path`` is read.
+    - ``setup_pieces(path, data=None)`` -> list of :class:`Piece` (with ``point``): the scenario's
+      units where they set up. Raises :class:`ScenarioError`.
+    - ``place_piece(path, data, uid, point, bearing)`` -> a new JSON dict of the scenario (``data``
+      unchanged) with unit ``uid`` set up at ``point`` (map units) facing ``bearing`` (degrees
+      clockwise from the top of the sheet). Pure; raises :class:`ScenarioError` "RULE: reason"
+      when the rules refuse the position (outside the set-up area, impassable, ...).
+    - ``move_reach(source, uid, data=None)`` -> a closed ring of map units (first point not
+      repeated): where ``uid`` can move this turn, or ``()`` when it cannot move; ``source`` a
+      game of the system or a scenario path (the unit at its set-up, ``data`` as edited).
     """
 
     name: str
@@ -255,6 +271,11 @@ class RuleSystem:
     click_targets: Callable[[Any, str], tuple[set[str], set[str]]] | None = None
     decision_note: Callable[[Any, str], str] | None = None
     marks: Callable[[Any, list[dict]], list[Mark]] | None = None
+    # -- optional, for the editor's tabletop tools (docs/tabletop.md); None: a hex system
+    table_scale: Callable[..., float | None] | None = None
+    setup_pieces: Callable[..., list[Piece]] | None = None
+    place_piece: Callable[..., dict] | None = None
+    move_reach: Callable[..., tuple] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

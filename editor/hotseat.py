@@ -14,7 +14,8 @@ narrows to the actions naming it (and those naming no piece); a system with ``cl
 (starting its move when needed), or fire / grenade / flame at the hex -- and outlines the
 selected unit's moves (blue) and targets (red). A piece standing at a point (a measured system,
 e.g. the 20 mm rules) is selected by a click near it (:meth:`HotseatPanel.piece_near`: the nearest
-within :data:`PICK_RADIUS`, of the side to act first); the selected piece's fire arc is drawn, and
+within :data:`PICK_RADIUS`, of the side to act first); the selected piece's fire arc is drawn, its
+movement reach (the system's ``move_reach``, a green area: :func:`editor.tabletop_tools.reach_item`), and
 the marks of the last decisions (the system's ``marks``: shots, templates, moves) since a human
 last acted.
 """
@@ -304,6 +305,12 @@ class HotseatPanel(QWidget):
             if targets:
                 items.append(_path_item(hex_path([hexgrid.parse_hex_id(h) for h in targets]), QColor(255, 40, 40, 60),
                                         QPen(QColor(220, 0, 0), 4), 48))
+        if self.selected is not None and system.move_reach is not None:   # a measured system: where it can move
+            from editor.tabletop_tools import reach_item
+
+            it = reach_item(system.move_reach(self.game, self.selected))
+            if it is not None:
+                items.append(it)
         self.overlay.set_layer("hotseat", items)
 
     def pieces_at(self, hid: str) -> list[str]:

@@ -73,7 +73,7 @@ MODES: tuple[tuple[str, str], ...] = (("map", "Map"), ("scenario", "Scenario"), 
 #: The tools of each mode; the first is the one chosen on entering the mode.
 MODE_TOOLS: dict[str, tuple[str, ...]] = {
     "map": ("select", "terrain", "trees", "level", "building", "path", "obstacle", "feature", "los"),
-    "scenario": ("place", "region", "north", "marks"),
+    "scenario": ("place", "region", "north", "marks", "tableplace", "tape"),
     "play": ("hotseat",),
 }
 _MODE_HELP = {"map": "paint terrain, buildings, roads and features; LOS; terrain chart; errata",

@@ -60,7 +60,7 @@ from editor.watch import WatchPanel
 __all__ = ["ScenarioController", "SCENARIO_TOOLS"]
 
 #: the tools that edit the scenario (its undo stack is the active one while they are)
-SCENARIO_TOOLS = ("north", "region", "place", "marks", "hotseat")
+SCENARIO_TOOLS = ("north", "region", "place", "marks", "hotseat", "tableplace", "tape")
 #: the docks of the Scenario mode (left and right tab groups) and of the Play mode
 SCENARIO_LEFT = ("properties", "sides", "oob", "roster")
 SCENARIO_RIGHT = ("setup", "regions", "victory", "validation", "history")
@@ -105,7 +105,11 @@ class ScenarioController(QObject):
         ctx.region_loc = None
         ctx.unit = None
         self.tools = {}
-        for cls in (NorthTool, RegionPaintTool, PlacementTool, SetupMarkTool, HotseatTool, RegionPickTool):
+        from editor.tabletop_tools import TablePlaceTool, TapeTool
+
+        ctx.table_scenario = None   # a scenario of a measured system (editor.tabletop_tools)
+        for cls in (NorthTool, RegionPaintTool, PlacementTool, SetupMarkTool, HotseatTool, RegionPickTool,
+                    TablePlaceTool, TapeTool):
             t = win.tools.add(cls(ctx))
             t.status_changed.connect(win._tool_status)
             self.tools[t.name] = t
@@ -372,6 +376,7 @@ class ScenarioController(QObject):
         self._use_forms(True)
         self.system_panel.set_document(None)
         self.win.ctx.other_system_note = None
+        self.win.ctx.table_scenario = None
         self.doc = doc
         self.playtest.set_system(self.system)
         self.hotseat.set_system(self.system)
@@ -430,6 +435,7 @@ class ScenarioController(QObject):
             p.setEnabled(False)
         self.win.update_mode_actions()
         self.win.ctx.scenario = None   # the scenario tools edit forms scenarios only
+        self.win.ctx.table_scenario = doc   # the tabletop tools set up a measured system's units
         self.win.ctx.other_system_note = (f"{doc.display_name()} is a {doc.system.title} scenario: the scenario tools "
                                           "edit the forms' scenarios; edit it in its file for now")
         self.win.ctx.region_loc = None
@@ -658,6 +664,7 @@ class ScenarioController(QObject):
                                    if area else [])
             for name in ("labels", "compass", "legend", "units", "marks"):
                 self.overlay.set_layer(name, [])
+            self._draw_table_setup(doc)
             self.update_title()
             return
         if what == "scenario":
@@ -721,6 +728,23 @@ class ScenarioController(QObject):
             self._region_selected(self.win.ctx.region_loc)
         self.draw_units()
         self.update_title()
+
+    def _draw_table_setup(self, doc) -> None:
+        """A measured system's units where they set up (``setup_pieces``), unless the Set-up tool
+        (which draws them itself, with the selected piece's arc and reach) is the current one."""
+        from core.rule_system import ScenarioError
+        from editor.tabletop_tools import setup_items, table_document
+
+        cur = self.win.tools.current
+        if table_document(self.win.ctx) is not doc:
+            return
+        if cur is not None and cur.name == "tableplace":
+            cur.show()
+            return
+        try:
+            self.overlay.set_layer("units", setup_items(doc))
+        except ScenarioError as e:   # the System panel lists the scenario's problems
+            self.win.statusBar().showMessage(f"the set-up cannot be drawn: {e}", 8000)
 
     def _area_columns(self) -> tuple[int, int] | None:
         try:
@@ -814,6 +838,8 @@ class ScenarioController(QObject):
 
     def _tool_changed(self, tool) -> None:
         self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name == "pick")
+        if isinstance(self.doc, SystemScenarioDocument):   # the set-up: drawn by the Set-up tool or the layer
+            self.redraw("scenario")
         if self.win.switching_mode:   # the mode's own layout decides which dock is in front
             return
         if tool.name in ("hotseat",):

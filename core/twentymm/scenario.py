@@ -7,7 +7,8 @@ Shape (``format`` "twentymm-scenario", ``version`` 1)::
      "scale": 4.0,            # inches per hex across flats
      "snow": false, "turns": 12, "first_side": "german", "attacker": "german",
      "objectives": [{"name": ..., "hex": "4307" | "at": [x, y], "radius": 4.0}],
-     "german": [UNIT, ...], "russian": [UNIT, ...]}
+     "german": [UNIT, ...], "russian": [UNIT, ...],
+     "setup_areas": {"german": [[x, y], ...]}}   # optional: where each side sets up (inches)
 
     UNIT: {"id", "type": section|command|foo|hmg|lmg|mortar_light|mortar_medium|mortar_heavy|atg|
            vehicle|battery, "hex" | "at" (inches), "facing" (degrees, 0 = +x), "men", "smg", "lmg",
@@ -24,6 +25,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from shapely.geometry import Point
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from maps.document_file import DocumentError, Problem, load_document
@@ -140,6 +142,9 @@ class Scenario(_M):
     russian: list[UnitSpec]
     notes: str = ""
     provenance: dict = {}
+    #: Setup ("determined by the scenario"): where each side may set up, a polygon in table inches
+    #: per side (``{"german": [[x, y], ...]}``); a side without one sets up anywhere on the table
+    setup_areas: dict[Literal["german", "russian"], list[tuple[float, float]]] = {}
 
 
 def _checks(doc: Scenario) -> list[Problem]:
@@ -183,6 +188,17 @@ def table_for(path, doc: Scenario) -> TableMap:
     return t
 
 
+def setup_area(doc: Scenario, side: str):
+    """The shapely polygon (table inches) where ``side`` sets up (``setup_areas``), or None: the
+    whole table. Setup: "the setup is determined by the scenario being played"."""
+    ring = doc.setup_areas.get(side)
+    if not ring or len(ring) < 3:
+        return None
+    from shapely.geometry import Polygon
+
+    return Polygon(ring).buffer(0)
+
+
 def build_setup(path, doc: Scenario, table: TableMap) -> Setup:
     """The :class:`Setup` of a checked scenario on its table; DocumentError for a unit off the
     table or hidden outside cover (Setup: "troops in cover may begin the game hidden")."""
@@ -200,6 +216,10 @@ def build_setup(path, doc: Scenario, table: TableMap) -> Setup:
             if pos is not None and s.type != "battery" and not table.on_table(pos):
                 problems.append(Problem(where + (".hex" if s.hex else ".at"), f"{s.id} stands off the table ({doc.map.sections})"))
                 continue
+            area = setup_area(doc, side)
+            if area is not None and pos is not None and s.type != "battery" and not s.embarked_in and not s.limbered_to \
+                    and not area.covers(Point(pos)):
+                problems.append(Problem(where + (".hex" if s.hex else ".at"), f"{s.id} stands outside the {side} set-up area (Setup)"))
             if s.hidden and pos is not None and table.terrain_at(pos).cover is None:
                 problems.append(Problem(where + ".hidden", f"{s.id} is not in cover: only troops in cover begin hidden"))
             kind = kinds.get(s.type, "gun")

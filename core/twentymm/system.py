@@ -288,6 +288,152 @@ def los(game: Game, a: str, b: str) -> bool:
     return not t.blocks_los(t.hex_centre(a), t.hex_centre(b))
 
 
+# ------------------------------------------------------------------ the editor's tabletop tools
+# (RuleSystem.table_scale / setup_pieces / place_piece / move_reach; docs/tabletop.md)
+REACH_RAYS = 36   # reading for drawing: the reach polygon samples a straight move every 10 degrees
+
+
+def _doc_of(path, data=None):
+    """The checked scenario (``data``: its JSON, else read from ``path``); ScenarioError naming
+    the file and problem for one that cannot be read."""
+    from maps.document_file import DocumentError
+
+    try:
+        return read_scenario(path, data)
+    except DocumentError as e:
+        raise rule_system.ScenarioError(str(e)) from None
+
+
+def table_scale(path, data=None) -> float | None:
+    """RuleSystem.table_scale: the scenario's inches per hex across flats (``scale``); a Y map
+    unit is half of it, an X map unit ``1/sqrt(3)`` of a Y unit (:class:`Piece`)."""
+    if isinstance(data, dict) and isinstance(data.get("scale"), (int, float)) and data["scale"] > 0:
+        return float(data["scale"])
+    return float(_doc_of(path, data).scale)
+
+
+def _setup_game(path, data=None) -> Game:
+    """A game at the start of the scenario (``data``: its JSON as edited, else the file)."""
+    from maps.document_file import DocumentError
+
+    doc = _doc_of(path, data)
+    try:
+        setup = build_setup(path, doc, table_for(path, doc))
+    except DocumentError as e:
+        raise rule_system.ScenarioError(str(e)) from None
+    return Game(setup, 0)
+
+
+def setup_pieces(path, data=None) -> list[Piece]:
+    """RuleSystem.setup_pieces: every unit of the scenario file ``path`` (``data``: its JSON as
+    edited) as a :class:`Piece` where it sets up (map units, bearing, footprint, arc, reach),
+    hidden units included (status "hidden"); units aboard or towed are not pieces of their own.
+    Raises ScenarioError for a scenario that cannot be set up."""
+    return pieces(_setup_game(path, data))
+
+
+def _spec(doc_data: dict, uid: str) -> tuple[str, dict]:
+    for side in SIDES:
+        for s in doc_data.get(side) or []:
+            if isinstance(s, dict) and s.get("id") == uid:
+                return side, s
+    raise rule_system.ScenarioError(f"Setup: no unit {uid!r} in the scenario")
+
+
+def place_piece(path, data: dict, uid: str, point, bearing: float) -> dict:
+    """RuleSystem.place_piece: a copy of the scenario JSON ``data`` (of the file ``path``) with
+    unit ``uid`` set up at ``point`` (map units) facing ``bearing`` (degrees clockwise from the top
+    of the sheet; stored as the rules' facing, 0 = +x) -- ``"at"`` in table inches, 2 decimals,
+    replacing a ``"hex"``. ``data`` is not changed. Raises ScenarioError "RULE: reason" when the
+    rules refuse the position: Setup (off the table; outside the side's ``setup_areas``; a hidden
+    unit not in cover), Mortars and Other Indirect Fire Weapons (an off-table battery), Infantry
+    Riding In or On Vehicles / Towing (a unit aboard or limbered moves with its vehicle), Vehicle
+    Movement (a vehicle's hull in a building, reading; on another vehicle's hull, reading),
+    Ditching, Obstacles and Difficult Terrain (a vehicle across tank traps; a wheeled vehicle in
+    difficult terrain)."""
+    import copy as _copy
+
+    from shapely.geometry import Point as _Point
+
+    from core.twentymm.scenario import setup_area
+
+    Err = rule_system.ScenarioError
+    doc = _doc_of(path, data)
+    table = table_for(path, doc)
+    side, spec = _spec(data, uid)
+    if spec.get("type") == "battery":
+        raise Err("Mortars and Other Indirect Fire Weapons: off-table artillery is not placed on the table")
+    if spec.get("embarked_in"):
+        raise Err(f"Infantry Riding In or On Vehicles: {uid} rides in {spec['embarked_in']}: place that vehicle")
+    if spec.get("limbered_to"):
+        raise Err(f"Towing, Limbering and Unlimbering: {uid} is limbered to {spec['limbered_to']}: place that vehicle")
+    x, y = table.to_table(float(point[0]), float(point[1]))
+    pos = (round(x, 2), round(y, 2))
+    facing = round((float(bearing) - 90.0) % 360.0, 2)
+    if not table.on_table(pos):
+        raise Err(f"Setup: ({pos[0]:g}, {pos[1]:g}) inches is off the table ({', '.join(doc.map.sections or []) or 'the map'})")
+    area = setup_area(doc, side)
+    if area is not None and not area.covers(_Point(pos)):
+        raise Err(f"Setup: ({pos[0]:g}, {pos[1]:g}) is outside the {side} set-up area the scenario gives")
+    if spec.get("hidden") and table.terrain_at(pos).cover is None:
+        raise Err(f"Setup: {uid} is hidden and only troops in cover may begin the game hidden")
+    if spec.get("type") == "vehicle":
+        probe = Unit(uid=uid, side=side, kind="vehicle", pos=pos, facing=facing, vtype=spec.get("vehicle"))
+        hull = probe.footprint()
+        if any(b.polygon.intersects(hull) for b in table.buildings):
+            raise Err("Vehicle Movement: a vehicle cannot stand in a building (reading)")
+        if any(t.geometry.intersects(hull) for t in table.tank_traps):
+            raise Err("Ditching, Obstacles and Difficult Terrain: tank traps are impassable to all vehicles")
+        if probe.vclass in ("wheeled", "horse") and table.difficult.intersects(hull):
+            raise Err("Ditching, Obstacles and Difficult Terrain: lorries and other wheeled vehicles cannot enter difficult terrain")
+        game = _setup_game(path, data)
+        for v in game.units.values():
+            if v.uid != uid and v.kind == "vehicle" and v.pos is not None and v.footprint().intersects(hull):
+                raise Err(f"Vehicle Movement: the hull would stand on {v.uid}'s (reading: pieces do not overlap)")
+    out = _copy.deepcopy(data)
+    _, s = _spec(out, uid)
+    s.pop("hex", None)
+    s["at"] = [pos[0], pos[1]]
+    s["facing"] = facing
+    _setup_game(path, out)   # the whole scenario still sets up (ScenarioError naming the problem)
+    return out
+
+
+def move_reach(source, uid: str, data=None) -> tuple[tuple[float, float], ...]:
+    """RuleSystem.move_reach: where unit ``uid`` can move this turn, a closed ring of map units
+    (first point not repeated), or () when it cannot move (an anti-tank gun, an immobilised
+    vehicle, a deployed mortar or HMG, a unit aboard, off-table artillery, already acted).
+    ``source``: a :class:`Game` (the unit as it stands; a unit of the side not to play as if its
+    turn came now) or a scenario path (``data``: its JSON as edited; the unit at its set-up).
+
+    Sampled (reading for drawing): a straight move along each of :data:`REACH_RAYS` bearings,
+    each the farthest point :meth:`Game.reach_point` finds by bisection with the move's own
+    validation (allowance by going -- road, cross-country, difficult, snow; obstacles; buildings;
+    tank traps; the table's edge); joined into a star-shaped ring about the unit. A path with
+    bends may reach a little further round an obstacle; ``apply`` remains the judge."""
+    game = source if isinstance(source, Game) else _setup_game(source, data)
+    u = game.units.get(uid)
+    if u is None:
+        raise rule_system.ScenarioError(f"Setup: no unit {uid!r} in the scenario")
+    if not u.alive or u.pos is None or u.kind == "battery" or not game.on_table(u):
+        return ()
+    saved = (game.side, u.acted, u.fired)
+    if game.side != u.side and not game.is_terminal():
+        game.side, u.acted, u.fired = u.side, False, False
+    try:
+        r = max(game.allowance_rates(u).values()) + 1.0
+        pts = []
+        for k in range(REACH_RAYS):
+            a = 2 * math.pi * k / REACH_RAYS
+            p = game.reach_point(u, (u.pos[0] + math.cos(a) * r, u.pos[1] + math.sin(a) * r))
+            pts.append(p if p is not None else u.pos)
+    finally:
+        game.side, u.acted, u.fired = saved
+    if all(game.table.distance(p, u.pos) < 0.3 for p in pts):
+        return ()
+    return tuple(_mu(game.table, p) for p in pts)
+
+
 TERRAIN_MAPPING = {
     "scale": {"reads": "inches per hex across flats, stated by each scenario ('scale')", "provenance": "reconstructed",
               "rationale": "DESIGN.md 'One map, several scales'; docs/table-map.md"},
@@ -332,6 +478,10 @@ SYSTEM = RuleSystem(
     los=los,
     terrain_mapping=TERRAIN_MAPPING,
     options={},
+    table_scale=table_scale,
+    setup_pieces=setup_pieces,
+    place_piece=place_piece,
+    move_reach=move_reach,
 )
 
 rule_system.register(SYSTEM, "core.twentymm.system")
