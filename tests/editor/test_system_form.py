@@ -245,3 +245,35 @@ def test_status_lines_of_each_system(toy, tmp_path):
     assert rec.snapshots[0].status[0] == "Turn 1 of 12: the german side's turn"
     assert rec.snapshots[1].status[1].startswith("Acted (1 of ")
     assert get("ironcross").status_lines is None
+
+
+def test_file_new_scenario_asks_the_rule_system_then_section_and_file(rfwin, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    asked = []
+
+    def get_item(_parent, title, label, items, *_a, **_k):
+        asked.append((label, list(items)))
+        want = "Red Flags" if label == "Rule system:" else "Map 2"
+        return next(i for i in items if i.startswith(want)), True
+
+    target = tmp_path / "made" / "hill.json"
+    target.parent.mkdir()
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
+    ctl = rfwin.scenario_ctl
+    ctl.new_scenario_dialog()
+    systems = asked[0][1]
+    assert asked[0][0] == "Rule system:" and any(s.startswith("Iron Cross") for s in systems)
+    assert any("(redflags)" in s for s in systems) and any("(twentymm)" in s for s in systems)
+    assert asked[1][0] == "Map section played on:" and "Map 2" in asked[1][1]
+    assert ctl.doc.path == target and ctl.doc.system.name == "redflags" and ctl.doc.check()[1] == []
+    # Iron Cross: the existing new-scenario path, unchanged
+    asked.clear()
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(
+        lambda _p, _t, label, items, *a, **k: (next(i for i in items if i.startswith("Iron Cross")), True)))
+    ctl.new_scenario_dialog()
+    from editor.scenario_document import ScenarioDocument
+
+    assert isinstance(ctl.doc, ScenarioDocument)
+    ctl.doc.undo_stack.setClean()
