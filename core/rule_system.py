@@ -231,7 +231,9 @@ class RuleSystem:
       clicking hexes on the map), ``"hexes"`` (one hex id, set by a click), ``"hex_blocks"``
       (objects ``{"columns": [c0, c1], "rows": [r0, r1]}`` drawn with the hex lists beside them),
       ``"choices"`` (pattern -> list of ``[value, label]``: a roster's entries, compass hexsides,
-      reference-table rows; edited as a combo box), ``"unique"`` (string fields whose values must
+      reference-table rows; edited as a combo box), ``"refs"`` (pattern -> another pattern: a
+      combo box of the values now found there, e.g. a tow's unit id among the side's unit ids),
+      ``"unique"`` (string fields whose values must
       differ: an added or duplicated item gets a fresh one), ``"templates"`` (list pattern -> the
       JSON of a new item) and ``"labels"`` (list pattern -> the key whose value names an item in
       the tree, e.g. ``"id"``); every key optional.

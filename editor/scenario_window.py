@@ -761,8 +761,13 @@ class ScenarioController(QObject):
             return
         if isinstance(doc, SystemScenarioDocument):   # its map sections, outlined
             area = {h.id for h in doc.context.area}
-            self.overlay.set_layer("zones", region_items(area, "setup", None, colour=QColor(90, 90, 90))
-                                   if area else [])
+            zones = region_items(area, "setup", None, colour=QColor(90, 90, 90)) if area else []
+            form = self.system_panel.form
+            if doc.editable and form.doc is doc:   # each side's hexes (set-up zones...) in its colour
+                for side in doc.system.sides:
+                    if isinstance(doc.data, dict) and side in doc.data:
+                        zones += region_items(form.hexes_of((side,)), "setup", side)
+            self.overlay.set_layer("zones", zones)
             for name in ("labels", "compass", "legend", "units", "marks"):
                 self.overlay.set_layer(name, [])
             self._draw_form_selection()
@@ -921,7 +926,7 @@ class ScenarioController(QObject):
         self.overlay.set_layer("heat", heat_items(counts, colour))
 
     def _tool_changed(self, tool) -> None:
-        self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name == "pick")
+        self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name in ("pick", "formpick"))
         if self.win.switching_mode:   # the mode's own layout decides which dock is in front
             return
         if tool.name in ("hotseat",):

@@ -297,6 +297,14 @@ class FormPickTool(Tool):
 _LOC = Qt.ItemDataRole.UserRole
 
 
+def _combo() -> QComboBox:
+    """A combo box that does not widen the dock to its longest entry (roster names are long)."""
+    c = QComboBox()
+    c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    c.setMinimumContentsLength(16)
+    return c
+
+
 class SystemForm(QWidget):
     """The tree and editors of a system scenario document (see the module docstring). Signals:
     ``selection_changed(tuple)`` the location selected; ``pick_wanted(bool)`` a hex field is
@@ -329,7 +337,7 @@ class SystemForm(QWidget):
         for b in (self.add_btn, self.dup_btn, self.remove_btn):
             row.addWidget(b)
         lay.addLayout(row)
-        self.field_add = QComboBox()
+        self.field_add = _combo()
         self.field_add.setToolTip("add an optional field the selected object does not have")
         self.field_add.activated.connect(self._add_field_chosen)
         lay.addWidget(self.field_add)
@@ -363,7 +371,7 @@ class SystemForm(QWidget):
             return "hex_list"
         if self._hint("hexes", loc):
             return "hex"
-        if self._hint("choices", loc) is not None:
+        if self._hint("choices", loc) is not None or self._hint("refs", loc) is not None:
             return "choices"
         v = get_at(self.doc.data, loc)
         if isinstance(v, dict):
@@ -374,6 +382,18 @@ class SystemForm(QWidget):
         if "enum" in node or "const" in node:
             return "enum"
         return node.get("type") or type(v).__name__
+
+    def choices(self, loc: tuple) -> list[tuple[Any, str]]:
+        """The ``(value, label)`` choices of the value at ``loc``: the hints' ``choices``, or the
+        values now at the pattern its ``refs`` hint names (e.g. the ids of the side's units)."""
+        ch = self._hint("choices", loc)
+        if ch is not None:
+            return [(v, lab) for v, lab in ch]
+        ref = self._hint("refs", loc)
+        if ref is None:
+            return []
+        own = get_at(self.doc.data, loc[:-1]).get("id") if isinstance(get_at(self.doc.data, loc[:-1]), dict) else None
+        return [(v, str(v)) for v in _values_at(self.doc.data, ref) if v != own]
 
     def set_problems(self, problems: list) -> None:
         """Mark the tree's items at the problems' paths (``Problem`` objects: ``path``, ``message``)."""
@@ -488,8 +508,8 @@ class SystemForm(QWidget):
             w = QLineEdit("" if value is None else str(value))
             w.editingFinished.connect(lambda w=w: self.set_value(loc, w.text().strip() or None))
         elif kind in ("choices", "enum"):
-            w = QComboBox()
-            opts = [(v, lab) for v, lab in self._hint("choices", loc)] if kind == "choices" else \
+            w = _combo()
+            opts = self.choices(loc) if kind == "choices" else \
                 [(v, str(v)) for v in (node.get("enum") or [node.get("const")])]
             if nullable(self.schema, schema_at(self.schema, loc[:-1], self.doc.data).get("properties", {}).get(
                     loc[-1], {}) if not isinstance(loc[-1], int) else {}):
@@ -633,7 +653,8 @@ class SystemForm(QWidget):
             return
         loc = tuple(json.loads(data))
         value = default_for(self.schema, schema_at(self.schema, loc, self.doc.data))
-        hint = self._hint("choices", loc)
+        hint = self.choices(loc) if self._hint("choices", loc) is not None or self._hint("refs", loc) is not None \
+            else None
         if hint:
             value = hint[0][0]
         elif self._hint("hex_lists", loc):

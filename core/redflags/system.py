@@ -326,7 +326,8 @@ def scenario_hints() -> dict:
     """What the editor's form needs beyond the schema (``RuleSystem.scenario_hints``): the set-up
     zones, wire, mines and objectives are hex lists (zones also a column x row block), an
     aircraft's entry one hex; a unit's ``type`` one of its side's entries of the shipped roster
-    (Units), facings and headings hexsides 1-6, a unit's ``tow``/``aboard`` another unit's id;
+    (Units), facings and headings hexsides 1-6, a unit's ``tow``/``aboard`` one of its side's unit ids
+    (Units: Transport unit);
     unit ids unique; a new group's activation card (Activation) and a new unit from templates."""
     from core.redflags.roster import shipped_roster
     from core.redflags.scenario import SUITS
@@ -346,6 +347,7 @@ def scenario_hints() -> dict:
         hints["choices"][f"$.{side}.facing"] = hexside
         hints["choices"][f"{units}.heading"] = hexside
         hints["unique"].append(f"{units}.id")
+        hints["refs"] = {**hints.get("refs", {}), f"{units}.tow": f"{units}.id", f"{units}.aboard": f"{units}.id"}
         prefix = "G" if side == "german" else "R"
         hints["templates"][f"$.{side}.groups[*].units"] = {"id": f"{prefix}1", "type": types[0][0]}
         hints["templates"][f"$.{side}.groups"] = {"name": "New group", "card": {"rank": "2", "suit": SUITS[0]},

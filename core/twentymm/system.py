@@ -322,7 +322,8 @@ def scenario_schema() -> dict:
 def scenario_hints() -> dict:
     """What the editor's form needs beyond the schema: a unit's or objective's ``hex`` is one hex
     (set by a click; ``at`` stays inches on the table), a vehicle's ``vehicle`` and an anti-tank
-    gun's ``gun`` a row of the Vehicle and Anti-Tank Gun Reference Table, unit ids unique, a new
+    gun's ``gun`` a row of the Vehicle and Anti-Tank Gun Reference Table, ``embarked_in`` and
+    ``limbered_to`` one of the side's unit ids, unit ids unique, a new
     unit a rifle section (Organisation)."""
     ref = tables.reference()
     hints: dict = {"hex_lists": [], "hexes": ["$.objectives[*].hex"], "choices": {}, "unique": [], "templates": {},
@@ -332,6 +333,8 @@ def scenario_hints() -> dict:
         hints["choices"][f"$.{side}[*].vehicle"] = [[v, v] for v in sorted(ref["vehicles"])]
         hints["choices"][f"$.{side}[*].gun"] = [[g, g] for g in sorted(ref["guns"])]
         hints["unique"].append(f"$.{side}[*].id")
+        hints.setdefault("refs", {}).update({f"$.{side}[*].embarked_in": f"$.{side}[*].id",
+                                             f"$.{side}[*].limbered_to": f"$.{side}[*].id"})
         hints["templates"][f"$.{side}"] = {"id": f"{side[0].upper()}-1", "type": "section", "name": "section",
                                            "hex": "", "facing": 0, "men": 8, "lmg": 1}
         hints["labels"][f"$.{side}"] = "id"

@@ -277,3 +277,21 @@ def test_file_new_scenario_asks_the_rule_system_then_section_and_file(rfwin, tmp
 
     assert isinstance(ctl.doc, ScenarioDocument)
     ctl.doc.undo_stack.setClean()
+
+
+def test_red_flags_tow_chosen_among_the_sides_unit_ids_and_undo_is_the_scenarios(rfwin):
+    ctl = rfwin.scenario_ctl
+    form, doc = ctl.system_panel.form, ctl.doc
+    form.select(("german", "groups", 2, "units", 0, "tow"))   # GPAK's tow (Units: Transport unit)
+    combo = form.value_widget
+    vals = [json.loads(combo.itemData(i)) for i in range(combo.count())]
+    assert vals[0] is None and "GZUG" in vals and "GPAK" not in vals and "R1" not in vals
+    combo.setCurrentIndex(vals.index("G1"))
+    combo.activated.emit(combo.currentIndex())
+    texts = [ctl.system_panel.problems.item(i).text() for i in range(ctl.system_panel.problems.count())]
+    assert "problem: $.german.groups[2].units[0].tow: 'G1' is not a transport unit of the scenario" in texts
+    # the Pick tool keeps Undo on the scenario's stack
+    form.select(("victory", "objectives"))
+    assert rfwin.tools.current.name == "formpick" and rfwin.undo_group.activeStack() is doc.undo_stack
+    rfwin.undo_group.undo()
+    assert doc.data["german"]["groups"][2]["units"][0]["tow"] == "GZUG" and not doc.is_dirty
