@@ -78,11 +78,14 @@ class SystemScenarioDocument(QObject):
         super().__init__(parent)
         self._path = Path(path)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _c: self.dirty_changed.emit(self.is_dirty))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.hexmap = None
         self._tmp = None
         self._recovered = False
         self.reload(emit=False)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.dirty_changed.emit(self._recovered or not clean)
 
     @property
     def editable(self) -> bool:
