@@ -158,6 +158,7 @@ def test_t_hotseat_panel_lists_the_legal_actions_and_a_click_filters_them(win):
     assert hs.session.system.name == TOY and not hs.auto_btn.isEnabled()   # no set-up phase in the toy
     assert not hs.use_setup.isEnabled()   # nor designer's set-ups
     assert "<b>german</b> to act" in hs.state_label.text()
+    assert "<br>Scores: german 0, russian 0 (target 30)" in hs.state_label.text()   # the system's status_lines
     assert _labels(hs) == {"roll (2)": ["roll: dice 1", "roll: dice 2"], "nudge (1)": ["nudge: runner G"],
                            "hold (1)": ["hold"]}
     # only what legal_actions() gave is listed: every item's action is one of them
