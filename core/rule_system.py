@@ -231,6 +231,33 @@ class RuleSystem:
     - ``move_reach(source, uid, data=None)`` -> a closed ring of map units (first point not
       repeated): where ``uid`` can move this turn, or ``()`` when it cannot move; ``source`` a
       game of the system or a scenario path (the unit at its set-up, ``data`` as edited).
+    - ``status_lines(game)`` -> a few short lines of plain text the Watch (and Hot-seat) show
+      beside the map: what the system's state says beyond the turn and the side to act (Red Flags:
+      the activation card up, the cards turned and still to come; 20 mm: the side's turn and the
+      units that have acted). None: nothing more is shown.
+
+    Optional, for the editor's scenario form of a system's scenario file (``editor/system_form.py``;
+    a system without them opens its scenarios read-only):
+
+    - ``scenario_schema()`` -> the JSON schema (a dict, pydantic's ``model_json_schema()`` shape:
+      ``$defs``/``$ref``, ``anyOf``, ``properties``, ``required``, ``items``/``prefixItems``,
+      ``enum``/``const``, ``minimum``/``maximum``) of its scenario file; the form is built from it.
+    - ``scenario_hints()`` -> a dict saying what the schema cannot: JSON path patterns (``$.a.b``,
+      ``[*]`` for any list index) under the keys ``"hex_lists"`` (lists of hex ids, edited by
+      clicking hexes on the map), ``"hexes"`` (one hex id, set by a click), ``"hex_blocks"``
+      (objects ``{"columns": [c0, c1], "rows": [r0, r1]}`` drawn with the hex lists beside them),
+      ``"choices"`` (pattern -> list of ``[value, label]``: a roster's entries, compass hexsides,
+      reference-table rows; edited as a combo box), ``"refs"`` (pattern -> another pattern: a
+      combo box of the values now found there, e.g. a tow's unit id among the side's unit ids),
+      ``"unique"`` (string fields whose values must
+      differ: an added or duplicated item gets a fresh one), ``"templates"`` (list pattern -> the
+      JSON of a new item) and ``"labels"`` (list pattern -> the key whose value names an item in
+      the tree, e.g. ``"id"``); every key optional.
+    - ``new_scenario(map_file, sections, title)`` -> the JSON data (a dict) of a minimal scenario
+      of the system that its ``summarise_scenario`` accepts, on the map file ``map_file`` (written
+      as given: the caller passes it relative to where the file will be saved, or absolute) and
+      its map sections ``sections``; raises ValueError naming the problem (a section the map does
+      not have, a map without hexes).
     """
 
     name: str
@@ -276,6 +303,10 @@ class RuleSystem:
     setup_pieces: Callable[..., list[Piece]] | None = None
     place_piece: Callable[..., dict] | None = None
     move_reach: Callable[..., tuple] | None = None
+    status_lines: Callable[[Any], list[str]] | None = None
+    scenario_schema: Callable[[], Mapping[str, Any]] | None = None
+    scenario_hints: Callable[[], Mapping[str, Any]] | None = None
+    new_scenario: Callable[[str, list[str], str], dict] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

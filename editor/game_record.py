@@ -40,6 +40,8 @@ class Snapshot:
     outcome: str | None = None
     turns: int | None = None
     pieces: tuple = ()
+    #: the system's ``status_lines(game)`` (e.g. Red Flags' activation cards), empty without them
+    status: tuple = ()
 
 
 @dataclass
@@ -62,13 +64,14 @@ def snapshot(game, system=None) -> Snapshot:
     default system): ``watch_state`` when the system has it, else ``pieces``."""
     system = system_of(system)
     decider = game.current_side()
+    status = tuple(system.status_lines(game)) if getattr(system, "status_lines", None) is not None else ()
     if system.watch_state is not None:
         st = dict(system.watch_state(game))
         return Snapshot(st["turn"], st.get("player_turn", 0), st.get("phase", ""), st.get("phasing", ""), decider,
-                        dict(st.get("units") or {}), st.get("outcome"), st.get("turns"))
+                        dict(st.get("units") or {}), st.get("outcome"), st.get("turns"), (), status)
     pieces = tuple(system.pieces(game))
     units = {p.uid: (p.hexes[0] if p.hexes else None, p.facing, False, "normal", p.side, p.label) for p in pieces}
-    return Snapshot(game.turn, 0, "", "", decider, units, game.outcome, None, pieces)
+    return Snapshot(game.turn, 0, "", "", decider, units, game.outcome, None, pieces, status)
 
 
 def state_text(snap: Snapshot, bold: bool = False) -> str:

@@ -22,6 +22,8 @@ last acted.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import (
@@ -238,7 +240,8 @@ class HotseatPanel(QWidget):
         self.auto_btn.setEnabled(snap.phase == "setup")
         self.state_label.setText(
             state_text(snap, bold=True) + (f"; selected {self.selected}" if self.selected else "")
-            + self._decision_note(g, dec))
+            + self._decision_note(g, dec)
+            + "".join(f"<br>{html.escape(line)}" for line in snap.status))   # the system's status lines
         self.actions.setHeaderLabels(["Legal action (AP fire: firepower, then per target dice and E/S/P)"
                                       if system.action_notes is not None else "Legal action"])
         self.actions.clear()

@@ -116,6 +116,16 @@ class ScenarioController(QObject):
         self._make_docks()
         self.tools["hotseat"].panel = self.hotseat
         self.tools["marks"].panel = self.setup_panel
+        # another rule system's scenario form: a hex field or list is set by clicking the map
+        from editor.system_form import FormPickTool
+
+        t = win.tools.add(FormPickTool(ctx))
+        t.status_changed.connect(win._tool_status)
+        t.form = self.system_panel.form
+        self.tools[t.name] = t
+        self.system_panel.form.pick_wanted.connect(self._form_pick_wanted)
+        self.system_panel.form.selection_changed.connect(lambda _loc: self._draw_form_selection())
+        win.autosave_timer.timeout.connect(self.autosave_system)
         # Undo/Redo (Edit menu, Ctrl+Z / Ctrl+Shift+Z) act on the scenario's stack after a scenario
         # is opened, a scenario panel takes the focus or a scenario tool is chosen; on the map's
         # after a map tool is chosen or a map dock (history, chart...) takes the focus
@@ -338,6 +348,15 @@ class ScenarioController(QObject):
         else:
             doc = SystemScenarioDocument.open(path, self)
         self.set_document(doc)
+        auto = doc.newer_autosave() if isinstance(doc, SystemScenarioDocument) and doc.editable else None
+        if auto is not None:
+            ans = QMessageBox.question(self.win, "Recover autosave",
+                                       f"An autosave of {doc.display_name()} newer than the file exists (the editor may "
+                                       "have crashed).\nRecover the autosaved scenario?")
+            if ans == QMessageBox.StandardButton.Yes:
+                doc.recover_from(auto)
+            else:
+                doc.discard_autosave()
         return doc
 
     def new_scenario(self, map_path: str | os.PathLike[str] | None = None) -> ScenarioDocument:
@@ -426,6 +445,51 @@ class ScenarioController(QObject):
                 self.docks["validation"].show()
                 self.docks["validation"].raise_()
 
+    def _form_pick_wanted(self, on: bool) -> None:
+        """A hex field of the form is selected: map clicks pick hexes (the Pick tool)."""
+        if on and self.win.mode == "scenario" and self.win.tools.current is not self.tools["formpick"]:
+            self.win.tools.set_tool("formpick")
+
+    def _draw_form_selection(self) -> None:
+        """The hexes of the form's selection (a set-up zone, a hex list, a hex), highlighted."""
+        if isinstance(self.doc, SystemScenarioDocument):
+            self.overlay.set_layer("region", region_items(self.system_panel.form.highlighted(), "paint", None, None))
+
+    def autosave_system(self) -> None:
+        """The autosave timer: another system's scenario with unsaved edits is written beside its file."""
+        if isinstance(self.doc, SystemScenarioDocument):
+            try:
+                self.doc.autosave()
+            except OSError as e:
+                self.win.statusBar().showMessage(f"scenario autosave failed: {e}", 6000)
+
+    def new_system_scenario(self, system_name: str, path: str | os.PathLike[str], map_path: str | os.PathLike[str],
+                            sections: list[str], title: str = "New scenario") -> SystemScenarioDocument:
+        """Write a new scenario of the rule system ``system_name`` to ``path`` (the system's
+        ``new_scenario`` on ``map_path``, named relative to ``path``, and ``sections``) and open it.
+        Raises ValueError (a system without ``new_scenario``, a bad section), OSError."""
+        from core.rule_system import get
+        from maps.document_file import atomic_write_text
+
+        system = get(system_name)
+        if system.new_scenario is None:
+            raise ValueError(f"{system.title} cannot make a new scenario in the editor")
+        path = Path(path)
+        try:
+            ref = os.path.relpath(Path(map_path).resolve(), path.resolve().parent).replace(os.sep, "/")
+        except ValueError:
+            ref = str(Path(map_path).resolve())
+        cwd = os.getcwd()
+        try:   # the system reads the map through the reference, relative to the new file's folder
+            os.chdir(path.resolve().parent)
+            data = system.new_scenario(ref, list(sections), title)
+        finally:
+            os.chdir(cwd)
+        from editor.system_form import dump_like
+
+        atomic_write_text(path, dump_like(data, None))
+        return self.open(path)
+
     def _set_system_document(self, doc: SystemScenarioDocument, old) -> None:
         """A scenario of another rule system: its panel instead of the forms, its map, its
         sections outlined; Playtest, Watch and Hot-seat play it through its system."""
@@ -437,7 +501,9 @@ class ScenarioController(QObject):
         self.win.ctx.scenario = None   # the scenario tools edit forms scenarios only
         self.win.ctx.table_scenario = doc   # the tabletop tools set up a measured system's units
         self.win.ctx.other_system_note = (f"{doc.display_name()} is a {doc.system.title} scenario: the scenario tools "
-                                          "edit the forms' scenarios; edit it in its file for now")
+                                          "edit the forms' scenarios; " + (
+                                              "edit it in the Scenario dock's form (Pick tool for hexes)"
+                                              if doc.editable else "edit it in its file for now"))
         self.win.ctx.region_loc = None
         self.win.ctx.unit = None
         mp = doc.map_file()
@@ -452,7 +518,10 @@ class ScenarioController(QObject):
         self.hotseat.set_system(doc.system)
         self.scenario_history.setStack(doc.undo_stack)
         self.win.undo_group.addStack(doc.undo_stack)
+        self.win.undo_group.setActiveStack(doc.undo_stack)
         doc.changed.connect(self.redraw)
+        doc.dirty_changed.connect(lambda _d: self.update_title())
+        doc.path_changed.connect(lambda _p: self.update_title())
         if self.win.mode in (None, "map"):
             self.win.set_mode("scenario")
         else:
@@ -588,7 +657,7 @@ class ScenarioController(QObject):
 
     def _read_only(self) -> bool:
         """A scenario of another rule system is edited in its file: say so (True) when it is open."""
-        if isinstance(self.doc, SystemScenarioDocument):
+        if isinstance(self.doc, SystemScenarioDocument) and not self.doc.editable:
             self.win.statusBar().showMessage(f"{self.doc.display_name()} is a {self.doc.system.title} scenario: "
                                              "it is edited in its file for now (nothing to save here)", 6000)
             return True
@@ -644,8 +713,46 @@ class ScenarioController(QObject):
     def new_scenario_dialog(self) -> None:
         if not self.maybe_save():
             return
+        from core.rule_system import installed
+
+        systems = [s for s in installed() if s.name == "ironcross" or s.new_scenario is not None]
+        if len(systems) > 1:
+            from PySide6.QtWidgets import QInputDialog
+
+            labels = [f"{s.title} ({s.name})" for s in systems]
+            choice, ok = QInputDialog.getItem(self.win, "New scenario", "Rule system:", labels, 0, False)
+            if not ok:
+                return
+            system = systems[labels.index(choice)]
+            if system.name != "ironcross":
+                return self._new_system_scenario_dialog(system)
         try:
             self.new_scenario()
+        except (ValueError, DocumentError, OSError) as e:
+            QMessageBox.critical(self.win, "Cannot create scenario", str(e))
+
+    def _new_system_scenario_dialog(self, system) -> None:
+        """Another system's new scenario: its map section (of the map shown) and its file name."""
+        from PySide6.QtWidgets import QInputDialog
+
+        mp = self.win.document.path
+        if mp is None:
+            QMessageBox.critical(self.win, "Cannot create scenario", "save the map first: a scenario refers to a map file")
+            return
+        names = [sec.name for sec in self.win.document.map.sections] if hasattr(self.win.document, "map") else []
+        sections: list[str] = []
+        if names:
+            sec, ok = QInputDialog.getItem(self.win, "New scenario", "Map section played on:", names, 0, False)
+            if not ok:
+                return
+            sections = [sec]
+        path, _ = QFileDialog.getSaveFileName(self.win, f"New {system.title} scenario",
+                                              str(Path(mp).parent / f"{system.name}_scenario.json"),
+                                              "Scenarios (*.json)")
+        if not path:
+            return
+        try:
+            self.new_system_scenario(system.name, path, mp, sections)
         except (ValueError, DocumentError, OSError) as e:
             QMessageBox.critical(self.win, "Cannot create scenario", str(e))
 
@@ -660,11 +767,17 @@ class ScenarioController(QObject):
             return
         if isinstance(doc, SystemScenarioDocument):   # its map sections, outlined
             area = {h.id for h in doc.context.area}
-            self.overlay.set_layer("zones", region_items(area, "setup", None, colour=QColor(90, 90, 90))
-                                   if area else [])
+            zones = region_items(area, "setup", None, colour=QColor(90, 90, 90)) if area else []
+            form = self.system_panel.form
+            if doc.editable and form.doc is doc:   # each side's hexes (set-up zones...) in its colour
+                for side in doc.system.sides:
+                    if isinstance(doc.data, dict) and side in doc.data:
+                        zones += region_items(form.hexes_of((side,)), "setup", side)
+            self.overlay.set_layer("zones", zones)
             for name in ("labels", "compass", "legend", "units", "marks"):
                 self.overlay.set_layer(name, [])
             self._draw_table_setup(doc)
+            self._draw_form_selection()
             self.update_title()
             return
         if what == "scenario":
@@ -837,7 +950,7 @@ class ScenarioController(QObject):
         self.overlay.set_layer("heat", heat_items(counts, colour))
 
     def _tool_changed(self, tool) -> None:
-        self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name == "pick")
+        self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name in ("pick", "formpick"))
         if isinstance(self.doc, SystemScenarioDocument):   # the set-up: drawn by the Set-up tool or the layer
             self.redraw("scenario")
         if self.win.switching_mode:   # the mode's own layout decides which dock is in front

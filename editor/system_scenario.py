@@ -2,26 +2,34 @@
 
 The editor's scenario forms (sides, orders of battle, counter roster, set-up, regions, victory)
 edit the scenarios of :data:`FORMS_SYSTEM` (the default system). A scenario file naming another
-system (``"rule_system"``, ``docs/rule-systems.md``) opens as a :class:`SystemScenarioDocument`:
-read-only, shown by a :class:`SystemScenarioPanel` -- its title, its system, its map sections
-(outlined on the map), what the system's own validation says (``summarise_scenario``,
-``scenario_warnings``) and, plainly, that its own forms are edited in its file for now; *Reload*
-reads the file again after an edit. The Playtest, Watch and Hot-seat docks play it through its
-system, from the file as saved.
+system (``"rule_system"``, ``docs/rule-systems.md``) opens as a :class:`SystemScenarioDocument`,
+shown by a :class:`SystemScenarioPanel` -- its title, its system, its map sections (outlined on
+the map), what the system's own validation says of the JSON in memory (``summarise_scenario``,
+``scenario_warnings``, on a temporary copy) and, when the system describes its file
+(``scenario_schema``), the generic form of ``editor/system_form.py``: every edit an undo step,
+*Save* atomic keeping the file's layout, an autosave beside the file (``FILE.autosave``, offered
+for recovery when newer). A system without a schema opens read-only (*Reload* reads the file
+again after an edit). The Playtest, Watch and Hot-seat docks play the scenario in memory
+(:meth:`SystemScenarioDocument.playable_copy`).
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from core.rule_system import DEFAULT_SYSTEM, for_scenario, get, scenario_title, system_name_of
-from maps.document_file import DocumentError, Problem, read_json
+from maps.document_file import DocumentError, Problem, atomic_write_text, read_json
+
+AUTOSAVE_SUFFIX = ".autosave"
 
 __all__ = ["FORMS_SYSTEM", "SystemScenarioDocument", "SystemScenarioPanel", "is_forms_scenario", "system_of_file"]
 
@@ -70,8 +78,19 @@ class SystemScenarioDocument(QObject):
         super().__init__(parent)
         self._path = Path(path)
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.hexmap = None
+        self._tmp = None
+        self._recovered = False
         self.reload(emit=False)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.dirty_changed.emit(self._recovered or not clean)
+
+    @property
+    def editable(self) -> bool:
+        """The system describes its scenario file (``scenario_schema``): the form edits it."""
+        return self.system.scenario_schema is not None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], parent: QObject | None = None) -> "SystemScenarioDocument":
@@ -82,6 +101,17 @@ class SystemScenarioDocument(QObject):
         """Read the file again (after the designer edited it); raises ``DocumentError``."""
         self.data = read_json(self._path)
         self.system = system_of_file(self._path)
+        try:
+            self.layout = self._path.read_text(encoding="utf-8")
+        except OSError:
+            self.layout = None
+        self.undo_stack.clear()
+        self._recovered = False
+        self._load_map()
+        if emit:
+            self.changed.emit("scenario")
+
+    def _load_map(self) -> None:
         self.title = scenario_title(self.data, self._path)
         self.hexmap = None
         mp = self.map_file()
@@ -92,8 +122,104 @@ class SystemScenarioDocument(QObject):
                 self.hexmap = load_map(mp)
             except DocumentError:
                 self.hexmap = None   # said by sections_text()
-        if emit:
-            self.changed.emit("scenario")
+
+    # -- editing (the form, ``editor/system_form.py``)
+    def push(self, command) -> None:
+        """Do an edit (a ``QUndoCommand`` calling :meth:`set_data`) as one undo step."""
+        self.undo_stack.push(command)
+
+    def set_data(self, data) -> None:
+        """Replace the JSON in memory (an undo command's redo/undo); the map is read again when
+        ``map`` changed."""
+        old_map = self.data.get("map") if isinstance(self.data, dict) else None
+        self.data = data
+        if not isinstance(data, dict) or data.get("map") != old_map:
+            self._load_map()
+        else:
+            self.title = scenario_title(self.data, self._path)
+        self.changed.emit("scenario")
+
+    def text(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The file text of the JSON in memory, in the layout the file was loaded with
+        (:func:`editor.system_form.dump_like`); saved elsewhere, a relative ``map.file`` is
+        re-based on the new folder."""
+        from editor.system_form import dump_like
+
+        data = self.data
+        if path is not None and Path(path).resolve().parent != self._path.resolve().parent:
+            data = self._rebased(Path(path).resolve().parent)
+        return dump_like(data, self.layout)
+
+    def _rebased(self, folder: Path, absolute: bool = False):
+        """The JSON with its relative ``map.file`` (and ``roster``) made relative to ``folder`` (or absolute)."""
+        data = copy.deepcopy(self.data)
+        if not isinstance(data, dict):
+            return data
+        refs = [(data.get("map"), "file"), (data, "roster")]
+        for obj, key in refs:
+            if isinstance(obj, dict) and isinstance(obj.get(key), str) and obj[key] and not Path(obj[key]).is_absolute():
+                p = (self._path.resolve().parent / obj[key]).resolve()
+                if absolute:
+                    obj[key] = str(p)
+                else:
+                    try:
+                        obj[key] = os.path.relpath(p, folder).replace(os.sep, "/")
+                    except ValueError:
+                        obj[key] = str(p)
+        return data
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Write the JSON in memory atomically (to ``path``, default the file); the document becomes
+        clean and its autosave is removed. Raises OSError."""
+        target = Path(path) if path is not None else self._path
+        text = self.text(target)
+        atomic_write_text(target, text)
+        self.discard_autosave()
+        old = self._path
+        if target.resolve() != old.resolve():
+            self.data = json.loads(text)
+            self._path = target
+            self.path_changed.emit(target)
+        self.layout = text
+        self._recovered = False
+        self.undo_stack.setClean()
+        self.dirty_changed.emit(False)
+        return target
+
+    def autosave_path(self) -> Path:
+        return self._path.with_name(self._path.name + AUTOSAVE_SUFFIX)
+
+    def autosave(self) -> Path | None:
+        """Write the unsaved JSON to ``FILE.autosave`` beside the file (as the map's autosave);
+        returns the path written, None when there is nothing unsaved."""
+        if not self.is_dirty:
+            return None
+        a = self.autosave_path()
+        atomic_write_text(a, self.text())
+        return a
+
+    def newer_autosave(self) -> Path | None:
+        """The autosave beside the file when it is newer than the file (a crash left it)."""
+        a = self.autosave_path()
+        try:
+            return a if a.stat().st_mtime > self._path.stat().st_mtime else None
+        except OSError:
+            return None
+
+    def recover_from(self, autosave: str | os.PathLike[str]) -> None:
+        """Take the autosaved JSON (an undoable edit: the document becomes dirty). Raises DocumentError."""
+        from editor.system_form import DataCommand
+
+        data = read_json(autosave)
+        self.push(DataCommand(self, "Recover autosave", copy.deepcopy(self.data), data))
+        self._recovered = True
+        self.dirty_changed.emit(True)
+
+    def discard_autosave(self) -> None:
+        try:
+            self.autosave_path().unlink()
+        except OSError:
+            pass
 
     # -- what the window asks of a document
     @property
@@ -105,10 +231,10 @@ class SystemScenarioDocument(QObject):
 
     @property
     def is_dirty(self) -> bool:
-        return False
+        return self._recovered or not self.undo_stack.isClean()
 
     def bind_map(self, _map_doc) -> None:
-        """The scenario is read from its file: the live map does not change it."""
+        """The scenario names its map file: the games read it as saved (the live map does not change it)."""
 
     def map_file(self) -> Path | None:
         """The map file the scenario names (``map.file``, relative to the scenario), or None."""
@@ -139,9 +265,15 @@ class SystemScenarioDocument(QObject):
         hexes = [h for h in hm.all_hexes() if not cols or any(a <= h.col <= b for a, b in cols)]
         return _Context(tuple(hexes))
 
-    def playable_copy(self, _folder) -> Path:
-        """The file the games play: the scenario as saved (the editor does not change it)."""
-        return self._path
+    def playable_copy(self, folder) -> Path:
+        """The file the games play: the scenario in memory (unsaved edits included), written to a
+        new sub-folder of ``folder`` with its map (and roster) named by absolute path; the map
+        file as saved. Every game started from the editor reads exactly this file."""
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        out = Path(tempfile.mkdtemp(prefix="snapshot-", dir=str(folder))) / self._path.name
+        out.write_text(json.dumps(self._rebased(out.parent, absolute=True), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+        return out
 
     def setup_problems(self) -> list:
         return []
@@ -153,11 +285,28 @@ class SystemScenarioDocument(QObject):
     def validation(self) -> tuple[str | None, list[str], list[str]]:
         """(the system's one-line summary or None, problems, design warnings) -- ``ironcross
         validate --warnings`` for this file."""
+        summary, problems, warnings = self.check()
+        return summary, [str(p) for p in problems], warnings
+
+    def check(self) -> tuple[str | None, list[Problem], list[str]]:
+        """(summary or None, problems with their JSON paths, design warnings) of the JSON in
+        memory, checked by the system on a temporary copy beside nothing (its map and roster
+        named by absolute path); a scenario the system cannot even read is one problem at ``$``."""
+        if self._tmp is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="system-scenario-")
+        tmp = Path(self._tmp.name) / self._path.name
+        tmp.write_text(json.dumps(self._rebased(tmp.parent, absolute=True), ensure_ascii=False), encoding="utf-8")
         try:
-            summary = self.system.summarise_scenario(str(self._path), self.data)
+            summary = self.system.summarise_scenario(str(tmp), self._rebased(tmp.parent, absolute=True))
         except DocumentError as e:
-            return None, [str(p) for p in e.problems], []
-        return summary, [], [str(w) for w in self.system.scenario_warnings(str(self._path))]
+            return None, list(e.problems), []
+        except (ValueError, KeyError, TypeError) as e:   # a system's own check that is not a DocumentError
+            return None, [Problem("$", f"{type(e).__name__}: {e}")], []
+        try:
+            warnings = [str(w) for w in self.system.scenario_warnings(str(tmp))]
+        except DocumentError as e:
+            return summary, list(e.problems), []
+        return summary, [], warnings
 
     def sections_text(self) -> str:
         mp = self.map_file()
@@ -170,10 +319,14 @@ class SystemScenarioDocument(QObject):
 
 
 class SystemScenarioPanel(QWidget):
-    """What the editor shows of a scenario of another rule system (see the module docstring)."""
+    """What the editor shows of a scenario of another rule system (see the module docstring):
+    ``info``, the ``form`` (:class:`editor.system_form.SystemForm`), the ``problems`` list (click
+    one: its place in the form is selected), a ``note`` and *Reload the file*."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        from editor.system_form import SystemForm
+
         self.doc: SystemScenarioDocument | None = None
         lay = QVBoxLayout(self)
         self.title = QLabel()
@@ -182,25 +335,50 @@ class SystemScenarioPanel(QWidget):
         self.info = QLabel()
         self.info.setWordWrap(True)
         lay.addWidget(self.info)
-        head = QLabel("Validation (the system's own checks, as <tt>ironcross validate --warnings</tt>):")
+        self.form = SystemForm()
+        lay.addWidget(self.form, 4)
+        head = QLabel("Validation (the system's own checks of the scenario in memory):")
         head.setWordWrap(True)
         lay.addWidget(head)
         self.problems = QListWidget()
         self.problems.setWordWrap(True)
         self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.problems.itemClicked.connect(self._problem_clicked)
         lay.addWidget(self.problems, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)
         lay.addWidget(self.note)
         self.reload_btn = QPushButton("Reload the file")
-        self.reload_btn.setToolTip("read the scenario file again after editing it")
+        self.reload_btn.setToolTip("read the scenario file again (unsaved edits are dropped)")
         self.reload_btn.clicked.connect(self.reload)
         lay.addWidget(self.reload_btn)
 
     def set_document(self, doc: SystemScenarioDocument | None) -> None:
+        if self.doc is not None:
+            try:
+                self.doc.changed.disconnect(self._doc_changed)
+            except (RuntimeError, TypeError):
+                pass
         self.doc = doc
+        if doc is not None:
+            doc.changed.connect(self._doc_changed)
+        self.form.set_document(doc if doc is not None and doc.editable else None)
+        self.form.setVisible(doc is not None and doc.editable)
         self.refresh()
+
+    def _doc_changed(self, _what=None) -> None:
+        self.refresh()
+
+    def _problem_clicked(self, item) -> None:
+        from editor.system_form import parse_path
+
+        path = item.data(Qt.ItemDataRole.UserRole)
+        if path:
+            loc = parse_path(path)
+            while loc and loc not in self.form._items:
+                loc = loc[:-1]
+            self.form.select(loc)
 
     def reload(self) -> None:
         if self.doc is None:
@@ -210,9 +388,12 @@ class SystemScenarioPanel(QWidget):
         except DocumentError as e:
             self.note.setText(f"<span style='color:#b00'>cannot read the file: {e}</span>")
             return
+        self.form.set_document(self.doc if self.doc.editable else None)
         self.refresh()
 
     def refresh(self) -> None:
+        from PySide6.QtWidgets import QListWidgetItem
+
         doc = self.doc
         self.problems.clear()
         if doc is None:
@@ -226,15 +407,29 @@ class SystemScenarioPanel(QWidget):
                           f"{doc.path.parent}<br>Map: {doc.sections_text()}<br>Players: "
                           f"{', '.join(sorted(s.players))}; rule levels: {', '.join(s.rules)}")
         self.info.setToolTip(str(doc.path))
-        summary, problems, warnings = doc.validation()
+        summary, problems, warnings = doc.check()
         if summary is not None:
             self.problems.addItem(f"OK - {summary}")
         for p in problems:
-            self.problems.addItem(f"problem: {p}")
+            it = QListWidgetItem(f"problem: {p}")
+            it.setForeground(QColor(176, 0, 0))
+            it.setData(Qt.ItemDataRole.UserRole, p.path)
+            self.problems.addItem(it)
         for w in warnings:
-            self.problems.addItem(f"warning: {w}")
-        self.note.setText(
-            f"The editor's scenario forms (sides, orders of battle, roster, set-up, regions, victory) edit "
-            f"{get(FORMS_SYSTEM).title} scenarios. A {s.title} scenario's own forms are edited in its file for "
-            f"now: change <tt>{doc.path.name}</tt> in a text editor, then <i>Reload the file</i>. Playtest, Watch "
-            f"and Hot-seat (Play mode) play it with {s.title}'s rules.")
+            it = QListWidgetItem(f"warning: {w}")
+            path = w.split(":", 1)[0] if w.startswith("$") else ""
+            it.setData(Qt.ItemDataRole.UserRole, path)
+            self.problems.addItem(it)
+        if doc.editable:
+            self.form.set_problems(problems)
+            self.note.setText(
+                f"Edit the {s.title} scenario in the form: select a field to change it; hex lists and hexes are "
+                f"picked by clicking the map. Every edit can be undone; Save (Ctrl+S) writes <tt>{doc.path.name}</tt>"
+                + (" -- <b>unsaved edits</b>: Playtest, Watch and Hot-seat play them." if doc.is_dirty else "."))
+        else:
+            self.note.setText(
+                f"The editor's scenario forms (sides, orders of battle, roster, set-up, regions, victory) edit "
+                f"{get(FORMS_SYSTEM).title} scenarios. {s.title} does not describe its scenario file "
+                f"(<tt>scenario_schema</tt>): edit it in its file for now -- change <tt>{doc.path.name}</tt> in a "
+                f"text editor, then <i>Reload the file</i>. Playtest, Watch and Hot-seat (Play mode) play it with "
+                f"{s.title}'s rules.")

@@ -164,6 +164,13 @@ class WatchPanel(QWidget):
         self.state_label = QLabel("no game")
         self.state_label.setWordWrap(True)
         lay.addWidget(self.state_label)
+        #: the system's status lines (Red Flags: the activation cards up, turned and to come)
+        self.status_label = QLabel("")
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.status_label.setStyleSheet("QLabel { background: #f4f1e6; border: 1px solid #c9c2a8; padding: 3px; }")
+        self.status_label.hide()
+        lay.addWidget(self.status_label)
         self.log = QListWidget()
         self.log.setWordWrap(True)
         lay.addWidget(self.log, 1)
@@ -258,6 +265,8 @@ class WatchPanel(QWidget):
         self.slider.blockSignals(False)
         snap = rec.snapshots[self.pos]
         self.state_label.setText(f"{state_text(snap)}. Decision {self.pos} of {len(rec)}.")
+        self.status_label.setText("\n".join(snap.status))
+        self.status_label.setVisible(bool(snap.status))
         self.log.clear()
         lo = max(0, self.pos - 12)
         for i in range(lo, self.pos):

@@ -257,6 +257,34 @@ def pieces(game) -> list[Piece]:
     return out
 
 
+#: the toy's scenario file, as a JSON schema (the editor's form is built from it)
+TOY_SCHEMA = {
+    "title": "Toy race scenario", "type": "object", "required": ["rule_system", "title", "turns", "target"],
+    "properties": {
+        "format": {"const": "ironcross-scenario", "type": "string"}, "version": {"type": "integer"},
+        "rule_system": {"const": TOY, "type": "string"}, "title": {"type": "string"},
+        "number": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "map": {"type": "object", "properties": {"file": {"type": "string"},
+                                                 "sections": {"type": "array", "items": {"type": "string"}}}},
+        "turns": {"type": "integer", "minimum": 1}, "target": {"type": "integer", "minimum": 1},
+        "tracks": {"type": "object", "properties": {s: {"type": "array", "items": {"type": "string"}} for s in SIDES}},
+        "wagon": {"type": "array", "items": {"type": "string"}},
+        "leader": {"enum": list(SIDES), "type": "string"},
+    }}
+
+
+def status_lines(game) -> list[str]:
+    """T.5: the scores and the target."""
+    return [f"Scores: german {game.score['german']}, russian {game.score['russian']} (target {game.setup.target})"]
+
+
+def new_scenario(map_file: str, sections: list[str], title: str = "New scenario") -> dict:
+    """A toy race on ``map_file``: 6 turns, target 30, tracks along rows 10 and 14 (T.7)."""
+    return {"format": "ironcross-scenario", "version": 1, "rule_system": TOY, "title": title,
+            "map": {"file": map_file, "sections": list(sections)}, "turns": 6, "target": 30,
+            "tracks": {"german": [f"{c}10" for c in range(35, 40)], "russian": [f"{c}14" for c in range(35, 40)]}}
+
+
 SYSTEM = RuleSystem(
     name=TOY, title="Toy Race Game", seed="tests/toy_system.py", players={
         "random": "uniformly random", "heuristic": "two dice when behind"},
@@ -267,7 +295,10 @@ SYSTEM = RuleSystem(
     pieces=lambda game: pieces(game),
     describe_event=lambda e: f"{e['kind']} ({e['rule']})", los=lambda game, a, b: True,
     terrain_mapping={"provenance": "reconstructed", "rationale": "the toy race has no map"},
-    causes=("reset",), elimination_cause=lambda rule: "reset")
+    causes=("reset",), elimination_cause=lambda rule: "reset", status_lines=status_lines,
+    scenario_schema=lambda: TOY_SCHEMA, new_scenario=new_scenario,
+    scenario_hints=lambda: {"hex_lists": ["$.tracks.german", "$.tracks.russian", "$.wagon"],
+                            "choices": {"$.target": [[n, f"{n} points"] for n in (10, 20, 30, 40, 60)]}})
 
 
 @pytest.fixture

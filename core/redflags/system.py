@@ -311,11 +311,123 @@ def scenario_map(path: str) -> tuple[Any, list[str]]:
     return hexmap, [sc.map.section]
 
 
+# ------------------------------------------------------------------ the editor's scenario form and Watch
+_UNITS = "$.{side}.groups[*].units[*]"
+
+
+def scenario_schema() -> dict:
+    """The JSON schema of a Red Flags scenario file (:class:`core.redflags.scenario.Scenario`)."""
+    from core.redflags.scenario import Scenario
+
+    return Scenario.model_json_schema()
+
+
+def scenario_hints() -> dict:
+    """What the editor's form needs beyond the schema (``RuleSystem.scenario_hints``): the set-up
+    zones, wire, mines and objectives are hex lists (zones also a column x row block), an
+    aircraft's entry one hex; a unit's ``type`` one of its side's entries of the shipped roster
+    (Units), facings and headings hexsides 1-6, a unit's ``tow``/``aboard`` one of its side's unit ids
+    (Units: Transport unit);
+    unit ids unique; a new group's activation card (Activation) and a new unit from templates."""
+    from core.redflags.roster import shipped_roster
+    from core.redflags.scenario import SUITS
+
+    roster = shipped_roster()
+    hexside = [[i, f"hexside {i}"] for i in range(1, 7)]
+    hints: dict[str, Any] = {"hex_lists": ["$.fortifications.wire", "$.fortifications.mines", "$.victory.objectives"],
+                             "hexes": [], "hex_blocks": [], "choices": {}, "unique": [], "templates": {},
+                             "labels": {}}
+    for side in SIDES:
+        units = _UNITS.format(side=side)
+        hints["hex_lists"].append(f"$.{side}.setup_zone.hexes")
+        hints["hex_blocks"].append(f"$.{side}.setup_zone")
+        hints["hexes"].append(f"{units}.entry")
+        types = [[e.id, f"{e.name} ({e.kind})"] for e in roster.units if e.side == side]
+        hints["choices"][f"{units}.type"] = types
+        hints["choices"][f"$.{side}.facing"] = hexside
+        hints["choices"][f"{units}.heading"] = hexside
+        hints["unique"].append(f"{units}.id")
+        hints["refs"] = {**hints.get("refs", {}), f"{units}.tow": f"{units}.id", f"{units}.aboard": f"{units}.id"}
+        prefix = "G" if side == "german" else "R"
+        hints["templates"][f"$.{side}.groups[*].units"] = {"id": f"{prefix}1", "type": types[0][0]}
+        hints["templates"][f"$.{side}.groups"] = {"name": "New group", "card": {"rank": "2", "suit": SUITS[0]},
+                                                   "units": [{"id": f"{prefix}1", "type": types[0][0]}]}
+        hints["labels"][f"$.{side}.groups"] = "name"
+        hints["labels"][f"$.{side}.groups[*].units"] = "id"
+    hints["labels"]["$.victory.results"] = "outcome"
+    return hints
+
+
+def new_scenario(map_file: str, sections: list[str], title: str = "New scenario") -> dict:
+    """A minimal valid Red Flags scenario (``RuleSystem.new_scenario``) on ``map_file`` (as
+    written in the file) and the FIRST of ``sections`` (the one section played on): 6 turns, the
+    German side sets up first in the section's first three columns (one rifle squad, card A of
+    spades), the Russian side in its last three (one rifle section, card A of hearts), the centre
+    hex an objective held by the German side. Raises ValueError for no section or a section the
+    map lacks (the map is read from ``map_file`` relative to the working folder when relative)."""
+    from core.redflags.roster import shipped_roster
+    from core.redflags.scenario import load_map_cached
+    from pathlib import Path
+
+    if not sections:
+        raise ValueError("a Red Flags scenario is played on one map section: name it")
+    hexmap = load_map_cached(Path(map_file).resolve())
+    try:
+        c0, c1 = hexmap.section_columns(sections[0])
+    except KeyError:
+        raise ValueError(f"the map has no section {sections[0]!r}") from None
+    ext = hexmap.doc.extent
+    r0, r1 = ext.first_row, ext.last_row
+    roster = shipped_roster()
+    first = {s: next(e.id for e in roster.units if e.side == s and e.kind == "infantry") for s in SIDES}
+    from maps import hexgrid
+
+    mid = hexgrid.hex_id((c0 + c1) // 2, (r0 + r1) // 2)
+    return {
+        "format": "redflags-scenario", "version": 1, "rule_system": "redflags", "title": title,
+        "map": {"file": str(map_file), "sections": [sections[0]]},
+        "turns": 6, "sets_up_first": "german",
+        "german": {"setup_zone": {"columns": [c0, min(c0 + 2, c1)], "rows": [r0, r1]}, "facing": 2,
+                   "groups": [{"name": "1. Zug", "card": {"rank": "A", "suit": "spades"},
+                               "units": [{"id": "G1", "type": first["german"]}]}]},
+        "russian": {"setup_zone": {"columns": [max(c1 - 2, c0), c1], "rows": [r0, r1]}, "facing": 5,
+                    "groups": [{"name": "1st Platoon", "card": {"rank": "A", "suit": "hearts"},
+                                "units": [{"id": "R1", "type": first["russian"]}]}]},
+        "victory": {"objectives": [mid], "initial_control": "german",
+                    "results": [{"outcome": "russian", "side": "russian", "controls_at_least": 1}],
+                    "default": "german"},
+    }
+
+
+def status_lines(game: Game) -> list[str]:
+    """The Watch's lines (Activation): the card turned now and whose group it activates, the
+    cards turned this turn in order, and the cards still to come (their order is hidden: listed by
+    side); during set-up, who places."""
+    if game.is_terminal():
+        return [f"game over: {game.outcome}"]
+    if game.turn_no == 0 or (game.card is None and not game.turned):
+        return ["Set-up (r.setup): " + (f"{game.current_side()} places its units" if game.current_side() else "")]
+    out = []
+    if game.card is not None:
+        c = game.card
+        out.append(f"Turn {game.turn_no} of {game.game_length} -- card up: {c['label']}, {c['side']} {c['group']}"
+                   + (" (black)" if c["black"] else ""))
+    turned = [f"{c['label']} {c['group']}" for c in game.turned]
+    out.append(f"Turned ({len(turned)} of {len(game.cards)}): " + (", ".join(turned) or "none"))
+    rest = {s: [f"{c['label']} {c['group']}" for c in game.deck if c["side"] == s] for s in SIDES}
+    n = sum(len(v) for v in rest.values())
+    out.append(f"To come ({n}, face down): "
+               + ("; ".join(f"{s} {', '.join(v)}" for s, v in rest.items() if v) or "none -- the turn ends"))
+    return out
+
+
 def _optional_fields() -> dict[str, Any]:
     """The boundary's optional fields this system fills, for a :class:`RuleSystem` that has them
     (a later ``core/rule_system.py``); an older one without them is built without them."""
     have = {f.name for f in dataclasses.fields(RuleSystem)}
-    offered = {"causes": CAUSES, "elimination_cause": elimination_cause, "scenario_map": scenario_map}
+    offered = {"causes": CAUSES, "elimination_cause": elimination_cause, "scenario_map": scenario_map,
+               "status_lines": status_lines, "scenario_schema": scenario_schema, "scenario_hints": scenario_hints,
+               "new_scenario": new_scenario}
     return {k: v for k, v in offered.items() if k in have}
 
 

@@ -8,6 +8,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from core import rule_system
 from core.rule_system import Mark, Piece, RuleSystem
@@ -456,6 +457,79 @@ TERRAIN_MAPPING = {
                    "provenance": "rulebook", "rationale": "Ditching, Obstacles and Difficult Terrain"},
 }
 
+# ------------------------------------------------------------------ the editor's scenario form and Watch
+def scenario_schema() -> dict:
+    """The JSON schema of a 20 mm scenario file (:class:`core.twentymm.scenario.Scenario`)."""
+    from core.twentymm.scenario import Scenario
+
+    return Scenario.model_json_schema()
+
+
+def scenario_hints() -> dict:
+    """What the editor's form needs beyond the schema: a unit's or objective's ``hex`` is one hex
+    (set by a click; ``at`` stays inches on the table), a vehicle's ``vehicle`` and an anti-tank
+    gun's ``gun`` a row of the Vehicle and Anti-Tank Gun Reference Table, ``embarked_in`` and
+    ``limbered_to`` one of the side's unit ids, unit ids unique, a new
+    unit a rifle section (Organisation)."""
+    ref = tables.reference()
+    hints: dict = {"hex_lists": [], "hexes": ["$.objectives[*].hex"], "choices": {}, "unique": [], "templates": {},
+                   "labels": {"$.objectives": "name"}}
+    for side in SIDES:
+        hints["hexes"].append(f"$.{side}[*].hex")
+        hints["choices"][f"$.{side}[*].vehicle"] = [[v, v] for v in sorted(ref["vehicles"])]
+        hints["choices"][f"$.{side}[*].gun"] = [[g, g] for g in sorted(ref["guns"])]
+        hints["unique"].append(f"$.{side}[*].id")
+        hints.setdefault("refs", {}).update({f"$.{side}[*].embarked_in": f"$.{side}[*].id",
+                                             f"$.{side}[*].limbered_to": f"$.{side}[*].id"})
+        hints["templates"][f"$.{side}"] = {"id": f"{side[0].upper()}-1", "type": "section", "name": "section",
+                                           "hex": "", "facing": 0, "men": 8, "lmg": 1}
+        hints["labels"][f"$.{side}"] = "id"
+    hints["templates"]["$.objectives"] = {"name": "objective", "hex": "", "radius": 4.0}
+    return hints
+
+
+def new_scenario(map_file: str, sections: list[str], title: str = "New scenario") -> dict:
+    """A minimal valid 20 mm scenario on ``map_file`` and ``sections`` (the whole map when empty):
+    4 inches a hex, 8 turns, a German rifle section at the west edge of the area and a Russian one
+    at its east edge, one objective in its centre hex, the German side attacking. Raises ValueError
+    for a section the map lacks."""
+    from maps.hexgrid import hex_id
+    from maps.mapfile import load_map
+
+    hexmap = load_map(Path(map_file).resolve())
+    cols = []
+    for name in sections or []:
+        try:
+            cols.append(hexmap.section_columns(name))
+        except KeyError:
+            raise ValueError(f"the map has no section {name!r}") from None
+    ext = hexmap.doc.extent
+    c0 = min((a for a, _b in cols), default=ext.first_column)
+    c1 = max((b for _a, b in cols), default=ext.last_column)
+    row = (ext.first_row + ext.last_row) // 2
+    unit = {"type": "section", "facing": 0, "men": 8, "lmg": 1}
+    return {"rule_system": "twentymm", "format": "twentymm-scenario", "version": 1, "title": title,
+            "map": {"file": str(map_file), **({"sections": list(sections)} if sections else {})},
+            "scale": 4.0, "turns": 8, "first_side": "german", "attacker": "german",
+            "objectives": [{"name": "the centre", "hex": hex_id((c0 + c1) // 2, row), "radius": 4.0}],
+            "german": [{"id": "G-1", "name": "1. Gruppe", "hex": hex_id(c0 + 1, row), **unit, "facing": 90}],
+            "russian": [{"id": "R-1", "name": "1st section", "hex": hex_id(c1 - 1, row), **unit, "facing": 270}]}
+
+
+def status_lines(game: Game) -> list[str]:
+    """The Watch's lines (Sequence of Play): whose side turn it is, and which of its units have
+    moved, fired or acted this turn and which may still."""
+    if game.is_terminal():
+        return [f"game over: {game.outcome}" + (f" ({game.reason})" if game.reason else "")]
+    side = game.side
+    mine = [u for u in game.units.values() if u.side == side and u.alive and u.kind != "battery"]
+    done = [u.uid for u in mine if u.acted or u.fired]
+    left = [u.uid for u in mine if not (u.acted or u.fired)]
+    return [f"Turn {game.game_turn} of {game.setup.turns}: the {side} side's turn",
+            f"Acted ({len(done)} of {len(mine)}): " + (", ".join(done) or "none"),
+            "Still to act: " + (", ".join(left) or "none")]
+
+
 SYSTEM = RuleSystem(
     name="twentymm",
     title="20 mm Russo-German War c. 1943 (Mike Adams, after Battle!)",
@@ -474,6 +548,10 @@ SYSTEM = RuleSystem(
     scenario_warnings=scenario_warnings,
     pieces=pieces,
     marks=marks,
+    status_lines=status_lines,
+    scenario_schema=scenario_schema,
+    scenario_hints=scenario_hints,
+    new_scenario=new_scenario,
     describe_event=describe_event,
     los=los,
     terrain_mapping=TERRAIN_MAPPING,

@@ -158,6 +158,7 @@ def test_t_hotseat_panel_lists_the_legal_actions_and_a_click_filters_them(win):
     assert hs.session.system.name == TOY and not hs.auto_btn.isEnabled()   # no set-up phase in the toy
     assert not hs.use_setup.isEnabled()   # nor designer's set-ups
     assert "<b>german</b> to act" in hs.state_label.text()
+    assert "<br>Scores: german 0, russian 0 (target 30)" in hs.state_label.text()   # the system's status_lines
     assert _labels(hs) == {"roll (2)": ["roll: dice 1", "roll: dice 2"], "nudge (1)": ["nudge: runner G"],
                            "hold (1)": ["hold"]}
     # only what legal_actions() gave is listed: every item's action is one of them
@@ -232,26 +233,45 @@ def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win
     panel = ctl.system_panel
     assert "Toy Race Game" in panel.info.text() and "Map 2" in panel.info.text()
     assert panel.problems.item(0).text() == "OK - toy scenario 'Toy race': first to 30 in 6 turns"
-    assert "edited in its file for now" in panel.note.text()
+    assert "Edit the Toy Race Game scenario in the form" in panel.note.text() and panel.form.isVisible()
     # its map sections are outlined; the map shown is the scenario's
     assert ctl.overlay.layers["zones"] and Path(win.document.path).name == "iron_cross_mapsheet_corrected.json"
     assert {h.col for h in doc.context.area} == set(range(30, 51))   # Map 2: hex columns 30-50
-    # the forms' tools say plainly that they do not edit it; saving is refused plainly; the play docks work
+    # the forms' tools say plainly that they do not edit it; its own form does (issue 18 item 4)
     from editor.canvas import ToolEvent
 
     for name in ("place", "region", "north"):
         t = win.tools.set_tool(name)
         t.press(ToolEvent.at_hex("3510"))
-        assert "is a Toy Race Game scenario" in t.status and "edit it in its file" in t.status, name
-    assert not ctl.save() and not ctl.save_as()
-    assert win.set_mode("play") and ctl.docks["playtest"].isVisible()
-    assert win.set_mode("scenario") and ctl.docks["system"].isVisible() and not ctl.docks["oob"].isVisible()
-    # an edit in the file, then Reload: a design warning shows
-    data = json.loads(Path(win.toy_path).read_text())
-    Path(win.toy_path).write_text(json.dumps({**data, "target": 100}))
-    panel.reload()
+        assert "is a Toy Race Game scenario" in t.status and "edit it in the Scenario dock's form" in t.status, name
+    panel.form.set_value(("target",), 100)
+    assert ctl.save() and json.loads(Path(win.toy_path).read_text())["target"] == 100
     assert any(panel.problems.item(i).text().startswith("warning: $.target: 100 cannot be reached")
                for i in range(panel.problems.count()))
+    assert win.set_mode("play") and ctl.docks["playtest"].isVisible()
+    assert win.set_mode("scenario") and ctl.docks["system"].isVisible() and not ctl.docks["oob"].isVisible()
+    # a system that does not describe its file (no scenario_schema) opens read-only: edited in its file, Reload
+    import dataclasses
+
+    from core import rule_system
+    from tests.toy_system import SYSTEM
+
+    rule_system.register(dataclasses.replace(SYSTEM, name="toyro", scenario_schema=None))
+    try:
+        ro = toy_map_file(tmp_path, "ro.json", rule_system="toyro")
+        assert win.open_file(ro)
+        assert not ctl.doc.editable and not panel.form.isVisible() and "edit it in its file for now" in panel.note.text()
+        t = win.tools.set_tool("place")
+        t.press(ToolEvent.at_hex("3510"))
+        assert "edit it in its file" in t.status
+        assert not ctl.save() and not ctl.save_as()
+        data = json.loads(Path(ro).read_text())
+        Path(ro).write_text(json.dumps({**data, "target": 100}))
+        panel.reload()
+        assert any(panel.problems.item(i).text().startswith("warning: $.target: 100 cannot be reached")
+                   for i in range(panel.problems.count()))
+    finally:
+        rule_system.unregister("toyro")
     # an Iron Cross scenario again: the forms are back
     assert win.open_file(S1)
     assert ctl.docks["oob"].isVisible() or ctl.docks["properties"].isVisible()

@@ -191,3 +191,33 @@ def test_rf_run_batch_without_rules_plays_the_systems_first_rule_level():
     assert [r.outcome for r in results if r.outcome == "error"] == []
     one = play_game(scenario, 0, results[0].seed, ai)
     assert one.outcome == results[0].outcome and one.turns == results[0].turns
+
+
+def test_rf_system_editor_schema_hints_new_scenario_and_activation_status(tmp_path):
+    """The editor's optional fields: the schema is the Scenario model's, the hints' roster choices
+    are the side's roster entries, a new scenario validates, and the status lines show the
+    activation cards (Activation: the card up, the cards turned, the face-down rest by side)."""
+    from core.redflags.roster import shipped_roster
+
+    schema = SYSTEM.scenario_schema()
+    assert {"german", "russian", "victory", "map"} <= set(schema["properties"]) and "Card" in schema["$defs"]
+    hints = SYSTEM.scenario_hints()
+    ids = {e.id: e.side for e in shipped_roster().units}
+    for side in ("german", "russian"):
+        choices = hints["choices"][f"$.{side}.groups[*].units[*].type"]
+        assert choices and all(ids[v] == side for v, _label in choices)
+        assert f"$.{side}.setup_zone.hexes" in hints["hex_lists"] and f"$.{side}.setup_zone" in hints["hex_blocks"]
+    data = SYSTEM.new_scenario(str(ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json"), ["Map 2"], "New")
+    p = tmp_path / "new.json"
+    p.write_text(json.dumps(data))
+    assert SYSTEM.summarise_scenario(str(p), data).startswith("Red Flags scenario - 'New': Map 2, 6 turns")
+    setup = SYSTEM.load_setup(PATH, 3)
+    g = SYSTEM.new_game(setup, 3, "standard", ())
+    assert SYSTEM.status_lines(g) == ["Set-up (r.setup): german places its units"]
+    players = SYSTEM.make_players(setup, {"german": "random", "russian": "random"}, 3)
+    while g.card is None and not g.is_terminal():
+        side = g.current_side()
+        g.apply(players[side].choose(SYSTEM.view(g, side), side, g.legal_actions()))
+    up, turned, rest = SYSTEM.status_lines(g)
+    assert up.startswith(f"Turn 1 of 9 -- card up: {g.card['label']}, {g.card['side']} {g.card['group']}")
+    assert turned.startswith("Turned (1 of 10): ") and rest.startswith("To come (9, face down): german ")

@@ -237,3 +237,21 @@ def test_20mm_fire_events_carry_their_points_and_marks_draw_them(system, setup):
     assert system.marks(g, [mv]) == [Mark("move", (pytest.approx(t.from_table(*mv["frm"]), abs=1e-3),
                                                    pytest.approx(t.from_table(*mv["to"]), abs=1e-3)), mv["side"], mv["uid"])]
     assert system.marks(g, [{"kind": "roll", "dice": [3]}]) == []
+
+
+def test_20mm_system_editor_schema_hints_new_scenario_and_status(system, setup, tmp_path):
+    """The editor's optional fields: the schema is the Scenario model's, the reference table's
+    rows are the choices of a vehicle and a gun, a new scenario validates, and the status lines
+    say whose side turn it is (Sequence of Play) and which units have acted."""
+    from core.twentymm import tables
+
+    assert {"german", "russian", "objectives", "scale"} <= set(system.scenario_schema()["properties"])
+    hints = system.scenario_hints()
+    assert [v for v, _l in hints["choices"]["$.german[*].vehicle"]] == sorted(tables.reference()["vehicles"])
+    assert "$.russian[*].hex" in hints["hexes"]
+    data = system.new_scenario(str(ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json"), ["Map 2"], "New")
+    p = tmp_path / "new.json"
+    p.write_text(json.dumps(data))
+    assert system.summarise_scenario(str(p), data).startswith("20 mm scenario 'New': 8 turns")
+    g = system.new_game(setup, 1, None, None)
+    assert system.status_lines(g)[:2] == ["Turn 1 of 12: the german side's turn", "Acted (0 of 8): none"]
