@@ -14,8 +14,8 @@ a hex system leaves them None.
   drawn), drag it to a free position, drag the round handle ahead of it (or ``[`` / ``]``, 15
   degrees; with Shift 5) to turn it. Snapping (the options: off, hex centres, a 0.5-inch grid)
   applies to where it is dropped; with snapping on, facings snap to 15 degrees. Each placement is
-  one step on the scenario's undo stack (:class:`PlacePieceCommand`), written atomically into the
-  scenario file through the system's ``place_piece``; a position the rules refuse is not placed and
+  one step on the scenario's undo stack (:class:`PlacePieceCommand`), made in the scenario's JSON in
+  memory (saved with the scenario, atomically) through the system's ``place_piece``; a position the rules refuse is not placed and
   the rule's reason is shown in the status bar.
 - :func:`reach_item`: the movement reach polygon (``move_reach``), drawn in the set-up and in the
   Hot-seat (:mod:`editor.hotseat`).
@@ -26,6 +26,8 @@ per hex across flats (:data:`editor.scenario_overlay.HEX_SCENE`).
 """
 
 from __future__ import annotations
+
+import copy
 
 import json
 import math
@@ -39,7 +41,6 @@ from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
 from editor.scenario_overlay import HEX_SCENE, PiecesItem, _label, _path_item, bearing_vector, map_point
 from editor.tools import Tool
 from maps import hexgrid
-from maps.document_file import atomic_write_text
 
 __all__ = ["TapeTool", "TablePlaceTool", "PlacePieceCommand", "tape_reading", "tape_text", "reach_item",
            "setup_items", "table_document", "snap_point", "scenario_json_text", "SNAP_MODES"]
@@ -160,22 +161,19 @@ def scenario_json_text(data: dict) -> str:
 # ------------------------------------------------------------------------------- undo
 class PlacePieceCommand(QUndoCommand):
     """Set up one unit at a new position and facing: the scenario JSON before and after (the
-    after computed by the system's ``place_piece``, so it is legal); redo and undo write the file
-    atomically and reload the document."""
+    after computed by the system's ``place_piece``, so it is legal); redo and undo set the
+    document's JSON in memory (``set_data``, the same edit the scenario form makes: one truth for
+    the form, the games started from the editor and Save, which writes the file atomically)."""
 
     def __init__(self, doc, uid: str, before: dict, after: dict, text: str):
         super().__init__(text)
         self.doc, self.uid, self.before, self.after = doc, uid, before, after
 
-    def _write(self, data: dict) -> None:
-        atomic_write_text(self.doc.path, scenario_json_text(data))
-        self.doc.reload()
-
     def redo(self) -> None:
-        self._write(self.after)
+        self.doc.set_data(copy.deepcopy(self.after))
 
     def undo(self) -> None:
-        self._write(self.before)
+        self.doc.set_data(copy.deepcopy(self.before))
 
 
 # ------------------------------------------------------------------------------- tools

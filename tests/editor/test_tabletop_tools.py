@@ -136,14 +136,16 @@ def test_20mm_setup_is_drawn_where_the_units_stand_when_the_scenario_opens(win):
     assert {p.uid for p in items[0].pieces} >= {"G-T1", "R-AT", "R-1"}
 
 
-def test_setup_tool_drag_places_a_unit_in_the_file_as_one_undo_step(win):
+def test_setup_tool_drag_places_a_unit_in_the_scenario_as_one_undo_step_saved_by_save(win):
     tool = win.tools.set_tool("tableplace")
     assert win.scenario_ctl.overlay.layers["units"] == []   # the tool draws the set-up itself
     t = table(win)
     start = t.from_table(150.0, 56.0)   # G-1
     to = t.from_table(152.0, 50.0)
+    on_disk = win.s20.read_text()
     drag(tool, start, to)
-    data = json.loads(win.s20.read_text())
+    data = win.scenario_ctl.doc.data   # one truth: the scenario in memory (form, games, Save)
+    assert win.s20.read_text() == on_disk and win.scenario_ctl.doc.is_dirty   # saved only by Save
     g1 = next(u for u in data["german"] if u["id"] == "G-1")
     assert g1["at"] == pytest.approx([152.0, 50.0], abs=0.01) and g1["facing"] == 250   # moved, not turned
     doc = win.scenario_ctl.doc
@@ -153,11 +155,14 @@ def test_setup_tool_drag_places_a_unit_in_the_file_as_one_undo_step(win):
     kinds = [type(i).__name__ for i in tool._items]
     assert kinds.count("PiecesItem") == 1 and tool._items[0].selected == "G-1" and len(tool._items) == 3
     doc.undo_stack.undo()
-    g1 = next(u for u in json.loads(win.s20.read_text())["german"] if u["id"] == "G-1")
+    g1 = next(u for u in win.scenario_ctl.doc.data["german"] if u["id"] == "G-1")
     assert g1["at"] == [150.0, 56.0]
     assert t.to_table(*tool.piece("G-1").point) == pytest.approx((150.0, 56.0), abs=1e-3)   # redrawn as undone
     doc.undo_stack.redo()
     assert next(u for u in doc.data["german"] if u["id"] == "G-1")["at"] == pytest.approx([152.0, 50.0], abs=0.01)
+    doc.save()   # atomic; the file now holds the placement
+    g1 = next(u for u in json.loads(win.s20.read_text())["german"] if u["id"] == "G-1")
+    assert g1["at"] == pytest.approx([152.0, 50.0], abs=0.01) and not doc.is_dirty
 
 
 def test_setup_tool_refuses_a_position_the_rules_refuse_and_says_why(win):
@@ -188,10 +193,10 @@ def test_setup_tool_turns_a_unit_by_its_handle_and_by_keys_with_snapping(win):
     east = map_point(pc.point) + QPointF(100.0, 3.0)   # drag the handle to the right: bearing ~90
     tool.move(ToolEvent.at_scene(east, buttons=L))
     tool.release(ToolEvent.at_scene(east, button=L))
-    spec = next(u for u in json.loads(win.s20.read_text())["german"] if u["id"] == "G-1")
+    spec = next(u for u in win.scenario_ctl.doc.data["german"] if u["id"] == "G-1")
     assert spec["facing"] == 0.0 and spec["at"] == [150.0, 56.0]   # 90 clockwise from the top = +x = 0
     assert tool.key(Qt.Key.Key_BracketRight, Qt.KeyboardModifier.NoModifier)
-    spec = next(u for u in json.loads(win.s20.read_text())["german"] if u["id"] == "G-1")
+    spec = next(u for u in win.scenario_ctl.doc.data["german"] if u["id"] == "G-1")
     assert spec["facing"] == 15.0 and win.scenario_ctl.doc.undo_stack.count() == 2
 
 
@@ -200,7 +205,7 @@ def test_setup_tool_snaps_a_dropped_unit_to_a_hex_centre(win):
     tool.set_snap("hex")
     t = table(win)
     drag(tool, t.from_table(150.0, 56.0), t.from_table(151.0, 49.3))
-    spec = next(u for u in json.loads(win.s20.read_text())["german"] if u["id"] == "G-1")
+    spec = next(u for u in win.scenario_ctl.doc.data["german"] if u["id"] == "G-1")
     centre = t.hex_centre(t.hex_at((151.0, 49.3)))
     assert spec["at"] == pytest.approx(list(centre), abs=0.01)
     with pytest.raises(ValueError, match="unknown snapping"):
