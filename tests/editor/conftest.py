@@ -7,13 +7,13 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
+from PySide6.QtWidgets import QInputDialog, QMessageBox  # noqa: E402
 
 
 @pytest.fixture
 def dialogs(tmp_path, monkeypatch):
-    """Settings in a temporary folder (never the user's) and message boxes answered without a
-    modal loop; returns the list of (kind, args) of the message boxes shown."""
+    """Settings in a temporary folder (never the user's) and message boxes (and item choices:
+    the default) answered without a modal loop; returns the list of (kind, args) of the message boxes shown."""
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):   # never the user's settings
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
@@ -22,4 +22,10 @@ def dialogs(tmp_path, monkeypatch):
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a, **k: calls.append(("warning", a))))
     monkeypatch.setattr(QMessageBox, "question", staticmethod(
         lambda *a, **k: calls.append(("question", a)) or QMessageBox.StandardButton.Discard))
+
+    def get_item(parent, title, label, items, current=0, editable=True, *a, **k):
+        # a choice (e.g. File > New scenario's rule system): its default, without a modal loop
+        return items[current], True
+
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
     return calls
