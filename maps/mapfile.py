@@ -26,6 +26,10 @@ __all__ = ["check_map", "extent_polygon", "load_map", "load_map_file", "map_from
 
 MAP_SCHEMA_PATH = Path("docs/schema/map.schema.json")
 
+#: How far (lattice map units) a door's or window's segment may lie from its building's outline or
+#: a room wall and still be on it.
+OPENING_TOLERANCE = 0.05
+
 
 def _hex_in_extent(doc: MapFile, text: Any, where: str, problems: list[Problem]) -> hexgrid.Hex | None:
     try:
@@ -73,6 +77,59 @@ def _polygon_problems(points, where: str, extent_poly: Polygon, problems: list[P
         problems.append(Problem(where, "polygon has no area"))
     elif not poly.intersects(extent_poly):
         problems.append(Problem(where, "polygon lies entirely outside the map"))
+
+
+def _building_inside_problems(b, poly: Polygon, where: str, problems: list[Problem]) -> None:
+    """Rooms and openings of a building (20 mm seed 003, "Infantry Moving and Firing in
+    Buildings"): each room a valid polygon inside the outline, rooms not overlapping and together
+    covering the building; each opening's segment with length, on the outline or a room wall."""
+    tol = OPENING_TOLERANCE
+    rooms: list[Polygon] = []
+    for j, pts in enumerate(b.rooms or []):
+        rw = f"{where}.rooms[{j}]"
+        if len(pts) < 3:
+            problems.append(Problem(rw, "a room needs at least 3 corners"))
+            continue
+        if not all(math.isfinite(v) for pt in pts for v in pt):
+            problems.append(Problem(rw, "coordinates must be finite numbers"))
+            continue
+        r = Polygon(pts)
+        if not r.is_valid:
+            problems.append(Problem(rw, f"not a valid polygon: {explain_validity(r)}"))
+            continue
+        if r.area <= 0:
+            problems.append(Problem(rw, "room has no area"))
+            continue
+        if not poly.buffer(tol).contains(r):
+            problems.append(Problem(rw, "the room is not inside the building's outline"))
+            continue
+        for k, other in enumerate(rooms):
+            if other is not None and r.intersection(other).area > tol * tol:
+                problems.append(Problem(rw, f"the room overlaps {where}.rooms[{k}]"))
+        rooms.append(r)
+    if b.rooms and len(rooms) == len(b.rooms):
+        from shapely.ops import unary_union
+
+        gap = poly.difference(unary_union(rooms)).area
+        if gap > tol * poly.length:
+            problems.append(Problem(where + ".rooms", (
+                f"the rooms do not cover the building (area {gap:.3g} square map units is in no room)")))
+    walls = poly.exterior
+    if rooms:
+        from shapely.ops import unary_union
+
+        walls = unary_union([walls] + [r.exterior for r in rooms])
+    for j, o in enumerate(b.openings or []):
+        ow = f"{where}.openings[{j}].segment"
+        if not all(math.isfinite(v) for pt in o.segment for v in pt):
+            problems.append(Problem(ow, "coordinates must be finite numbers"))
+            continue
+        seg = LineString(o.segment)
+        if seg.length <= 0:
+            problems.append(Problem(ow, f"the {o.kind} has no length (both points are the same)"))
+        elif not walls.buffer(tol).contains(seg):
+            problems.append(Problem(ow, (
+                f"the {o.kind} does not lie on the building's outline or a room wall (within {tol} map units)")))
 
 
 def check_map(doc: MapFile) -> list[Problem]:
@@ -129,6 +186,8 @@ def check_map(doc: MapFile) -> list[Problem]:
             problems.append(Problem(where + ".polygon", "polygon has no area"))
         elif not poly.intersects(extent_poly):
             problems.append(Problem(where + ".polygon", "polygon lies entirely outside the map"))
+        else:
+            _building_inside_problems(b, poly, where, problems)
     for kind in ("roads", "gullies"):
         for i, path in enumerate(getattr(doc, kind)):
             where = f"$.{kind}[{i}]"

@@ -94,6 +94,9 @@ class HexRecord(_Strict):
     note: str | None = None
 
 
+MapPoint = tuple[float, float]
+
+
 class Building(_Strict):
     """A building symbol: one polygon in lattice map units, spanning one or several hexes.
 
@@ -106,6 +109,13 @@ class Building(_Strict):
     number: int | None = Field(default=None, ge=1)
     name: str | None = None
     polygon: list[tuple[float, float]] = Field(min_length=3)
+    #: Rooms (20 mm seed 003, "Infantry Moving and Firing in Buildings"): polygons in lattice map
+    #: units inside ``polygon``, not overlapping, partitioning it. Absent (None) = one room (or a
+    #: large building without rooms); left out of the saved file when absent.
+    rooms: list[list[MapPoint]] | None = None
+    #: Doors and windows on the outline or on a room wall; absent (None) = every wall counts as
+    #: having doors and windows (the reading before openings existed).
+    openings: list["Opening"] | None = None
     provenance: Provenance | None = None
     note: str | None = None
 
@@ -116,6 +126,24 @@ class Building(_Strict):
         if self.number is not None:
             return f"Building {self.number}"
         return self.id
+
+
+#: Kinds of opening in a building wall (seed 003: doors pass freely, windows only are an obstacle).
+OPENING_KINDS: tuple[str, ...] = ("door", "window")
+
+
+class Opening(_Strict):
+    """A door or window: ``{"kind": "door", "segment": [[x1, y1], [x2, y2]]}``, the segment in
+    lattice map units lying on its building's outline or on one of its room walls (within
+    :data:`maps.mapfile.OPENING_TOLERANCE` map units). Only measured rule systems read it."""
+
+    kind: Literal["door", "window"]
+    segment: list[tuple[float, float]] = Field(min_length=2, max_length=2)
+    provenance: Provenance | None = None
+    note: str | None = None
+
+
+Building.model_rebuild()
 
 
 class NamedFeature(_Strict):
@@ -133,7 +161,6 @@ class NamedFeature(_Strict):
 OBSTACLE_KINDS: tuple[str, ...] = ("wall", "low_stone_wall", "hedge", "fence")
 ObstacleKind = Literal["wall", "low_stone_wall", "hedge", "fence"]
 
-MapPoint = tuple[float, float]
 
 
 class Obstacle(_Strict):
