@@ -57,6 +57,8 @@ __all__ = [
     "TableLos",
     "LosBlock",
     "Crossing",
+    "TableRoom",
+    "WallCrossing",
     "Going",
     "Cover",
     "TargetKind",
@@ -206,6 +208,45 @@ class Crossing:
     point: tuple[float, float]
     distance: float
     times: int = 1
+
+
+@dataclass(frozen=True)
+class TableRoom:
+    """A room of a building on the table (seed 003, "Infantry Moving and Firing in Buildings"):
+    ``building`` (the building id), ``index`` (its place in the map's ``rooms``; 0 for a building
+    without rooms), ``polygon`` in inches; ``sectioned``: the map gives the building rooms (troops
+    stand loosely in a room and fire out of any side of it with a door or window); False: the whole
+    building is one room (no rooms in the map)."""
+
+    building: str
+    index: int
+    polygon: Polygon
+    sectioned: bool
+
+
+@dataclass(frozen=True)
+class WallCrossing:
+    """A straight move crosses a wall of building ``building`` at ``point``, ``distance`` inches
+    from its start, through ``kind``: ``"door"`` (free), ``"window"`` (windows only: an obstacle)
+    or ``"wall"`` (a blank wall: no way through). Seed 003, "Infantry Moving and Firing in
+    Buildings"."""
+
+    building: str
+    kind: Literal["door", "window", "wall"]
+    point: tuple[float, float]
+    distance: float
+
+
+@dataclass(frozen=True)
+class _BuildingInside:
+    """Rooms and openings of one building, in inches (unclipped)."""
+
+    id: str
+    outline: Polygon
+    rooms: tuple[Polygon, ...]
+    sectioned: bool
+    openings: tuple[tuple[str, LineString], ...] | None
+    walls: BaseGeometry
 
 
 # ------------------------------------------------------------------------------------------
@@ -410,6 +451,14 @@ class TableMap:
         self._hill_tree = STRtree([a.polygon for a in self.hills])
         self._lines = self.obstacles + self.tank_traps
         self._line_tree = STRtree([o.geometry for o in self._lines])
+        # rooms and openings (seed 003, "Infantry Moving and Firing in Buildings")
+        self._insides: dict[str, _BuildingInside] = {}
+        for b in hm.doc.buildings:
+            outline = self._scaled(Polygon(b.polygon))
+            rooms = tuple(self._scaled(Polygon(r)) for r in b.rooms) if b.rooms else (outline,)
+            ops = None if b.openings is None else tuple((o.kind, self._scaled(LineString(o.segment))) for o in b.openings)
+            walls = unary_union([outline.boundary] + [r.boundary for r in rooms])
+            self._insides[b.id] = _BuildingInside(b.id, outline, rooms, bool(b.rooms), ops, walls)
 
     def _path_lines(self, links: dict[Hex, set[Hex]], members: set[Hex]) -> BaseGeometry:
         """The centre-to-centre lines of a road or gully network in inches; a path end on the
@@ -469,6 +518,142 @@ class TableMap:
         x, y = _xy(p)
         hits = self._hit(self._building_tree, self.buildings, x, y)
         return hits[0] if hits else None
+
+    # ------------------------------------------------------------------ rooms, doors, windows
+    @property
+    def wall_tolerance(self) -> float:
+        """How near (inches) a point must be to a door's or window's segment to be in it: the map
+        file's :data:`maps.mapfile.OPENING_TOLERANCE` at this scale."""
+        from maps.mapfile import OPENING_TOLERANCE
+
+        return OPENING_TOLERANCE * max(self.kx, self.ky)
+
+    def has_openings(self, building: str) -> bool:
+        """True when the map gives building ``building`` its doors and windows (else every wall
+        counts as having both: the reading before openings existed)."""
+        return self._insides[building].openings is not None
+
+    def rooms(self, building: str) -> list[TableRoom]:
+        """The rooms of building ``building`` (its id), in inches; one room (the whole symbol,
+        ``sectioned`` False) when the map gives it none. Raises KeyError for an unknown id."""
+        ins = self._insides[building]
+        return [TableRoom(ins.id, i, r, ins.sectioned) for i, r in enumerate(ins.rooms)]
+
+    def room_at(self, p: XY) -> TableRoom | None:
+        """The room a point (inches) stands in (its walls included; on a wall between two rooms,
+        the first), or None outside every building. A building without rooms is one room."""
+        b = self.building_at(p)
+        if b is None or b.ref is None:
+            return None
+        x, y = _xy(p)
+        for room in self.rooms(b.ref):
+            if shapely.intersects_xy(room.polygon, x, y):
+                return room
+        return None
+
+    def _opening_at(self, ins: _BuildingInside, pt: Point) -> str:
+        """What a wall point is: ``"door"``, ``"window"`` or ``"wall"`` (no openings data: door)."""
+        if ins.openings is None:
+            return "door"
+        tol = self.wall_tolerance
+        kinds = {k for k, seg in ins.openings if seg.distance(pt) <= tol}
+        return "door" if "door" in kinds else "window" if "window" in kinds else "wall"
+
+    def wall_openings(self, building: str, side: Sequence[XY]) -> list[str]:
+        """The kinds of opening (``"door"``, ``"window"``) on one side of building ``building``'s
+        outline or of one of its rooms: ``side`` is that side's two end points in inches; an
+        opening counts when it overlaps the side (within :attr:`wall_tolerance`). Without openings
+        data every side has both (``["door", "window"]``). Sorted, each kind once."""
+        ins = self._insides[building]
+        if ins.openings is None:
+            return ["door", "window"]
+        wall = LineString([_xy(q) for q in side])
+        tol = self.wall_tolerance
+        band = wall.buffer(tol, cap_style="flat")
+        return sorted({k for k, seg in ins.openings if seg.intersection(band).length > tol})
+
+    def wall_crossings(self, a: XY, b: XY) -> list[WallCrossing]:
+        """Every building wall (outline or room wall) a straight move from ``a`` to ``b`` (inches)
+        crosses, nearest first, with what it passes through (seed 003, "Infantry Moving and Firing
+        in Buildings": "troops can move in or out of any building wall with doors or windows, but
+        if there are windows only then this counts as an obstacle"): a door, a window (no door
+        there), or a blank wall. A building without openings data has a door everywhere (free).
+        Touching a wall only at the move's start does not count; running along a wall does not
+        cross it."""
+        a, b = _xy(a), _xy(b)
+        if self.distance(a, b) <= _EPS:
+            return []
+        seg = LineString([a, b])
+        start = Point(a)
+        out: list[WallCrossing] = []
+        for ins in self._insides.values():
+            if not ins.outline.buffer(_EPS).intersects(seg):
+                continue
+            for part in shapely.get_parts(seg.intersection(ins.walls)):
+                if not isinstance(part, Point) or start.distance(part) <= 1e-9:
+                    continue
+                # a move ending on the wall from outside (or inside) still has to pass it
+                d = seg.project(part)
+                out.append(WallCrossing(ins.id, self._opening_at(ins, part), (part.x, part.y), d))
+        out.sort(key=lambda c: (c.distance, c.building))
+        return out
+
+    def _room_sides(self, room: Polygon) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        cs = list(room.exterior.coords)
+        return [(cs[i], cs[i + 1]) for i in range(len(cs) - 1)]
+
+    def fire_side(self, p: XY, q: XY) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """The side (two end points, inches) of the room at ``p`` that a line of fire from ``p``
+        to ``q`` leaves it by; in a building without rooms but with openings data (a larger
+        building without rooms, where "infantry need to be positioned against a particular wall"),
+        the side of the outline nearest ``p`` (reading). None when ``p`` is in no building or
+        ``q`` is in the same room."""
+        room = self.room_at(p)
+        if room is None:
+            return None
+        pp, qq = _xy(p), _xy(q)
+        ins = self._insides[room.building]
+        if not room.sectioned and ins.openings is not None:
+            pt = Point(pp)
+            return min(self._room_sides(room.polygon), key=lambda s: LineString(s).distance(pt))
+        seg = LineString([pp, qq])
+        exits = [g for g in shapely.get_parts(seg.intersection(room.polygon.exterior))]
+        pts = [c for g in exits for c in shapely.get_coordinates(g)
+               if self.distance(pp, (c[0], c[1])) > 1e-9]
+        if not pts:
+            return None
+        c = min(pts, key=lambda c: self.distance(pp, (c[0], c[1])))
+        cp = Point(c)
+        return min(self._room_sides(room.polygon), key=lambda s: LineString(s).distance(cp))
+
+    def can_fire_across(self, p: XY, q: XY) -> bool:
+        """Whether a figure at ``p`` can fire at ``q`` (and be fired at from there) as far as its
+        building's walls go (seed 003, "Infantry Moving and Firing in Buildings": "all infantry in
+        a room can shoot out of any side with windows or doors (and be shot at)"): True outside
+        buildings, in a building without openings data (every wall has doors and windows), and when
+        ``q`` is in the same room; else the side of its room the line of fire leaves by
+        (:meth:`fire_side`) must have a door or a window, and in a larger building without rooms
+        the line of fire must also leave the building across that side (the wall it is positioned
+        against: the one nearest it)."""
+        room = self.room_at(p)
+        if room is None:
+            return True
+        ins = self._insides[room.building]
+        if ins.openings is None or shapely.intersects_xy(room.polygon, *_xy(q)):
+            return True
+        side = self.fire_side(p, q)
+        if side is None:
+            return True
+        if not self.wall_openings(room.building, side):
+            return False
+        if not room.sectioned:
+            seg = LineString([_xy(p), _xy(q)])
+            band = LineString(side).buffer(self.wall_tolerance)
+            first = min((c for g in shapely.get_parts(seg.intersection(room.polygon.exterior))
+                         for c in shapely.get_coordinates(g)), key=lambda c: self.distance(_xy(p), (c[0], c[1])),
+                        default=None)
+            return first is not None and band.contains(Point(first))
+        return True
 
     def terrain_at(self, p: XY) -> TerrainAt:
         """What a figure standing at ``p`` (inches) is in: going, cover, level, areas (see
