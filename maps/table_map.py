@@ -586,9 +586,9 @@ class TableMap:
         seg = LineString([a, b])
         start = Point(a)
         out: list[WallCrossing] = []
-        for ins in self._insides.values():
-            if not ins.outline.buffer(_EPS).intersects(seg):
-                continue
+        refs = {self.buildings[int(i)].ref for i in self._building_tree.query(seg, predicate="intersects")}
+        for ref in sorted(r for r in refs if r is not None):
+            ins = self._insides[ref]
             for part in shapely.get_parts(seg.intersection(ins.walls)):
                 if not isinstance(part, Point) or start.distance(part) <= 1e-9:
                     continue

@@ -21,6 +21,7 @@ from core.rule_system import IllegalActionError
 from core.twentymm import tables
 from core.twentymm.actions import Assault, EndTurn, Fire, IndirectFire, Move, Special
 from core.twentymm.model import SIDES, Setup, Unit, angdiff, bearing, other
+from maps.table_map import Crossing
 
 EPS = 1e-6
 ARC = 22.5
@@ -206,7 +207,17 @@ class Game:
         """Firing: the target is not hidden to the spotter and not obscured by terrain."""
         if not (spotter.alive and spotter.pos is not None and self.on_table(target)):
             return False
-        return self.knows(spotter, target) and self.los(spotter.pos, target.pos)
+        return (self.knows(spotter, target) and self.los(spotter.pos, target.pos)
+                and self.fires_across_walls(spotter.pos, target.pos))
+
+    def fires_across_walls(self, a, b) -> bool:
+        """Infantry Moving and Firing in Buildings: a figure in a building fires out of (and is
+        fired at through) only a side of its room with windows or doors - in a larger building
+        without rooms only across the wall it is positioned against (the nearest); both ends are
+        checked (:meth:`maps.table_map.TableMap.can_fire_across`; a building without doors and
+        windows in the map has them in every wall)."""
+        t = self.table
+        return t.can_fire_across(a, b) and t.can_fire_across(b, a)
 
     def visible_enemies(self, u: Unit) -> list[Unit]:
         return [t for t in self.living(other(u.side)) if self.on_table(t) and self.can_see(u, t)]
@@ -465,7 +476,7 @@ class Game:
         seg = LineString([a, b])
         length = seg.length
         if length <= EPS:
-            return 0.0, {"difficult": 0.0, "obstacles": [], "buildings": False, "road": 0.0}
+            return 0.0, {"difficult": 0.0, "obstacles": [], "buildings": False, "road": 0.0, "walls": []}
         t = self.table
         geo = self._geo
         road = seg.intersection(geo["road"]).length if (not geo["road"].is_empty and geo["road"].intersects(seg)) else 0.0
@@ -489,7 +500,10 @@ class Game:
                 if seg.crosses(bp) or seg.within(bp):
                     inb = True
                     break
-        return cost, {"difficult": diff, "obstacles": obst, "buildings": inb, "road": road}
+        # Infantry Moving and Firing in Buildings: doors, windows and blank walls crossed
+        hit = geo["buildings"] is not None and len(geo["buildings"].query(seg, predicate="intersects")) > 0
+        walls = t.wall_crossings(a, b) if hit else []
+        return cost, {"difficult": diff, "obstacles": obst, "buildings": inb, "road": road, "walls": walls}
 
     def _check_move(self, a: Move) -> dict:
         rule = "Movement"
@@ -527,7 +541,7 @@ class Game:
             raise TwentyIllegal(rule, "only vehicles have turrets")
         if u.kind == "vehicle" and (u.immobilised or u.ditched) and a.facing is not None and angdiff(a.facing, u.facing) > EPS:
             raise TwentyIllegal("Anti-Tank Guns", f"{u.uid} is immobilised: its hull cannot turn")
-        cost, difficult, crossings, inbuild, length = 0.0, 0.0, [], False, 0.0
+        cost, difficult, crossings, inbuild, length, walls = 0.0, 0.0, [], False, 0.0, []
         for p, q in zip(pts, pts[1:]):
             if not self.table.on_table(q) or not self.table.table.covers(LineString([p, q])) and self.table.distance(p, q) > EPS:
                 raise TwentyIllegal(rule, f"the move leaves the table at {q}")
@@ -536,6 +550,7 @@ class Game:
             difficult += info["difficult"]
             crossings += info["obstacles"]
             inbuild = inbuild or info["buildings"]
+            walls += info["walls"]
             length += self.table.distance(p, q)
         ditch = False
         if u.kind == "vehicle" or (u.kind == "gun" and u.tow):
@@ -554,6 +569,14 @@ class Game:
             if cost > 1 + EPS:
                 raise TwentyIllegal("Vehicle Movement", f"the move needs {cost:.2f} turns of {u.vclass} movement")
         else:
+            # Infantry Moving and Firing in Buildings: "troops can move in or out of any building wall
+            # with doors or windows, but if there are windows only then this counts as an obstacle"
+            blank = [w for w in walls if w.kind == "wall"]
+            if blank:
+                x, y = blank[0].point
+                raise TwentyIllegal("Infantry Moving and Firing in Buildings",
+                                    f"no door or window in {blank[0].building}'s wall at ({x:.2f}, {y:.2f})")
+            crossings += [Crossing(f"{w.building} window", "window", w.point, w.distance) for w in walls if w.kind == "window"]
             if crossings:
                 if length > OBSTACLE_MOVE + EPS:
                     raise TwentyIllegal("Infantry Movement",
@@ -701,6 +724,9 @@ class Game:
         if t.side == u.side:
             raise TwentyIllegal("Firing", "a target must be an enemy unit")
         if not self.can_see(u, t):
+            if self.knows(u, t) and self.los(u.pos, t.pos) and not self.fires_across_walls(u.pos, t.pos):
+                raise TwentyIllegal("Infantry Moving and Firing in Buildings",
+                                    f"no window or door in the side of the room {u.uid} or {t.uid} would fire across")
             raise TwentyIllegal("Firing", f"{t.uid} is hidden to {u.uid} or obscured by terrain")
         return t
 
