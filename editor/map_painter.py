@@ -61,7 +61,7 @@ from PySide6.QtGui import (
 )
 import shapely
 import shapely.affinity
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LinearRing, LineString, Point, Polygon
 from shapely.ops import polylabel, unary_union
 
 from maps import hexgrid
@@ -133,6 +133,8 @@ TANK_TRAP_STEP = 14.0
 TANK_TRAP_ARM = 4.5
 TANK_TRAP_WIDTH = 2.2
 BUILDING_EDGE = QColor("#111111")
+#: The light core of a window's double line.
+WINDOW_CORE = QColor("#e8eef2")
 ID_COLOUR = QColor("#3d352b")
 SECTION_LINE = QColor(42, 42, 88, 190)
 SECTION_TEXT = QColor("#2a2a58")
@@ -371,6 +373,11 @@ class _Building:
     dashed: bool
     small: bool
     rect: QRectF = field(default_factory=QRectF)   # bounds the outline and the number (scene units)
+    #: room walls, doors and windows (20 mm seed 003, "Infantry Moving and Firing in Buildings"),
+    #: scene units: walls a thin line, a door a gap in the wall, a window a thin double line
+    walls: QPainterPath = field(default_factory=QPainterPath)
+    doors: QPainterPath = field(default_factory=QPainterPath)
+    windows: QPainterPath = field(default_factory=QPainterPath)
 
 
 @dataclass
@@ -670,6 +677,7 @@ class MapPainter:
                 p.setPen(pen)
                 p.setBrush(BUILDING_FILL)
                 p.drawPath(b.path)
+                self._paint_building_inside(p, b)
         if "obstacles" in L:
             self._paint_obstacles(p, [o for o in g.obstacles if exposed is None or o.rect.intersects(exposed)])
         if "provenance" in L:
@@ -714,6 +722,23 @@ class MapPainter:
             f = _font(LABEL_PX, bold=True)
             for pos, text in g.section_names:
                 self._centred_text(p, pos, text, f, SECTION_TEXT)
+
+    def _paint_building_inside(self, p: QPainter, b: _Building) -> None:
+        """Room walls (a thin dark line), doors (a gap in the wall: the segment painted over in the
+        building's fill) and windows (a thin double line: dark edges, a light core)."""
+        if not b.walls.isEmpty():
+            p.strokePath(b.walls, self._pen(BUILDING_EDGE, BUILDING_EDGE_WIDTH * 0.5))
+        if not b.doors.isEmpty():
+            pen = self._pen(BUILDING_FILL, BUILDING_EDGE_WIDTH * 1.1)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            p.strokePath(b.doors, pen)
+        if not b.windows.isEmpty():
+            outer = self._pen(BUILDING_EDGE, BUILDING_EDGE_WIDTH * 1.5)
+            outer.setCapStyle(Qt.PenCapStyle.FlatCap)
+            p.strokePath(b.windows, outer)
+            inner = self._pen(WINDOW_CORE, BUILDING_EDGE_WIDTH * 0.6)
+            inner.setCapStyle(Qt.PenCapStyle.FlatCap)
+            p.strokePath(b.windows, inner)
 
     def _paint_obstacles(self, p: QPainter, items: list[_Obstacle]) -> None:
         """Walls, low stone walls, hedges and fences as lines (:data:`OBSTACLE_STYLE`), then tank
@@ -1284,8 +1309,37 @@ class MapPainter:
                 if label:
                     rect = rect.united(self._text_rect(anchor, label, _font(BUILDING_LABEL_PX, bold=True)))
                 item = _Building(path, label, anchor, dashed, small, rect)
+                self._building_inside(b, g, item)
             g.building_cache[bid] = (b, item)
             g.buildings.append(item)
+
+    @staticmethod
+    def _lines_path(geom) -> QPainterPath:
+        path = QPainterPath()
+        for part in shapely.get_parts(geom):
+            if isinstance(part, (LineString, LinearRing)):
+                cs = list(part.coords)
+                if len(cs) >= 2:
+                    path.moveTo(QPointF(*cs[0]))
+                    for c in cs[1:]:
+                        path.lineTo(QPointF(*c))
+            elif hasattr(part, "geoms"):
+                path.addPath(MapPainter._lines_path(part))
+        return path
+
+    def _building_inside(self, b, g: _Geometry, item: _Building) -> None:
+        """Fill ``item``'s room walls, doors and windows from building record ``b`` (scene units,
+        clipped to the geometry's hexes)."""
+        def scene(geom):
+            return shapely.affinity.scale(geom, SCENE_PER_X, SCENE_PER_Y, origin=(0, 0)).intersection(g.clip)
+
+        if b.rooms:
+            outline = Polygon(b.polygon).boundary
+            inner = unary_union([Polygon(r).boundary for r in b.rooms]).difference(outline.buffer(1e-6))
+            item.walls = self._lines_path(scene(inner))
+        for o in b.openings or []:
+            path = self._lines_path(scene(LineString(o.segment)))
+            (item.doors if o.kind == "door" else item.windows).addPath(path)
 
     def _build_obstacles(self, g: _Geometry) -> None:
         """Linear obstacles and tank traps meeting the geometry's hexes (clipped to them); one whose

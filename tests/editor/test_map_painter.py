@@ -242,3 +242,31 @@ def test_provenance_conventions(qapp, tmp_path):
     # the rulebook marker: a small black diamond beside the printed id of hex 1102 only
     assert _pixel_at_hex(img, mp, None, "1102", 28, -HEX_HEIGHT / 2 + 10).lightness() < 60
     assert _pixel_at_hex(img, mp, None, "1202", 28, -HEX_HEIGHT / 2 + 10).lightness() > 150
+
+
+def test_20mm_infantry_moving_and_firing_in_buildings_painter_draws_room_walls_doors_and_windows(qapp, tmp_path):
+    """A door is a gap in the outline (the building's fill), a window a thin double line with a
+    light core, a room wall a thin dark line (seed 003, "Infantry Moving and Firing in Buildings")."""
+    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from tests.maps.test_map_rooms import with_rooms
+
+    m = map_from_data(with_rooms(), "x.json")
+    px = 600.0
+    out = tmp_path / "rooms.png"
+    render_png(m, out, px_per_hex=px)
+    img = QImage(str(out))
+    r = MapPainter(m).scene_rect(None)
+    s = px / HEX_HEIGHT
+
+    def at(x, y) -> QColor:
+        return img.pixelColor(int((x * SCENE_PER_X - r.left()) * s), int((y * SCENE_PER_Y - r.top()) * s))
+
+    assert _is_building_red(at(33.45, 13.5)), "the south door is a gap in the outline"
+    assert at(32.5, 13.5).lightness() < 60, "a blank stretch of the outline stays dark"
+    assert at(32.6, 12.5).lightness() > 200, "the window's light core"
+    assert at(33.0, 12.65).lightness() < 60, "the wall between the rooms"
+    assert _is_building_red(at(33.0, 13.0)), "the door between the rooms is a gap in it"
+    plain = load_map(SAMPLE)
+    render_png(plain, tmp_path / "plain.png", px_per_hex=px)
+    img = QImage(str(tmp_path / "plain.png"))
+    assert at(33.45, 13.5).lightness() < 60 and _is_building_red(at(33.0, 12.65)), "no rooms, doors or windows: as before"
