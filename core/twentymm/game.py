@@ -472,7 +472,9 @@ class Game:
 
     def leg_cost(self, u: Unit, a, b) -> tuple[float, dict]:
         """The fraction of a turn's allowance a straight leg a->b costs, and what it crosses:
-        ``{"difficult": inches, "obstacles": [Crossing], "buildings": bool}``."""
+        ``{"difficult": inches, "obstacles": [Crossing], "buildings": bool, "road": inches,
+        "walls": [WallCrossing]}`` (``walls``: the building walls crossed, each through a door, a
+        window or a blank wall - Infantry Moving and Firing in Buildings)."""
         seg = LineString([a, b])
         length = seg.length
         if length <= EPS:
