@@ -45,6 +45,9 @@ __all__ = [
 ]
 
 #: Provenance of a value a designer set in the editor.
+#: a reshaped building's rooms and doors/windows no longer fit its outline: they are dropped
+RESHAPED = {"rooms": None, "openings": None}
+
 DESIGNER = Provenance(source="designer")
 
 #: What the terrain brush paints (the base terrain of a hex, :data:`maps.model.TERRAINS`).
@@ -180,7 +183,7 @@ def buildings_without_hexes(doc: MapFile, hexmap: HexMap, hexes: Iterable[Hex]) 
         for i, p in enumerate(parts):
             coords = [tuple(c) for c in building_shapes.polygon_coords(Polygon(p.exterior))]
             if i == 0:
-                out.append(b.model_copy(update={"polygon": coords, "provenance": DESIGNER}))
+                out.append(b.model_copy(update={"polygon": coords, "provenance": DESIGNER, **RESHAPED}))
             else:
                 nid = next_building_id(taken, f"{b.id}-{i + 1}")
                 taken.add(nid)

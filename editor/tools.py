@@ -869,7 +869,8 @@ class BuildingTool(Tool):
             self.set_status("not changed: the building must lie on the map")
             return False
         coords = [(float(x), float(y)) for x, y in pts]
-        blds = [b.model_copy(update={"polygon": coords, "provenance": edits.DESIGNER}) if b.id == bid else b
+        blds = [b.model_copy(update={"polygon": coords, "provenance": edits.DESIGNER, **edits.RESHAPED})
+                if b.id == bid else b
                 for b in self.doc.map.buildings]
         pushed = self.ctx.push(C.EditBuildingCommand(self.doc, f"{text} of {bid}", fields={"buildings": blds}))
         if pushed:
@@ -1010,7 +1011,7 @@ class BuildingTool(Tool):
             return False
         first = hm.buildings[a]
         merged = first.model_copy(update={"polygon": [tuple(c) for c in building_shapes.polygon_coords(poly)],
-                                          "provenance": edits.DESIGNER})
+                                          "provenance": edits.DESIGNER, **edits.RESHAPED})
         blds = [merged if x.id == a else x for x in self.doc.map.buildings if x.id != b]
         pushed = self.ctx.push(C.JoinBuildingsCommand(self.doc, f"Join {a} and {b}", fields={"buildings": blds}))
         self.selected = a

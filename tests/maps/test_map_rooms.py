@@ -101,3 +101,26 @@ def test_20mm_infantry_moving_and_firing_in_buildings_openings_without_rooms_lie
     d = json.loads(SAMPLE.read_text())
     _b2(d)["openings"] = [{"kind": "window", "segment": [[32.4, 12.5], [32.8, 12.5]]}]
     assert map_from_data(d, "x.json").doc.buildings[1].openings[0].kind == "window"
+
+
+def test_20mm_infantry_moving_and_firing_in_buildings_a_building_cut_by_the_editor_drops_its_rooms_and_openings():
+    """Rooms and doors/windows no longer fit a reshaped outline: the editor's building edits drop
+    them (editor.edits.RESHAPED) so the map still saves."""
+    from editor.edits import buildings_without_hexes
+
+    data = with_rooms()
+    hm = map_from_data(json.loads(json.dumps(data)), "sample")
+    big = next(b.id for b in hm.doc.buildings if len(hm.building_hexes[b.id]) >= 2)   # a multi-hex symbol
+    for b in data["buildings"]:
+        if b["id"] == big:   # one room: its whole outline, and a door on its first side
+            b["rooms"] = [[list(p) for p in b["polygon"]]]
+            b["openings"] = [{"kind": "door", "segment": [list(b["polygon"][0]), list(b["polygon"][1])]}]
+    hm = map_from_data(data, "sample")
+    doc = hm.doc
+    assert next(b for b in doc.buildings if b.id == big).rooms
+    hexes = sorted(hm.building_hexes[big], key=lambda h: (h.col, h.row))
+    out = buildings_without_hexes(doc, hm, hexes[:1])
+    cut = [b for b in out if b.id == big or b.id.startswith(f"{big}-")]
+    assert cut and all(b.rooms is None and b.openings is None for b in cut)
+    assert next(b for b in out if b.id == "B2").rooms   # the other buildings keep theirs
+    map_json(doc.model_copy(update={"buildings": out}))   # saves
