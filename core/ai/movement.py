@@ -56,6 +56,7 @@ def _dist(a: str, b: str) -> int:
     return hexgrid.distance(_hex(a), _hex(b))
 
 
+@lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
 def _key(a: Action) -> str:
     return repr(sorted(action_to_json(a).items()))
 
@@ -331,41 +332,68 @@ class MovementMixin:
         if afv:  # 8.61: an AFV never enters a hex holding another AFV
             ids = {u.id for u in units}
             enemy_hexes |= {o.hex for o in view.own_units() if o.is_afv and o.id not in ids}
+            enemy_hexes |= {h for h, n in view.wrecks.items() if n}
         inf = any(not u.is_afv for u in units)
         mines = self._known_mines(view)
-        wrecks = view.wrecks
+        # the group's cost into each neighbour (8.5: the costliest of its units; None prohibited
+        # for one of them: left out), by the units' move classes, kept for the game (terrain only)
+        reps: dict[tuple, object] = {}
+        for u in units:
+            reps.setdefault((u.is_afv, u.down, u.normal and not u.down), u)
+        adj = self._adj_by_class(tuple(sorted(reps)))
         best: dict[str, tuple[float, str | None]] = {start: (0.0, None)}
         pq = [(0.0, start)]
+        lim = float("inf") if one_hex else mp + 1e-9
+        pop, push = heapq.heappop, heapq.heappush
         while pq:
-            c, h = heapq.heappop(pq)
+            c, h = pop(pq)
             if c > best[h][0] + 1e-9:
                 continue
             if one_hex and h != start:
                 continue
             if h != start and h in mines and ((inf and mines[h][0]) or (afv and mines[h][1])):
                 continue  # 19.2: never through a known minefield
-            for n in self._nb(view, h):
-                if n in enemy_hexes or (afv and wrecks.get(n)):
-                    continue
-                cost = 0.0
-                for u in units:
-                    ck = (h, n, u.is_afv, u.down, u.normal and not u.down)
-                    k = self._costs.get(ck, -1)
-                    if k == -1:
-                        k = self._costs[ck] = view.move_cost(u, h, n)
-                    if k is None:
-                        cost = None
-                        break
-                    cost = max(cost, k)
-                if cost is None:
+            nbc = adj.get(h)
+            if nbc is None:
+                nbc = adj[h] = self._group_costs(view, reps, h)
+            for n, cost in nbc:
+                if n in enemy_hexes:
                     continue
                 nc = c + cost
-                if not one_hex and nc > mp + 1e-9:
+                if nc > lim:
                     continue
-                if n not in best or nc < best[n][0] - 1e-9:
+                b = best.get(n)
+                if b is None or nc < b[0] - 1e-9:
                     best[n] = (nc, h)
-                    heapq.heappush(pq, (nc, n))
+                    push(pq, (nc, n))
         return best
+
+    def _adj_by_class(self, classes: tuple) -> dict:
+        """hex -> [(neighbour, MP)] for a group of the move ``classes`` (see :meth:`_group_costs`)."""
+        tables = self.__dict__.setdefault("_adj_tables", {})
+        t = tables.get(classes)
+        if t is None:
+            t = tables[classes] = {}
+        return t
+
+    def _group_costs(self, view, reps: dict, h: str) -> list:
+        """[(neighbour, MP)] from ``h`` for a group whose move classes ``reps`` maps to one unit
+        each: the costliest class's cost (8.5), neighbours prohibited to any class left out."""
+        out = []
+        for n in self._nb(view, h):
+            cost = 0.0
+            for ck0, u in reps.items():
+                ck = (h, n) + ck0
+                k = self._costs.get(ck, -1)
+                if k == -1:
+                    k = self._costs[ck] = view.move_cost(u, h, n)
+                if k is None:
+                    cost = None
+                    break
+                cost = max(cost, k)
+            if cost is not None:
+                out.append((n, cost))
+        return out
 
     def _risks(self, view, reach: dict, start: str, g: dict, need=None) -> dict[str, tuple[float, float, float]]:
         """hex -> (expected loss per unit value of the infantry ending there UP, the same ending

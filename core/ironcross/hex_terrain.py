@@ -23,6 +23,7 @@ class HexTerrain:
         self.chart = chart
         self._rows: dict[str, list[str]] = {}
         self._dice: dict[tuple, int] = {}
+        self._move: dict[tuple, float | None] = {}
 
     def building_kind(self, h: Hex) -> str | None:
         """"single" / "multi" when a building symbol occupies the hex, else None."""
@@ -68,7 +69,15 @@ class HexTerrain:
         """MP to move from ``from_hex`` into adjacent ``to_hex`` (8.5): the road rate of 1/2 MP when
         both are road hexes joined by the road and ``road_rate`` (NORMAL and UP, 8.52), else the
         governing row's cost for ``unit_kind`` ("infantry" or "afv") UP/DOWN, plus 1 uphill (8.53).
-        None when prohibited."""
+        None when prohibited. Remembered per question (the map and the chart do not change during
+        a game)."""
+        key = (from_hex, to_hex, unit_kind, down, road_rate)
+        hit = self._move.get(key, -1)
+        if hit == -1:
+            hit = self._move[key] = self._move_cost(from_hex, to_hex, unit_kind, down, road_rate)
+        return hit
+
+    def _move_cost(self, from_hex: str, to_hex: str, unit_kind: str, down: bool, road_rate: bool) -> float | None:
         a, b = hexgrid.parse_hex_id(from_hex), hexgrid.parse_hex_id(to_hex)
         along = self.map.road_connected(a, b)
         if along and road_rate:
