@@ -56,6 +56,12 @@ def _dist(a: str, b: str) -> int:
     return hexgrid.distance(_hex(a), _hex(b))
 
 
+#: the group properties (:meth:`MovementMixin._gprops`, ``_plan``) that ``_pos_value`` reads
+#: besides ``occ``, ``fof`` and ``afv``-only ``inf_hexes``: the key of its memo (``_pos_values``);
+#: tests/core/test_ai.py checks it against the method's source
+POS_FIELDS = ("w", "cl", "inf", "assault", "firers", "ft", "afv")
+
+
 @lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
 def _key(a: Action) -> str:
     return repr(sorted(action_to_json(a).items()))
@@ -283,6 +289,30 @@ class MovementMixin:
                 # the tether slackens as the end nears: in the last turns the objective counts
                 v -= 0.15 * min(1.0, (self._turns_left(view) - 1) / 3.0) * max(0, near - 2)
         return v
+
+    def _pos_values(self, view, g: dict, cand: list, down: bool, inf_hexes: list, ov: dict) -> dict[str, float]:
+        """{hex: :meth:`_pos_value` + the overrun bonus ``ov``} of the hexes ``cand`` (same values,
+        same order), remembered in the plan cache (phase, enemy position, goals) per group
+        properties :meth:`_pos_value` reads (:data:`POS_FIELDS`, the units with fields of fire, the
+        infantry hexes an AFV keeps near) and hex; of the occupancy ``occ`` it reads only whether
+        own men stand in a goal hex (one stack per goal hex first), checked at every use."""
+        pc = self._pcache(view)
+        gk = ("posv", down, self._weights(view), tuple(g.get(k) for k in POS_FIELDS),
+              tuple((u.id, u.is_atg, u.ap_range, u.ap) for u in g["fof"]),
+              tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        memo = pc.get(gk)
+        if memo is None:
+            memo = pc[gk] = {}
+        occ = g.get("occ") or {}
+        out = {}
+        for h in cand:
+            e = memo.get(h)
+            if e is None or (e[1] is not None and e[1] != (occ.get(h, (0, 0))[0] == 0)):
+                v = self._pos_value(view, g, h, down, inf_hexes)
+                dep = occ.get(h, (0, 0))[0] == 0 if g["inf"] and self._hex_comp(view, h, g["cl"])[2] else None
+                e = memo[h] = (v, dep)
+            out[h] = e[0] + ov.get(h, 0.0)
+        return out
 
     def _fof(self, view, u, h: str, down: bool) -> float:
         """Enemy units an MG/ATG in ``h`` could fire at (its reach), ignoring its facing (it turns)."""
@@ -533,7 +563,7 @@ class MovementMixin:
         # cover): the LOS it needs is the dearest part of a plan
         cand = [h for h in reach if h != start and h not in full]
         down0 = g["down"]
-        pos = {h: self._pos_value(view, g, h, down0, inf_hexes) + ov.get(h, 0.0) for h in cand}
+        pos = self._pos_values(view, g, cand, down0, inf_hexes, ov)
         if len(cand) > 36:
             top = sorted(cand, key=lambda h: (-pos[h], h))[:28]
             cover = sorted(cand, key=lambda h: (-self._hex_dice(view, h, g["down"]), -pos[h], h))[:8]

@@ -84,15 +84,28 @@ class HexTerrain:
             cost: float | None = 0.5
         else:
             row = self.governing_row(to_hex, along_road=along and road_rate)
-            cost = self.chart.move_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
+            cost = self._row_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
         if cost is None:
             return None
-        return cost + self.chart.uphill_mp(self.map.level(a), self.map.level(b))
+        la, lb = self.map.level(a), self.map.level(b)
+        up = self._move.get(("uphill", la, lb))
+        if up is None:
+            up = self._move[("uphill", la, lb)] = self.chart.uphill_mp(la, lb)
+        return cost + up
+
+    def _row_cost(self, row: str, unit_kind: str, down: bool, trees: int) -> float | None:
+        """The chart's move cost of ``row`` (:meth:`maps.terrain_chart.TerrainChart.move_cost`),
+        remembered per question."""
+        key = ("row", row, unit_kind, down, trees)
+        hit = self._move.get(key, -1)
+        if hit == -1:
+            hit = self._move[key] = self.chart.move_cost(row, unit_kind, down, trees)
+        return hit
 
     def entry_cost(self, to_hex: str, unit_kind: str, down: bool) -> float | None:
         """MP to enter the map at ``to_hex`` (the hex's own cost, no road rate, no uphill)."""
         row = self.governing_row(to_hex)
-        return self.chart.move_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
+        return self._row_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
 
     def ap_dice(self, hex_id: str, *, target_down: bool, firer_moved: bool, afv_cover: bool, ip_points: int,
                 ignore_trees: bool = False) -> int:

@@ -302,3 +302,19 @@ def test_17_23_random_player_chooses_a_casualty_uniformly():
     assert acts == [TakeCasualty("R1"), TakeCasualty("R2")]
     picks = Counter(RandomPlayer(s).choose(PlayerView(g, "russian"), "russian", acts) for s in range(200))
     assert set(picks) == set(acts) and min(picks.values()) > 60
+
+
+def test_pos_value_memo_keys_on_every_group_property_it_reads():
+    """Issue 15 speed: ``_pos_values`` remembers ``_pos_value`` per the group properties in
+    ``POS_FIELDS`` (plus ``occ``, ``fof`` and the AFV's ``inf_hexes``, handled apart): a property
+    ``_pos_value`` reads that the memo's key leaves out would hand one group another's value."""
+    import inspect
+    import re
+
+    from core.ai.movement import POS_FIELDS, MovementMixin
+
+    src = inspect.getsource(MovementMixin._pos_value)
+    read = set(re.findall(r'\bg\["(\w+)"\]', src)) | set(re.findall(r'\bg\.get\("(\w+)"', src))
+    assert read, "the check no longer finds how _pos_value reads the group"
+    assert read - {"occ", "fof"} <= set(POS_FIELDS), read - {"occ", "fof"} - set(POS_FIELDS)
+    assert "g[" not in re.sub(r'\bg\["\w+"\]', "", src), "a group property read through a computed key"
