@@ -298,11 +298,10 @@ class _GoalsAndRisk:
                 return (0.0, 0.0)  # 13.2
         elif e.is_mortar:
             return (0.0, 0.0)  # mortars: see _mortar_loss
-        if e.facing and not v.in_frontal_area(e.hex, e.facing, h):
+        if e.facing and (opp or e.is_stug or (e.is_atg and e.crew < 3)) and not v.in_frontal_area(e.hex, e.facing, h):
             # 10.23 frontal area; in a later fire phase an MG (8.73) or an ATG with 3-4 crew (8.72)
             # turns and fires, a Stug does not (10.14)
-            if opp or e.is_stug or (e.is_atg and e.crew < 3):
-                return (0.0, 0.0)
+            return (0.0, 0.0)
         ap = min(e.ap, 4) if (opp and e.is_afv) else e.ap  # 13.2: AFV opportunity AP at most 4
         f = ct.attenuated(ap, max(1, e.ap_range), d)
         if e.is_mg:

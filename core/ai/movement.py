@@ -240,10 +240,16 @@ class MovementMixin:
         if c is None:
             m = self.maps
             adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
-            ft = 1 if any(_dist(h, e.hex) <= 2 and not e.is_afv for e in m.enemies_all) else 0
+            inf_at = pc.get("enemy_inf_hexes")  # the hexes of enemy units other than AFVs, once each
+            if inf_at is None:
+                inf_at = pc["enemy_inf_hexes"] = tuple(sorted({e.hex for e in m.enemies_all if not e.is_afv}))
+            ft = 1 if any(_dist(h, x) <= 2 for x in inf_at) else 0
             rng = 0
             if m.attack and not adj:
-                rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in sorted(m.attack)) else 0
+                att = pc.get("attack_sorted")
+                if att is None:
+                    att = pc["attack_sorted"] = sorted(m.attack)
+                rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in att) else 0
             if cl is not None and cl < len(m.clusters):
                 on = 1 if h in m.clusters[cl] and h not in m.attack else 0
             else:
@@ -329,12 +335,17 @@ class MovementMixin:
         if f is None:
             reach = max(4, min(12, u.ap_range if not u.is_atg else 16))
             f = 0.0
+            seen: dict[str, bool] = {}  # LOS per enemy hex (its units share it)
             for e in self.maps.enemies_all:
                 if u.is_atg and not e.is_afv and u.ap <= 0:
                     continue
                 d = _dist(h, e.hex)
-                if 0 < d <= reach and los(view, h, e.hex, down).clear:
-                    f += 2.0 if (u.is_atg and e.is_afv) else 1.0
+                if 0 < d <= reach:
+                    clear = seen.get(e.hex)
+                    if clear is None:
+                        clear = seen[e.hex] = los(view, h, e.hex, down).clear
+                    if clear:
+                        f += 2.0 if (u.is_atg and e.is_afv) else 1.0
             if not self.maps.enemies_all:
                 f = 0.5 * self.maps.field_of_fire(h, down)
             pc[k] = f
@@ -565,8 +576,11 @@ class MovementMixin:
         down0 = g["down"]
         pos = self._pos_values(view, g, cand, down0, inf_hexes, ov)
         if len(cand) > 36:
-            top = sorted(cand, key=lambda h: (-pos[h], h))[:28]
-            cover = sorted(cand, key=lambda h: (-self._hex_dice(view, h, g["down"]), -pos[h], h))[:8]
+            # by value, best first, ties by hex id (stable sorts: as the key (-value, hex)); by cover
+            by_id = sorted(cand)
+            by_pos = sorted(by_id, key=pos.__getitem__, reverse=True)
+            top = by_pos[:28]
+            cover = sorted(by_pos, key=lambda h: self._hex_dice(view, h, g["down"]), reverse=True)[:8]
             cand = sorted(set(top) | set(cover))
         need = {start}
         for h in cand:
@@ -579,7 +593,12 @@ class MovementMixin:
             risks = pc[risk_key] = {}
         missing = need.difference(risks)
         if missing:
-            risks.update(self._risks(view, reach, start, g, need))
+            todo = set()  # the missing hexes and the hexes on their paths (the risk runs along them)
+            for h in missing:
+                while h is not None and h not in todo:
+                    todo.add(h)
+                    h = reach[h][1]
+            risks.update(self._risks(view, reach, start, g, todo))
         base = self._utility(view, g, start, risks[start], False, inf_hexes)
         best = (base, start, False)
         can_toggle = g["toggle"] and not g["down"] and not one_hex
@@ -592,14 +611,16 @@ class MovementMixin:
                 best = (u0, start, True)
         wr = self._risk_weight(view, g)
         iv, av = g["inf_val"], g["afv_val"]
+        crowd = self._mine_crowd_loss if self._known_mines(view) else None  # 0.0 without known mines
         for h in cand:
             r = risks[h]
-            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + self._mine_crowd_loss(view, g, h))
+            ml = crowd(view, g, h) if crowd is not None else 0.0
+            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + ml)
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
                 u2 = self._utility(view, g, h, risks[h], True, inf_hexes) - 0.02 - \
-                    wr * self._mine_crowd_loss(view, g, h)
+                    wr * ml
                 if u2 > best[0] + 1e-9:
                     best = (u2, h, True)
         top, dest, down_end = best

@@ -109,7 +109,8 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
                            lambda: PlayingArea(setup.hexmap, setup.playing_area)) \
             if setup.playing_area else setup.hexmap
         self._check_setup_hexes()  # 24.1: nothing is placed, entered or infiltrated off the map
-        self.terrain = _shared(setup.hexmap, ("terrain", id(setup.chart)), lambda: HexTerrain(setup.hexmap, setup.chart))
+        self.terrain = _shared(setup.hexmap, ("terrain", id(setup.chart)),
+                               lambda: HexTerrain(setup.hexmap, setup.chart))
         self.events: list[dict] = []
         self.actions: list[Action] = []
         self.dice = Dice(seed, on_roll=self._log_roll)

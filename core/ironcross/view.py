@@ -159,11 +159,16 @@ class PlayerView:
     def _visible(self) -> dict[str, Unit]:
         if self._units is None:
             out = {}
+            new = object.__new__
             for uid, u in self._game.state.units.items():
                 # own units in full; enemy units only when on the map and not hidden (24.2)
                 if u.side == self.side or (u.on_map and self._game.is_visible_to(u, self.side)):
-                    c = copy.copy(u)
-                    c.replacements = list(u.replacements)
+                    # a copy (Unit.__copy__) with its own list of replacements, made without
+                    # Unit.__setattr__: a copy is no change to the game's units (unit_changes)
+                    c = new(type(u))
+                    d = c.__dict__
+                    d.update(u.__dict__)
+                    d["replacements"] = list(u.replacements)
                     if u.side != self.side and u.is_mg and self._game.visible_mode(u, self.side) is None:
                         c.mg_mode, c.fl_target, c.sp_halved_turn = None, None, 0  # 21.0 modes stay secret
                     out[uid] = c
