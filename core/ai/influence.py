@@ -20,7 +20,13 @@ __all__ = ["InfluenceMaps", "objective_targets", "bfs_distance"]
 
 
 def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
-    """Hex distance (in hexes, over the playing area) from the nearest of ``sources``."""
+    """Hex distance (in hexes, over the playing area) from the nearest of ``sources``. Remembered
+    per map object, sources and limit (the map never changes): do not change the dict."""
+    memo = _MAP_CACHES.setdefault(view.hexmap, {}).setdefault("bfs", {})
+    key = (frozenset(sources), limit)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
     dist: dict[str, int] = {}
     q: deque = deque()
     for s in sorted(sources):
@@ -38,6 +44,9 @@ def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
                 continue
             dist[n.id] = d + 1
             q.append(n.id)
+    if len(memo) > 64:
+        memo.clear()
+    memo[key] = dist
     return dist
 
 

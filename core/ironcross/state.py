@@ -173,6 +173,7 @@ class Unit:
     def __setattr__(self, name: str, value) -> None:
         object.__setattr__(self, name, value)
         _CHANGES[0] += 1
+        self.__dict__["_stamp"] = _CHANGES[0]  # this unit's last change (PlayerView reuses its copies)
         if name in _WHERE:
             _POSITIONS[0] += 1  # GameState.units_at rebuilds its index
         elif name in _WHAT and "has_facing" in self.__dict__:

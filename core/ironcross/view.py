@@ -81,6 +81,7 @@ class PlayerView:
         self._wocc = None  # the wrecks alone (los_estimate)
         self._wsig: tuple = ()
         self._wids: frozenset[str] = frozenset()
+        self._est: dict | None = None  # los_estimate's answers for the wrecks now (shared, see there)
 
     # ------------------------------------------------------------------ game position
     @property
@@ -160,9 +161,21 @@ class PlayerView:
         if self._units is None:
             out = {}
             new = object.__new__
+            # the copies the previous view of this side handed out, reused for units that have not
+            # changed since (their stamp, Unit.__setattr__) and copies nobody changed
+            shared = self._game.__dict__.setdefault("_view_copies_cache", {})
+            prev = shared.get(self.side) or {}
+            made = {}
             for uid, u in self._game.state.units.items():
                 # own units in full; enemy units only when on the map and not hidden (24.2)
                 if u.side == self.side or (u.on_map and self._game.is_visible_to(u, self.side)):
+                    stamp = u.__dict__.get("_stamp")
+                    hit = prev.get(uid)
+                    if hit is not None and hit[0] is u and hit[1] == stamp and \
+                            hit[2].__dict__.get("_stamp") == stamp and hit[2].replacements == u.replacements:
+                        out[uid] = hit[2]
+                        made[uid] = hit
+                        continue
                     # a copy (Unit.__copy__) with its own list of replacements, made without
                     # Unit.__setattr__: a copy is no change to the game's units (unit_changes)
                     c = new(type(u))
@@ -172,6 +185,8 @@ class PlayerView:
                     if u.side != self.side and u.is_mg and self._game.visible_mode(u, self.side) is None:
                         c.mg_mode, c.fl_target, c.sp_halved_turn = None, None, 0  # 21.0 modes stay secret
                     out[uid] = c
+                    made[uid] = (u, stamp, c)
+            shared[self.side] = made
             self._units = out
         return self._units
 
@@ -385,11 +400,11 @@ class PlayerView:
         """LOS (10.3) with the wrecks but without the AFVs along the line (10.31 b): for an AI's
         estimates of fire that will come after the AFVs have moved; cached for the game per
         wreck position. Never for a rules decision (the engine uses :meth:`los`)."""
-        local = self._los_local
-        k = ("est", a, b, firer_down)
-        r = local.get(k)
-        if r is not None:
-            return r
+        est = self._est
+        if est is not None:
+            r = est.get((a, b, firer_down))
+            if r is not None:
+                return r
         if self._wocc is None:
             wrecks = self._game.state.wrecks
             self._wsig = tuple(sorted(wrecks.items()))
@@ -397,10 +412,19 @@ class PlayerView:
                                           for h, n in self._wsig if n})
             self._wids = frozenset(h for h, n in self._wsig if n)
         if getattr(self._game, "los_oracle", None) is None:
-            r = local[k] = self.los(a, b, firer_down)
+            local = self._los_local
+            k = ("est", a, b, firer_down)
+            r = local.get(k)
+            if r is None:
+                r = local[k] = self.los(a, b, firer_down)
             return r
-        r = self._table_los(a, b, firer_down, self._wocc, self._wids, self._wsig)
-        local[k] = r
+        if est is None:
+            # the answers for these wrecks, shared by every view of the game while they stand
+            est = self._est = self._game_los_cache().setdefault(("est", self._wsig), {})
+            r = est.get((a, b, firer_down))
+            if r is not None:
+                return r
+        r = est[(a, b, firer_down)] = self._table_los(a, b, firer_down, self._wocc, self._wids, self._wsig)
         return r
 
     def _game_los_cache(self) -> dict:
