@@ -192,6 +192,21 @@ class MovementMixin:
         pc = self._dc["pc"] = self._pcd
         return pc
 
+    def _poscache(self, view) -> dict:
+        """A cache for what a position is worth (:meth:`_hex_comp`, :meth:`_pos_values`) and where
+        a group can go (:meth:`_reach`): it lasts while the phase, the plan, where the enemy units
+        stand (not what they did: a shot or a morale change keeps it) and the wrecks stay the same."""
+        pc = self._dc.get("posc")
+        if pc is not None:
+            return pc
+        m = self.maps
+        key = (view.seed_key, getattr(self, "_plan_key", None), tuple((e.hex, e.is_afv) for e in m.enemies_all),
+               m._key[2] if m._key is not None else None)
+        if getattr(self, "_posck", None) != key:
+            self._posck, self._poscd = key, {}
+        pc = self._dc["posc"] = self._poscd
+        return pc
+
     def _weights(self, view) -> tuple[float, float, float, float]:
         """(progress per turn of MPs, on-objective bonus, risk weight, urgency) per unit."""
         w = self._dc.get("weights")
@@ -235,7 +250,7 @@ class MovementMixin:
         c = self._dc.get(k)
         if c is not None:
             return c
-        pc = self._pcache(view)
+        pc = self._poscache(view)
         c = pc.get(k)
         if c is None:
             m = self.maps
@@ -298,11 +313,11 @@ class MovementMixin:
 
     def _pos_values(self, view, g: dict, cand: list, down: bool, inf_hexes: list, ov: dict) -> dict[str, float]:
         """{hex: :meth:`_pos_value` + the overrun bonus ``ov``} of the hexes ``cand`` (same values,
-        same order), remembered in the plan cache (phase, enemy position, goals) per group
+        same order), remembered in the position cache (:meth:`_poscache`) per group
         properties :meth:`_pos_value` reads (:data:`POS_FIELDS`, the units with fields of fire, the
         infantry hexes an AFV keeps near) and hex; of the occupancy ``occ`` it reads only whether
         own men stand in a goal hex (one stack per goal hex first), checked at every use."""
-        pc = self._pcache(view)
+        pc = self._poscache(view)
         gk = ("posv", down, self._weights(view), tuple(g.get(k) for k in POS_FIELDS),
               tuple((u.id, u.is_atg, u.ap_range, u.ap) for u in g["fof"]),
               tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
@@ -561,7 +576,13 @@ class MovementMixin:
         rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), blocked)
         reach = pc.get(rk)
         if reach is None:
-            reach = pc[rk] = self._reach(view, units, start, mp, one_hex)
+            # the same reach while the enemy stands where it stands and the known mines stay
+            posc = self._poscache(view)
+            pk = (rk, tuple(sorted(self._known_mines(view).items())))
+            reach = posc.get(pk)
+            if reach is None:
+                reach = posc[pk] = self._reach(view, units, start, mp, one_hex)
+            pc[rk] = reach
         # a plan holds while nothing changes within its reach
         held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
         plan_key = ("plan", rk, sig, frozenset(full.intersection(reach)), moving, held, a0, b0,
