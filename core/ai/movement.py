@@ -311,9 +311,10 @@ class MovementMixin:
                 v -= 0.15 * min(1.0, (self._turns_left(view) - 1) / 3.0) * max(0, near - 2)
         return v
 
-    def _pos_values(self, view, g: dict, cand: list, down: bool, inf_hexes: list, ov: dict) -> dict[str, float]:
-        """{hex: :meth:`_pos_value` + the overrun bonus ``ov``} of the hexes ``cand`` (same values,
-        same order), remembered in the position cache (:meth:`_poscache`) per group
+    def _pos_values(self, view, g: dict, cand: list, down: bool, inf_hexes: list,
+                    ov: dict | None) -> dict[str, float]:
+        """{hex: :meth:`_pos_value` + the overrun bonus ``ov`` (None: nothing added)} of the hexes
+        ``cand`` (same values, same order), remembered in the position cache (:meth:`_poscache`) per group
         properties :meth:`_pos_value` reads (:data:`POS_FIELDS`, the units with fields of fire, the
         infantry hexes an AFV keeps near) and hex; of the occupancy ``occ`` it reads only whether
         own men stand in a goal hex (one stack per goal hex first), checked at every use."""
@@ -332,7 +333,7 @@ class MovementMixin:
                 v = self._pos_value(view, g, h, down, inf_hexes)
                 dep = occ.get(h, (0, 0))[0] == 0 if g["inf"] and self._hex_comp(view, h, g["cl"])[2] else None
                 e = memo[h] = (v, dep)
-            out[h] = e[0] + ov.get(h, 0.0)
+            out[h] = e[0] + ov.get(h, 0.0) if ov is not None else e[0]
         return out
 
     def _fof(self, view, u, h: str, down: bool) -> float:
@@ -539,10 +540,13 @@ class MovementMixin:
             wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
         return wr
 
-    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list) -> float:
+    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list,
+                 val: float | None = None) -> float:
+        """``val``: the position value when the caller has it (:meth:`_pos_values`)."""
         wr = self._risk_weight(view, g)
         r_inf = risk[1] if down_end else risk[0]
-        val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
+        if val is None:
+            val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
         return val - wr * (r_inf * g["inf_val"] + risk[2] * g["afv_val"])
 
     def _cached_position_context(self, view, units):
@@ -633,6 +637,8 @@ class MovementMixin:
         wr = self._risk_weight(view, g)
         iv, av = g["inf_val"], g["afv_val"]
         crowd = self._mine_crowd_loss if self._known_mines(view) else None  # 0.0 without known mines
+        pos_dn = self._pos_values(view, g, [h for h in cand if mp - reach[h][0] >= 2 - 1e-9], True, inf_hexes,
+                                  None) if can_toggle else {}
         for h in cand:
             r = risks[h]
             ml = crowd(view, g, h) if crowd is not None else 0.0
@@ -640,7 +646,7 @@ class MovementMixin:
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
-                u2 = self._utility(view, g, h, risks[h], True, inf_hexes) - 0.02 - \
+                u2 = self._utility(view, g, h, risks[h], True, inf_hexes, pos_dn[h]) - 0.02 - \
                     wr * ml
                 if u2 > best[0] + 1e-9:
                     best = (u2, h, True)

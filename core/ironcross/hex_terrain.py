@@ -7,6 +7,8 @@ rate along the road for NORMAL UP units), 8.53 (uphill); dice follow 11.31-11.34
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
@@ -133,6 +135,7 @@ def _cross(a: tuple[int, int], b: tuple[int, int]) -> int:
     return a[0] * b[1] - a[1] * b[0]
 
 
+@lru_cache(maxsize=200_000)  # a pure function of three small values, asked again and again
 def in_frontal_area(unit_hex: str, facing: int, target_hex: str) -> bool:
     """True when ``target_hex`` lies in the frontal area of a unit in ``unit_hex`` facing hexside
     ``facing`` (8.7, 10.23, 12.31): the 60-degree wedge from the unit's centre through the two

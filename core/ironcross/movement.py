@@ -17,7 +17,7 @@ from core.ironcross.actions import (
     Action, CrewReplacement, Enter, Face, Halt, IllegalAction, Overrun, PushWreck, StartMove, Step, StopMove,
     ToggleState)
 from core.ironcross.hex_terrain import in_frontal_area
-from core.ironcross.state import Morale, Phase, Unit, other_side, stacking_problem
+from core.ironcross.state import Morale, Phase, Unit, other_side, stacking_problem, unit_changes
 from maps import hexgrid
 
 
@@ -553,12 +553,17 @@ class MovementRules:
         ``opts`` the filtered move options."""
         mv = self.moving
         s = self.state
-        fp = (tuple(mv.units), tuple(sorted(mv.mp.items())), mv.hexes_moved, mv.leader, mv.afv, mv.entering,
-              mv.overrun_from, tuple(sorted(s.wrecks.items())),
-              tuple((u.id, u.hex, u.crew, u.down, u.morale, u.hidden, u.immobilized)
-                    for u in s.units.values() if (u.hex is not None or u.id in mv.mp) and not u.eliminated))
+        head = (tuple(mv.units), tuple(sorted(mv.mp.items())), mv.hexes_moved, mv.leader, mv.afv, mv.entering,
+                mv.overrun_from, tuple(sorted(s.wrecks.items())))
         c = getattr(self, "_stk", None)
+        # no unit attribute set since the context was built (unit_changes): the units' part stands
+        changes = (unit_changes(), id(s.units), len(s.units))
+        if c is not None and c["changes"] == changes and c["fp"][:-1] == head:
+            return c
+        fp = head + (tuple((u.id, u.hex, u.crew, u.down, u.morale, u.hidden, u.immobilized)
+                           for u in s.units.values() if (u.hex is not None or u.id in mv.mp) and not u.eliminated),)
         if c is not None and c["fp"] == fp:
+            c["changes"] = changes
             return c
         group = self._group()
         side = group[0].side if group else None
@@ -574,7 +579,7 @@ class MovementRules:
                 afv_at.add(u.hex)
             if u.side != side and not u.hidden:
                 enemy.add(u.hex)  # as enemy_in: the opponent's hidden units are not known (24.2)
-        c = {"fp": fp, "base": base, "enemy": enemy, "afv_at": afv_at, "memo": {}, "opts": None}
+        c = {"fp": fp, "base": base, "enemy": enemy, "afv_at": afv_at, "memo": {}, "opts": None, "changes": changes}
         self._stk = c
         return c
 
