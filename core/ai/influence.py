@@ -116,7 +116,7 @@ class _Entity:
     """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
     one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
 
-    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax")
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid")
 
     def __init__(self, key, hex_id, units, pool):
         self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
@@ -250,13 +250,24 @@ class _GoalsAndRisk:
         # (1 / sqrt(stacks within 8 hexes))
         own = sorted({u.hex for u in self.view.own_units()})
         self._share = {}
+        if len(getattr(self, "_elm", ())) > 300_000:
+            self._elm = {}
+            self._sids, self._pre = {}, {}
+        # each entity state once a number (the memos' keys below hash it, not the state)
+        sids = self.__dict__.setdefault("_sids", {})
+        rmaxes = self.__dict__.setdefault("_rmax", {})
         for ent in ents:
+            ent.sid = sids.setdefault(ent.sig, len(sids))
             eh = _hx(ent.hex)
             n = sum(1 for h in own if hexgrid.distance(eh, _hx(h)) <= 8)
             share = self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
-            ent.rmax = self._reach_of(ent, share)
-        if len(getattr(self, "_elm", ())) > 300_000:
-            self._elm = {}
+            rk = (ent.sig, share)
+            r = rmaxes.get(rk)
+            if r is None:
+                if len(rmaxes) > 50_000:
+                    rmaxes.clear()
+                r = rmaxes[rk] = self._reach_of(ent, share)
+            ent.rmax = r
         return ents
 
     def _reach_of(self, ent, share: float) -> int:
@@ -324,12 +335,22 @@ class _GoalsAndRisk:
         d = hexgrid.distance(_hx(ent.hex), hh)
         if d == 0 or d > 30:
             return 0.0
-        tot, ps = 0.0, []
-        for e in ent.units:
-            f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
-            if f > 0 and p > 0:
-                tot += p * f
-                ps.append(p)
+        # the units' factors and PC chances (_unit_fp) depend on the target hex only through its
+        # distance and the frontal areas it lies in (tests/core/test_ai.py checks that): they are
+        # remembered per entity state, distance, kind of fire and frontal areas
+        fronts = tuple(v.in_frontal_area(e.hex, e.facing or 1, h) for e in ent.units if e.facing or e.is_afv)
+        pk = (ent.sid, d, opp, reaction_opp, fronts)
+        pre = self.__dict__.setdefault("_pre", {})
+        hit = pre.get(pk)
+        if hit is None:
+            tot, ps = 0.0, []
+            for e in ent.units:
+                f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
+                if f > 0 and p > 0:
+                    tot += p * f
+                    ps.append(p)
+            hit = pre[pk] = (tot, ps)
+        tot, ps = hit
         if not ps:
             return 0.0
         none = 1.0
@@ -393,7 +414,7 @@ class _GoalsAndRisk:
                 continue
             share = self._share.get(ent.key, 1.0)
             # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
-            mk = (ent.sig, h, dice, reaction, occ)
+            mk = (ent.sid, h, dice, reaction, occ)
             xs = elm.get(mk)
             if xs is None:
                 xs = elm[mk] = (self._entity_loss(v, ent, h, hh, dice, True, reaction),

@@ -195,7 +195,8 @@ class MovementMixin:
     def _poscache(self, view) -> dict:
         """A cache for what a position is worth (:meth:`_hex_comp`, :meth:`_pos_values`) and where
         a group can go (:meth:`_reach`): it lasts while the phase, the plan, where the enemy units
-        stand (not what they did: a shot or a morale change keeps it) and the wrecks stay the same."""
+        stand (not what they did: a shot or a morale change keeps it) and the wrecks stay the same
+        (IPs, in the AP dice, are placed only in the set-up, 18.1, when nothing is planned)."""
         pc = self._dc.get("posc")
         if pc is not None:
             return pc
@@ -605,7 +606,11 @@ class MovementMixin:
             by_id = sorted(cand)
             by_pos = sorted(by_id, key=pos.__getitem__, reverse=True)
             top = by_pos[:28]
-            cover = sorted(by_pos, key=lambda h: self._hex_dice(view, h, g["down"]), reverse=True)[:8]
+            dice = self._poscache(view).setdefault(("dice", down0), {})  # IPs change only in the set-up
+            for h in by_pos:
+                if h not in dice:
+                    dice[h] = self._hex_dice(view, h, down0)
+            cover = sorted(by_pos, key=dice.__getitem__, reverse=True)[:8]
             cand = sorted(set(top) | set(cover))
         need = {start}
         for h in cand:

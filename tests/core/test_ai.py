@@ -318,3 +318,21 @@ def test_pos_value_memo_keys_on_every_group_property_it_reads():
     assert read, "the check no longer finds how _pos_value reads the group"
     assert read - {"occ", "fof"} <= set(POS_FIELDS), read - {"occ", "fof"} - set(POS_FIELDS)
     assert "g[" not in re.sub(r'\bg\["\w+"\]', "", src), "a group property read through a computed key"
+
+
+def test_entity_fire_memo_keys_on_all_the_target_hex_decides():
+    """Issue 15 speed: ``_entity_loss`` remembers the units' factors and PC chances (``_unit_fp``)
+    per entity state, distance and the frontal areas (10.23, 13.14) the target hex lies in: a
+    ``_unit_fp`` that read the target hex (or the view) in any other way would share one hex's
+    answer with another."""
+    import inspect
+    import re
+
+    from core.ai.influence import _GoalsAndRisk
+
+    src = inspect.getsource(_GoalsAndRisk._unit_fp)
+    body = src.split('"""', 2)[2]  # after the docstring
+    assert "in_frontal_area" in body, "the check no longer finds how _unit_fp reads the target hex"
+    rest = re.sub(r"v\.in_frontal_area\(e\.hex, e\.facing( or 1)?, h\)", "", body)
+    assert not re.search(r"\bh\b", rest), "_unit_fp reads the target hex beyond distance and frontal areas"
+    assert not re.search(r"\bv\b", rest), "_unit_fp asks the view beyond frontal areas"
