@@ -116,7 +116,7 @@ class _Entity:
     """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
     one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
 
-    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid")
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid", "faced")
 
     def __init__(self, key, hex_id, units, pool):
         self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
@@ -258,6 +258,8 @@ class _GoalsAndRisk:
         rmaxes = self.__dict__.setdefault("_rmax", {})
         for ent in ents:
             ent.sid = sids.setdefault(ent.sig, len(sids))
+            # (hex, facing) of the units whose frontal area may count (AFVs face hexside 1 unless told)
+            ent.faced = tuple((e.hex, e.facing or 1) for e in ent.units if e.facing or e.is_afv)
             eh = _hx(ent.hex)
             n = sum(1 for h in own if hexgrid.distance(eh, _hx(h)) <= 8)
             share = self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
@@ -338,7 +340,7 @@ class _GoalsAndRisk:
         # the units' factors and PC chances (_unit_fp) depend on the target hex only through its
         # distance and the frontal areas it lies in (tests/core/test_ai.py checks that): they are
         # remembered per entity state, distance, kind of fire and frontal areas
-        fronts = tuple(v.in_frontal_area(e.hex, e.facing or 1, h) for e in ent.units if e.facing or e.is_afv)
+        fronts = tuple([v.in_frontal_area(x, f, h) for x, f in ent.faced]) if ent.faced else ()
         pk = (ent.sid, d, opp, reaction_opp, fronts)
         pre = self.__dict__.setdefault("_pre", {})
         hit = pre.get(pk)
@@ -349,14 +351,17 @@ class _GoalsAndRisk:
                 if f > 0 and p > 0:
                     tot += p * f
                     ps.append(p)
-            hit = pre[pk] = (tot, ps)
-        tot, ps = hit
-        if not ps:
+            if ps:
+                none = 1.0
+                for p in ps:
+                    none *= 1.0 - p
+                p_any = 1.0 - none
+                hit = pre[pk] = (tot, p_any)
+            else:
+                hit = pre[pk] = (tot, None)
+        tot, p_any = hit
+        if p_any is None:
             return 0.0
-        none = 1.0
-        for p in ps:
-            none *= 1.0 - p
-        p_any = 1.0 - none
         best = int(round(tot / p_any)) - self._hex_red(v, h)
         if best <= 1 or p_any * _loss(best, dice) < 0.02:
             return 0.0  # little to fear even with a clear line: no LOS needed

@@ -469,13 +469,14 @@ class MovementMixin:
         out: dict[str, tuple[float, float, float]] = {}
         for h in order:
             prev = reach[h][1]
+            fr = m.fire_risk(h, down) if g["inf"] else None  # (opportunity fire, next fire) at h
             if prev is None:  # the start: no move, no opportunity fire
                 path_opp[h], path_at[h], p_mob[h] = {}, {}, 1.0
             else:
                 po = path_opp[prev]
                 pa = path_at[prev]
                 if g["inf"]:
-                    opp, _ = m.fire_risk(h, down)
+                    opp, _ = fr
                     if opp:
                         po = dict(po)
                         for k, x in opp.items():
@@ -500,7 +501,7 @@ class MovementMixin:
             r_up = r_down = r_afv = 0.0
             if g["inf"]:
                 po = path_opp[h]
-                _, d_up = m.fire_risk(h, down)
+                _, d_up = fr
                 r_up = _blend(po, d_up)
                 if g["toggle"] and not down:
                     _, d_dn = m.fire_risk(h, True)
