@@ -334,43 +334,59 @@ class _GoalsAndRisk:
         return (float(f), pc_pass(e.pr, mod))
 
     def _entity_loss(self, v, ent, h: str, hh, dice: int, opp: bool, reaction_opp: bool) -> float:
+        """Expected loss of a NORMAL infantry unit in ``h`` (``dice`` AP dice) from entity ``ent``
+        in opportunity fire (``opp``) or a normal fire phase (see :meth:`_entity_losses`)."""
+        return self._entity_losses(v, ent, h, hh, dice, ((opp, reaction_opp),))[0]
+
+    def _entity_losses(self, v, ent, h: str, hh, dice: int, modes) -> tuple[float, ...]:
+        """:meth:`_entity_loss` for each (``opp``, ``reaction_opp``) of ``modes``, sharing the
+        distance, the frontal areas, the target hex's reduction and the LOS between them."""
         d = hexgrid.distance(_hx(ent.hex), hh)
         if d == 0 or d > 30:
-            return 0.0
+            return (0.0,) * len(modes)
         # the units' factors and PC chances (_unit_fp) depend on the target hex only through its
         # distance and the frontal areas it lies in (tests/core/test_ai.py checks that): they are
         # remembered per entity state, distance, kind of fire and frontal areas
         fronts = tuple([v.in_frontal_area(x, f, h) for x, f in ent.faced]) if ent.faced else ()
-        pk = (ent.sid, d, opp, reaction_opp, fronts)
         pre = self.__dict__.setdefault("_pre", {})
-        hit = pre.get(pk)
-        if hit is None:
-            tot, ps = 0.0, []
-            for e in ent.units:
-                f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
-                if f > 0 and p > 0:
-                    tot += p * f
-                    ps.append(p)
-            if ps:
-                none = 1.0
-                for p in ps:
-                    none *= 1.0 - p
-                p_any = 1.0 - none
-                hit = pre[pk] = (tot, p_any)
-            else:
-                hit = pre[pk] = (tot, None)
-        tot, p_any = hit
-        if p_any is None:
-            return 0.0
-        best = int(round(tot / p_any)) - self._hex_red(v, h)
-        if best <= 1 or p_any * _loss(best, dice) < 0.02:
-            return 0.0  # little to fear even with a clear line: no LOS needed
-        lo = los(v, ent.hex, h, any(e.down for e in ent.units))
-        if not lo.clear:
-            return 0.0
-        red = self._hex_red(v, h) + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
-        fp = int(round(tot / p_any)) - red
-        return p_any * _loss(fp, dice)
+        out = []
+        red0 = lo = None
+        for opp, reaction_opp in modes:
+            pk = (ent.sid, d, opp, reaction_opp, fronts)
+            hit = pre.get(pk)
+            if hit is None:
+                tot, ps = 0.0, []
+                for e in ent.units:
+                    f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
+                    if f > 0 and p > 0:
+                        tot += p * f
+                        ps.append(p)
+                if ps:
+                    none = 1.0
+                    for p in ps:
+                        none *= 1.0 - p
+                    hit = pre[pk] = (tot, 1.0 - none)
+                else:
+                    hit = pre[pk] = (tot, None)
+            tot, p_any = hit
+            if p_any is None:
+                out.append(0.0)
+                continue
+            if red0 is None:
+                red0 = self._hex_red(v, h)
+            best = int(round(tot / p_any)) - red0
+            if best <= 1 or p_any * _loss(best, dice) < 0.02:
+                out.append(0.0)  # little to fear even with a clear line: no LOS needed
+                continue
+            if lo is None:
+                lo = los(v, ent.hex, h, any(e.down for e in ent.units))
+            if not lo.clear:
+                out.append(0.0)
+                continue
+            red = red0 + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
+            fp = int(round(tot / p_any)) - red
+            out.append(p_any * _loss(fp, dice))
+        return tuple(out)
 
     def _hex_red(self, v, h: str) -> int:
         """11.16 a: trees, AFVs and wrecks in the target hex."""
@@ -422,8 +438,7 @@ class _GoalsAndRisk:
             mk = (ent.sid, h, dice, reaction, occ)
             xs = elm.get(mk)
             if xs is None:
-                xs = elm[mk] = (self._entity_loss(v, ent, h, hh, dice, True, reaction),
-                                self._entity_loss(v, ent, h, hh, dice, False, False))
+                xs = elm[mk] = self._entity_losses(v, ent, h, hh, dice, ((True, reaction), (False, False)))
             if xs[0] > 0:
                 opp_d[ent.key] = xs[0] * share
             if xs[1] > 0:

@@ -321,7 +321,7 @@ def test_pos_value_memo_keys_on_every_group_property_it_reads():
 
 
 def test_entity_fire_memo_keys_on_all_the_target_hex_decides():
-    """Issue 15 speed: ``_entity_loss`` remembers the units' factors and PC chances (``_unit_fp``)
+    """Issue 15 speed: ``_entity_losses`` remembers the units' factors and PC chances (``_unit_fp``)
     per entity state, distance and the frontal areas (10.23, 13.14) the target hex lies in: a
     ``_unit_fp`` that read the target hex (or the view) in any other way would share one hex's
     answer with another."""
