@@ -548,9 +548,15 @@ class InfluenceMaps(_GoalsAndRisk):
     def refresh(self, view) -> None:
         self.view = view
         enemies = view.enemy_units()
+        last = self.__dict__.get("_last_enemies")
+        wrecks = tuple(sorted(view.wrecks.items()))
+        if last is not None and self._key is not None and len(last) == len(enemies) and \
+                self._key[0] == view.seed_key and self._key[2] == wrecks and all(a is b for a, b in zip(last, enemies)):
+            return  # the view hands out the same copies of unchanged units: the same key
+        self._last_enemies = enemies
         key = (view.seed_key, tuple(sorted((u.id, u.hex, u.morale.value, u.fired or u.opp_fired, u.down)
                                            for u in enemies)),
-               tuple(sorted(view.wrecks.items())))
+               wrecks)
         if key != self._key:
             self._key = key
             self._threat = {}

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from core.ironcross import combat_tables as ct
-from core.ironcross.state import Phase, Unit, other_side
+from core.ironcross.state import Phase, Unit, other_side, unit_changes
 from maps import hexgrid
 from maps.los import HexOccupancy, line_of_sight
 from maps.los_table import FrozenOccupancy
@@ -164,6 +164,12 @@ class PlayerView:
             # the copies the previous view of this side handed out, reused for units that have not
             # changed since (their stamp, Unit.__setattr__) and copies nobody changed
             shared = self._game.__dict__.setdefault("_view_copies_cache", {})
+            units = self._game.state.units
+            now = (unit_changes(), id(units), len(units))
+            last = shared.get(("out", self.side))
+            if last is not None and last[0] == now:
+                self._units = last[1]  # no unit of the game (nor any copy) changed since: the same copies
+                return self._units
             prev = shared.get(self.side) or {}
             made = {}
             for uid, u in self._game.state.units.items():
@@ -187,6 +193,7 @@ class PlayerView:
                     out[uid] = c
                     made[uid] = (u, stamp, c)
             shared[self.side] = made
+            shared[("out", self.side)] = (now, out)
             self._units = out
         return self._units
 
