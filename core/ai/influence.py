@@ -116,7 +116,7 @@ class _Entity:
     """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
     one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
 
-    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid", "faced")
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid", "faced", "down")
 
     def __init__(self, key, hex_id, units, pool):
         self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
@@ -252,7 +252,7 @@ class _GoalsAndRisk:
         self._share = {}
         if len(getattr(self, "_elm", ())) > 300_000:
             self._elm = {}
-            self._sids, self._pre = {}, {}
+            self._sids, self._pre, self._hexpre = {}, {}, {}
         # each entity state once a number (the memos' keys below hash it, not the state)
         sids = self.__dict__.setdefault("_sids", {})
         rmaxes = self.__dict__.setdefault("_rmax", {})
@@ -260,6 +260,7 @@ class _GoalsAndRisk:
             ent.sid = sids.setdefault(ent.sig, len(sids))
             # (hex, facing) of the units whose frontal area may count (AFVs face hexside 1 unless told)
             ent.faced = tuple((e.hex, e.facing or 1) for e in ent.units if e.facing or e.is_afv)
+            ent.down = any(e.down for e in ent.units)  # a DOWN firer's LOS (10.31 c)
             eh = _hx(ent.hex)
             n = sum(1 for h in own if hexgrid.distance(eh, _hx(h)) <= 8)
             share = self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
@@ -341,34 +342,45 @@ class _GoalsAndRisk:
     def _entity_losses(self, v, ent, h: str, hh, dice: int, modes) -> tuple[float, ...]:
         """:meth:`_entity_loss` for each (``opp``, ``reaction_opp``) of ``modes``, sharing the
         distance, the frontal areas, the target hex's reduction and the LOS between them."""
-        d = hexgrid.distance(_hx(ent.hex), hh)
-        if d == 0 or d > 30:
-            return (0.0,) * len(modes)
         # the units' factors and PC chances (_unit_fp) depend on the target hex only through its
         # distance and the frontal areas it lies in (tests/core/test_ai.py checks that): they are
-        # remembered per entity state, distance, kind of fire and frontal areas
-        fronts = tuple([v.in_frontal_area(x, f, h) for x, f in ent.faced]) if ent.faced else ()
-        pre = self.__dict__.setdefault("_pre", {})
+        # remembered per entity state, distance, kind of fire and frontal areas, and per entity
+        # state, hex and kinds of fire (UP and DOWN targets ask for the same)
+        hm = self.__dict__.setdefault("_hexpre", {})
+        hk = (ent.sid, h, modes)
+        hits = hm.get(hk)
+        if hits is None:
+            d = hexgrid.distance(_hx(ent.hex), hh)
+            if d == 0 or d > 30:
+                hits = hm[hk] = ()
+            else:
+                fronts = tuple([v.in_frontal_area(x, f, h) for x, f in ent.faced]) if ent.faced else ()
+                pre = self.__dict__.setdefault("_pre", {})
+                got = []
+                for opp, reaction_opp in modes:
+                    pk = (ent.sid, d, opp, reaction_opp, fronts)
+                    hit = pre.get(pk)
+                    if hit is None:
+                        tot, ps = 0.0, []
+                        for e in ent.units:
+                            f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
+                            if f > 0 and p > 0:
+                                tot += p * f
+                                ps.append(p)
+                        if ps:
+                            none = 1.0
+                            for p in ps:
+                                none *= 1.0 - p
+                            hit = pre[pk] = (tot, 1.0 - none)
+                        else:
+                            hit = pre[pk] = (tot, None)
+                    got.append(hit)
+                hits = hm[hk] = tuple(got)
+        if not hits:
+            return (0.0,) * len(modes)
         out = []
         red0 = lo = None
-        for opp, reaction_opp in modes:
-            pk = (ent.sid, d, opp, reaction_opp, fronts)
-            hit = pre.get(pk)
-            if hit is None:
-                tot, ps = 0.0, []
-                for e in ent.units:
-                    f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
-                    if f > 0 and p > 0:
-                        tot += p * f
-                        ps.append(p)
-                if ps:
-                    none = 1.0
-                    for p in ps:
-                        none *= 1.0 - p
-                    hit = pre[pk] = (tot, 1.0 - none)
-                else:
-                    hit = pre[pk] = (tot, None)
-            tot, p_any = hit
+        for tot, p_any in hits:
             if p_any is None:
                 out.append(0.0)
                 continue
@@ -379,7 +391,7 @@ class _GoalsAndRisk:
                 out.append(0.0)  # little to fear even with a clear line: no LOS needed
                 continue
             if lo is None:
-                lo = los(v, ent.hex, h, any(e.down for e in ent.units))
+                lo = los(v, ent.hex, h, ent.down)
             if not lo.clear:
                 out.append(0.0)
                 continue

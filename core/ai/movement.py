@@ -255,17 +255,21 @@ class MovementMixin:
         c = pc.get(k)
         if c is None:
             m = self.maps
-            adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
-            inf_at = pc.get("enemy_inf_hexes")  # the hexes of enemy units other than AFVs, once each
-            if inf_at is None:
-                inf_at = pc["enemy_inf_hexes"] = tuple(sorted({e.hex for e in m.enemies_all if not e.is_afv}))
-            ft = 1 if any(_dist(h, x) <= 2 for x in inf_at) else 0
-            rng = 0
-            if m.attack and not adj:
-                att = pc.get("attack_sorted")
-                if att is None:
-                    att = pc["attack_sorted"] = sorted(m.attack)
-                rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in att) else 0
+            c0 = pc.get(("comp0", h))  # the parts that do not depend on the cluster, once per hex
+            if c0 is None:
+                adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
+                inf_at = pc.get("enemy_inf_hexes")  # the hexes of enemy units other than AFVs, once each
+                if inf_at is None:
+                    inf_at = pc["enemy_inf_hexes"] = tuple(sorted({e.hex for e in m.enemies_all if not e.is_afv}))
+                ft = 1 if any(_dist(h, x) <= 2 for x in inf_at) else 0
+                rng = 0
+                if m.attack and not adj:
+                    att = pc.get("attack_sorted")
+                    if att is None:
+                        att = pc["attack_sorted"] = sorted(m.attack)
+                    rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in att) else 0
+                c0 = pc[("comp0", h)] = (adj, ft, rng)
+            adj, ft, rng = c0
             if cl is not None and cl < len(m.clusters):
                 on = 1 if h in m.clusters[cl] and h not in m.attack else 0
             else:
