@@ -116,13 +116,14 @@ class _Entity:
     """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
     one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
 
-    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid", "faced", "down")
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid", "faced", "down", "hh")
 
     def __init__(self, key, hex_id, units, pool):
         self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
         self.sig = (hex_id,) + tuple((u.id, u.morale.value, u.fired, u.opp_fired, u.down, u.facing, u.crew, u.moved,
                                       u.mg_broken, u.mg_out_until) for u in units)
         self.rmax = 30
+        self.hh = _hx(hex_id)
 
 
 def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
@@ -350,7 +351,7 @@ class _GoalsAndRisk:
         hk = (ent.sid, h, modes)
         hits = hm.get(hk)
         if hits is None:
-            d = hexgrid.distance(_hx(ent.hex), hh)
+            d = hexgrid.distance(ent.hh, hh)
             if d == 0 or d > 30:
                 hits = hm[hk] = ()
             else:
@@ -431,6 +432,8 @@ class _GoalsAndRisk:
         elm = getattr(self, "_elm", None)
         if elm is None:
             elm = self._elm = {}
+        modes = ((True, reaction), (False, False))  # opportunity fire, the next fire phase
+        dist = hexgrid.distance
         for ent in ents:
             if not ent.pool and ent.units[0].is_ft:
                 x = self._ft_loss(v, ent.units[0], h, hh)
@@ -442,7 +445,7 @@ class _GoalsAndRisk:
                 if x > 0:
                     def_d[ent.key] = x * self._share.get(ent.key, 1.0)
                 continue
-            d = hexgrid.distance(_hx(ent.hex), hh)
+            d = dist(ent.hh, hh)
             if d == 0 or d > ent.rmax:
                 continue
             share = self._share.get(ent.key, 1.0)
@@ -450,7 +453,7 @@ class _GoalsAndRisk:
             mk = (ent.sid, h, dice, reaction, occ)
             xs = elm.get(mk)
             if xs is None:
-                xs = elm[mk] = self._entity_losses(v, ent, h, hh, dice, ((True, reaction), (False, False)))
+                xs = elm[mk] = self._entity_losses(v, ent, h, hh, dice, modes)
             if xs[0] > 0:
                 opp_d[ent.key] = xs[0] * share
             if xs[1] > 0:

@@ -356,17 +356,23 @@ class MovementMixin:
         if f is None:
             reach = max(4, min(12, u.ap_range if not u.is_atg else 16))
             f = 0.0
-            seen: dict[str, bool] = {}  # LOS per enemy hex (its units share it)
-            for e in self.maps.enemies_all:
-                if u.is_atg and not e.is_afv and u.ap <= 0:
+            # per enemy hex (its units share the distance and the LOS): (hex, AFVs, other units)
+            at = self._dc.get("enemy_at")
+            if at is None:
+                cnt: dict[str, list[int]] = {}
+                for e in self.maps.enemies_all:
+                    c = cnt.setdefault(e.hex, [0, 0])
+                    c[0 if e.is_afv else 1] += 1
+                at = self._dc["enemy_at"] = tuple((x, a, b) for x, (a, b) in cnt.items())
+            for x, n_afv, n_other in at:
+                if u.is_atg and u.ap <= 0:
+                    n_other = 0  # an ATG without AP factors counts only AFVs
+                if not (n_afv or n_other):
                     continue
-                d = _dist(h, e.hex)
-                if 0 < d <= reach:
-                    clear = seen.get(e.hex)
-                    if clear is None:
-                        clear = seen[e.hex] = los(view, h, e.hex, down).clear
-                    if clear:
-                        f += 2.0 if (u.is_atg and e.is_afv) else 1.0
+                d = _dist(h, x)
+                if 0 < d <= reach and los(view, h, x, down).clear:
+                    # 1 a unit, 2 an AFV for an ATG (counts of whole units: exact in any order)
+                    f += n_afv * (2.0 if u.is_atg else 1.0) + n_other * 1.0
             if not self.maps.enemies_all:
                 f = 0.5 * self.maps.field_of_fire(h, down)
             pc[k] = f
