@@ -716,6 +716,8 @@ class MovementRules:
             if mv.hexes_moved and not self._limit_ok(c, frm, left):
                 return False
             drops = tuple((frm, u.id) for u in left)
+        if self._limit_ok(c, to, able, drops):
+            return True  # they may stop right there (the look-ahead's first answer)
         ids = tuple(u.id for u in able)
         mp = tuple(0.0 if mv.one_hex[u.id] else mv.mp[u.id] - (self._step_cost(u, frm, to) or 0) for u in able)
         leader = mv.leader if mv.leader in ids else None
