@@ -19,6 +19,7 @@ own fire action, so that is where it fired from).
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -246,6 +247,16 @@ def _turn_end(game, objectives: frozenset[str], standing: list[str], held: dict[
         held.setdefault(side, []).append(len(there))
 
 
+#: The cyclic garbage collector's thresholds while a game is played (Python's are 700, 10, 10): a
+#: game makes millions of short-lived objects and keeps large caches (LOS, the AI's memos), which
+#: the default thresholds walk again and again (about a tenth of a game's time). The game's own
+#: objects are freed when it ends (see :func:`_play`); every :data:`_COLLECT_EVERY` games a full
+#: collection takes whatever else is left.
+_GAME_GC_THRESHOLD = (50_000, 50, 100)
+_COLLECT_EVERY = 64
+_games_played = [0]
+
+
 def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game; returns its result and, when ``want_replay`` or the game raised, its replay
@@ -261,6 +272,8 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     t0 = time.perf_counter()
     where = "in the set-up"
     failed_action = None
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*_GAME_GC_THRESHOLD)
     try:
         setup = _setup_for(scenario_path, seed, fixed)
         game = Game(setup, seed, rules=rules, options=options)
@@ -309,6 +322,8 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
         res = GameResult(index, seed, "error", game.state.turn if game else 0,
                          actions=len(game.actions) if game else 0,
                          error=f"{where}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+    finally:
+        gc.set_threshold(*thresholds)
     res.seconds = round(time.perf_counter() - t0, 4)
     payload = None
     if game is not None and (want_replay or res.outcome == "error"):
@@ -319,6 +334,12 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
                   **({"fixed_setup": fixed} if fixed else {}),
                   "actions": [action_to_json(a) for a in game.actions]}
         payload = {"header": header, "events": json.loads(json.dumps(game.events, default=str))}
+    dice = getattr(game, "dice", None)
+    if getattr(dice, "on_roll", None) is not None:
+        dice.on_roll = None  # the game's reference cycle (its dice log into it): the game is freed on return
+    _games_played[0] += 1
+    if _games_played[0] % _COLLECT_EVERY == 0:
+        gc.collect()
     return res, payload
 
 
