@@ -172,16 +172,17 @@ class PlayerView:
                 return self._units
             prev = shared.get(self.side) or {}
             made = {}
-            for uid, u in self._game.state.units.items():
+            visible = self._game.is_visible_to
+            for uid, u in units.items():
+                stamp = u.__dict__.get("_stamp")
+                hit = prev.get(uid)
+                if hit is not None and hit[0] is u and hit[1] == stamp and \
+                        hit[2].__dict__.get("_stamp") == stamp and hit[2].replacements == u.replacements:
+                    out[uid] = hit[2]  # unchanged since the last view showed it (so still visible)
+                    made[uid] = hit
+                    continue
                 # own units in full; enemy units only when on the map and not hidden (24.2)
-                if u.side == self.side or (u.on_map and self._game.is_visible_to(u, self.side)):
-                    stamp = u.__dict__.get("_stamp")
-                    hit = prev.get(uid)
-                    if hit is not None and hit[0] is u and hit[1] == stamp and \
-                            hit[2].__dict__.get("_stamp") == stamp and hit[2].replacements == u.replacements:
-                        out[uid] = hit[2]
-                        made[uid] = hit
-                        continue
+                if u.side == self.side or (u.on_map and visible(u, self.side)):
                     # a copy (Unit.__copy__) with its own list of replacements, made without
                     # Unit.__setattr__: a copy is no change to the game's units (unit_changes)
                     c = new(type(u))
