@@ -82,6 +82,7 @@ class PlayerView:
         self._wsig: tuple = ()
         self._wids: frozenset[str] = frozenset()
         self._est: dict | None = None  # los_estimate's answers for the wrecks now (shared, see there)
+        self._lists_cache: tuple | None = None  # see _lists
 
     # ------------------------------------------------------------------ game position
     @property
@@ -206,14 +207,37 @@ class PlayerView:
     def unit(self, uid: str) -> Unit | None:
         return self._visible().get(uid)
 
+    def _lists(self) -> tuple:
+        """(own units on the map, all own units, enemy units on the map, hex -> units on the map by
+        id) of the copies, kept while no unit (nor copy) changes (:func:`unit_changes`)."""
+        c = self._lists_cache
+        if c is None or c[0] != unit_changes():
+            vis = self._visible()
+            side = self.side
+            own_on, own_all, enemy, at = [], [], [], {}
+            for u in vis.values():
+                on = u.on_map
+                if u.side == side:
+                    own_all.append(u)
+                    if on:
+                        own_on.append(u)
+                elif on:
+                    enemy.append(u)
+                if on:
+                    at.setdefault(u.hex, []).append(u)
+            for us in at.values():
+                us.sort(key=lambda x: x.id)
+            c = self._lists_cache = (unit_changes(), own_on, own_all, enemy, at)
+        return c
+
     def own_units(self, on_map: bool = True) -> list[Unit]:
-        return [u for u in self._visible().values() if u.side == self.side and (u.on_map or not on_map)]
+        return list(self._lists()[1 if on_map else 2])
 
     def enemy_units(self) -> list[Unit]:
-        return [u for u in self._visible().values() if u.side != self.side and u.on_map]
+        return list(self._lists()[3])
 
     def units_at(self, hex_id: str) -> list[Unit]:
-        return sorted((u for u in self._visible().values() if u.hex == hex_id and u.on_map), key=lambda x: x.id)
+        return list(self._lists()[4].get(hex_id, ()))
 
     def enemy_at(self, hex_id: str) -> list[Unit]:
         return [u for u in self.units_at(hex_id) if u.side != self.side]
