@@ -82,7 +82,7 @@ class PlayerView:
         self._wsig: tuple = ()
         self._wids: frozenset[str] = frozenset()
         self._est: dict | None = None  # los_estimate's answers for the wrecks now (shared, see there)
-        self._lists_cache: tuple | None = None  # see _lists
+        self._lists_cache: list | None = None  # see _lists
 
     # ------------------------------------------------------------------ game position
     @property
@@ -209,25 +209,21 @@ class PlayerView:
 
     def _lists(self) -> tuple:
         """(own units on the map, all own units, enemy units on the map, hex -> units on the map by
-        id) of the copies, kept while no unit (nor copy) changes (:func:`unit_changes`)."""
+        id or None until asked) of the copies, kept while no unit (nor copy) changes
+        (:func:`unit_changes`)."""
         c = self._lists_cache
         if c is None or c[0] != unit_changes():
             vis = self._visible()
             side = self.side
-            own_on, own_all, enemy, at = [], [], [], {}
+            own_on, own_all, enemy = [], [], []
             for u in vis.values():
-                on = u.on_map
                 if u.side == side:
                     own_all.append(u)
-                    if on:
+                    if u.on_map:
                         own_on.append(u)
-                elif on:
+                elif u.on_map:
                     enemy.append(u)
-                if on:
-                    at.setdefault(u.hex, []).append(u)
-            for us in at.values():
-                us.sort(key=lambda x: x.id)
-            c = self._lists_cache = (unit_changes(), own_on, own_all, enemy, at)
+            c = self._lists_cache = [unit_changes(), own_on, own_all, enemy, None]
         return c
 
     def own_units(self, on_map: bool = True) -> list[Unit]:
@@ -237,7 +233,14 @@ class PlayerView:
         return list(self._lists()[3])
 
     def units_at(self, hex_id: str) -> list[Unit]:
-        return list(self._lists()[4].get(hex_id, ()))
+        c = self._lists()
+        at = c[4]
+        if at is None:
+            at = c[4] = {}
+            for u in sorted(self._visible().values(), key=lambda x: x.id):
+                if u.on_map:
+                    at.setdefault(u.hex, []).append(u)
+        return list(at.get(hex_id, ()))
 
     def enemy_at(self, hex_id: str) -> list[Unit]:
         return [u for u in self.units_at(hex_id) if u.side != self.side]
