@@ -768,13 +768,19 @@ class MovementMixin:
         g = self._gprops(units)
         g["here"] = None
         g["occ"] = own_men
-        g["w"] = self._pressure(view, g, min(e.hexes, key=lambda x: (self.maps.goal_mp(x, g["afv"], g["cl"]), x)))
+        hexes = frozenset(e.hexes)
+        posc = self._poscache(view)  # the entry hex nearest the goals (MP), once per plan
+        mk = ("entry_near", hexes, g["afv"], g["cl"])
+        near = posc.get(mk)
+        if near is None:
+            near = posc[mk] = min(e.hexes, key=lambda x: (self.maps.goal_mp(x, g["afv"], g["cl"]), x))
+        g["w"] = self._pressure(view, g, near)
         full = self._full_hexes(own_men, afv_hexes, g, None)
         pc = self._pcache(view)
         held = frozenset(h for h in own_men if h in self.maps.goal or h in self.maps.guard)
         sig = tuple(sorted((u.kind.value, u.weapon, u.pr, u.ap, u.ap_range, u.at, u.assault, u.crew, u.frontal,
                             u.down, u.morale.value, self._assign.get(u.id, -1)) for u in units))
-        ek = ("entry", frozenset(e.hexes), sig, full, held, tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        ek = ("entry", hexes, sig, full, held, tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(ek)
         if r is None:
             r = pc[ek] = self._entry_plan_calc(view, units, e, g, full, inf_hexes)
