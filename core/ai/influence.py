@@ -372,22 +372,23 @@ class _GoalsAndRisk:
                             none = 1.0
                             for p in ps:
                                 none *= 1.0 - p
-                            hit = pre[pk] = (tot, 1.0 - none)
+                            p_any = 1.0 - none
+                            hit = pre[pk] = (tot, p_any, int(round(tot / p_any)))
                         else:
-                            hit = pre[pk] = (tot, None)
+                            hit = pre[pk] = (tot, None, 0)
                     got.append(hit)
                 hits = hm[hk] = tuple(got)
         if not hits:
             return (0.0,) * len(modes)
         out = []
         red0 = lo = None
-        for tot, p_any in hits:
+        for tot, p_any, fp0 in hits:  # fp0: the factors' whole-number total (as round(tot / p_any))
             if p_any is None:
                 out.append(0.0)
                 continue
             if red0 is None:
                 red0 = self._hex_red(v, h)
-            best = int(round(tot / p_any)) - red0
+            best = fp0 - red0
             if best <= 1 or p_any * _loss(best, dice) < 0.02:
                 out.append(0.0)  # little to fear even with a clear line: no LOS needed
                 continue
@@ -397,7 +398,7 @@ class _GoalsAndRisk:
                 out.append(0.0)
                 continue
             red = red0 + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
-            fp = int(round(tot / p_any)) - red
+            fp = fp0 - red
             out.append(p_any * _loss(fp, dice))
         return tuple(out)
 
