@@ -24,6 +24,7 @@ import json
 import math
 import os
 import statistics
+import threading
 import time
 import traceback
 from collections import Counter
@@ -255,6 +256,25 @@ def _turn_end(game, objectives: frozenset[str], standing: list[str], held: dict[
 _GAME_GC_THRESHOLD = (50_000, 50, 100)
 _COLLECT_EVERY = 64
 _games_played = [0]
+#: games being played in this process (Dask workers may run several on threads) and the
+#: thresholds to restore when the last one ends
+_gc_state: dict = {"playing": 0, "saved": None}
+_gc_lock = threading.Lock()
+
+
+def _gc_enter() -> None:
+    with _gc_lock:
+        if _gc_state["playing"] == 0:
+            _gc_state["saved"] = gc.get_threshold()
+            gc.set_threshold(*_GAME_GC_THRESHOLD)
+        _gc_state["playing"] += 1
+
+
+def _gc_leave() -> None:
+    with _gc_lock:
+        _gc_state["playing"] -= 1
+        if _gc_state["playing"] == 0 and _gc_state["saved"] is not None:
+            gc.set_threshold(*_gc_state["saved"])
 
 
 def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str, options: tuple[str, ...],
@@ -272,8 +292,7 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     t0 = time.perf_counter()
     where = "in the set-up"
     failed_action = None
-    thresholds = gc.get_threshold()
-    gc.set_threshold(*_GAME_GC_THRESHOLD)
+    _gc_enter()
     try:
         setup = _setup_for(scenario_path, seed, fixed)
         game = Game(setup, seed, rules=rules, options=options)
@@ -323,7 +342,7 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
                          actions=len(game.actions) if game else 0,
                          error=f"{where}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
     finally:
-        gc.set_threshold(*thresholds)
+        _gc_leave()
     res.seconds = round(time.perf_counter() - t0, 4)
     payload = None
     if game is not None and (want_replay or res.outcome == "error"):
