@@ -641,9 +641,8 @@ class FireRules:
         if s.grenades.get(side, 0) <= 0:
             return []  # 15.9
         out = []
-        # hexes holding an enemy unit ``side`` knows of (15.1; the first test of the target problem)
-        enemy = {u.hex for u in s.units.values() if u.hex is not None and not u.eliminated and u.side != side
-                 and not u.hidden}
+        # hexes holding enemy units (15.1): the others fail the target problem's first test
+        enemy = {u.hex for u in s.units.values() if u.side != side and u.on_map}
         near = self.__dict__.setdefault("_grenade_area_cache", {})  # hex -> the map's hexes 1-2 away
         for u in self._phase_firers(side):
             if not u.is_infantry or u.is_ft or u.hex in self._grenade_hexes:

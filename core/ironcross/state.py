@@ -31,13 +31,11 @@ def stacking_problem(units) -> str | None:
     afvs = 0
     for u in units:  # one pass; the checks below in the order of the rules' text
         side = u.side
+        men[side] = men.get(side, 0) + u.men
         if u.is_cw:
-            men[side] = men.get(side, 0) + u.crew
             cws[side] = cws.get(side, 0) + 1
-        elif u.is_afv:
+        if u.is_afv:
             afvs += 1
-        else:
-            men[side] = men.get(side, 0) + 1
     for side in SIDES:
         n = men.get(side, 0)
         if n > 6:
