@@ -318,6 +318,10 @@ def test_pos_value_memo_keys_on_every_group_property_it_reads():
     assert read, "the check no longer finds how _pos_value reads the group"
     assert read - {"occ", "fof"} <= set(POS_FIELDS), read - {"occ", "fof"} - set(POS_FIELDS)
     assert "g[" not in re.sub(r'\bg\["\w+"\]', "", src), "a group property read through a computed key"
+    # the occupancy: read only as "own men in this goal hex" (c[2]), which the memo checks at each use
+    occ_uses = [ln.strip() for ln in src.splitlines() if re.search(r"\bocc\b", ln)]
+    shared = "shared = 1.0 if not c[2] or occ.get(h, (0, 0))[0] == 0 else 0.3  # one stack per goal hex first"
+    assert occ_uses == ['occ = g.get("occ") or {}', shared], occ_uses
 
 
 def test_entity_fire_memo_keys_on_all_the_target_hex_decides():
