@@ -631,15 +631,23 @@ class InfluenceMaps(_GoalsAndRisk):
         if f is not None:
             return f
         v = self.view
-        hh = _hx(h)
         targets = [e.hex for e in self.enemies]
         if not targets:
             targets = self._approach(v)
-        n = 0.0
-        for t in targets:
-            d = hexgrid.distance(hh, _hx(t))
-            if 0 < d <= reach and los(v, h, t, down).clear:
-                n += 1.0
+        # the count for these targets and wrecks (LOS, 10.31 b) is remembered for the game
+        mk = (h, down, reach, tuple(targets), self._key[2] if self._key is not None else None)
+        memo = self.__dict__.setdefault("_fof_counts", {})
+        n = memo.get(mk)
+        if n is None:
+            hh = _hx(h)
+            n = 0.0
+            for t in targets:
+                d = hexgrid.distance(hh, _hx(t))
+                if 0 < d <= reach and los(v, h, t, down).clear:
+                    n += 1.0
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[mk] = n
         self._fof[h] = n
         return n
 

@@ -353,6 +353,13 @@ class MovementMixin:
         pc = self._fof_cache
         k = (u.is_atg, u.ap_range, u.ap > 0, h, down)
         f = pc.get(k)
+        # with enemies in sight, the count for where they stand and the wrecks (LOS) is remembered
+        # for the game
+        mk = (where[0], self.maps._key[2], k) if self.maps.enemies_all else None
+        if f is None and mk is not None:
+            f = self.__dict__.setdefault("_fof_memo", {}).get(mk)
+            if f is not None:
+                pc[k] = f
         if f is None:
             reach = max(4, min(12, u.ap_range if not u.is_atg else 16))
             f = 0.0
@@ -376,6 +383,11 @@ class MovementMixin:
             if not self.maps.enemies_all:
                 f = 0.5 * self.maps.field_of_fire(h, down)
             pc[k] = f
+            if mk is not None:
+                memo = self._fof_memo
+                if len(memo) > 200_000:
+                    memo.clear()
+                memo[mk] = f
         return f
 
     def _enemy_hexes(self, view) -> frozenset:
