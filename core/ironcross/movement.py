@@ -453,7 +453,7 @@ class MovementRules:
             frm = None
         else:
             frm = group[0].hex
-            cands = [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(frm)) if self.map.contains(n)]
+            cands = self._nbrs(frm)  # the neighbours in the playing area, in hexside order
         out = []
         for to in cands:
             ok, _, _ = self._can_enter(group, to)
