@@ -24,10 +24,12 @@ the events it logged.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import statistics
+import threading
 import time
 import traceback
 from collections import Counter
@@ -159,6 +161,35 @@ def _turn_end(system, game, standing: list[str], held: dict[str, list[int]]) -> 
         held.setdefault(side, []).append(n)
 
 
+#: The cyclic garbage collector's thresholds while a game is played (Python's are 700, 10, 10): a
+#: game makes millions of short-lived objects and keeps large caches (LOS, the AI's memos), which
+#: the default thresholds walk again and again (about a tenth of a game's time). The game's own
+#: objects are freed when it ends (see :func:`_play`); every :data:`_COLLECT_EVERY` games a full
+#: collection takes whatever else is left.
+_GAME_GC_THRESHOLD = (50_000, 50, 100)
+_COLLECT_EVERY = 64
+_games_played = [0]
+#: games being played in this process (Dask workers may run several on threads) and the
+#: thresholds to restore when the last one ends
+_gc_state: dict = {"playing": 0, "saved": None}
+_gc_lock = threading.Lock()
+
+
+def _gc_enter() -> None:
+    with _gc_lock:
+        if _gc_state["playing"] == 0:
+            _gc_state["saved"] = gc.get_threshold()
+            gc.set_threshold(*_GAME_GC_THRESHOLD)
+        _gc_state["playing"] += 1
+
+
+def _gc_leave() -> None:
+    with _gc_lock:
+        _gc_state["playing"] -= 1
+        if _gc_state["playing"] == 0 and _gc_state["saved"] is not None:
+            gc.set_threshold(*_gc_state["saved"])
+
+
 def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str | None, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game of the scenario's rule system; returns its result and, when ``want_replay`` or
@@ -173,6 +204,7 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     t0 = time.perf_counter()
     where = "in the set-up"
     failed_action = None
+    _gc_enter()
     try:
         system = for_scenario(scenario_path)
         if rules is None:  # the scenario's system's first rule level
@@ -217,6 +249,8 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
         res = GameResult(index, seed, "error", game.turn if game else 0,
                          actions=len(game.actions) if game else 0,
                          error=f"{where}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+    finally:
+        _gc_leave()
     if system is not None:
         res.rule_system = system.name
     res.seconds = round(time.perf_counter() - t0, 4)
@@ -231,6 +265,12 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
                   **({"fixed_setup": fixed} if fixed else {}),
                   "actions": [to_json(a) for a in game.actions]}
         payload = {"header": header, "events": json.loads(json.dumps(game.events, default=str))}
+    dice = getattr(game, "dice", None)
+    if getattr(dice, "on_roll", None) is not None:
+        dice.on_roll = None  # the game's reference cycle (its dice log into it): the game is freed on return
+    _games_played[0] += 1
+    if _games_played[0] % _COLLECT_EVERY == 0:
+        gc.collect()
     return res, payload
 
 

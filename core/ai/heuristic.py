@@ -53,6 +53,7 @@ __all__ = ["HeuristicPlayer"]
 _FIRE_PHASES = (Phase.SUPPORT_FIRE, Phase.DEFENSIVE_FIRE, Phase.MOVING_FIRE)
 
 
+@lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
 def _key(a: Action) -> str:
     return repr(sorted(action_to_json(a).items()))
 

@@ -20,7 +20,13 @@ __all__ = ["InfluenceMaps", "objective_targets", "bfs_distance"]
 
 
 def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
-    """Hex distance (in hexes, over the playing area) from the nearest of ``sources``."""
+    """Hex distance (in hexes, over the playing area) from the nearest of ``sources``. Remembered
+    per map object, sources and limit (the map never changes): do not change the dict."""
+    memo = _MAP_CACHES.setdefault(view.hexmap, {}).setdefault("bfs", {})
+    key = (frozenset(sources), limit)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
     dist: dict[str, int] = {}
     q: deque = deque()
     for s in sorted(sources):
@@ -38,6 +44,9 @@ def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
                 continue
             dist[n.id] = d + 1
             q.append(n.id)
+    if len(memo) > 64:
+        memo.clear()
+    memo[key] = dist
     return dist
 
 
@@ -107,13 +116,14 @@ class _Entity:
     """An enemy fire entity: the infantry and MGs of one hex (they may combine, 11.13/11.14) or
     one other unit (AFVs, ATGs, ATRs, mortars, flamethrowers fire alone, 11.12)."""
 
-    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax")
+    __slots__ = ("key", "hex", "units", "pool", "sig", "rmax", "sid", "faced", "down", "hh")
 
     def __init__(self, key, hex_id, units, pool):
         self.key, self.hex, self.units, self.pool = key, hex_id, units, pool
         self.sig = (hex_id,) + tuple((u.id, u.morale.value, u.fired, u.opp_fired, u.down, u.facing, u.crew, u.moved,
                                       u.mg_broken, u.mg_out_until) for u in units)
         self.rmax = 30
+        self.hh = _hx(hex_id)
 
 
 def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
@@ -241,13 +251,27 @@ class _GoalsAndRisk:
         # (1 / sqrt(stacks within 8 hexes))
         own = sorted({u.hex for u in self.view.own_units()})
         self._share = {}
+        if len(getattr(self, "_elm", ())) > 300_000:
+            self._elm = {}
+            self._sids, self._pre, self._hexpre = {}, {}, {}
+        # each entity state once a number (the memos' keys below hash it, not the state)
+        sids = self.__dict__.setdefault("_sids", {})
+        rmaxes = self.__dict__.setdefault("_rmax", {})
         for ent in ents:
+            ent.sid = sids.setdefault(ent.sig, len(sids))
+            # (hex, facing) of the units whose frontal area may count (AFVs face hexside 1 unless told)
+            ent.faced = tuple((e.hex, e.facing or 1) for e in ent.units if e.facing or e.is_afv)
+            ent.down = any(e.down for e in ent.units)  # a DOWN firer's LOS (10.31 c)
             eh = _hx(ent.hex)
             n = sum(1 for h in own if hexgrid.distance(eh, _hx(h)) <= 8)
             share = self._share[ent.key] = 1.0 / max(1.0, n) ** 0.5
-            ent.rmax = self._reach_of(ent, share)
-        if len(getattr(self, "_elm", ())) > 300_000:
-            self._elm = {}
+            rk = (ent.sig, share)
+            r = rmaxes.get(rk)
+            if r is None:
+                if len(rmaxes) > 50_000:
+                    rmaxes.clear()
+                r = rmaxes[rk] = self._reach_of(ent, share)
+            ent.rmax = r
         return ents
 
     def _reach_of(self, ent, share: float) -> int:
@@ -298,11 +322,10 @@ class _GoalsAndRisk:
                 return (0.0, 0.0)  # 13.2
         elif e.is_mortar:
             return (0.0, 0.0)  # mortars: see _mortar_loss
-        if e.facing and not v.in_frontal_area(e.hex, e.facing, h):
+        if e.facing and (opp or e.is_stug or (e.is_atg and e.crew < 3)) and not v.in_frontal_area(e.hex, e.facing, h):
             # 10.23 frontal area; in a later fire phase an MG (8.73) or an ATG with 3-4 crew (8.72)
             # turns and fires, a Stug does not (10.14)
-            if opp or e.is_stug or (e.is_atg and e.crew < 3):
-                return (0.0, 0.0)
+            return (0.0, 0.0)
         ap = min(e.ap, 4) if (opp and e.is_afv) else e.ap  # 13.2: AFV opportunity AP at most 4
         f = ct.attenuated(ap, max(1, e.ap_range), d)
         if e.is_mg:
@@ -313,30 +336,71 @@ class _GoalsAndRisk:
         return (float(f), pc_pass(e.pr, mod))
 
     def _entity_loss(self, v, ent, h: str, hh, dice: int, opp: bool, reaction_opp: bool) -> float:
-        d = hexgrid.distance(_hx(ent.hex), hh)
-        if d == 0 or d > 30:
-            return 0.0
-        tot, ps = 0.0, []
-        for e in ent.units:
-            f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
-            if f > 0 and p > 0:
-                tot += p * f
-                ps.append(p)
-        if not ps:
-            return 0.0
-        none = 1.0
-        for p in ps:
-            none *= 1.0 - p
-        p_any = 1.0 - none
-        best = int(round(tot / p_any)) - self._hex_red(v, h)
-        if best <= 1 or p_any * _loss(best, dice) < 0.02:
-            return 0.0  # little to fear even with a clear line: no LOS needed
-        lo = los(v, ent.hex, h, any(e.down for e in ent.units))
-        if not lo.clear:
-            return 0.0
-        red = self._hex_red(v, h) + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
-        fp = int(round(tot / p_any)) - red
-        return p_any * _loss(fp, dice)
+        """Expected loss of a NORMAL infantry unit in ``h`` (``dice`` AP dice) from entity ``ent``
+        in opportunity fire (``opp``) or a normal fire phase (see :meth:`_entity_losses`)."""
+        return self._entity_losses(v, ent, h, hh, dice, ((opp, reaction_opp),))[0]
+
+    def _entity_losses(self, v, ent, h: str, hh, dice: int, modes) -> tuple[float, ...]:
+        """:meth:`_entity_loss` for each (``opp``, ``reaction_opp``) of ``modes``, sharing the
+        distance, the frontal areas, the target hex's reduction and the LOS between them."""
+        # the units' factors and PC chances (_unit_fp) depend on the target hex only through its
+        # distance and the frontal areas it lies in (tests/core/test_ai.py checks that): they are
+        # remembered per entity state, distance, kind of fire and frontal areas, and per entity
+        # state, hex and kinds of fire (UP and DOWN targets ask for the same)
+        hm = self.__dict__.setdefault("_hexpre", {})
+        hk = (ent.sid, h, modes)
+        hits = hm.get(hk)
+        if hits is None:
+            d = hexgrid.distance(ent.hh, hh)
+            if d == 0 or d > 30:
+                hits = hm[hk] = ()
+            else:
+                fronts = tuple([v.in_frontal_area(x, f, h) for x, f in ent.faced]) if ent.faced else ()
+                pre = self.__dict__.setdefault("_pre", {})
+                got = []
+                for opp, reaction_opp in modes:
+                    pk = (ent.sid, d, opp, reaction_opp, fronts)
+                    hit = pre.get(pk)
+                    if hit is None:
+                        tot, ps = 0.0, []
+                        for e in ent.units:
+                            f, p = self._unit_fp(v, e, h, d, opp, reaction_opp)
+                            if f > 0 and p > 0:
+                                tot += p * f
+                                ps.append(p)
+                        if ps:
+                            none = 1.0
+                            for p in ps:
+                                none *= 1.0 - p
+                            p_any = 1.0 - none
+                            hit = pre[pk] = (tot, p_any, int(round(tot / p_any)))
+                        else:
+                            hit = pre[pk] = (tot, None, 0)
+                    got.append(hit)
+                hits = hm[hk] = tuple(got)
+        if not hits:
+            return (0.0,) * len(modes)
+        out = []
+        red0 = lo = None
+        for tot, p_any, fp0 in hits:  # fp0: the factors' whole-number total (as round(tot / p_any))
+            if p_any is None:
+                out.append(0.0)
+                continue
+            if red0 is None:
+                red0 = self._hex_red(v, h)
+            best = fp0 - red0
+            if best <= 1 or p_any * _loss(best, dice) < 0.02:
+                out.append(0.0)  # little to fear even with a clear line: no LOS needed
+                continue
+            if lo is None:
+                lo = los(v, ent.hex, h, ent.down)
+            if not lo.clear:
+                out.append(0.0)
+                continue
+            red = red0 + lo.trees_afvs_wrecks + (1 if lo.level_difference > 0 else 0)
+            fp = fp0 - red
+            out.append(p_any * _loss(fp, dice))
+        return tuple(out)
 
     def _hex_red(self, v, h: str) -> int:
         """11.16 a: trees, AFVs and wrecks in the target hex."""
@@ -369,6 +433,8 @@ class _GoalsAndRisk:
         elm = getattr(self, "_elm", None)
         if elm is None:
             elm = self._elm = {}
+        modes = ((True, reaction), (False, False))  # opportunity fire, the next fire phase
+        dist = hexgrid.distance
         for ent in ents:
             if not ent.pool and ent.units[0].is_ft:
                 x = self._ft_loss(v, ent.units[0], h, hh)
@@ -380,16 +446,15 @@ class _GoalsAndRisk:
                 if x > 0:
                     def_d[ent.key] = x * self._share.get(ent.key, 1.0)
                 continue
-            d = hexgrid.distance(_hx(ent.hex), hh)
+            d = dist(ent.hh, hh)
             if d == 0 or d > ent.rmax:
                 continue
             share = self._share.get(ent.key, 1.0)
             # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
-            mk = (ent.sig, h, dice, reaction, occ)
+            mk = (ent.sid, h, dice, reaction, occ)
             xs = elm.get(mk)
             if xs is None:
-                xs = elm[mk] = (self._entity_loss(v, ent, h, hh, dice, True, reaction),
-                                self._entity_loss(v, ent, h, hh, dice, False, False))
+                xs = elm[mk] = self._entity_losses(v, ent, h, hh, dice, modes)
             if xs[0] > 0:
                 opp_d[ent.key] = xs[0] * share
             if xs[1] > 0:
@@ -499,9 +564,15 @@ class InfluenceMaps(_GoalsAndRisk):
     def refresh(self, view) -> None:
         self.view = view
         enemies = view.enemy_units()
+        last = self.__dict__.get("_last_enemies")
+        wrecks = tuple(sorted(view.wrecks.items()))
+        if last is not None and self._key is not None and len(last) == len(enemies) and \
+                self._key[0] == view.seed_key and self._key[2] == wrecks and all(a is b for a, b in zip(last, enemies)):
+            return  # the view hands out the same copies of unchanged units: the same key
+        self._last_enemies = enemies
         key = (view.seed_key, tuple(sorted((u.id, u.hex, u.morale.value, u.fired or u.opp_fired, u.down)
                                            for u in enemies)),
-               tuple(sorted(view.wrecks.items())))
+               wrecks)
         if key != self._key:
             self._key = key
             self._threat = {}
@@ -560,15 +631,23 @@ class InfluenceMaps(_GoalsAndRisk):
         if f is not None:
             return f
         v = self.view
-        hh = _hx(h)
         targets = [e.hex for e in self.enemies]
         if not targets:
             targets = self._approach(v)
-        n = 0.0
-        for t in targets:
-            d = hexgrid.distance(hh, _hx(t))
-            if 0 < d <= reach and los(v, h, t, down).clear:
-                n += 1.0
+        # the count for these targets and wrecks (LOS, 10.31 b) is remembered for the game
+        mk = (h, down, reach, tuple(targets), self._key[2] if self._key is not None else None)
+        memo = self.__dict__.setdefault("_fof_counts", {})
+        n = memo.get(mk)
+        if n is None:
+            hh = _hx(h)
+            n = 0.0
+            for t in targets:
+                d = hexgrid.distance(hh, _hx(t))
+                if 0 < d <= reach and los(v, h, t, down).clear:
+                    n += 1.0
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[mk] = n
         self._fof[h] = n
         return n
 

@@ -56,6 +56,13 @@ def _dist(a: str, b: str) -> int:
     return hexgrid.distance(_hex(a), _hex(b))
 
 
+#: the group properties (:meth:`MovementMixin._gprops`, ``_plan``) that ``_pos_value`` reads
+#: besides ``occ``, ``fof`` and ``afv``-only ``inf_hexes``: the key of its memo (``_pos_values``);
+#: tests/core/test_ai.py checks it against the method's source
+POS_FIELDS = ("w", "cl", "inf", "assault", "firers", "ft", "afv")
+
+
+@lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
 def _key(a: Action) -> str:
     return repr(sorted(action_to_json(a).items()))
 
@@ -185,6 +192,22 @@ class MovementMixin:
         pc = self._dc["pc"] = self._pcd
         return pc
 
+    def _poscache(self, view) -> dict:
+        """A cache for what a position is worth (:meth:`_hex_comp`, :meth:`_pos_values`) and where
+        a group can go (:meth:`_reach`): it lasts while the phase, the plan, where the enemy units
+        stand (not what they did: a shot or a morale change keeps it) and the wrecks stay the same
+        (IPs, in the AP dice, are placed only in the set-up, 18.1, when nothing is planned)."""
+        pc = self._dc.get("posc")
+        if pc is not None:
+            return pc
+        m = self.maps
+        key = (view.seed_key, getattr(self, "_plan_key", None), tuple((e.hex, e.is_afv) for e in m.enemies_all),
+               m._key[2] if m._key is not None else None)
+        if getattr(self, "_posck", None) != key:
+            self._posck, self._poscd = key, {}
+        pc = self._dc["posc"] = self._poscd
+        return pc
+
     def _weights(self, view) -> tuple[float, float, float, float]:
         """(progress per turn of MPs, on-objective bonus, risk weight, urgency) per unit."""
         w = self._dc.get("weights")
@@ -228,15 +251,25 @@ class MovementMixin:
         c = self._dc.get(k)
         if c is not None:
             return c
-        pc = self._pcache(view)
+        pc = self._poscache(view)
         c = pc.get(k)
         if c is None:
             m = self.maps
-            adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
-            ft = 1 if any(_dist(h, e.hex) <= 2 and not e.is_afv for e in m.enemies_all) else 0
-            rng = 0
-            if m.attack and not adj:
-                rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in sorted(m.attack)) else 0
+            c0 = pc.get(("comp0", h))  # the parts that do not depend on the cluster, once per hex
+            if c0 is None:
+                adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
+                inf_at = pc.get("enemy_inf_hexes")  # the hexes of enemy units other than AFVs, once each
+                if inf_at is None:
+                    inf_at = pc["enemy_inf_hexes"] = tuple(sorted({e.hex for e in m.enemies_all if not e.is_afv}))
+                ft = 1 if any(_dist(h, x) <= 2 for x in inf_at) else 0
+                rng = 0
+                if m.attack and not adj:
+                    att = pc.get("attack_sorted")
+                    if att is None:
+                        att = pc["attack_sorted"] = sorted(m.attack)
+                    rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in att) else 0
+                c0 = pc[("comp0", h)] = (adj, ft, rng)
+            adj, ft, rng = c0
             if cl is not None and cl < len(m.clusters):
                 on = 1 if h in m.clusters[cl] and h not in m.attack else 0
             else:
@@ -283,6 +316,31 @@ class MovementMixin:
                 v -= 0.15 * min(1.0, (self._turns_left(view) - 1) / 3.0) * max(0, near - 2)
         return v
 
+    def _pos_values(self, view, g: dict, cand: list, down: bool, inf_hexes: list,
+                    ov: dict | None) -> dict[str, float]:
+        """{hex: :meth:`_pos_value` + the overrun bonus ``ov`` (None: nothing added)} of the hexes
+        ``cand`` (same values, same order), remembered in the position cache (:meth:`_poscache`) per group
+        properties :meth:`_pos_value` reads (:data:`POS_FIELDS`, the units with fields of fire, the
+        infantry hexes an AFV keeps near) and hex; of the occupancy ``occ`` it reads only whether
+        own men stand in a goal hex (one stack per goal hex first), checked at every use."""
+        pc = self._poscache(view)
+        gk = ("posv", down, self._weights(view), tuple(g.get(k) for k in POS_FIELDS),
+              tuple((u.id, u.is_atg, u.ap_range, u.ap) for u in g["fof"]),
+              tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        memo = pc.get(gk)
+        if memo is None:
+            memo = pc[gk] = {}
+        occ = g.get("occ") or {}
+        out = {}
+        for h in cand:
+            e = memo.get(h)
+            if e is None or (e[1] is not None and e[1] != (occ.get(h, (0, 0))[0] == 0)):
+                v = self._pos_value(view, g, h, down, inf_hexes)
+                dep = occ.get(h, (0, 0))[0] == 0 if g["inf"] and self._hex_comp(view, h, g["cl"])[2] else None
+                e = memo[h] = (v, dep)
+            out[h] = e[0] + ov.get(h, 0.0) if ov is not None else e[0]
+        return out
+
     def _fof(self, view, u, h: str, down: bool) -> float:
         """Enemy units an MG/ATG in ``h`` could fire at (its reach), ignoring its facing (it turns)."""
         # kept while the enemy units stand where they stand (their fire does not change this)
@@ -295,18 +353,41 @@ class MovementMixin:
         pc = self._fof_cache
         k = (u.is_atg, u.ap_range, u.ap > 0, h, down)
         f = pc.get(k)
+        # with enemies in sight, the count for where they stand and the wrecks (LOS) is remembered
+        # for the game
+        mk = (where[0], self.maps._key[2], k) if self.maps.enemies_all else None
+        if f is None and mk is not None:
+            f = self.__dict__.setdefault("_fof_memo", {}).get(mk)
+            if f is not None:
+                pc[k] = f
         if f is None:
             reach = max(4, min(12, u.ap_range if not u.is_atg else 16))
             f = 0.0
-            for e in self.maps.enemies_all:
-                if u.is_atg and not e.is_afv and u.ap <= 0:
+            # per enemy hex (its units share the distance and the LOS): (hex, AFVs, other units)
+            at = self._dc.get("enemy_at")
+            if at is None:
+                cnt: dict[str, list[int]] = {}
+                for e in self.maps.enemies_all:
+                    c = cnt.setdefault(e.hex, [0, 0])
+                    c[0 if e.is_afv else 1] += 1
+                at = self._dc["enemy_at"] = tuple((x, a, b) for x, (a, b) in cnt.items())
+            for x, n_afv, n_other in at:
+                if u.is_atg and u.ap <= 0:
+                    n_other = 0  # an ATG without AP factors counts only AFVs
+                if not (n_afv or n_other):
                     continue
-                d = _dist(h, e.hex)
-                if 0 < d <= reach and los(view, h, e.hex, down).clear:
-                    f += 2.0 if (u.is_atg and e.is_afv) else 1.0
+                d = _dist(h, x)
+                if 0 < d <= reach and los(view, h, x, down).clear:
+                    # 1 a unit, 2 an AFV for an ATG (counts of whole units: exact in any order)
+                    f += n_afv * (2.0 if u.is_atg else 1.0) + n_other * 1.0
             if not self.maps.enemies_all:
                 f = 0.5 * self.maps.field_of_fire(h, down)
             pc[k] = f
+            if mk is not None:
+                memo = self._fof_memo
+                if len(memo) > 200_000:
+                    memo.clear()
+                memo[mk] = f
         return f
 
     def _enemy_hexes(self, view) -> frozenset:
@@ -331,41 +412,68 @@ class MovementMixin:
         if afv:  # 8.61: an AFV never enters a hex holding another AFV
             ids = {u.id for u in units}
             enemy_hexes |= {o.hex for o in view.own_units() if o.is_afv and o.id not in ids}
+            enemy_hexes |= {h for h, n in view.wrecks.items() if n}
         inf = any(not u.is_afv for u in units)
         mines = self._known_mines(view)
-        wrecks = view.wrecks
+        # the group's cost into each neighbour (8.5: the costliest of its units; None prohibited
+        # for one of them: left out), by the units' move classes, kept for the game (terrain only)
+        reps: dict[tuple, object] = {}
+        for u in units:
+            reps.setdefault((u.is_afv, u.down, u.normal and not u.down), u)
+        adj = self._adj_by_class(tuple(sorted(reps)))
         best: dict[str, tuple[float, str | None]] = {start: (0.0, None)}
         pq = [(0.0, start)]
+        lim = float("inf") if one_hex else mp + 1e-9
+        pop, push = heapq.heappop, heapq.heappush
         while pq:
-            c, h = heapq.heappop(pq)
+            c, h = pop(pq)
             if c > best[h][0] + 1e-9:
                 continue
             if one_hex and h != start:
                 continue
             if h != start and h in mines and ((inf and mines[h][0]) or (afv and mines[h][1])):
                 continue  # 19.2: never through a known minefield
-            for n in self._nb(view, h):
-                if n in enemy_hexes or (afv and wrecks.get(n)):
-                    continue
-                cost = 0.0
-                for u in units:
-                    ck = (h, n, u.is_afv, u.down, u.normal and not u.down)
-                    k = self._costs.get(ck, -1)
-                    if k == -1:
-                        k = self._costs[ck] = view.move_cost(u, h, n)
-                    if k is None:
-                        cost = None
-                        break
-                    cost = max(cost, k)
-                if cost is None:
+            nbc = adj.get(h)
+            if nbc is None:
+                nbc = adj[h] = self._group_costs(view, reps, h)
+            for n, cost in nbc:
+                if n in enemy_hexes:
                     continue
                 nc = c + cost
-                if not one_hex and nc > mp + 1e-9:
+                if nc > lim:
                     continue
-                if n not in best or nc < best[n][0] - 1e-9:
+                b = best.get(n)
+                if b is None or nc < b[0] - 1e-9:
                     best[n] = (nc, h)
-                    heapq.heappush(pq, (nc, n))
+                    push(pq, (nc, n))
         return best
+
+    def _adj_by_class(self, classes: tuple) -> dict:
+        """hex -> [(neighbour, MP)] for a group of the move ``classes`` (see :meth:`_group_costs`)."""
+        tables = self.__dict__.setdefault("_adj_tables", {})
+        t = tables.get(classes)
+        if t is None:
+            t = tables[classes] = {}
+        return t
+
+    def _group_costs(self, view, reps: dict, h: str) -> list:
+        """[(neighbour, MP)] from ``h`` for a group whose move classes ``reps`` maps to one unit
+        each: the costliest class's cost (8.5), neighbours prohibited to any class left out."""
+        out = []
+        for n in self._nb(view, h):
+            cost = 0.0
+            for ck0, u in reps.items():
+                ck = (h, n) + ck0
+                k = self._costs.get(ck, -1)
+                if k == -1:
+                    k = self._costs[ck] = view.move_cost(u, h, n)
+                if k is None:
+                    cost = None
+                    break
+                cost = max(cost, k)
+            if cost is not None:
+                out.append((n, cost))
+        return out
 
     def _risks(self, view, reach: dict, start: str, g: dict, need=None) -> dict[str, tuple[float, float, float]]:
         """hex -> (expected loss per unit value of the infantry ending there UP, the same ending
@@ -383,13 +491,14 @@ class MovementMixin:
         out: dict[str, tuple[float, float, float]] = {}
         for h in order:
             prev = reach[h][1]
+            fr = m.fire_risk(h, down) if g["inf"] else None  # (opportunity fire, next fire) at h
             if prev is None:  # the start: no move, no opportunity fire
                 path_opp[h], path_at[h], p_mob[h] = {}, {}, 1.0
             else:
                 po = path_opp[prev]
                 pa = path_at[prev]
                 if g["inf"]:
-                    opp, _ = m.fire_risk(h, down)
+                    opp, _ = fr
                     if opp:
                         po = dict(po)
                         for k, x in opp.items():
@@ -414,7 +523,7 @@ class MovementMixin:
             r_up = r_down = r_afv = 0.0
             if g["inf"]:
                 po = path_opp[h]
-                _, d_up = m.fire_risk(h, down)
+                _, d_up = fr
                 r_up = _blend(po, d_up)
                 if g["toggle"] and not down:
                     _, d_dn = m.fire_risk(h, True)
@@ -455,10 +564,13 @@ class MovementMixin:
             wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
         return wr
 
-    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list) -> float:
+    def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list,
+                 val: float | None = None) -> float:
+        """``val``: the position value when the caller has it (:meth:`_pos_values`)."""
         wr = self._risk_weight(view, g)
         r_inf = risk[1] if down_end else risk[0]
-        val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
+        if val is None:
+            val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
         return val - wr * (r_inf * g["inf_val"] + risk[2] * g["afv_val"])
 
     def _cached_position_context(self, view, units):
@@ -492,7 +604,13 @@ class MovementMixin:
         rk = ("reach", start, mp, one_hex, tuple(sorted({(u.is_afv, u.down, u.normal) for u in units})), blocked)
         reach = pc.get(rk)
         if reach is None:
-            reach = pc[rk] = self._reach(view, units, start, mp, one_hex)
+            # the same reach while the enemy stands where it stands and the known mines stay
+            posc = self._poscache(view)
+            pk = (rk, tuple(sorted(self._known_mines(view).items())))
+            reach = posc.get(pk)
+            if reach is None:
+                reach = posc[pk] = self._reach(view, units, start, mp, one_hex)
+            pc[rk] = reach
         # a plan holds while nothing changes within its reach
         held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
         plan_key = ("plan", rk, sig, frozenset(full.intersection(reach)), moving, held, a0, b0,
@@ -505,10 +623,17 @@ class MovementMixin:
         # cover): the LOS it needs is the dearest part of a plan
         cand = [h for h in reach if h != start and h not in full]
         down0 = g["down"]
-        pos = {h: self._pos_value(view, g, h, down0, inf_hexes) + ov.get(h, 0.0) for h in cand}
+        pos = self._pos_values(view, g, cand, down0, inf_hexes, ov)
         if len(cand) > 36:
-            top = sorted(cand, key=lambda h: (-pos[h], h))[:28]
-            cover = sorted(cand, key=lambda h: (-self._hex_dice(view, h, g["down"]), -pos[h], h))[:8]
+            # by value, best first, ties by hex id (stable sorts: as the key (-value, hex)); by cover
+            by_id = sorted(cand)
+            by_pos = sorted(by_id, key=pos.__getitem__, reverse=True)
+            top = by_pos[:28]
+            dice = self._poscache(view).setdefault(("dice", down0), {})  # IPs change only in the set-up
+            for h in by_pos:
+                if h not in dice:
+                    dice[h] = self._hex_dice(view, h, down0)
+            cover = sorted(by_pos, key=dice.__getitem__, reverse=True)[:8]
             cand = sorted(set(top) | set(cover))
         need = {start}
         for h in cand:
@@ -521,7 +646,12 @@ class MovementMixin:
             risks = pc[risk_key] = {}
         missing = need.difference(risks)
         if missing:
-            risks.update(self._risks(view, reach, start, g, need))
+            todo = set()  # the missing hexes and the hexes on their paths (the risk runs along them)
+            for h in missing:
+                while h is not None and h not in todo:
+                    todo.add(h)
+                    h = reach[h][1]
+            risks.update(self._risks(view, reach, start, g, todo))
         base = self._utility(view, g, start, risks[start], False, inf_hexes)
         best = (base, start, False)
         can_toggle = g["toggle"] and not g["down"] and not one_hex
@@ -534,14 +664,18 @@ class MovementMixin:
                 best = (u0, start, True)
         wr = self._risk_weight(view, g)
         iv, av = g["inf_val"], g["afv_val"]
+        crowd = self._mine_crowd_loss if self._known_mines(view) else None  # 0.0 without known mines
+        pos_dn = self._pos_values(view, g, [h for h in cand if mp - reach[h][0] >= 2 - 1e-9], True, inf_hexes,
+                                  None) if can_toggle else {}
         for h in cand:
             r = risks[h]
-            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + self._mine_crowd_loss(view, g, h))
+            ml = crowd(view, g, h) if crowd is not None else 0.0
+            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + ml)
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
-                u2 = self._utility(view, g, h, risks[h], True, inf_hexes) - 0.02 - \
-                    wr * self._mine_crowd_loss(view, g, h)
+                u2 = self._utility(view, g, h, risks[h], True, inf_hexes, pos_dn[h]) - 0.02 - \
+                    wr * ml
                 if u2 > best[0] + 1e-9:
                     best = (u2, h, True)
         top, dest, down_end = best
@@ -646,13 +780,19 @@ class MovementMixin:
         g = self._gprops(units)
         g["here"] = None
         g["occ"] = own_men
-        g["w"] = self._pressure(view, g, min(e.hexes, key=lambda x: (self.maps.goal_mp(x, g["afv"], g["cl"]), x)))
+        hexes = frozenset(e.hexes)
+        posc = self._poscache(view)  # the entry hex nearest the goals (MP), once per plan
+        mk = ("entry_near", hexes, g["afv"], g["cl"])
+        near = posc.get(mk)
+        if near is None:
+            near = posc[mk] = min(e.hexes, key=lambda x: (self.maps.goal_mp(x, g["afv"], g["cl"]), x))
+        g["w"] = self._pressure(view, g, near)
         full = self._full_hexes(own_men, afv_hexes, g, None)
         pc = self._pcache(view)
         held = frozenset(h for h in own_men if h in self.maps.goal or h in self.maps.guard)
         sig = tuple(sorted((u.kind.value, u.weapon, u.pr, u.ap, u.ap_range, u.at, u.assault, u.crew, u.frontal,
                             u.down, u.morale.value, self._assign.get(u.id, -1)) for u in units))
-        ek = ("entry", frozenset(e.hexes), sig, full, held, tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+        ek = ("entry", hexes, sig, full, held, tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(ek)
         if r is None:
             r = pc[ek] = self._entry_plan_calc(view, units, e, g, full, inf_hexes)

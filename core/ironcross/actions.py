@@ -8,7 +8,7 @@ Each action is a frozen dataclass with a ``kind`` tag; :func:`action_to_json` an
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Union
 
 from core.rule_system import IllegalActionError
@@ -182,10 +182,20 @@ for _c in (Place, EndSetup, EndPhase, Pass, StartMove, Step, Enter, Face, Toggle
     _KINDS[_c.__dataclass_fields__["kind"].default] = _c
 
 
+#: action class -> its field names (an action's fields are flat values and tuples of them)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def action_to_json(a: Action) -> dict:
-    """A JSON-ready dict with the ``kind`` tag."""
-    d = asdict(a)
-    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+    """A JSON-ready dict with the ``kind`` tag (as ``dataclasses.asdict``, tuples as lists)."""
+    names = _FIELD_NAMES.get(type(a))
+    if names is None:
+        names = _FIELD_NAMES[type(a)] = tuple(f.name for f in fields(a))
+    out = {}
+    for k in names:
+        v = getattr(a, k)
+        out[k] = list(v) if isinstance(v, tuple) else v
+    return out
 
 
 def action_from_json(d: dict) -> Action:

@@ -641,15 +641,19 @@ class FireRules:
         if s.grenades.get(side, 0) <= 0:
             return []  # 15.9
         out = []
+        # hexes holding enemy units (15.1): the others fail the target problem's first test
+        enemy = {u.hex for u in s.units.values() if u.side != side and u.on_map}
+        near = self.__dict__.setdefault("_grenade_area_cache", {})  # hex -> the map's hexes 1-2 away
         for u in self._phase_firers(side):
             if not u.is_infantry or u.is_ft or u.hex in self._grenade_hexes:
                 continue  # 15.1, 15.2, 15.3
-            h = hexgrid.parse_hex_id(u.hex)
-            for t in hexgrid.area(h, 2)[1:]:
-                if not self.map.contains(t):
-                    continue
-                if self._grenade_target_problem(u, t.id, side) is None:
-                    out.append(Grenade(u.id, t.id))
+            ts = near.get(u.hex)
+            if ts is None:
+                ts = near[u.hex] = tuple(t.id for t in hexgrid.area(hexgrid.parse_hex_id(u.hex), 2)[1:]
+                                         if self.map.contains(t))
+            for tid in ts:
+                if tid in enemy and self._grenade_target_problem(u, tid, side) is None:
+                    out.append(Grenade(u.id, tid))
         return out
 
     def _grenade_target_problem(self, u: Unit, tid: str, side: str) -> tuple[str, str] | None:

@@ -75,6 +75,20 @@ class PlayingArea:
         return getattr(self._map, name)
 
 
+def _shared(hexmap, key: tuple, make):
+    """One object per map object and ``key`` (a :class:`PlayingArea`, a :class:`HexTerrain` and the
+    caches they and the players keep of the map), shared by the games played on that map object (a
+    playtest batch loads its map once): maps are never changed in place (the editor builds a new
+    one after an edit), so what is derived from one stays true."""
+    memo = hexmap.__dict__.setdefault("_games_share", {})
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= 16:
+            memo.clear()
+        hit = memo[key] = make()
+    return hit
+
+
 class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, OverrunRules, FireRules, MortarRules,
            AssaultRules, MgModeRules, AmmoRules, ObservationRules, DetachmentRules):
     """One game of Iron Cross under the basic rules.
@@ -91,9 +105,12 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self.rules = rules
         self.options = tuple(options)
         check_rules(rules, self.options)  # issue 7: "basic" | "advanced", named optional rules
-        self.map = PlayingArea(setup.hexmap, setup.playing_area) if setup.playing_area else setup.hexmap
+        self.map = _shared(setup.hexmap, ("area", frozenset(setup.playing_area)),
+                           lambda: PlayingArea(setup.hexmap, setup.playing_area)) \
+            if setup.playing_area else setup.hexmap
         self._check_setup_hexes()  # 24.1: nothing is placed, entered or infiltrated off the map
-        self.terrain = HexTerrain(setup.hexmap, setup.chart)
+        self.terrain = _shared(setup.hexmap, ("terrain", id(setup.chart)),
+                               lambda: HexTerrain(setup.hexmap, setup.chart))
         self.events: list[dict] = []
         self.actions: list[Action] = []
         self.dice = Dice(seed, on_roll=self._log_roll)

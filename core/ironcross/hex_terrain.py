@@ -7,6 +7,8 @@ rate along the road for NORMAL UP units), 8.53 (uphill); dice follow 11.31-11.34
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
@@ -23,6 +25,7 @@ class HexTerrain:
         self.chart = chart
         self._rows: dict[str, list[str]] = {}
         self._dice: dict[tuple, int] = {}
+        self._move: dict[tuple, float | None] = {}
 
     def building_kind(self, h: Hex) -> str | None:
         """"single" / "multi" when a building symbol occupies the hex, else None."""
@@ -68,22 +71,43 @@ class HexTerrain:
         """MP to move from ``from_hex`` into adjacent ``to_hex`` (8.5): the road rate of 1/2 MP when
         both are road hexes joined by the road and ``road_rate`` (NORMAL and UP, 8.52), else the
         governing row's cost for ``unit_kind`` ("infantry" or "afv") UP/DOWN, plus 1 uphill (8.53).
-        None when prohibited."""
+        None when prohibited. Remembered per question (the map and the chart do not change during
+        a game)."""
+        key = (from_hex, to_hex, unit_kind, down, road_rate)
+        hit = self._move.get(key, -1)
+        if hit == -1:
+            hit = self._move[key] = self._move_cost(from_hex, to_hex, unit_kind, down, road_rate)
+        return hit
+
+    def _move_cost(self, from_hex: str, to_hex: str, unit_kind: str, down: bool, road_rate: bool) -> float | None:
         a, b = hexgrid.parse_hex_id(from_hex), hexgrid.parse_hex_id(to_hex)
         along = self.map.road_connected(a, b)
         if along and road_rate:
             cost: float | None = 0.5
         else:
             row = self.governing_row(to_hex, along_road=along and road_rate)
-            cost = self.chart.move_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
+            cost = self._row_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
         if cost is None:
             return None
-        return cost + self.chart.uphill_mp(self.map.level(a), self.map.level(b))
+        la, lb = self.map.level(a), self.map.level(b)
+        up = self._move.get(("uphill", la, lb))
+        if up is None:
+            up = self._move[("uphill", la, lb)] = self.chart.uphill_mp(la, lb)
+        return cost + up
+
+    def _row_cost(self, row: str, unit_kind: str, down: bool, trees: int) -> float | None:
+        """The chart's move cost of ``row`` (:meth:`maps.terrain_chart.TerrainChart.move_cost`),
+        remembered per question."""
+        key = ("row", row, unit_kind, down, trees)
+        hit = self._move.get(key, -1)
+        if hit == -1:
+            hit = self._move[key] = self.chart.move_cost(row, unit_kind, down, trees)
+        return hit
 
     def entry_cost(self, to_hex: str, unit_kind: str, down: bool) -> float | None:
         """MP to enter the map at ``to_hex`` (the hex's own cost, no road rate, no uphill)."""
         row = self.governing_row(to_hex)
-        return self.chart.move_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
+        return self._row_cost(row, unit_kind, down, self.trees(to_hex) if row in ("trees", "woods") else 0)
 
     def ap_dice(self, hex_id: str, *, target_down: bool, firer_moved: bool, afv_cover: bool, ip_points: int,
                 ignore_trees: bool = False) -> int:
@@ -111,6 +135,7 @@ def _cross(a: tuple[int, int], b: tuple[int, int]) -> int:
     return a[0] * b[1] - a[1] * b[0]
 
 
+@lru_cache(maxsize=200_000)  # a pure function of three small values, asked again and again
 def in_frontal_area(unit_hex: str, facing: int, target_hex: str) -> bool:
     """True when ``target_hex`` lies in the frontal area of a unit in ``unit_hex`` facing hexside
     ``facing`` (8.7, 10.23, 12.31): the 60-degree wedge from the unit's centre through the two

@@ -17,7 +17,7 @@ from core.ironcross.actions import (
     Action, CrewReplacement, Enter, Face, Halt, IllegalAction, Overrun, PushWreck, StartMove, Step, StopMove,
     ToggleState)
 from core.ironcross.hex_terrain import in_frontal_area
-from core.ironcross.state import Morale, Phase, Unit, other_side, stacking_problem
+from core.ironcross.state import Morale, Phase, Unit, other_side, stacking_problem, unit_changes
 from maps import hexgrid
 
 
@@ -453,7 +453,7 @@ class MovementRules:
             frm = None
         else:
             frm = group[0].hex
-            cands = [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(frm)) if self.map.contains(n)]
+            cands = self._nbrs(frm)  # the neighbours in the playing area, in hexside order
         out = []
         for to in cands:
             ok, _, _ = self._can_enter(group, to)
@@ -553,12 +553,17 @@ class MovementRules:
         ``opts`` the filtered move options."""
         mv = self.moving
         s = self.state
-        fp = (tuple(mv.units), tuple(sorted(mv.mp.items())), mv.hexes_moved, mv.leader, mv.afv, mv.entering,
-              mv.overrun_from, tuple(sorted(s.wrecks.items())),
-              tuple((u.id, u.hex, u.crew, u.down, u.morale, u.hidden, u.immobilized)
-                    for u in s.units.values() if (u.hex is not None or u.id in mv.mp) and not u.eliminated))
+        head = (tuple(mv.units), tuple(sorted(mv.mp.items())), mv.hexes_moved, mv.leader, mv.afv, mv.entering,
+                mv.overrun_from, tuple(sorted(s.wrecks.items())))
         c = getattr(self, "_stk", None)
+        # no unit attribute set since the context was built (unit_changes): the units' part stands
+        changes = (unit_changes(), id(s.units), len(s.units))
+        if c is not None and c["changes"] == changes and c["fp"][:-1] == head:
+            return c
+        fp = head + (tuple((u.id, u.hex, u.crew, u.down, u.morale, u.hidden, u.immobilized)
+                           for u in s.units.values() if (u.hex is not None or u.id in mv.mp) and not u.eliminated),)
         if c is not None and c["fp"] == fp:
+            c["changes"] = changes
             return c
         group = self._group()
         side = group[0].side if group else None
@@ -574,7 +579,7 @@ class MovementRules:
                 afv_at.add(u.hex)
             if u.side != side and not u.hidden:
                 enemy.add(u.hex)  # as enemy_in: the opponent's hidden units are not known (24.2)
-        c = {"fp": fp, "base": base, "enemy": enemy, "afv_at": afv_at, "memo": {}, "opts": None}
+        c = {"fp": fp, "base": base, "enemy": enemy, "afv_at": afv_at, "memo": {}, "opts": None, "changes": changes}
         self._stk = c
         return c
 
@@ -711,6 +716,8 @@ class MovementRules:
             if mv.hexes_moved and not self._limit_ok(c, frm, left):
                 return False
             drops = tuple((frm, u.id) for u in left)
+        if self._limit_ok(c, to, able, drops):
+            return True  # they may stop right there (the look-ahead's first answer)
         ids = tuple(u.id for u in able)
         mp = tuple(0.0 if mv.one_hex[u.id] else mv.mp[u.id] - (self._step_cost(u, frm, to) or 0) for u in able)
         leader = mv.leader if mv.leader in ids else None

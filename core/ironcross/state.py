@@ -26,14 +26,23 @@ def other_side(side: str) -> str:
 def stacking_problem(units) -> str | None:
     """Why ``units`` may not share one hex, or None (8.61-8.63): per side at most six men (a CW
     counts its crew) plus one AFV and one CW counter; one AFV in the hex whatever its side."""
+    men: dict[str, int] = {}
+    cws: dict[str, int] = {}
+    afvs = 0
+    for u in units:  # one pass; the checks below in the order of the rules' text
+        side = u.side
+        men[side] = men.get(side, 0) + u.men
+        if u.is_cw:
+            cws[side] = cws.get(side, 0) + 1
+        if u.is_afv:
+            afvs += 1
     for side in SIDES:
-        mine = [u for u in units if u.side == side]
-        men = sum(u.men for u in mine)
-        if men > 6:
-            return f"8.62: {men} men in the hex (at most six men plus one AFV)"
-        if sum(1 for u in mine if u.is_cw) > 1:
+        n = men.get(side, 0)
+        if n > 6:
+            return f"8.62: {n} men in the hex (at most six men plus one AFV)"
+        if cws.get(side, 0) > 1:
             return "8.63: at most one CW counter in a hex"
-    if sum(1 for u in units if u.is_afv) > 1:
+    if afvs > 1:
         return "8.61: at most one AFV in a hex"
     return None
 
@@ -173,6 +182,7 @@ class Unit:
     def __setattr__(self, name: str, value) -> None:
         object.__setattr__(self, name, value)
         _CHANGES[0] += 1
+        self.__dict__["_stamp"] = _CHANGES[0]  # this unit's last change (PlayerView reuses its copies)
         if name in _WHERE:
             _POSITIONS[0] += 1  # GameState.units_at rebuilds its index
         elif name in _WHAT and "has_facing" in self.__dict__:

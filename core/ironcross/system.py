@@ -14,7 +14,9 @@ and the map's reading by the Movement and Combat Effects Chart (:data:`TERRAIN_M
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from core.ironcross import editor_view
@@ -64,10 +66,49 @@ def load_setup(path, seed: int, fixed: dict | None = None):
     (:func:`core.ironcross.scenario_setup.apply_fixed_setup`; its ``left_out`` settles the 24.1
     random choices of every game the same way). Raises ``DocumentError`` for an invalid file,
     :class:`core.ironcross.setup.SetupError` (a ``ScenarioError``) when it cannot be played."""
-    from core.ironcross.scenario_setup import apply_fixed_setup, load_setup as _load
+    from core.ironcross.scenario_setup import apply_fixed_setup, build_setup
 
     left_out = (fixed or {}).get("left_out") or None
-    return apply_fixed_setup(_load(path, seed=seed, left_out=left_out)[1], fixed)
+    sc, hexmap, roster = scenario_files(str(path))
+    return apply_fixed_setup(build_setup(sc, hexmap, seed=seed, roster=roster, left_out=left_out), fixed)
+
+
+#: The scenario files this process has loaded for games: resolved path -> (stamps (mtime, size)
+#: of the scenario, map and counters files, scenario, map, roster). A batch reads, checks and
+#: builds them once; every game still builds its own set-up (its seed's 24.1 choices, its own
+#: units) with :func:`core.ironcross.scenario_setup.build_setup`, as
+#: :func:`core.ironcross.scenario_setup.load_setup` does. A file changed on disk is read again.
+_LOADED: dict[str, tuple] = {}
+
+
+def _stamp(path) -> tuple | None:
+    if path is None:
+        return None
+    st = os.stat(path)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def scenario_files(scenario_path: str) -> tuple:
+    """(scenario, map, roster) of the scenario file ``scenario_path`` as ``load_setup`` loads them
+    (validated), remembered while the three files stay the same (see :data:`_LOADED`). Raises
+    ``DocumentError`` for an invalid file."""
+    from scenarios.scenario_file import load_scenario, load_scenario_map, load_scenario_roster, map_path, roster_path
+
+    key = str(Path(scenario_path).resolve())
+    hit = _LOADED.get(key)
+    if hit is not None:
+        stamps, sc, hexmap, roster = hit
+        if stamps == (_stamp(key), _stamp(map_path(sc, scenario_path)), _stamp(roster_path(sc, scenario_path))):
+            return sc, hexmap, roster
+    first = _stamp(key)  # before reading: a file changed while it is read is read again next time
+    sc = load_scenario(Path(scenario_path))
+    stamps = (first, _stamp(map_path(sc, scenario_path)), _stamp(roster_path(sc, scenario_path)))
+    hexmap = load_scenario_map(sc, scenario_path)
+    roster = load_scenario_roster(sc, scenario_path)
+    if len(_LOADED) >= 8:
+        _LOADED.clear()
+    _LOADED[key] = (stamps, sc, hexmap, roster)
+    return sc, hexmap, roster
 
 
 def new_game(setup, seed: int, rules: str = "basic", options: tuple[str, ...] = ()):

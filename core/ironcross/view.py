@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from core.ironcross import combat_tables as ct
-from core.ironcross.state import Phase, Unit, other_side
+from core.ironcross.state import Phase, Unit, other_side, unit_changes
 from maps import hexgrid
 from maps.los import HexOccupancy, line_of_sight
 from maps.los_table import FrozenOccupancy
@@ -81,6 +81,8 @@ class PlayerView:
         self._wocc = None  # the wrecks alone (los_estimate)
         self._wsig: tuple = ()
         self._wids: frozenset[str] = frozenset()
+        self._est: dict | None = None  # los_estimate's answers for the wrecks now (shared, see there)
+        self._lists_cache: list | None = None  # see _lists
 
     # ------------------------------------------------------------------ game position
     @property
@@ -159,14 +161,41 @@ class PlayerView:
     def _visible(self) -> dict[str, Unit]:
         if self._units is None:
             out = {}
-            for uid, u in self._game.state.units.items():
+            new = object.__new__
+            # the copies the previous view of this side handed out, reused for units that have not
+            # changed since (their stamp, Unit.__setattr__) and copies nobody changed
+            shared = self._game.__dict__.setdefault("_view_copies_cache", {})
+            units = self._game.state.units
+            now = (unit_changes(), id(units), len(units))
+            last = shared.get(("out", self.side))
+            if last is not None and last[0] == now:
+                self._units = last[1]  # no unit of the game (nor any copy) changed since: the same copies
+                return self._units
+            prev = shared.get(self.side) or {}
+            made = {}
+            visible = self._game.is_visible_to
+            for uid, u in units.items():
+                stamp = u.__dict__.get("_stamp")
+                hit = prev.get(uid)
+                if hit is not None and hit[0] is u and hit[1] == stamp and \
+                        hit[2].__dict__.get("_stamp") == stamp and hit[2].replacements == u.replacements:
+                    out[uid] = hit[2]  # unchanged since the last view showed it (so still visible)
+                    made[uid] = hit
+                    continue
                 # own units in full; enemy units only when on the map and not hidden (24.2)
-                if u.side == self.side or (u.on_map and self._game.is_visible_to(u, self.side)):
-                    c = copy.copy(u)
-                    c.replacements = list(u.replacements)
+                if u.side == self.side or (u.on_map and visible(u, self.side)):
+                    # a copy (Unit.__copy__) with its own list of replacements, made without
+                    # Unit.__setattr__: a copy is no change to the game's units (unit_changes)
+                    c = new(type(u))
+                    d = c.__dict__
+                    d.update(u.__dict__)
+                    d["replacements"] = list(u.replacements)
                     if u.side != self.side and u.is_mg and self._game.visible_mode(u, self.side) is None:
                         c.mg_mode, c.fl_target, c.sp_halved_turn = None, None, 0  # 21.0 modes stay secret
                     out[uid] = c
+                    made[uid] = (u, stamp, c)
+            shared[self.side] = made
+            shared[("out", self.side)] = (now, out)
             self._units = out
         return self._units
 
@@ -178,14 +207,40 @@ class PlayerView:
     def unit(self, uid: str) -> Unit | None:
         return self._visible().get(uid)
 
+    def _lists(self) -> tuple:
+        """(own units on the map, all own units, enemy units on the map, hex -> units on the map by
+        id or None until asked) of the copies, kept while no unit (nor copy) changes
+        (:func:`unit_changes`)."""
+        c = self._lists_cache
+        if c is None or c[0] != unit_changes():
+            vis = self._visible()
+            side = self.side
+            own_on, own_all, enemy = [], [], []
+            for u in vis.values():
+                if u.side == side:
+                    own_all.append(u)
+                    if u.on_map:
+                        own_on.append(u)
+                elif u.on_map:
+                    enemy.append(u)
+            c = self._lists_cache = [unit_changes(), own_on, own_all, enemy, None]
+        return c
+
     def own_units(self, on_map: bool = True) -> list[Unit]:
-        return [u for u in self._visible().values() if u.side == self.side and (u.on_map or not on_map)]
+        return list(self._lists()[1 if on_map else 2])
 
     def enemy_units(self) -> list[Unit]:
-        return [u for u in self._visible().values() if u.side != self.side and u.on_map]
+        return list(self._lists()[3])
 
     def units_at(self, hex_id: str) -> list[Unit]:
-        return sorted((u for u in self._visible().values() if u.hex == hex_id and u.on_map), key=lambda x: x.id)
+        c = self._lists()
+        at = c[4]
+        if at is None:
+            at = c[4] = {}
+            for u in sorted(self._visible().values(), key=lambda x: x.id):
+                if u.on_map:
+                    at.setdefault(u.hex, []).append(u)
+        return list(at.get(hex_id, ()))
 
     def enemy_at(self, hex_id: str) -> list[Unit]:
         return [u for u in self.units_at(hex_id) if u.side != self.side]
@@ -380,11 +435,11 @@ class PlayerView:
         """LOS (10.3) with the wrecks but without the AFVs along the line (10.31 b): for an AI's
         estimates of fire that will come after the AFVs have moved; cached for the game per
         wreck position. Never for a rules decision (the engine uses :meth:`los`)."""
-        local = self._los_local
-        k = ("est", a, b, firer_down)
-        r = local.get(k)
-        if r is not None:
-            return r
+        est = self._est
+        if est is not None:
+            r = est.get((a, b, firer_down))
+            if r is not None:
+                return r
         if self._wocc is None:
             wrecks = self._game.state.wrecks
             self._wsig = tuple(sorted(wrecks.items()))
@@ -392,10 +447,19 @@ class PlayerView:
                                           for h, n in self._wsig if n})
             self._wids = frozenset(h for h, n in self._wsig if n)
         if getattr(self._game, "los_oracle", None) is None:
-            r = local[k] = self.los(a, b, firer_down)
+            local = self._los_local
+            k = ("est", a, b, firer_down)
+            r = local.get(k)
+            if r is None:
+                r = local[k] = self.los(a, b, firer_down)
             return r
-        r = self._table_los(a, b, firer_down, self._wocc, self._wids, self._wsig)
-        local[k] = r
+        if est is None:
+            # the answers for these wrecks, shared by every view of the game while they stand
+            est = self._est = self._game_los_cache().setdefault(("est", self._wsig), {})
+            r = est.get((a, b, firer_down))
+            if r is not None:
+                return r
+        r = est[(a, b, firer_down)] = self._table_los(a, b, firer_down, self._wocc, self._wids, self._wsig)
         return r
 
     def _game_los_cache(self) -> dict:

@@ -302,3 +302,41 @@ def test_17_23_random_player_chooses_a_casualty_uniformly():
     assert acts == [TakeCasualty("R1"), TakeCasualty("R2")]
     picks = Counter(RandomPlayer(s).choose(PlayerView(g, "russian"), "russian", acts) for s in range(200))
     assert set(picks) == set(acts) and min(picks.values()) > 60
+
+
+def test_pos_value_memo_keys_on_every_group_property_it_reads():
+    """Issue 15 speed: ``_pos_values`` remembers ``_pos_value`` per the group properties in
+    ``POS_FIELDS`` (plus ``occ``, ``fof`` and the AFV's ``inf_hexes``, handled apart): a property
+    ``_pos_value`` reads that the memo's key leaves out would hand one group another's value."""
+    import inspect
+    import re
+
+    from core.ai.movement import POS_FIELDS, MovementMixin
+
+    src = inspect.getsource(MovementMixin._pos_value)
+    read = set(re.findall(r'\bg\["(\w+)"\]', src)) | set(re.findall(r'\bg\.get\("(\w+)"', src))
+    assert read, "the check no longer finds how _pos_value reads the group"
+    assert read - {"occ", "fof"} <= set(POS_FIELDS), read - {"occ", "fof"} - set(POS_FIELDS)
+    assert "g[" not in re.sub(r'\bg\["\w+"\]', "", src), "a group property read through a computed key"
+    # the occupancy: read only as "own men in this goal hex" (c[2]), which the memo checks at each use
+    occ_uses = [ln.strip() for ln in src.splitlines() if re.search(r"\bocc\b", ln)]
+    shared = "shared = 1.0 if not c[2] or occ.get(h, (0, 0))[0] == 0 else 0.3  # one stack per goal hex first"
+    assert occ_uses == ['occ = g.get("occ") or {}', shared], occ_uses
+
+
+def test_entity_fire_memo_keys_on_all_the_target_hex_decides():
+    """Issue 15 speed: ``_entity_losses`` remembers the units' factors and PC chances (``_unit_fp``)
+    per entity state, distance and the frontal areas (10.23, 13.14) the target hex lies in: a
+    ``_unit_fp`` that read the target hex (or the view) in any other way would share one hex's
+    answer with another."""
+    import inspect
+    import re
+
+    from core.ai.influence import _GoalsAndRisk
+
+    src = inspect.getsource(_GoalsAndRisk._unit_fp)
+    body = src.split('"""', 2)[2]  # after the docstring
+    assert "in_frontal_area" in body, "the check no longer finds how _unit_fp reads the target hex"
+    rest = re.sub(r"v\.in_frontal_area\(e\.hex, e\.facing( or 1)?, h\)", "", body)
+    assert not re.search(r"\bh\b", rest), "_unit_fp reads the target hex beyond distance and frontal areas"
+    assert not re.search(r"\bv\b", rest), "_unit_fp asks the view beyond frontal areas"

@@ -1,6 +1,8 @@
 """The engine's speed-ups never change an answer (issue 15): LOS from the terrain table (10.3),
 the hex -> units index, the cached AFV/wreck occupancy (10.31 b), the legal actions shared with
-the auto-skip check (6.0), the unit classification computed once (2.2, 8.7)."""
+the auto-skip check (6.0), the unit classification computed once (2.2, 8.7), the players' views
+reusing copies, move costs (8.5) and frontal areas (10.23) remembered, a batch's scenario loaded
+once."""
 
 from __future__ import annotations
 
@@ -187,3 +189,93 @@ def test_view_los_uses_the_game_los():
         a, b = rnd.sample(area, 2)
         r = g.los(a, b)
         assert tuple(v.los(a, b)) == (r.clear, r.level_difference, r.trees_afvs_wrecks, r.marsh_hexes)
+
+
+def _after_setup(seed: int) -> Game:
+    g = Game(_setup_for(S1, seed), seed)
+    rnd = random.Random(seed)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    return g
+
+
+def test_view_hands_out_copies_that_follow_every_change():
+    """A new PlayerView reuses the previous view's copies of units that did not change (issue 15),
+    yet every copy equals the game's unit, a changed unit gets a new copy, a copy a player changed
+    is made again, and the game's units are never handed out."""
+    g = _after_setup(4)
+    v1 = PlayerView(g, "german")
+    own = {u.id: u for u in v1.own_units(on_map=False)}
+    uid = next(iter(own))
+    v2 = PlayerView(g, "german")
+    assert v2.unit(uid) is own[uid]  # unchanged: the same copy
+    g.state.units[uid].down = not g.state.units[uid].down  # the game's unit changes
+    v3 = PlayerView(g, "german")
+    assert v3.unit(uid) is not own[uid] and v3.unit(uid).down == g.state.units[uid].down
+    other = next(x for x in own if x != uid)
+    v3.unit(other).hex = "0101"  # a player scribbles on its copy
+    v4 = PlayerView(g, "german")
+    assert v4.unit(other).hex == g.state.units[other].hex != "0101"
+    for v in (v1, v2, v3, v4):
+        for u in v.units().values():
+            assert u is not g.state.units[u.id]
+    for u in v4.units().values():
+        assert u.fields_dict() == g.state.units[u.id].fields_dict() or u.side != "german"
+    assert [u.id for u in v4.enemy_units()] == [u.id for u in g.state.units.values()
+                                                 if u.side == "russian" and u.on_map and not u.hidden]
+    h = v4.own_units()[0].hex
+    assert [u.id for u in v4.units_at(h)] == sorted(u.id for u in g.state.units.values() if u.hex == h
+                                                    and u.on_map and (u.side == "german" or not u.hidden))
+
+
+def test_8_5_move_costs_and_10_23_frontal_areas_remembered_are_the_same_answers():
+    """HexTerrain.move_cost (8.5) remembered per question answers as it computes; the games on one
+    map object share its HexTerrain and PlayingArea (issue 15)."""
+    from core.ironcross.hex_terrain import HexTerrain, in_frontal_area
+
+    setup = _setup_for(S1, 1)
+    g1, g2 = Game(setup, 1), Game(_setup_for(S1, 2), 2)
+    assert g1.terrain is g2.terrain and g1.map is g2.map
+    fresh = HexTerrain(setup.hexmap, setup.chart)
+    area = sorted(setup.playing_area)
+    for h in area[:60]:
+        for n in [x.id for x in hexgrid.neighbours(hexgrid.parse_hex_id(h)) if g1.map.contains(x)]:
+            for kind in ("infantry", "afv"):
+                for down in (False, True):
+                    for road in (False, True):
+                        assert g1.terrain.move_cost(h, n, kind, down, road) == \
+                            fresh._move_cost(h, n, kind, down, road)
+        assert g1.terrain.entry_cost(h, "infantry", False) == setup.chart.move_cost(
+            g1.terrain.governing_row(h), "infantry", False,
+            g1.terrain.trees(h) if g1.terrain.governing_row(h) in ("trees", "woods") else 0)
+    for a, b in zip(area[:40], area[40:80]):
+        for f in range(1, 7):
+            assert in_frontal_area(a, f, b) == in_frontal_area.__wrapped__(a, f, b)
+
+
+def test_playtest_reads_a_changed_scenario_file_again(tmp_path):
+    """A batch loads its scenario once per process (issue 15) but a file changed on disk is read
+    again: the next game is built from the new file."""
+    import json
+    import os
+
+    from core.ironcross.system import scenario_files as _scenario_files
+
+    src = Path(S1)
+    dst = tmp_path / src.name
+    data = json.loads(src.read_text())
+    # the map and counters files the scenario names, relative to it
+    rel = data["map"]["file"]
+    if not Path(rel).is_absolute():
+        data["map"]["file"] = str((src.parent / rel).resolve())
+    if data.get("counters") and not Path(data["counters"]).is_absolute():
+        data["counters"] = str((src.parent / data["counters"]).resolve())
+    dst.write_text(json.dumps(data))
+    first = _scenario_files(str(dst))
+    assert _scenario_files(str(dst))[0] is first[0]  # unchanged: loaded once
+    data["title"] = data.get("title", "") + " (changed)"
+    dst.write_text(json.dumps(data))
+    st = os.stat(dst)
+    os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    again = _scenario_files(str(dst))
+    assert again[0] is not first[0] and again[0].title.endswith("(changed)")
