@@ -24,11 +24,11 @@ MIN_GAIN = 1.0
 _ORDER = {"squad": 0, "afv": 1, "crew_weapon": 2, "commander": 3}
 
 
-def _rate(u) -> float:
+def _rate(view, u) -> float:
     """MP per Movement Phase when NORMAL (8.11-8.14), as the strategy counts them."""
     from core.ai.strategy import _mp_per_turn
 
-    return _mp_per_turn(u)
+    return _mp_per_turn(view, u)
 
 
 def _arrival(maps, hexes, turn: int, afv: bool, rate: float, cluster: int) -> float:
@@ -58,7 +58,7 @@ def detachment_gains(ai, view, info: dict) -> dict[tuple[str, ...], tuple[float,
         if not us:
             continue
         kind = pick_kind(us[0])[0]
-        rate = min(_rate(u) for u in us)
+        rate = min(_rate(view, u) for u in us)
         afv = any(u.is_afv for u in us)
         best = float("-inf")
         if rate > 0:

@@ -287,9 +287,13 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         if opportunity:
             return 0.12
         if phase is Phase.SUPPORT_FIRE:
-            # 8.21: a unit that fires now does not move: a cost for those still on their way
-            if not (u.is_mg or u.is_cw) and self.maps.goal_mp(u.hex, u.is_afv, self._assign.get(u.id)) > 2:
+            # 8.21: a unit that fires now does not move: a cost for those still on their way (on
+            # the last Game Turn an attacker's every unit not on its goal hex)
+            gm = self.maps.goal_mp(u.hex, u.is_afv, self._assign.get(u.id))
+            if not (u.is_mg or u.is_cw) and gm > 2:
                 return 0.45 if self.posture == "attack" else 0.2
+            if self._last_turn and self.posture == "attack" and not (u.is_mg or u.is_cw) and gm > 0:
+                return 1.5  # the last move of the game: a goal hex not reached decides it
             return 0.05
         return 0.02
 
@@ -493,8 +497,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         """Would the assaulting units ``att`` weaken an objective hex this side holds? 17.0 a moves
         them into ``target``: a side that holds (posture ``defend``) never assaults out of a held
         objective hex (the balance replays: a sortie leaving one man behind lost the hex within two
-        Player Turns in 11 of 19 games of Scenario 1); an attacker never leaves one empty. Either
-        may when ``target`` is itself an enemy-held objective hex."""
+        Player Turns in 11 of 19 games of Scenario 1); an attacker keeps at least two units there
+        and at least as many as go. Either may when ``target`` is itself an enemy-held objective
+        hex."""
         m = self.maps
         if target in m.attack:
             return False
@@ -508,7 +513,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         for us in (marked or {}).values():
             going |= {u.id for u in us}
         for h in leaving:
-            if not any(u.hex == h and u.id not in going and not u.is_afv for u in view.own_units()):
+            here = [u for u in view.own_units() if u.hex == h and not u.is_afv]
+            stay = sum(1 for u in here if u.id not in going)
+            if stay < max(2, len(here) - stay):
                 return True
         return False
 

@@ -59,7 +59,7 @@ def _dist(a: str, b: str) -> int:
 #: the group properties (:meth:`MovementMixin._gprops`, ``_plan``) that ``_pos_value`` reads
 #: besides ``occ``, ``fof`` and ``afv``-only ``inf_hexes``: the key of its memo (``_pos_values``);
 #: tests/core/test_ai.py checks it against the method's source
-POS_FIELDS = ("w", "cl", "inf", "assault", "firers", "ft", "afv")
+POS_FIELDS = ("w", "cl", "inf", "assault", "firers", "ft", "afv", "at")
 
 
 @lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
@@ -160,7 +160,9 @@ class MovementMixin:
                 "assault": sum(1 for u in inf if u.is_infantry and u.assault > 0),
                 "firers": sum(1 for u in inf if u.ap > 0),
                 "fof": [u for u in units if (u.is_mg or u.is_atg) and not u.is_afv],
-                "ft": any(u.is_ft for u in units), "toggle": bool(inf) and not afvs and all(u.normal for u in inf)}
+                "ft": any(u.is_ft for u in units), "toggle": bool(inf) and not afvs and all(u.normal for u in inf),
+                "stall": min(getattr(self, "_unit_stalls", {}).get(u.id, 0) for u in units),
+                "at": max((u.at for u in afvs if u.normal), default=0)}
 
     def _full_hexes(self, own_men: dict, afv_hexes: set, g: dict, start) -> frozenset:
         """Hexes the group may not stop in (8.62 six men, 8.63 one CW, 8.61 one AFV)."""
@@ -303,6 +305,9 @@ class MovementMixin:
                 v += 0.5 * c[6]
         if g["afv"]:
             v += -2.0 * w * c[1] + 0.3 * urg * c[2]
+            if g["at"] and self.maps.attack:
+                # an AT shot at an enemy AFV holding a goal hex (17.13: only AT fire clears it)
+                v += urg * self._at_shot(view, h, g["at"])
             if inf_hexes and not g["inf"]:
                 pc = self._pcache(view)
                 nk = ("near_inf", tuple(inf_hexes))
@@ -340,6 +345,21 @@ class MovementMixin:
                 e = memo[h] = (v, dep)
             out[h] = e[0] + ov.get(h, 0.0) if ov is not None else e[0]
         return out
+
+    def _at_shot(self, view, h: str, at: int) -> float:
+        """The best chance of destroying an enemy AFV in an enemy-held goal hex with one AT shot
+        of factor ``at`` from ``h`` (12.16 unlimited range, LOS, 12.3 at its frontal armour)."""
+        pc = self._pcache(view)
+        k = ("at_shot", h, at)
+        r = pc.get(k)
+        if r is None:
+            r = 0.0
+            for e in self.maps.enemies_all:
+                if e.is_afv and e.hex in self.maps.attack and e.hex != h and los(view, h, e.hex, False).clear:
+                    higher = view.terrain.level(e.hex) > view.terrain.level(h)
+                    r = max(r, at_kill_probability(at, 2, e.frontal, higher))
+            pc[k] = r
+        return r
 
     def _fof(self, view, u, h: str, down: bool) -> float:
         """Enemy units an MG/ATG in ``h`` could fire at (its reach), ignoring its facing (it turns)."""
@@ -558,10 +578,13 @@ class MovementMixin:
 
     def _risk_weight(self, view, g: dict) -> float:
         """The weight of expected losses for the group: an attacker whose goal is as far as the
-        turns left allow (pressure over 0.3) accepts more risk (a goal missed loses the game)."""
+        turns left allow (pressure over 0.3) accepts more risk (a goal missed loses the game), and
+        so does one that stood still, away from its goal, in its last Movement Phases (0.6 times
+        for each, at most four: a stalemate before the enemy's guns)."""
         wr = self._weights(view)[2]
         if self.posture == "attack":
             wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
+            wr *= 0.6 ** min(g.get("stall", 0), 4)
         return wr
 
     def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list,
@@ -613,7 +636,7 @@ class MovementMixin:
             pc[rk] = reach
         # a plan holds while nothing changes within its reach
         held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
-        plan_key = ("plan", rk, sig, frozenset(full.intersection(reach)), moving, held, a0, b0,
+        plan_key = ("plan", rk, sig, g["stall"], frozenset(full.intersection(reach)), moving, held, a0, b0,
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
         r = pc.get(plan_key)
         if r is not None:
@@ -930,6 +953,7 @@ class MovementMixin:
                 moved[view.player_turn] = self.posture != "attack"
                 self._mv_moved = moved
                 self._dc.pop("weights", None)
+                self._note_unit_stalls(view)
         stale = self._ms
         mkey = self.maps._key
         # 8.32 pairs (a leader and one unit) only where the leader's whole group is too big to stop
@@ -996,6 +1020,20 @@ class MovementMixin:
             return a
         end = self._end_steps(view, actions)  # 20.1, 8.65
         return end if end is not None else EndPhase()
+
+    def _note_unit_stalls(self, view) -> None:
+        """At the start of an own Movement Phase: per unit, the own Movement Phases in a row it
+        stood in the same hex while away from its goal cluster in attack posture (its boldness,
+        :meth:`_risk_weight`); any other unit 0."""
+        prev = getattr(self, "_mv_pos", {})
+        old = getattr(self, "_unit_stalls", {})
+        pos, st = {}, {}
+        for u in view.own_units():
+            pos[u.id] = u.hex
+            if self.posture == "attack" and prev.get(u.id) == u.hex and \
+                    self.maps.goal_mp(u.hex, u.is_afv, self._assign.get(u.id)) > 0:
+                st[u.id] = old.get(u.id, 0) + 1
+        self._mv_pos, self._unit_stalls = pos, st
 
     def _note_face_plan(self, a, notes: dict) -> None:
         p = notes.get(a)

@@ -12,17 +12,27 @@ re-planned every Player Turn. A mixin of :class:`core.ai.heuristic.HeuristicPlay
   the enemy-held hexes of the "clear" regions (to attack; a lost objective hex becomes one), and,
   when a small "clear" region holds no enemy, its hexes (to keep the enemy out by being there).
   The influence maps measure hex and MP distances from these goals (``InfluenceMaps.set_goals``).
+  Before the enemy's last Movement Phase only the hexes of a "clear" region an enemy unit can
+  still enter are kept (:meth:`StrategyMixin._reachable_by_enemy`).
 * **Allotment.** The goal hexes fall into clusters (hexes within two of each other); each needs
-  a force: an enemy-held cluster twice the enemy units in it (and more), a cluster to hold one
-  unit per hex (more with enemies near). Units are allotted nearest first (MP distance) until the
-  demand is met, the rest to the clusters still short, then to the nearest; each unit then heads
-  for its own cluster, so a side holding one objective still sends a force to retake another.
+  a force: an enemy-held cluster twice the enemy units in it (and more; one held by enemy AFVs
+  units with an AT factor, 17.13), a cluster to hold one unit per hex (more with enemies near).
+  AT units go first to the clusters held by enemy AFVs (soonest there, until their kill chances
+  add up to one per AFV), then units to the enemy-held clusters nearest first (MP distance), then
+  to the clusters to hold, the remotest first, each taking its nearest units that can get there
+  in time; the rest to the clusters still short, then to the nearest. A unit's cluster of last
+  turn counts as nearer. Each unit then heads for its own cluster, so a side holding one objective
+  still sends a force to retake another.
 """
 
 from __future__ import annotations
 
+import copy
+import heapq
+
+from core.ai.evaluation import at_kill_probability
 from core.ai.influence import bfs_distance
-from core.ironcross.state import Phase
+from core.ironcross.state import Morale, Phase
 from maps import hexgrid
 
 __all__ = ["StrategyMixin", "SMALL_REGION"]
@@ -32,16 +42,13 @@ __all__ = ["StrategyMixin", "SMALL_REGION"]
 SMALL_REGION = 40
 
 
-def _mp_per_turn(u) -> float:
-    """A unit's Movement Points in a Movement Phase when NORMAL (8.11-8.14): AFVs their MA (10, a
-    BT7 12), CWs their MA (0: never moves), a flamethrower 4, other infantry 6."""
-    if u.is_afv:
-        return float(u.ma or 10)
-    if u.is_cw:
-        return float(u.ma)
-    if u.is_ft:
-        return 4.0
-    return 6.0
+def _mp_per_turn(view, u) -> float:
+    """A unit's Movement Points in a Movement Phase once NORMAL: the engine's Movement Point
+    Allowance Chart (8.11-8.14, ``PlayerView.movement_allowance``) for a NORMAL copy of ``u``
+    (0 for an immobilised AFV or a CW that never moves)."""
+    n = copy.copy(u)
+    n.morale, n.support_fired = Morale.NORMAL, False
+    return float(view.movement_allowance(n)[0])
 
 
 class StrategyMixin:
@@ -111,7 +118,7 @@ class StrategyMixin:
         for e in view.enemy_units():
             if e.hex is None or e.immobilized:
                 continue
-            per_turn = _mp_per_turn(e)
+            per_turn = _mp_per_turn(view, e)
             if per_turn <= 0:
                 continue
             for r in regions:
@@ -121,6 +128,38 @@ class StrategyMixin:
                     out.append(e.id)
                     break
         return sorted(out)
+
+    def _reachable_by_enemy(self, view, hexes: set[str], own_hexes: set[str]) -> set[str]:
+        """The hexes of ``hexes`` a visible enemy unit can enter in one Movement Phase: a Dijkstra
+        from each over the engine's costs (8.5, UP, NORMAL: road rate) within its allowance once
+        NORMAL (8.1), never into or through a hex our units hold (8.23) -- such a hex of ``hexes``
+        counts when he could enter it were it empty (its holders keep it). ``own_hexes``: the
+        hexes our units hold. Hex ids, a subset of ``hexes``."""
+        out: set[str] = set()
+        for e in sorted(view.enemy_units(), key=lambda x: x.id):
+            mp = _mp_per_turn(view, e)
+            if mp <= 0 or e.hex is None:
+                continue
+            kind = "afv" if e.is_afv else "infantry"
+            best = {e.hex: 0.0}
+            pq = [(0.0, e.hex)]
+            while pq:
+                c, h = heapq.heappop(pq)
+                if c > best[h] + 1e-9:
+                    continue
+                if h in hexes:
+                    out.add(h)
+                for n in view.neighbours(h):
+                    k = view.terrain.move_cost(h, n, kind, False, True)
+                    if k is None or c + k > mp + 1e-9 or c + k >= best.get(n, 1e9) - 1e-9:
+                        continue
+                    if n in own_hexes:
+                        if n in hexes:
+                            out.add(n)  # held: its holders keep it (the enemy walks in if they leave)
+                        continue
+                    best[n] = c + k
+                    heapq.heappush(pq, (c + k, n))
+        return out
 
     def _goals(self, view) -> tuple[set[str], set[str], set[str]]:
         """(hexes to occupy, enemy-held hexes to clear, own-held objective hexes to keep)."""
@@ -137,7 +176,11 @@ class StrategyMixin:
                 held = region & enemy_hexes
                 attack |= held
                 if small:
-                    guard |= region - held  # keep the enemy out by standing there (8.23)
+                    keep = region - held
+                    if view.phase is not Phase.SETUP and self._enemy_moves_left(view) == 1:
+                        # the enemy's last move: only the hexes an enemy unit can still enter
+                        keep = self._reachable_by_enemy(view, keep, own_hexes)
+                    guard |= keep  # keep the enemy out by standing there (8.23)
             else:
                 if o.get("control"):
                     # control (last to occupy): a hex this side controls is held until the enemy enters
@@ -176,13 +219,27 @@ class StrategyMixin:
         enemy_at: dict[str, int] = {}
         for e in enemies:
             enemy_at[e.hex] = enemy_at.get(e.hex, 0) + (2 if e.is_afv else 1)
+        afv_at: dict[str, list[int]] = {}
+        for e in enemies:
+            if e.is_afv:
+                afv_at.setdefault(e.hex, []).append(e.frontal)
         clusters: list[frozenset[str]] = []
         demand: list[float] = []
+        at_need: list[tuple[float, int]] = []  # per cluster: (enemy AFVs, their least frontal armour)
         att = components(set(attack))
         for c in att:
             n = sum(enemy_at.get(h, 0) for h in c)
             clusters.append(frozenset(c))
             late = view.game_length - view.turn <= 1
+            arm = [a for h in sorted(c) for a in afv_at.get(h, [])]
+            k = len(arm)
+            if k:
+                # 17.13: a hex holding an enemy AFV may not be assaulted; only AT fire clears it
+                at_need.append((float(k), min(arm)))
+                n_inf = n - 2 * k
+                demand.append(min(16.0, 2.0 * k + ((4.0 + 2.0 * n_inf) if n_inf > 0 else 1.0)))
+                continue
+            at_need.append((0.0, 0))
             demand.append(min(16.0, (6.0 + 3.0 * n) if late else (4.0 + 2.0 * n)))
         for c in components((set(goal) | set(guard)) - set(attack)):
             near = far = 0
@@ -195,24 +252,29 @@ class StrategyMixin:
             # a hex to hold wants a unit on it; fewer while no enemy is within reach of it
             demand.append(min(12.0, float(len(c)) if far else min(2.0, float(len(c)))) + 0.5 * near)
         n_att = len(att)
+        at_need += [(0.0, 0)] * (len(clusters) - len(at_need))
         if len(clusters) > 24:  # keep the biggest needs (a scattered region: the rest by distance)
             order = sorted(sorted(range(len(clusters)), key=lambda i: (-demand[i], min(clusters[i])))[:24])
             n_att = sum(1 for i in order if i < n_att)
             clusters = [clusters[i] for i in order]
             demand = [demand[i] for i in order]
+            at_need = [at_need[i] for i in order]
         self._n_attack_clusters = n_att
+        self._at_need = at_need
         return clusters, demand
 
     def _allocate(self, view, clusters: list[frozenset[str]], demand: list[float]) -> dict[str, int]:
-        """unit id -> cluster index: nearest first until each cluster's demand is met, the rest to
-        the clusters still short, then to the nearest (see the module)."""
+        """unit id -> cluster index (see the module and docs/ai.md): AT units to the clusters held
+        by enemy AFVs, the enemy-held clusters nearest first, the clusters to hold remotest first,
+        each up to its demand; the rest to the clusters still short, then to the nearest."""
         if not clusters:
             return {}
         m = self.maps
         units = [u for u in view.own_units(on_map=False) if not u.eliminated and
                  (u.hex is not None or view.entry_of(u.id) is not None)]
         # distance in MP (the unit's own move costs, 8.5); measured by the strength gate, MP
-        # allot better than Movement Phases (which send lone AFVs to far goals)
+        # allot better than Movement Phases (which send lone AFVs to far goals) -- except the AT
+        # units sent against enemy AFVs and the time check on the clusters to hold
         dist: dict[str, list[float]] = {}
         seen: dict[tuple, list[float]] = {}
         for u in sorted(units, key=lambda x: x.id):
@@ -237,20 +299,60 @@ class StrategyMixin:
                     best = (d, i)
             if best is not None:
                 follow[j] = best[1]
-        keep = sorted((dist[uid][follow[j]], uid, follow[j]) for uid, j in prev.items()
-                      if uid in dist and j in follow and dist[uid][follow[j]] < 60)
-        for d, uid, i in keep:
-            if need[i] > 0:  # up to the cluster's demand; the others are allotted afresh
-                assign[uid] = i
-                need[i] -= weight[uid]
+        # a unit's cluster of last turn counts as nearer (70 % of its MP, less 1): it goes on
+        # there unless another unit is much nearer (a hard keep held far units where nearer ones
+        # were free: Scenario 5's Russians on the far hills were left to units 12 MP away)
+        sticky = {uid: follow[j] for uid, j in prev.items() if uid in dist and j in follow}
         self._prev_clusters = list(clusters)
+
+        def dd(uid: str, i: int) -> float:
+            d = dist[uid][i]
+            return d * 0.7 - 1.0 if sticky.get(uid) == i and d < 60 else d
         # enemy-held clusters first (an enemy inside is a certain loss), then the hexes to hold
         n_att = getattr(self, "_n_attack_clusters", 0)
-        for part in (range(n_att), range(n_att, len(clusters))):
-            pairs = sorted((dist[uid][i], uid, i) for uid in dist for i in part)
-            for d, uid, i in pairs:
-                if uid in assign or need[i] <= 0 or d >= 60:
+        at_need = list(getattr(self, "_at_need", None) or [(0.0, 0)] * len(clusters))
+        kills = [k for k, _a in at_need]
+        if any(kills):
+            # clusters held by enemy AFVs (17.13: no assault, only AT fire clears them): the units
+            # with an AT factor that get there soonest (Movement Phases, 8.1), until their chances
+            # of a kill a shot (12.3) add up to one per enemy AFV
+            pairs = []
+            for u in units:
+                rate = _mp_per_turn(view, u) if u.at > 0 else 0.0
+                if rate <= 0:
                     continue
+                for i in range(n_att):
+                    if kills[i] > 0 and dist[u.id][i] < 60:
+                        pk = at_kill_probability(u.at, 2, at_need[i][1], False)
+                        if pk > 0.05:
+                            pairs.append((dd(u.id, i) / rate, -pk, u.id, i, pk))
+            for _t, _p, uid, i, pk in sorted(pairs):
+                if uid in assign or kills[i] <= 0:
+                    continue
+                assign[uid] = i
+                kills[i] -= pk
+                need[i] -= weight[uid]
+        pairs = sorted((dd(uid, i), uid, i) for uid in dist for i in range(n_att))
+        for d, uid, i in pairs:
+            if uid in assign or need[i] <= 0 or d >= 60:
+                continue
+            assign[uid] = i
+            need[i] -= weight[uid]
+        # the hexes to hold, the remotest first (least slack: a near cluster can still be manned
+        # later, a far one not), each taking its nearest units that can get there in the turns
+        # left (MP over the unit's allowance, 8.1)
+        rate = {u.id: max(1.0, _mp_per_turn(view, u)) for u in units}
+        left = max(1, view.game_length - view.turn + 1)
+
+        def remote(i: int) -> float:
+            ds = sorted(dist[uid][i] for uid in dist if uid not in assign)[:max(1, int(need[i]))]
+            return sum(ds) / len(ds) if ds else 0.0
+        for i in sorted(range(n_att, len(clusters)), key=lambda i: (-remote(i), i)):
+            cand = sorted((dd(uid, i), uid) for uid in dist if uid not in assign and dist[uid][i] < 60
+                          and dist[uid][i] / rate[uid] <= left + 0.5)
+            for d, uid in cand:
+                if need[i] <= 0:
+                    break
                 assign[uid] = i
                 need[i] -= weight[uid]
         for uid in sorted(dist):
@@ -258,7 +360,7 @@ class StrategyMixin:
                 continue
             ds = dist[uid]
             short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 60]
-            pick = min(short or range(len(clusters)), key=lambda i: (ds[i], i))
+            pick = min(short or range(len(clusters)), key=lambda i: (dd(uid, i), i))
             assign[uid] = pick
             need[pick] -= weight[uid]
         return assign

@@ -397,6 +397,12 @@ class PlayerView:
         u = self._game.state.units[uid]
         return self._game._allowance(u, reaction)
 
+    def movement_allowance(self, unit: Unit, reaction: bool = False) -> tuple[float, bool]:
+        """(MP, one-hex-only) the Movement Point Allowance Chart (8.1, 8.11-8.15) gives ``unit``
+        -- a unit this view shows, own or enemy, in the state it has (pass a copy made NORMAL to
+        ask what it moves once recovered)."""
+        return self._game._allowance(unit, reaction)
+
     def move_cost(self, unit: Unit, frm: str | None, to: str) -> float | None:
         """MP for ``unit`` to enter ``to`` from adjacent ``frm`` (None: from off the map), 8.5."""
         kind = "afv" if unit.is_afv else "infantry"

@@ -440,3 +440,204 @@ def test_19_24_no_unit_walks_into_a_known_ap_minefield_where_own_units_already_s
     g3 = p._gprops([v.unit("G3")])
     g3["occ"] = p._position_context(v, {"G3"})[0]
     assert p._mine_crowd_loss(v, g3, "1508") == pytest.approx(2 * _ap_mine_loss(4))
+
+
+# ---------------------------------------------------------------- goals far away, few turns left
+def _two_regions_game(units, where, length=3):
+    """Germans must keep Russians out of a far region (row 2) and a near one (row 10)."""
+    far, near = ["1402", "1502", "1602"], ["1410", "1510", "1610"]
+    g = small_game(units, where, length=length)
+    _objectives(g, [_clear(far), _clear(near)], [_occupy(far), _occupy(near)],
+                lambda st, game: "russian" if any(u.hex in far + near for u in st.units_of("russian") if u.on_map)
+                else "german")
+    return g, far, near
+
+
+def test_8_1_the_remotest_region_to_hold_is_manned_first():
+    """Four Germans at the south edge, two regions of three hexes to keep clear of a Russian who
+    can reach both: the far one (no one could man it later) gets its three, the near one (on the
+    way, manned in time by anyone) what is left -- not the other way round (Scenario 5: the near
+    hill held by eight Germans all game, the far hills lost)."""
+    units = [inf(f"G{i}", "german") for i in range(4)] + [inf("R1", "russian", pr=6)]
+    g, far, near = _two_regions_game(units, {**{f"G{i}": "1512" for i in range(4)}, "R1": "1906"})
+    p = HeuristicPlayer(1)
+    advance_to(g, Phase.MOVEMENT)
+    p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert p.posture == "attack"  # R1 could still walk in
+    cl = {i: set(c) for i, c in enumerate(p.maps.clusters)}
+    i_far = next(i for i, c in cl.items() if c == set(far))
+    i_near = next(i for i, c in cl.items() if c == set(near))
+    to = [p._assign[f"G{i}"] for i in range(4)]
+    assert to.count(i_far) == 3 and to.count(i_near) == 1
+
+
+def test_8_1_last_turn_s_goal_does_not_hold_a_far_unit_where_a_much_nearer_one_is_free():
+    """A unit's goal cluster of last turn counts as nearer, but not so much that a unit 7 MP away
+    keeps it while one 2 MP away would go 6 MP to the other cluster."""
+    units = [inf("GN", "german"), inf("GF", "german"), inf("R1", "russian", pr=6)]
+    g = small_game(units, {"GN": "1505", "GF": "1510", "R1": "1901"})
+    x, y = frozenset({"1503"}), frozenset({"1511"})
+    _objectives(g, [_clear(x), _clear(y)], [], lambda st, game: "german")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())
+    p.maps.set_goals(v, set(), set(), set(x | y), [x, y])
+    p._n_attack_clusters, p._at_need = 0, [(0.0, 0), (0.0, 0)]
+    p._prev_clusters, p._assign = [x, y], {"GF": 0}  # last turn GF went for 1503
+    assign = p._allocate(v, [x, y], [1.0, 1.0])
+    assert assign == {"GN": 0, "GF": 1}
+
+
+def test_17_13_an_enemy_tank_on_an_objective_gets_the_units_with_an_at_factor():
+    """A Russian tank holds an objective hex: no assault can clear it (17.13), so the German tank
+    is sent there (its AT chance, 12.3) with one rifleman, and the other riflemen go to the region
+    still to hold instead of piling up against a tank they cannot hurt."""
+    units = [inf(f"G{i}", "german") for i in range(4)] + [afv("GT", "german", at=10, frontal=5)]
+    units += [afv("RT", "russian", weapon="BT7M", at=11, frontal=2, ma=12), inf("R1", "russian", pr=6)]
+    g, far, near = _two_regions_game(units, {**{f"G{i}": "1506" for i in range(4)}, "GT": "1512",
+                                             "RT": ("1502", False, 4), "R1": "1907"}, length=6)
+    p = HeuristicPlayer(1)
+    advance_to(g, Phase.MOVEMENT)
+    p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    i_att = next(i for i, c in enumerate(p.maps.clusters) if "1502" in c and "1502" in p.maps.attack)
+    assert p._assign["GT"] == i_att
+    assert sum(1 for i in range(4) if p._assign[f"G{i}"] == i_att) <= 1
+
+
+def test_12_16_a_tank_values_a_shot_at_an_enemy_tank_holding_an_objective():
+    """An AFV's position is worth the chance of destroying, from there, an enemy AFV that holds an
+    objective hex (12.16 unlimited range, LOS, 12.3): the same hex is worth that much more than
+    when the enemy there is a rifleman (who can be assaulted instead)."""
+    from core.ai.evaluation import at_kill_probability
+
+    def value(enemy):
+        units = [afv("GT", "german", at=10, frontal=5), enemy, inf("R2", "russian", pr=6)]
+        g = small_game(units, {"GT": "1512", enemy.id: ("1503", False, 4) if enemy.is_afv else "1503", "R2": "1901"})
+        _objectives(g, [_clear(["1503"])], [], lambda st, game: "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1)
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())
+        gp = p._gprops([v.unit("GT")])
+        gp["w"] = p._pressure(v, gp, "1512")
+        return p, v, p._pos_value(v, gp, "1509", False, [])
+
+    p, v, with_tank = value(afv("RT", "russian", weapon="BT7M", at=0, frontal=2, ma=12))
+    _p, _v, with_man = value(inf("RT", "russian", pr=6))
+    pk = at_kill_probability(10, 2, 2, False)
+    assert p._at_shot(v, "1509", 10) == pytest.approx(pk)
+    assert with_tank - with_man == pytest.approx(p._urg(v) * pk)
+
+
+def test_an_attacker_that_stood_still_away_from_its_goal_accepts_more_risk():
+    """Per unit: an attacker that stood in the same hex through its last Movement Phase while away
+    from its goal weighs expected losses 0.6 times as much (twice: 0.36); once it moves, as before."""
+    units = [inf("G1", "german"), inf("R1", "russian", pr=6)]
+    g = small_game(units, {"G1": "1510", "R1": "1901"}, length=6)
+    _objectives(g, [_occupy(["1503"])], [],
+                lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())
+    assert p.posture == "attack"
+
+    def weight():
+        gp = p._gprops([v.unit("G1")])
+        gp["press"] = 0.0
+        return p._risk_weight(v, gp)
+
+    base = weight()
+    p._note_unit_stalls(v)  # the next own Movement Phase: G1 still in 1510
+    assert weight() == pytest.approx(0.6 * base)
+    p._note_unit_stalls(v)
+    assert weight() == pytest.approx(0.36 * base)
+    g.units["G1"].hex = "1509"
+    v = PlayerView(g, "german")
+    p._note_unit_stalls(v)
+    assert weight() == pytest.approx(base)
+
+
+def test_8_23_before_the_enemy_s_last_move_only_the_hexes_it_can_still_enter_are_guarded():
+    """The Game's last Player Turn, the enemy's last move to come: of the hexes to keep clear, the
+    Germans guard those a Russian can still enter in one Movement Phase (8.1, 8.5) -- 1403 next to
+    him, and 1503 which a German holds (he would walk in if it left) -- not 1509, out of his reach."""
+    units = [inf("G1", "german"), inf("G2", "german"), inf("R1", "russian", pr=6)]
+    region = ["1403", "1503", "1509"]
+    g = small_game(units, {"G1": "1503", "G2": "1512", "R1": "1402"}, length=1)
+    _objectives(g, [_clear(region)], [_occupy(region)],
+                lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian") if u.on_map)
+                else "german")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1)
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())
+    assert p._enemy_moves_left(v) == 1
+    assert p.maps.guard == {"1403", "1503"}
+    # two moves left: every hex of the region is still to guard
+    g2 = small_game([inf("G1", "german"), inf("G2", "german"), inf("R1", "russian", pr=6)],
+                    {"G1": "1503", "G2": "1512", "R1": "1402"}, length=2)
+    _objectives(g2, [_clear(region)], [_occupy(region)], lambda st, game: "german")
+    advance_to(g2, Phase.MOVEMENT)
+    p2 = HeuristicPlayer(1)
+    p2.choose(PlayerView(g2, "german"), "german", g2.legal_actions())
+    assert p2.maps.guard == set(region)
+
+
+def test_8_21_on_the_last_turn_an_attacker_off_its_goal_hex_moves_rather_than_support_fires():
+    """Support Fire holds the firer in its hex (8.21): on the Game's last turn an attacker not on
+    its goal hex (even one hex away) counts that as a high cost, earlier only when far off."""
+    units = [inf("G1", "german"), inf("R1", "russian", pr=6)]
+    for length, cost in ((1, 1.5), (3, 0.05)):
+        g = small_game(units if length == 1 else [inf("G1", "german"), inf("R1", "russian", pr=6)],
+                       {"G1": "1504", "R1": "1901"}, length=length)
+        _objectives(g, [_occupy(["1503"])], [],
+                    lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+        p = HeuristicPlayer(1)
+        v = PlayerView(g, "german")
+        assert g.state.phase is Phase.SUPPORT_FIRE
+        p._replan(v)
+        p._last_turn = v.turn >= v.game_length
+        assert p.posture == "attack"
+        assert p._fire_cost(v, v.unit("G1"), Phase.SUPPORT_FIRE, False) == cost
+
+
+def test_8_1_movement_rates_come_from_the_engine_s_allowance_chart():
+    """The strategy's Movement Points a phase are the engine's (8.11-8.15, through the view) for
+    the unit once NORMAL: a PINNED rifleman 6 (the view says 3 now), a BT7 12, an immobilised AFV 0."""
+    from core.ai.strategy import _mp_per_turn
+    from core.ironcross.state import Morale
+
+    units = [inf("G1", "german"), afv("RB", "russian", weapon="BT7M", ma=12), afv("RT", "russian")]
+    g = small_game(units, {"G1": "1510", "RB": ("1505", False, 4), "RT": ("1605", False, 4)})
+    g.units["G1"].morale = Morale.PINNED
+    g.units["RT"].immobilized = True
+    v = PlayerView(g, "german")
+    assert v.movement_allowance(v.unit("G1")) == (3, False)
+    assert _mp_per_turn(v, v.unit("G1")) == 6.0
+    assert _mp_per_turn(v, v.unit("RB")) == 12.0
+    assert _mp_per_turn(v, v.unit("RT")) == 0.0
+
+
+def test_17_0_an_attacker_does_not_assault_out_of_a_held_objective_leaving_one_man():
+    """An attacker (behind: it must also take 1508) holds 1505 with two men: neither sorties into
+    the Russian's non-objective hex 1506, which would leave one man to hold 1505 (Scenario 1's
+    balance replays); with four men there, two may go."""
+    def first_mark(n):
+        units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(n)]
+        units += [inf("R1", "russian", assault=1, pr=5), inf("R2", "russian", pr=6)]
+        g = small_game(units, {**{f"G{i}": "1505" for i in range(n)}, "R1": "1506", "R2": "1508"}, length=6)
+        goals = ["1505", "1508"]
+        _objectives(g, [_occupy(goals)], [_occupy(goals)],
+                    lambda st, game: "german" if all(any(u.hex == h for u in st.units_of("german")) for h in goals)
+                    else "russian")
+        p = HeuristicPlayer(5)
+        advance_to(g, Phase.MOVEMENT, sub="assault_designation")
+        a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+        assert p.posture == "attack"
+        return a
+
+    assert first_mark(2) == EndPhase()
+    a = first_mark(4)
+    assert isinstance(a, DesignateAssault) and a.target == "1506" and len(a.units) <= 2
