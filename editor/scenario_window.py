@@ -414,14 +414,7 @@ class ScenarioController(QObject):
             p.setEnabled(True)
             p.set_document(doc)
         self.roster.set_document(doc)
-        self.scenario_history.setStack(doc.undo_stack)
-        self.win.undo_group.addStack(doc.undo_stack)
-        self.win.undo_group.setActiveStack(doc.undo_stack)
-        doc.changed.connect(self.redraw)
-        doc.dirty_changed.connect(lambda _d: self.update_title())
-        doc.path_changed.connect(lambda _p: self.update_title())
-        if self.win.mode in (None, "map"):
-            self.win.set_mode("scenario")
+        self._attach(doc)
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(0, self.fit)
@@ -516,15 +509,9 @@ class ScenarioController(QObject):
         self.system_panel.set_document(doc)
         self.playtest.set_system(doc.system)
         self.hotseat.set_system(doc.system)
-        self.scenario_history.setStack(doc.undo_stack)
-        self.win.undo_group.addStack(doc.undo_stack)
-        self.win.undo_group.setActiveStack(doc.undo_stack)
-        doc.changed.connect(self.redraw)
-        doc.dirty_changed.connect(lambda _d: self.update_title())
-        doc.path_changed.connect(lambda _p: self.update_title())
-        if self.win.mode in (None, "map"):
-            self.win.set_mode("scenario")
-        else:
+        was = self.win.mode
+        self._attach(doc)
+        if was not in (None, "map"):
             self._use_forms(False)
         self.docks["system"].show()
         self.docks["system"].raise_()
@@ -948,6 +935,18 @@ class ScenarioController(QObject):
         colour = {"eliminations": QColor(120, 0, 60), "fire targets": QColor(230, 90, 0),
                   "fire origins": QColor(60, 0, 160)}.get(which, QColor(120, 0, 60))
         self.overlay.set_layer("heat", heat_items(counts, colour))
+
+    def _attach(self, doc) -> None:
+        """Make ``doc`` (a scenario document of any system) the one the window edits: its undo
+        stack active, its signals redrawing the map and the title, Scenario mode shown."""
+        self.scenario_history.setStack(doc.undo_stack)
+        self.win.undo_group.addStack(doc.undo_stack)
+        self.win.undo_group.setActiveStack(doc.undo_stack)
+        doc.changed.connect(self.redraw)
+        doc.dirty_changed.connect(lambda _d: self.update_title())
+        doc.path_changed.connect(lambda _p: self.update_title())
+        if self.win.mode in (None, "map"):
+            self.win.set_mode("scenario")
 
     def _tool_changed(self, tool) -> None:
         self.activate_stack(tool.name in SCENARIO_TOOLS or tool.name in ("pick", "formpick"))

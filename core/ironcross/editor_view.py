@@ -14,7 +14,9 @@ __all__ = ["describe_action", "describe_event", "describe_events", "fire_odds", 
            "action_notes", "action_for_click", "click_targets", "decision_note"]
 
 
-def _label(u) -> str:
+def counter_label(u) -> str:
+    """The short text on a unit's counter: infantry weapon and squad letter ("R" + "A" = "RA"),
+    a commander's weapon, else the first five letters of the weapon (AFVs, CWs)."""
     if u.kind.value == "infantry":
         return f"{u.weapon}{u.squad or ''}"
     if u.kind.value == "commander":
@@ -28,7 +30,7 @@ def watch_state(game) -> dict:
     ``turns`` (the game length in Game Turns) and ``units``: uid -> (hex, facing, down, morale in
     lower case, side, counter label) of every unit on the map (2.2)."""
     s = game.state
-    units = {uid: (u.hex, u.facing, u.down, u.morale.value.lower(), u.side, _label(u))
+    units = {uid: (u.hex, u.facing, u.down, u.morale.value.lower(), u.side, counter_label(u))
              for uid, u in s.units.items() if u.on_map}
     return {"turn": s.turn, "player_turn": s.player_turn, "phase": s.phase.value, "phasing": s.phasing,
             "outcome": s.outcome, "turns": s.game_length, "units": units}

@@ -256,12 +256,7 @@ def los(game, a: str, b: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------- the editor
-def _label(u) -> str:
-    if u.kind.value == "infantry":
-        return f"{u.weapon}{u.squad or ''}"
-    if u.kind.value == "commander":
-        return u.weapon
-    return (u.weapon or "")[:5]
+_label = editor_view.counter_label
 
 
 def _kind(u) -> str:
