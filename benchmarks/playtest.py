@@ -8,12 +8,17 @@
 3. throughput of the local pool with 2 workers against 1 worker (target >= 1.7 x);
 4. peak memory (RSS) of a worker process (target <= 300 MB);
 5. eliminations by the engine's own bookkeeping (issue 13: must be 0) over heuristic-vs-heuristic
-   games of each shipped scenario, basic rules, with every elimination's cause.
+   games of each shipped scenario, basic rules, with every elimination's cause;
+6. (only when asked: --only batch) one whole batch of Scenario 1 through the CLI's own runner
+   (``run_batch``, the local pool), heuristic vs heuristic: wall time, games per second and the
+   time 10,000 games take at that rate (issue 15 target: 10,000 games on 2 workers <= 40 min).
 
 Run: .venv/bin/python benchmarks/playtest.py            (default: 10 games per side and scenario)
      .venv/bin/python benchmarks/playtest.py --games 200  (the issue's figure; long)
      .venv/bin/python benchmarks/playtest.py --quick      (a smoke run: a few games each)
      .venv/bin/python benchmarks/playtest.py --only bookkeeping --bookkeeping-games 20
+     .venv/bin/python benchmarks/playtest.py --only batch --batch-games 10000 --workers 2   (~35 min)
+     .venv/bin/python benchmarks/playtest.py --only throughput --throughput-games 200
 """
 
 from __future__ import annotations
@@ -99,6 +104,19 @@ def throughput(ai: dict, games: int, seed: int) -> int:
     return peak
 
 
+def batch(games: int, workers: int, seed: int) -> None:
+    """Figure 6: one batch of ``games`` Scenario 1 games through ``run_batch`` on ``workers`` processes."""
+    print(f"\n6. One batch of {games} heuristic-vs-heuristic games of Scenario 1 through the runner "
+          f"({workers} workers, seed {seed}):", flush=True)
+    t0 = time.perf_counter()
+    rs = run_batch(str(SCEN[1]), games, seed, {"german": "heuristic", "russian": "heuristic"}, workers=workers)
+    dt = time.perf_counter() - t0
+    errors = sum(r.outcome == "error" for r in rs)
+    print(f"   {games} games in {dt:.1f} s ({dt / 60:.1f} min): {games / dt:.2f} games/s, {errors} errors; "
+          f"10,000 games at this rate: {10_000 / games * dt / 60:.1f} min  (load average now "
+          f"{os.getloadavg()[0]:.1f})", flush=True)
+
+
 def bookkeeping(games: int, workers: int, seed: int) -> int:
     """Figure 5: units eliminated by no attack, mine, scenario roll or crew rule; returns the total."""
     print(f"\n5. Eliminations by cause, {games} heuristic-vs-heuristic games of each shipped scenario "
@@ -127,8 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers for the win-share batches")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bookkeeping-games", type=int, default=20, help="games per scenario for figure 5")
-    ap.add_argument("--only", choices=("wins", "times", "throughput", "bookkeeping"), action="append",
-                    help="print only these figures (repeatable); default: all")
+    ap.add_argument("--throughput-games", type=int, default=8,
+                    help="Scenario 1 games per worker count for figure 3 (more games: less start-up share)")
+    ap.add_argument("--batch-games", type=int, default=10_000, help="games of the batch of figure 6")
+    ap.add_argument("--only", choices=("wins", "times", "throughput", "bookkeeping", "batch"), action="append",
+                    help="print only these figures (repeatable); default: all but batch")
     args = ap.parse_args(argv)
     only = set(args.only or ("wins", "times", "throughput", "bookkeeping"))
     smart = "heuristic" if "heuristic" in PLAYERS else None
@@ -157,11 +178,14 @@ def main(argv: list[str] | None = None) -> int:
     if "times" in only:
         peak = median_times(name, {1: 2 if args.quick else 5, 6: 1 if args.quick else 3}, args.seed)
     if "throughput" in only:
-        peak = max(peak, throughput({"german": name, "russian": name}, 4 if args.quick else 8, args.seed))
+        peak = max(peak, throughput({"german": name, "russian": name}, 4 if args.quick else args.throughput_games,
+                                    args.seed))
     if peak:
         print(f"\n4. Peak memory (RSS) of a worker process: {peak / 2**20:.0f} MB")
     if "bookkeeping" in only and smart:
         bookkeeping(2 if args.quick else args.bookkeeping_games, args.workers, args.seed)
+    if "batch" in only and smart:
+        batch(40 if args.quick else args.batch_games, args.workers, args.seed)
     print(f"\n(total {time.perf_counter() - t0:.0f} s)")
     return 0
 
