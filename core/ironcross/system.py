@@ -73,8 +73,10 @@ def load_setup(path, seed: int, fixed: dict | None = None):
     return apply_fixed_setup(build_setup(sc, hexmap, seed=seed, roster=roster, left_out=left_out), fixed)
 
 
-#: The scenario files this process has loaded for games: resolved path -> (stamps (mtime, size)
-#: of the scenario, map and counters files, scenario, map, roster). A batch reads, checks and
+#: The scenario files this process has loaded for games: resolved path -> (stamps (inode, size,
+#: mtime and ctime in ns) of the scenario, map and counters files, scenario, map, roster). Our saves
+#: are atomic (a new file renamed over the old), so a saved file has a new inode even when it is
+#: written twice within one clock tick with the same size; any other write changes its ctime. A batch reads, checks and
 #: builds them once; every game still builds its own set-up (its seed's 24.1 choices, its own
 #: units) with :func:`core.ironcross.scenario_setup.build_setup`, as
 #: :func:`core.ironcross.scenario_setup.load_setup` does. A file changed on disk is read again.
@@ -85,7 +87,7 @@ def _stamp(path) -> tuple | None:
     if path is None:
         return None
     st = os.stat(path)
-    return (st.st_mtime_ns, st.st_size)
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def scenario_files(scenario_path: str) -> tuple:

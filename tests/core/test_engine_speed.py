@@ -279,3 +279,33 @@ def test_playtest_reads_a_changed_scenario_file_again(tmp_path):
     os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     again = _scenario_files(str(dst))
     assert again[0] is not first[0] and again[0].title.endswith("(changed)")
+
+
+def test_batch_scenario_cache_sees_a_same_size_save_within_one_clock_tick(tmp_path):
+    """A scenario saved again (atomically: written then renamed, as every save of ours) with the
+    same size and the same mtime is still read again: the cache's stamp holds the inode and ctime
+    too (issue 15's per-process cache must never play a stale scenario)."""
+    import json
+    import os
+
+    from core.ironcross.system import scenario_files as _scenario_files
+
+    src = Path(S1)
+    data = json.loads(src.read_text())
+    for key in ("counters",):
+        if data.get(key) and not Path(data[key]).is_absolute():
+            data[key] = str((src.parent / data[key]).resolve())
+    data["map"]["file"] = str((src.parent / data["map"]["file"]).resolve())
+    dst = tmp_path / src.name
+    data["title"] = "AAAA"
+    dst.write_text(json.dumps(data))
+    first = _scenario_files(str(dst))
+    st = os.stat(dst)
+    data["title"] = "BBBB"                       # same size
+    tmp = tmp_path / "new.tmp"
+    tmp.write_text(json.dumps(data))
+    os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))   # same mtime
+    os.replace(tmp, dst)
+    assert os.stat(dst).st_size == st.st_size and os.stat(dst).st_mtime_ns == st.st_mtime_ns
+    again = _scenario_files(str(dst))
+    assert first[0].title == "AAAA" and again[0].title == "BBBB"
