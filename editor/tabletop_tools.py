@@ -132,10 +132,11 @@ def setup_items(doc, selected: str | None = None, pieces=None) -> list:
     """The set-up of the measured scenario ``doc`` drawn: its pieces where they stand (the
     selected one with its fire arc) and the selected piece's movement reach."""
     s = doc.system
-    pieces = s.setup_pieces(str(doc.path), doc.data) if pieces is None else pieces
+    path, data = doc.system_args()   # the live map while the map window shows it (one truth)
+    pieces = s.setup_pieces(path, data) if pieces is None else pieces
     items = [PiecesItem(pieces, selected)]
     if selected is not None and s.move_reach is not None:
-        it = reach_item(s.move_reach(str(doc.path), selected, doc.data))
+        it = reach_item(s.move_reach(path, selected, data))
         if it is not None:
             items.append(it)
     return items
@@ -315,17 +316,17 @@ class TablePlaceTool(Tool):
         if doc is None or self.ctx.scene is None:
             self.pieces = []
             return
-        self.pieces = doc.system.setup_pieces(str(doc.path), doc.data)
+        self.pieces = doc.system.setup_pieces(*doc.system_args())   # the live map (one truth)
         if self.selected is not None and not any(p.uid == self.selected for p in self.pieces):
             self.selected = None
         if self._ghost is not None and self.selected is not None and self._trial is not None:
             # dragging to a position the rules accept: the piece and its reach as they would be
-            trial = self._trial
+            path, trial = doc.system_args(self._trial)
             shown = [replace(p, status=p.status + ("placing",)) if p.uid == self.selected else p
-                     for p in doc.system.setup_pieces(str(doc.path), trial)]
+                     for p in doc.system.setup_pieces(path, trial)]
             items = [PiecesItem(shown, self.selected)]
             if doc.system.move_reach is not None:
-                items.append(reach_item(doc.system.move_reach(str(doc.path), self.selected, trial)))
+                items.append(reach_item(doc.system.move_reach(path, self.selected, trial)))
         elif self._ghost is not None and self.selected is not None:   # refused there: drawn as moved, marked
             shown = [self._moved(p, "refused") if p.uid == self.selected else p for p in self.pieces]
             items = [PiecesItem(shown, self.selected)]
@@ -431,7 +432,8 @@ class TablePlaceTool(Tool):
         self.selected = uid
         self._ghost = (tuple(point), float(bearing))
         try:
-            self._trial = doc.system.place_piece(str(doc.path), doc.data, uid, tuple(point), float(bearing))
+            path, data = doc.system_args()
+            self._trial = doc.own_refs(doc.system.place_piece(path, data, uid, tuple(point), float(bearing)), doc.data)
             self.refusal = ""
         except ScenarioError as e:
             self._trial, self.refusal = None, str(e)
@@ -478,7 +480,8 @@ class TablePlaceTool(Tool):
             return False
         before = json.loads(json.dumps(doc.data))
         try:
-            after = doc.system.place_piece(str(doc.path), before, uid, tuple(point), float(bearing))
+            path, data = doc.system_args(before)   # refused or not as on the live map (one truth)
+            after = doc.own_refs(doc.system.place_piece(path, data, uid, tuple(point), float(bearing)), before)
         except ScenarioError as e:
             self.refresh()
             self.set_status(f"{uid} not placed: {e}")
