@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF, QUndoCommand
-from PySide6.QtWidgets import QButtonGroup, QLabel, QRadioButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QButtonGroup, QRadioButton, QWidget
 
 from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
 from editor.scenario_overlay import HEX_SCENE, PiecesItem, _label, _path_item, bearing_vector, map_point
@@ -505,11 +505,7 @@ class TablePlaceTool(Tool):
         self.snap = mode
 
     def make_options(self) -> QWidget:
-        w = QWidget()
-        lay = QVBoxLayout(w)
-        lab = QLabel(self.help)
-        lab.setWordWrap(True)
-        lay.addWidget(lab)
+        w, lay = self.help_panel()
         group = QButtonGroup(w)
         for mode, text in zip(SNAP_MODES, ("No snapping", "Snap to hex centres", "Snap to a 0.5-inch grid")):
             b = QRadioButton(text)
