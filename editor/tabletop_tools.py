@@ -212,8 +212,9 @@ class TapeTool(Tool):
         pass
 
     def key(self, key, modifiers) -> bool:
-        if key == Qt.Key.Key_Escape:
+        if key == Qt.Key.Key_Escape:   # also mid-drag: the rest of the drag measures nothing
             self.start = self.end = self.reading = None
+            self._pressed = False
             self.clear_overlay()
             self.set_status(self.help)
             return True
