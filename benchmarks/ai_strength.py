@@ -2,18 +2,24 @@
 shipped scenario. Prints a table, asserts nothing.
 
 Every shipped scenario of every rule system (``core.rule_system``): Iron Cross's by number, the
-others by key ("redflags_1", "twentymm_1"). For each scenario and each side the heuristic player plays that side and the random player the
-other, over ``--games`` games (default 40, seeded as ``ironcross playtest`` seeds them). Columns:
-wins / losses / draws / errors of the heuristic side; its share of the decisive games won with the
-95 % Wilson interval (``core.playtest.wilson_interval``); its share of all games played to the end
-that it lost; the median wall time of a game; the mean number of its units a game that never
-entered / never acted (the trust report). Games that raised are listed and left out of the shares.
+others by key ("redflags_1", "twentymm_1"). For each scenario and each side the heuristic player
+plays that side and the random player the other, over ``--games`` games (default 40, seeded as
+``ironcross playtest`` seeds them). Columns: wins / losses / draws / errors of the heuristic side;
+its share of the decisive games won with the 95 % Wilson interval
+(``core.playtest.wilson_interval``); its share of all games played to the end that it lost; the
+median wall time of a game; the mean Game Turns a game lasted; the mean number of its units a
+game that never entered / never acted (the trust report). ``--ended-by`` adds under each row how
+the games ended (the system's reason, up to its first colon: Red Flags' "sudden death", the 20 mm
+rules' "the last turn ended", ...). Games that raised are listed and left out of the shares.
 
 Targets (issue 14): the heuristic side wins at least 90 % of the decisive games everywhere and
-loses at most 5 % of all games.
+loses at most 5 % of all games. A scenario's balance (heuristic against heuristic) of any system:
+``ironcross playtest FILE --games N --seed S`` (its default players; outcome shares with their
+intervals, game length); Iron Cross's balance sheet: ``benchmarks/balance.py``.
 
 Run: .venv/bin/python benchmarks/ai_strength.py                       (40 games a cell: long)
      .venv/bin/python benchmarks/ai_strength.py --games 4 --workers 1 --scenarios 1,3
+     .venv/bin/python benchmarks/ai_strength.py --scenarios redflags_1,twentymm_1 --ended-by
      .venv/bin/python benchmarks/ai_strength.py --sides german --json out.json
 """
 
@@ -25,6 +31,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,11 +84,14 @@ def cell(path: Path, side: str, games: int, seed: int, workers: int, replays: st
     played = wins + losses + draws
     dec = wins + losses
     lo, hi = wilson_interval(wins, dec)
+    ended_by = Counter((r.reason or "").split(":")[0].strip() or "-" for r in rs if r.outcome != "error")
     tr = trust_report(rs)
     return {"scenario": path.stem, "side": side, "games": games, "wins": wins, "losses": losses, "draws": draws,
             "errors": len(errors), "decisive_won": wins / dec if dec else None, "ci95": (lo, hi),
             "lost_share": losses / played if played else None,
             "median_seconds": statistics.median([r.seconds for r in rs]) if rs else 0.0,
+            "mean_turns": statistics.mean([r.turns for r in rs if r.outcome != "error"]) if played else None,
+            "ended_by": dict(ended_by.most_common()),
             "never_entered": tr["never_entered"][side]["mean"], "never_acted": tr["never_acted"][side]["mean"],
             "idle_most_often": {"never_entered": tr["never_entered"][side]["most_often"],
                                 "never_acted": tr["never_acted"][side]["most_often"]},
@@ -95,14 +105,18 @@ def meets(c: dict) -> bool:
             and c["lost_share"] <= 0.05)
 
 
-def print_row(c: dict) -> None:
+def print_row(c: dict, ended_by: bool = False) -> None:
+    """One row of the table; ``ended_by``: and a line of how the cell's games ended."""
     dw = "    n/a" if c["decisive_won"] is None else f"{c['decisive_won']:6.1%}"
     ci = "" if c["decisive_won"] is None else f"[{c['ci95'][0]:4.0%}-{c['ci95'][1]:4.0%}]"
     lost = "  n/a" if c["lost_share"] is None else f"{c['lost_share']:5.1%}"
+    turns = "  n/a" if c["mean_turns"] is None else f"{c['mean_turns']:5.1f}"
     ok = "ok" if meets(c) else "SHORT"
     print(f"{c['scenario'][:28]:28s} {c['side']:7s} {c['wins']:4d} {c['losses']:4d} {c['draws']:4d} {c['errors']:4d}"
-          f"  {dw} {ci:13s} {lost:>6s} {c['median_seconds']:7.1f}  {c['never_entered']:5.1f} {c['never_acted']:5.1f}"
-          f"  {ok}", flush=True)
+          f"  {dw} {ci:13s} {lost:>6s} {c['median_seconds']:7.1f} {turns:>5s}  {c['never_entered']:5.1f}"
+          f" {c['never_acted']:5.1f}  {ok}", flush=True)
+    if ended_by:
+        print("    ended by: " + "; ".join(f"{n} x {why}" for why, n in c["ended_by"].items()))
     for e in c["error_games"]:
         print(f"    error, seed {e['seed']}: {e['error']}" + (f" (replay {e['replay']})" if e["replay"] else ""))
 
@@ -145,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="batch seed (each game's seed derives from it)")
     ap.add_argument("--replays", default=None, help="save every game's replay under this folder")
     ap.add_argument("--json", dest="json_out", default=None, help="also write the table as JSON here")
+    ap.add_argument("--ended-by", action="store_true", help="print under each row how its games ended (the reason)")
     args = ap.parse_args(argv)
     paths = select_scenarios(ap, args.scenarios, other_systems=True)
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
@@ -153,14 +168,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Heuristic AI against random, {args.games} games per cell, seed {args.seed}, {args.workers} worker(s). "
           "Target: >= 90 % of decisive games won, <= 5 % of all games lost.")
     print(f"{'scenario':28s} {'side':7s} {'won':>4s} {'lost':>4s} {'draw':>4s} {'err':>4s}  {'dec.won':>6s} "
-          f"{'95 % CI':13s} {'lost':>6s} {'s/game':>7s}  {'!ent':>5s} {'!act':>5s}")
+          f"{'95 % CI':13s} {'lost':>6s} {'s/game':>7s} {'turns':>5s}  {'!ent':>5s} {'!act':>5s}")
     t0 = time.perf_counter()
     cells = []
     for n, path in paths.items():
         for side in sides:
             c = cell(path, side, args.games, args.seed, args.workers, args.replays)
             cells.append(c)
-            print_row(c)
+            print_row(c, args.ended_by)
     short = [c for c in cells if not meets(c)]
     print(f"\n{len(cells) - len(short)} of {len(cells)} cells meet the target; total {time.perf_counter() - t0:.0f} s."
           " (!ent / !act: the heuristic side's units a game that never entered / never acted)")

@@ -430,7 +430,7 @@ def replay(file: str, verify: bool) -> None:
 
     The game is re-run by the replay's rule system (its header's "rule_system"; absent, as in
     replays written before rule systems had names, = Iron Cross)."""
-    from core.replay import first_divergence, read_replay, replay_system
+    from core.replay import first_divergence, read_replay, replay_decisions, replay_system
 
     try:
         rp = read_replay(file)
@@ -466,13 +466,16 @@ def replay(file: str, verify: bool) -> None:
         raise InputError(f"{file}: its scenario: {e}") from None
     except ScenarioError as e:
         raise InputError(f"{file}: its scenario cannot be played: {e}") from None
+    try:  # every decision read before any is played: a hand-edited one is named by line and index
+        actions = replay_decisions(file, rp, system)
+    except DocumentError as e:
+        raise InputError(str(e)) from None
     game = system.new_game(setup, h["seed"], h.get("rules") or system.rules[0], tuple(h.get("options", ())))
-    actions = h.get("actions") or rp.actions
     try:
         for i, a in enumerate(actions):
-            game.apply(system.action_from_json(a))
+            game.apply(a)
     except Exception as e:  # an illegal action on re-run is a divergence, not a crash
-        click.echo(f"DIVERGED: decision {i} ({a}) is refused on re-run: {e}", err=True)
+        click.echo(f"DIVERGED: decision {i} ({system.action_to_json(a)}) is refused on re-run: {e}", err=True)
         raise SystemExit(1)
     rerun = _json.loads(_json.dumps(game.events, default=str))
     d = first_divergence(rp.events, rerun)

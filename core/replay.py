@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from maps.document_file import DocumentError, Problem, atomic_write_text
 
 __all__ = ["REPLAY_FORMAT", "REPLAY_VERSION", "Replay", "write_replay", "read_replay", "replay_actions",
-           "replay_system", "first_divergence"]
+           "replay_decisions", "replay_system", "first_divergence"]
 
 REPLAY_FORMAT = "ironcross-replay"
 REPLAY_VERSION = 1
@@ -30,6 +30,8 @@ class Replay:
 
     header: dict
     events: list[dict]
+    #: the file's line number of each event (blank lines skipped); empty for a replay built in memory
+    lines: list[int] = field(default_factory=list)
 
     @property
     def actions(self) -> list[dict]:
@@ -53,6 +55,7 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
     if not raw:
         raise DocumentError(path, [Problem("line 1", "empty file")])
     out = []
+    nums = []
     for i, line in enumerate(raw, 1):
         if not line.strip():
             continue
@@ -60,6 +63,9 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
             out.append(json.loads(line))
         except json.JSONDecodeError as e:
             raise DocumentError(path, [Problem(f"line {i}", f"not valid JSON: {e.msg}")]) from None
+        nums.append(i)
+    if not out:
+        raise DocumentError(path, [Problem("line 1", "empty file")])
     head = out[0]
     if not isinstance(head, dict) or head.get("format") != REPLAY_FORMAT:
         raise DocumentError(path, [Problem("line 1.format", f"not a replay (format {head.get('format')!r})"
@@ -69,10 +75,42 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
     for key in ("scenario", "seed"):
         if key not in head:
             raise DocumentError(path, [Problem(f"line 1.{key}", "missing")])
-    for i, e in enumerate(out[1:], 2):
+    for i, e in zip(nums[1:], out[1:]):
         if not isinstance(e, dict) or "kind" not in e:
             raise DocumentError(path, [Problem(f"line {i}", "an event needs a 'kind'")])
-    return Replay(head, out[1:])
+    return Replay(head, out[1:], nums[1:])
+
+
+def replay_decisions(path: str | os.PathLike[str], replay: Replay, system, events_only: bool = False) -> list:
+    """The decisions of ``replay`` as actions of ``system`` (a :class:`core.rule_system.RuleSystem`,
+    see :func:`replay_system`), in order: the header's ``"actions"`` (every replay the playtest
+    runner writes has them) or else the ``"action"`` of every action event (``events_only``: those
+    even when the header lists the actions, as the editor's Watch replays what was logged). Decodes
+    them all before any is played, so a hand-edited replay is refused before the game starts.
+    Raises :class:`DocumentError` naming the file and, for every decision the system cannot read
+    (its ``action_from_json`` raised :class:`core.rule_system.IllegalActionError`), its line, its
+    index (0 = the first decision) and the system's reason."""
+    from core.rule_system import IllegalActionError
+
+    if replay.header.get("actions") and not events_only:
+        raw = replay.header["actions"]
+        if not isinstance(raw, list):
+            raise DocumentError(path, [Problem("line 1.actions", f"a list of actions, not {type(raw).__name__}")])
+        where = [f"line 1.actions[{i}]" for i in range(len(raw))]
+    else:
+        lines = replay.lines if len(replay.lines) == len(replay.events) else None
+        picked = [k for k, e in enumerate(replay.events) if e.get("kind") == "action"]
+        raw = [replay.events[k].get("action") for k in picked]
+        where = [f"line {lines[k]}.action" if lines else f"$.events[{k}].action" for k in picked]
+    out, problems = [], []
+    for i, (a, loc) in enumerate(zip(raw, where)):
+        try:
+            out.append(system.action_from_json(a))
+        except IllegalActionError as e:
+            problems.append(Problem(loc, f"decision {i}: {e}"))
+    if problems:
+        raise DocumentError(path, problems)
+    return out
 
 
 def replay_system(path: str | os.PathLike[str], replay: Replay):

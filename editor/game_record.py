@@ -257,8 +257,9 @@ class GameRecording:
     @classmethod
     def from_replay(cls, path: str, scenario_override: str | None = None) -> "GameRecording":
         """Re-apply the decisions of a replay file (``core.replay.read_replay``) with the replay's
-        ``rule_system`` (absent: the scenario's)."""
-        from core.replay import read_replay
+        ``rule_system`` (absent: the scenario's). Raises ``DocumentError`` naming the file, the line and the
+        problem for a file that is no replay or a decision the system cannot read."""
+        from core.replay import read_replay, replay_decisions
         from core.rule_system import for_scenario, get
 
         rp = read_replay(path)
@@ -267,10 +268,10 @@ class GameRecording:
         system = get(h["rule_system"]) if h.get("rule_system") else for_scenario(scenario)
         rec = cls._start(scenario, int(h["seed"]), h.get("rules") or system.rules[0],
                          tuple(h.get("options") or ()), h.get("ai") or {}, h.get("fixed_setup"), system)
-        for a in rp.actions:
+        for a in replay_decisions(path, rp, system, events_only=True):  # DocumentError: file, line, decision
             if rec.game.is_terminal():
                 break
-            rec._record(system.action_from_json(a))
+            rec._record(a)
         return rec
 
     def __len__(self) -> int:

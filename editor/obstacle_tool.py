@@ -14,8 +14,8 @@ Esc cancels; ``select`` - click on or near a line to select it (outlined yellow)
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QPushButton, QWidget
 from shapely.geometry import LineString, Point, Polygon
 
@@ -23,7 +23,7 @@ from editor import commands as C
 from editor import edits
 from editor.canvas import ToolEvent
 from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
-from editor.tools import Tool
+from editor.tools import DrawingTool, dots_path, polyline_path, show_quietly
 from maps.model import OBSTACLE_KINDS, Obstacle, TankTraps
 
 __all__ = ["ObstacleTool", "KINDS", "KIND_LABELS", "ID_PREFIX"]
@@ -36,10 +36,6 @@ KIND_LABELS: dict[str, str] = {"wall": "Wall", "low_stone_wall": "Low stone wall
 ID_PREFIX: dict[str, str] = {"wall": "W", "low_stone_wall": "L", "hedge": "H", "fence": "F", "tank_traps": "T"}
 
 
-def _scene(x: float, y: float) -> QPointF:
-    return QPointF(x * SCENE_PER_X, y * SCENE_PER_Y)
-
-
 def _record_geometry(rec) -> LineString | Polygon:
     """A record's line (or a field's polygon) in scene units."""
     pts = rec.polygon if isinstance(rec, TankTraps) and rec.polygon is not None else rec.line
@@ -47,8 +43,9 @@ def _record_geometry(rec) -> LineString | Polygon:
     return Polygon(scaled) if isinstance(rec, TankTraps) and rec.polygon is not None else LineString(scaled)
 
 
-class ObstacleTool(Tool):
-    """Linear obstacles and tank traps (see the module docstring)."""
+class ObstacleTool(DrawingTool):
+    """Linear obstacles and tank traps (see the module docstring). The drawing point by point, the
+    modes and the redraw after an edit are :class:`editor.tools.DrawingTool`'s."""
 
     #: How near (scene units; a hex is 100 across) a click must be to a line to select it.
     GRAB = 14.0
@@ -58,64 +55,33 @@ class ObstacleTool(Tool):
     shortcut = "W"
     help = "Obstacle: click the points of a wall, hedge, fence or tank traps; double-click or Enter ends it"
     MODES = ("draw", "select")
+    MODE_HELP = {"select": "Obstacle: click a line to select it; Delete removes it, a kind chosen in the options changes it"}
 
     def __init__(self, ctx):
-        super().__init__(ctx)
-        self.mode = "draw"
+        super().__init__(ctx)   # mode "draw", no points
         self.kind = "wall"
         self.snap = False
-        self.points: list[tuple[float, float]] = []
-        self.hover: tuple[float, float] | None = None
         #: the selected record: ("obstacles" or "tank_traps", id)
         self.selected: tuple[str, str] | None = None
-        ctx.document_changed.connect(self._watch)
-        if ctx.document is not None:
-            self._watch(ctx.document)
+        self._follow_document()
 
     # ------------------------------------------------------------------ lifecycle
     def _watch(self, doc) -> None:
         self.selected = None
         self.points = []
-        if doc is not None:
-            doc.changed.connect(self._doc_changed)
+        super()._watch(doc)
 
-    def _doc_changed(self, _hexes) -> None:
-        if self.doc is None or self.ctx.document is not self.sender():
-            return
+    def _drop_stale(self) -> None:
         if self.selected is not None and self.record(*self.selected) is None:
             self.selected = None   # undone or deleted
-        if self is getattr(self.ctx, "active_tool", lambda: None)():
-            self._redraw()
-
-    def deactivate(self) -> None:
-        self.points, self.hover = [], None
-        super().deactivate()
 
     # ------------------------------------------------------------------ options
-    def set_mode(self, mode: str) -> None:
-        if mode not in self.MODES:
-            raise ValueError(f"obstacle tool modes are {self.MODES}, not {mode!r}")
-        self.mode = mode
-        combo = getattr(self, "mode_combo", None)
-        if combo is not None and combo.currentData() != mode:
-            combo.blockSignals(True)
-            combo.setCurrentIndex(self.MODES.index(mode))
-            combo.blockSignals(False)
-        self.points, self.hover = [], None
-        self._redraw()
-        self.set_status(self.help if mode == "draw" else
-                        "Obstacle: click a line to select it; Delete removes it, a kind chosen in the options changes it")
-
     def set_kind(self, kind: str) -> None:
         """The kind drawn next; in select mode also the selected line's new kind (one undo step)."""
         if kind not in KINDS:
             raise ValueError(f"obstacle kinds are {', '.join(KINDS)}, not {kind!r}")
         self.kind = kind
-        combo = getattr(self, "kind_combo", None)
-        if combo is not None and combo.currentData() != kind:
-            combo.blockSignals(True)
-            combo.setCurrentIndex(KINDS.index(kind))
-            combo.blockSignals(False)
+        show_quietly(getattr(self, "kind_combo", None), KINDS, kind)
         if self.mode == "select" and self.selected is not None:
             self.change_kind(self.selected, kind)
 
@@ -183,14 +149,7 @@ class ObstacleTool(Tool):
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 self.finish()
                 return True
-            if key == Qt.Key.Key_Backspace and self.points:
-                self.points.pop()
-                self._redraw()
-                return True
-            if key == Qt.Key.Key_Escape:
-                self.cancel()
-                return True
-            return False
+            return self.draft_key(key)   # Backspace drops the last point, Esc cancels
         if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selected is not None:
             self.delete(self.selected)
             return True
@@ -202,17 +161,10 @@ class ObstacleTool(Tool):
     # ------------------------------------------------------------------ drawing
     def add_point(self, pt: tuple[float, float]) -> None:
         """Add a point (lattice map units) to the line being drawn."""
-        pt = (float(pt[0]), float(pt[1]))
-        if self.points and pt == self.points[-1]:
-            return
-        self.points.append(pt)
-        self.set_status(f"{KIND_LABELS[self.kind].lower()}: point {len(self.points)}; double-click or Enter ends it")
-        self._redraw()
+        super().add_point((float(pt[0]), float(pt[1])))
 
-    def cancel(self) -> None:
-        self.points, self.hover = [], None
-        self._redraw()
-        self.set_status("cancelled")
+    def _point_status(self, pt) -> str:
+        return f"{KIND_LABELS[self.kind].lower()}: point {len(self.points)}; double-click or Enter ends it"
 
     def finish(self) -> str | None:
         """End the line being drawn: add it to the map (one undo step) and return its id; None
@@ -279,12 +231,8 @@ class ObstacleTool(Tool):
         kind = "tank_traps" if key[0] == "tank_traps" else rec.kind
         prov = rec.provenance.short() if rec.provenance else "no provenance"
         self.set_status(f"{KIND_LABELS[kind]} {rec.id} ({prov}): Delete removes it")
-        combo = getattr(self, "kind_combo", None)
         self.kind = kind
-        if combo is not None:
-            combo.blockSignals(True)
-            combo.setCurrentIndex(KINDS.index(kind))
-            combo.blockSignals(False)
+        show_quietly(getattr(self, "kind_combo", None), KINDS, kind)
 
     def delete(self, key: tuple[str, str]) -> bool:
         """Remove the obstacle or tank traps ``key`` (one undo step)."""
@@ -338,18 +286,9 @@ class ObstacleTool(Tool):
         if self.doc is None:
             return
         if self.mode == "draw" and self.points:
-            path = QPainterPath()
-            pts = [_scene(*p) for p in self.points]
-            path.moveTo(pts[0])
-            for q in pts[1:]:
-                path.lineTo(q)
-            if self.hover is not None:
-                path.lineTo(_scene(*self.hover))
-            self.add_overlay(path, None, QPen(QColor(0, 90, 200), 5, Qt.PenStyle.DashLine), 14)
-            dots = QPainterPath()
-            for q in pts:
-                dots.addEllipse(q, 7, 7)
-            self.add_overlay(dots, QColor(0, 90, 200, 170), QPen(QColor(255, 255, 255), 2), 15)
+            self.add_overlay(polyline_path(self.points, self.hover), None,
+                             QPen(QColor(0, 90, 200), 5, Qt.PenStyle.DashLine), 14)
+            self.add_overlay(dots_path(self.points, 7), QColor(0, 90, 200, 170), QPen(QColor(255, 255, 255), 2), 15)
         if self.selected is not None:
             rec = self.record(*self.selected)
             if rec is not None:

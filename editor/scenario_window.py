@@ -5,9 +5,11 @@ overlays, and opens, creates and saves :class:`editor.scenario_document.Scenario
 
 Opening a scenario also opens its map in the map canvas, and the scenario document resolves its
 regions on that live map document (:meth:`ScenarioDocument.bind_map`): map edits show in zones,
-placement checks and victory at once. Games started here (batch, Watch, Hot-seat) play a snapshot
-of the documents in memory (:meth:`ScenarioDocument.playable_copy`). Overlays redraw from the
-scenario document's ``changed`` signal.
+placement checks and victory at once. A scenario of another rule system
+(:class:`editor.system_scenario.SystemScenarioDocument`) binds the same way: its validation and its
+games read the live map. Games started here (batch, Watch, Hot-seat) play a snapshot of the
+documents in memory (:meth:`ScenarioDocument.playable_copy`). Overlays redraw from the scenario
+document's ``changed`` signal.
 """
 
 from __future__ import annotations
@@ -507,6 +509,10 @@ class ScenarioController(QObject):
             except (DocumentError, OSError):
                 pass
         self.system_panel.set_document(doc)
+        # one truth: while the window shows the scenario's map file, the document reads that live
+        # map (validation and games included); an edit of map.file binds or unbinds it again
+        self.map_document_changed(self.win.document)
+        doc.changed.connect(lambda _w, d=doc: d is self.doc and self.map_document_changed(self.win.document))
         self.playtest.set_system(doc.system)
         self.hotseat.set_system(doc.system)
         was = self.win.mode
@@ -527,13 +533,14 @@ class ScenarioController(QObject):
             old.deleteLater()
 
     def map_document_changed(self, map_doc) -> None:
-        """The window shows another map document: the scenario resolves on it when it is the
-        scenario's map file, else on that file as saved."""
+        """The window shows another map document: the scenario (of any system) resolves on it
+        when it is the scenario's map file, else on that file as saved."""
         doc = self.doc
         if doc is None:
             return
-        same = map_doc is not None and map_doc.path is not None and \
-            Path(map_doc.path).resolve() == doc.map_file().resolve()
+        mf = doc.map_file()
+        same = map_doc is not None and map_doc.path is not None and mf is not None and \
+            Path(map_doc.path).resolve() == mf.resolve()
         doc.bind_map(map_doc if same else None)
         if same and not getattr(map_doc, "_scenario_watch", False):
             map_doc._scenario_watch = True
@@ -545,9 +552,27 @@ class ScenarioController(QObject):
         doc = self.doc
         if doc is None or doc.map_document is not map_doc or path is None:
             return
-        if Path(path).resolve() != doc.map_file().resolve():
-            doc.edit(f"Map saved as {Path(path).name}",
-                     lambda d: d["map"].__setitem__("file", str(Path(path).resolve())))
+        mf = doc.map_file()
+        if mf is not None and Path(path).resolve() == mf.resolve():
+            return
+        if isinstance(doc, SystemScenarioDocument):
+            if not doc.editable:   # edited in its file: it plays the file it names, as saved
+                doc.bind_map(None)
+                return
+            import copy
+
+            from editor.system_form import DataCommand
+
+            after = copy.deepcopy(doc.data)
+            try:   # named relative to the scenario file, as File > New scenario names it
+                ref = os.path.relpath(Path(path).resolve(), doc.path.resolve().parent).replace(os.sep, "/")
+            except ValueError:   # another drive
+                ref = str(Path(path).resolve())
+            after["map"]["file"] = ref
+            doc.push(DataCommand(doc, f"Map saved as {Path(path).name}", copy.deepcopy(doc.data), after))
+            return
+        doc.edit(f"Map saved as {Path(path).name}",
+                 lambda d: d["map"].__setitem__("file", str(Path(path).resolve())))
 
     def _scenario_layout(self) -> None:
         """The Scenario mode's default layout: the scenario's forms left, its map-related panels right
@@ -746,6 +771,8 @@ class ScenarioController(QObject):
     def shutdown(self) -> None:
         self.playtest.shutdown()
         self.watch.shutdown()
+        if isinstance(self.doc, SystemScenarioDocument):   # the window closes: the scenario reads its file again
+            self.doc.bind_map(None)
 
     # ------------------------------------------------------------------ overlays
     def redraw(self, what: str = "scenario") -> None:

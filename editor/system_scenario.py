@@ -11,18 +11,26 @@ the map), what the system's own validation says of the JSON in memory (``summari
 for recovery when newer). A system without a schema opens read-only (*Reload* reads the file
 again after an edit). The Playtest, Watch and Hot-seat docks play the scenario in memory
 (:meth:`SystemScenarioDocument.playable_copy`).
+
+One truth, as for the forms' scenarios (:mod:`editor.scenario_document`): while the map window
+shows the scenario's map file, the document reads that live :class:`editor.document.MapDocument`
+(:meth:`SystemScenarioDocument.bind_map`): its :attr:`~SystemScenarioDocument.hexmap` is the live
+map's, the system's validation checks the live map (written with its terrain chart embedded to a
+temporary file) and the games the editor starts play it, unsaved map edits included (the panel
+says so); unbound, the map file as saved.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
@@ -62,10 +70,16 @@ class _Context:
     area: tuple
 
 
+#: the name of the live map in a snapshot folder (:meth:`SystemScenarioDocument.playable_copy`)
+SNAPSHOT_MAP = "map.json"
+
+
 class SystemScenarioDocument(QObject):
-    """A scenario file of another rule system, read-only: ``path``, ``system`` (its
-    :class:`core.rule_system.RuleSystem`), ``data`` (its JSON), ``title``; the same signals as
-    :class:`editor.scenario_document.ScenarioDocument` (never emitted but by :meth:`reload`)."""
+    """A scenario file of another rule system: ``path``, ``system`` (its
+    :class:`core.rule_system.RuleSystem`), ``data`` (its JSON), ``title``, ``hexmap`` (the live
+    map while :attr:`map_document` is bound, else the map file as saved); the same signals as
+    :class:`editor.scenario_document.ScenarioDocument` (``changed("scenario")`` after an edit, a
+    reload and, once it pauses, a change of the bound map: its hexes, chart or saved state)."""
 
     changed = Signal(str)
     dirty_changed = Signal(bool)
@@ -79,9 +93,22 @@ class SystemScenarioDocument(QObject):
         self._path = Path(path)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
-        self.hexmap = None
+        #: the map file as saved (loaded lazily; None when it cannot be loaded)
+        self._own_hexmap = None
+        self._own_loaded = False
+        #: the live map document the scenario reads (:meth:`bind_map`), or None
+        self.map_document = None
+        #: (hexmap, path) of the live map last written for :meth:`check`
+        self._live_written: tuple | None = None
         self._tmp = None
         self._recovered = False
+        # the panel follows a map edit (a brush drag) once it pauses, as a forms scenario's views do
+        from editor.scenario_document import MAP_REDRAW_MS
+
+        self._map_timer = QTimer(self)
+        self._map_timer.setSingleShot(True)
+        self._map_timer.setInterval(MAP_REDRAW_MS)
+        self._map_timer.timeout.connect(lambda: self.changed.emit("scenario"))
         self.reload(emit=False)
 
     def _clean_changed(self, clean: bool) -> None:
@@ -112,16 +139,33 @@ class SystemScenarioDocument(QObject):
             self.changed.emit("scenario")
 
     def _load_map(self) -> None:
+        """The scenario's map file changed (or was read again): the saved map is read again when
+        next asked for; a bound live map that is no longer the scenario's map file is unbound."""
         self.title = scenario_title(self.data, self._path)
-        self.hexmap = None
-        mp = self.map_file()
-        if mp is not None and mp.is_file():
-            from maps.mapfile import load_map
+        self._own_hexmap = None
+        self._own_loaded = False
+        if self.map_document is not None and not self.is_map_of(self.map_document):
+            self.bind_map(None)
 
-            try:
-                self.hexmap = load_map(mp)
-            except DocumentError:
-                self.hexmap = None   # said by sections_text()
+    @property
+    def hexmap(self):
+        """The map the scenario is read on (:class:`maps.hexmap.HexMap`): the live map document's
+        while one is bound (:meth:`bind_map`), else the map file as saved; None when the
+        scenario names no map file or it cannot be loaded (said by :meth:`sections_text`)."""
+        if self.map_document is not None:
+            return self.map_document.hexmap
+        if not self._own_loaded:
+            self._own_loaded = True
+            self._own_hexmap = None
+            mp = self.map_file()
+            if mp is not None and mp.is_file():
+                from maps.mapfile import load_map
+
+                try:
+                    self._own_hexmap = load_map(mp)
+                except DocumentError:
+                    self._own_hexmap = None   # said by sections_text()
+        return self._own_hexmap
 
     # -- editing (the form, ``editor/system_form.py``)
     def push(self, command) -> None:
@@ -233,8 +277,51 @@ class SystemScenarioDocument(QObject):
     def is_dirty(self) -> bool:
         return self._recovered or not self.undo_stack.isClean()
 
-    def bind_map(self, _map_doc) -> None:
-        """The scenario names its map file: the games read it as saved (the live map does not change it)."""
+    def is_map_of(self, map_doc) -> bool:
+        """Whether ``map_doc`` (an :class:`editor.document.MapDocument`) is the scenario's map file."""
+        mp = self.map_file()
+        return mp is not None and map_doc is not None and map_doc.path is not None and \
+            Path(map_doc.path).resolve() == mp.resolve()
+
+    def bind_map(self, map_doc) -> None:
+        """Read the scenario on the live map document ``map_doc`` (an
+        :class:`editor.document.MapDocument` of the scenario's map file: :attr:`hexmap`,
+        :meth:`check` and :meth:`playable_copy` use it, unsaved edits included), or on the map
+        file as saved again (``None``). A change of the bound map (hexes, features, buildings,
+        the chart, saved or not) emits ``changed("scenario")`` once the edit pauses."""
+        if map_doc is self.map_document:
+            return
+        old = self.map_document
+        if old is not None:
+            for sig in (old.changed, old.chart_changed, old.dirty_changed):
+                try:
+                    sig.disconnect(self._map_changed)
+                except (RuntimeError, TypeError):
+                    pass
+        self.map_document = map_doc
+        self._live_written = None
+        if map_doc is not None:
+            map_doc.changed.connect(self._map_changed)
+            map_doc.chart_changed.connect(self._map_changed)
+            map_doc.dirty_changed.connect(self._map_changed)   # saved: the panel no longer says "unsaved"
+        else:   # the file as saved, read again (the map may have been saved while it was bound)
+            self._own_hexmap = None
+            self._own_loaded = False
+        self._map_changed()
+
+    def _map_changed(self, *_args) -> None:
+        self._map_timer.start()
+
+    @property
+    def map_unsaved(self) -> bool:
+        """The bound live map has edits not saved to its file (the games play them)."""
+        m = self.map_document
+        return m is not None and m.is_dirty
+
+    def _live_map_doc(self):
+        """The bound live map as a map file with its terrain chart embedded (what the games read)."""
+        hm = self.map_document.hexmap
+        return hm.doc.model_copy(update={"terrain_chart": hm.chart})
 
     def map_file(self) -> Path | None:
         """The map file the scenario names (``map.file``, relative to the scenario), or None."""
@@ -267,13 +354,83 @@ class SystemScenarioDocument(QObject):
 
     def playable_copy(self, folder) -> Path:
         """The file the games play: the scenario in memory (unsaved edits included), written to a
-        new sub-folder of ``folder`` with its map (and roster) named by absolute path; the map
-        file as saved. Every game started from the editor reads exactly this file."""
+        new sub-folder of ``folder``. While a live map is bound (:meth:`bind_map`) the map is that
+        map, unsaved edits included, written beside it as ``map.json`` with its terrain chart
+        embedded (as :meth:`editor.scenario_document.ScenarioDocument.playable_copy` does), and
+        ``map.file`` names it; unbound, ``map.file`` names the map file as saved by absolute path.
+        The roster is named by absolute path. Every game started from the editor reads exactly
+        this file; each snapshot keeps its own folder, so the replays of earlier games still
+        verify. Raises DocumentError when the live map cannot be written (its problems)."""
+        from maps.mapfile import save_map
+
         Path(folder).mkdir(parents=True, exist_ok=True)
-        out = Path(tempfile.mkdtemp(prefix="snapshot-", dir=str(folder))) / self._path.name
-        out.write_text(json.dumps(self._rebased(out.parent, absolute=True), indent=1, ensure_ascii=False) + "\n",
-                       encoding="utf-8")
+        snap = Path(tempfile.mkdtemp(prefix="snapshot-", dir=str(folder)))
+        out = snap / self._path.name
+        data = self._rebased(snap, absolute=True)
+        if self.map_document is not None and isinstance(data, dict) and isinstance(data.get("map"), dict):
+            name = SNAPSHOT_MAP if out.name != SNAPSHOT_MAP else "live-" + SNAPSHOT_MAP
+            save_map(snap / name, self._live_map_doc())
+            data["map"]["file"] = name
+        out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         return out
+
+    def system_args(self, data=None) -> tuple[str, object]:
+        """``(path, data)`` for the system's functions that read the scenario in memory
+        (``setup_pieces``, ``move_reach``, ``place_piece``; the tabletop tools): the file's path
+        and ``data`` (default: the JSON in memory); while a live map is bound, a copy of ``data``
+        whose ``map.file`` names that map (written as :meth:`check` writes it) by absolute path,
+        so the set-up drawn, its reach and its refusals read the map the games play. A live map
+        that cannot be written: ``data`` unchanged (:meth:`check` lists its problems)."""
+        data = self.data if data is None else data
+        if self.map_document is None or not isinstance(data, dict) or not isinstance(data.get("map"), dict):
+            return str(self._path), data
+        out = copy.deepcopy(data)
+        try:
+            out["map"]["file"] = str(self._live_map_file(self._tmp_folder()))
+        except DocumentError:
+            return str(self._path), data
+        return str(self._path), out
+
+    def own_refs(self, result, data):
+        """``result`` (a system's edited copy of ``data`` from :meth:`system_args`) naming the map
+        file that ``data`` names: what is stored in the document never names the live map's
+        temporary file."""
+        if isinstance(result, dict) and isinstance(data, dict) and isinstance(data.get("map"), dict) \
+                and isinstance(result.get("map"), dict) and "file" in data["map"]:
+            result["map"]["file"] = data["map"]["file"]
+        return result
+
+    def _tmp_folder(self) -> Path:
+        if self._tmp is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="system-scenario-")
+        return Path(self._tmp.name)
+
+    def _live_map_file(self, folder: Path) -> Path:
+        """The bound live map written to ``folder`` for the system's checks: named by its content
+        (``map-HASH.json``), so a system's cache of a map file by name (Red Flags'
+        ``load_map_cached``, 20 mm's ``table_for``) never serves an older version; written once
+        per map version. Raises DocumentError (the map's problems, :func:`maps.mapfile.save_map`)."""
+        from maps.document_file import atomic_write_text
+        from maps.mapfile import check_map, map_json
+
+        hm = self.map_document.hexmap
+        if self._live_written is not None and self._live_written[0] is hm and self._live_written[1].is_file():
+            return self._live_written[1]
+        mf = self._live_map_doc()
+        text = json.dumps(map_json(mf), indent=1, ensure_ascii=False) + "\n"
+        p = folder / f"map-{hashlib.sha1(text.encode('utf-8')).hexdigest()[:16]}.json"
+        if not p.is_file():
+            problems = check_map(mf)   # as save_map refuses a map with problems
+            if problems:
+                raise DocumentError(str(self.map_document.path or "<map>"), problems)
+            atomic_write_text(p, text)
+        if self._live_written is not None and self._live_written[1] != p:
+            try:   # the previous version is read no more
+                self._live_written[1].unlink()
+            except OSError:
+                pass
+        self._live_written = (hm, p)
+        return p
 
     def setup_problems(self) -> list:
         return []
@@ -290,14 +447,22 @@ class SystemScenarioDocument(QObject):
 
     def check(self) -> tuple[str | None, list[Problem], list[str]]:
         """(summary or None, problems with their JSON paths, design warnings) of the JSON in
-        memory, checked by the system on a temporary copy beside nothing (its map and roster
-        named by absolute path); a scenario the system cannot even read is one problem at ``$``."""
-        if self._tmp is None:
-            self._tmp = tempfile.TemporaryDirectory(prefix="system-scenario-")
-        tmp = Path(self._tmp.name) / self._path.name
-        tmp.write_text(json.dumps(self._rebased(tmp.parent, absolute=True), ensure_ascii=False), encoding="utf-8")
+        memory, checked by the system on a temporary copy beside nothing (its roster named by
+        absolute path; its map the bound live map, unsaved edits included, written beside it with
+        its chart embedded -- what the games play -- else the map file as saved, by absolute
+        path); a scenario the system cannot even read is one problem at ``$``, a live map that
+        cannot be written one at ``$.map.file``."""
+        tmp = self._tmp_folder() / self._path.name
+        data = self._rebased(tmp.parent, absolute=True)
+        if self.map_document is not None and isinstance(data, dict) and isinstance(data.get("map"), dict):
+            try:
+                data["map"]["file"] = str(self._live_map_file(tmp.parent))
+            except DocumentError as e:
+                return None, [Problem("$.map.file", "the map in the window cannot be played: "
+                                      + "; ".join(str(p) for p in e.problems))], []
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         try:
-            summary = self.system.summarise_scenario(str(tmp), self._rebased(tmp.parent, absolute=True))
+            summary = self.system.summarise_scenario(str(tmp), copy.deepcopy(data))
         except DocumentError as e:
             return None, list(e.problems), []
         except (ValueError, KeyError, TypeError) as e:   # a system's own check that is not a DocumentError
@@ -315,6 +480,8 @@ class SystemScenarioDocument(QObject):
         secs = ", ".join(self.sections()) or "the whole map"
         if self.hexmap is None:
             return f"{mp.name}: cannot be loaded"
+        if self.map_unsaved:
+            return f"{mp.name}: {secs} (the map in the window, with unsaved edits: the games play them)"
         return f"{mp.name}: {secs}"
 
 
@@ -420,16 +587,21 @@ class SystemScenarioPanel(QWidget):
             path = w.split(":", 1)[0] if w.startswith("$") else ""
             it.setData(Qt.ItemDataRole.UserRole, path)
             self.problems.addItem(it)
+        mp = doc.map_file()
+        map_note = (f"<br><b>The map has unsaved edits</b> (<tt>{mp.name if mp is not None else 'the map'}</tt> in the "
+                    f"map window): the validation above, Playtest, Watch and Hot-seat read them; save the map "
+                    f"(<i>File &gt; Save</i>) so that its file plays the same." if doc.map_unsaved else "")
         if doc.editable:
             self.form.set_problems(problems)
             self.note.setText(
                 f"Edit the {s.title} scenario in the form: select a field to change it; hex lists and hexes are "
                 f"picked by clicking the map. Every edit can be undone; Save (Ctrl+S) writes <tt>{doc.path.name}</tt>"
-                + (" -- <b>unsaved edits</b>: Playtest, Watch and Hot-seat play them." if doc.is_dirty else "."))
+                + (" -- <b>unsaved edits</b>: Playtest, Watch and Hot-seat play them." if doc.is_dirty else ".")
+                + map_note)
         else:
             self.note.setText(
                 f"The editor's scenario forms (sides, orders of battle, roster, set-up, regions, victory) edit "
                 f"{get(FORMS_SYSTEM).title} scenarios. {s.title} does not describe its scenario file "
                 f"(<tt>scenario_schema</tt>): edit it in its file for now -- change <tt>{doc.path.name}</tt> in a "
                 f"text editor, then <i>Reload the file</i>. Playtest, Watch and Hot-seat (Play mode) play it with "
-                f"{s.title}'s rules.")
+                f"{s.title}'s rules." + map_note)

@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF, QUndoCommand
-from PySide6.QtWidgets import QButtonGroup, QLabel, QRadioButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QButtonGroup, QRadioButton, QWidget
 
 from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
 from editor.scenario_overlay import HEX_SCENE, PiecesItem, _label, _path_item, bearing_vector, map_point
@@ -132,10 +132,11 @@ def setup_items(doc, selected: str | None = None, pieces=None) -> list:
     """The set-up of the measured scenario ``doc`` drawn: its pieces where they stand (the
     selected one with its fire arc) and the selected piece's movement reach."""
     s = doc.system
-    pieces = s.setup_pieces(str(doc.path), doc.data) if pieces is None else pieces
+    path, data = doc.system_args()   # the live map while the map window shows it (one truth)
+    pieces = s.setup_pieces(path, data) if pieces is None else pieces
     items = [PiecesItem(pieces, selected)]
     if selected is not None and s.move_reach is not None:
-        it = reach_item(s.move_reach(str(doc.path), selected, doc.data))
+        it = reach_item(s.move_reach(path, selected, data))
         if it is not None:
             items.append(it)
     return items
@@ -212,8 +213,9 @@ class TapeTool(Tool):
         pass
 
     def key(self, key, modifiers) -> bool:
-        if key == Qt.Key.Key_Escape:
+        if key == Qt.Key.Key_Escape:   # also mid-drag: the rest of the drag measures nothing
             self.start = self.end = self.reading = None
+            self._pressed = False
             self.clear_overlay()
             self.set_status(self.help)
             return True
@@ -315,17 +317,17 @@ class TablePlaceTool(Tool):
         if doc is None or self.ctx.scene is None:
             self.pieces = []
             return
-        self.pieces = doc.system.setup_pieces(str(doc.path), doc.data)
+        self.pieces = doc.system.setup_pieces(*doc.system_args())   # the live map (one truth)
         if self.selected is not None and not any(p.uid == self.selected for p in self.pieces):
             self.selected = None
         if self._ghost is not None and self.selected is not None and self._trial is not None:
             # dragging to a position the rules accept: the piece and its reach as they would be
-            trial = self._trial
+            path, trial = doc.system_args(self._trial)
             shown = [replace(p, status=p.status + ("placing",)) if p.uid == self.selected else p
-                     for p in doc.system.setup_pieces(str(doc.path), trial)]
+                     for p in doc.system.setup_pieces(path, trial)]
             items = [PiecesItem(shown, self.selected)]
             if doc.system.move_reach is not None:
-                items.append(reach_item(doc.system.move_reach(str(doc.path), self.selected, trial)))
+                items.append(reach_item(doc.system.move_reach(path, self.selected, trial)))
         elif self._ghost is not None and self.selected is not None:   # refused there: drawn as moved, marked
             shown = [self._moved(p, "refused") if p.uid == self.selected else p for p in self.pieces]
             items = [PiecesItem(shown, self.selected)]
@@ -431,7 +433,8 @@ class TablePlaceTool(Tool):
         self.selected = uid
         self._ghost = (tuple(point), float(bearing))
         try:
-            self._trial = doc.system.place_piece(str(doc.path), doc.data, uid, tuple(point), float(bearing))
+            path, data = doc.system_args()
+            self._trial = doc.own_refs(doc.system.place_piece(path, data, uid, tuple(point), float(bearing)), doc.data)
             self.refusal = ""
         except ScenarioError as e:
             self._trial, self.refusal = None, str(e)
@@ -478,7 +481,8 @@ class TablePlaceTool(Tool):
             return False
         before = json.loads(json.dumps(doc.data))
         try:
-            after = doc.system.place_piece(str(doc.path), before, uid, tuple(point), float(bearing))
+            path, data = doc.system_args(before)   # refused or not as on the live map (one truth)
+            after = doc.own_refs(doc.system.place_piece(path, data, uid, tuple(point), float(bearing)), before)
         except ScenarioError as e:
             self.refresh()
             self.set_status(f"{uid} not placed: {e}")
@@ -505,11 +509,7 @@ class TablePlaceTool(Tool):
         self.snap = mode
 
     def make_options(self) -> QWidget:
-        w = QWidget()
-        lay = QVBoxLayout(w)
-        lab = QLabel(self.help)
-        lab.setWordWrap(True)
-        lay.addWidget(lab)
+        w, lay = self.help_panel()
         group = QButtonGroup(w)
         for mode, text in zip(SNAP_MODES, ("No snapping", "Snap to hex centres", "Snap to a 0.5-inch grid")):
             b = QRadioButton(text)

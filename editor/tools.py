@@ -48,6 +48,7 @@ __all__ = [
     "TerrainBrushTool",
     "TreeBrushTool",
     "LevelBrushTool",
+    "DrawingTool",
     "BuildingTool",
     "PathTool",
     "FeatureTool",
@@ -62,6 +63,38 @@ PREVIEW_FILL = QColor(250, 200, 0, 90)
 
 def _lat(x: float, y: float) -> QPointF:
     return QPointF(x * SCENE_PER_X, y * SCENE_PER_Y)
+
+
+def show_quietly(combo: QComboBox | None, values, value) -> None:
+    """Show ``value`` (one of ``values``, in the order of the combo's items, each item's data) in
+    the options panel's ``combo`` without emitting its change signals: the panel follows a change
+    made in code. Nothing when the panel was not made (``combo`` None) or shows it already."""
+    if combo is not None and combo.currentData() != value:
+        combo.blockSignals(True)
+        combo.setCurrentIndex(list(values).index(value))
+        combo.blockSignals(False)
+
+
+def polyline_path(points, hover=None) -> QPainterPath:
+    """The rubber band of a line being drawn: through ``points`` (lattice map units) and on to the
+    ``hover`` point (the mouse), in scene units; empty without points."""
+    path = QPainterPath()
+    pts = [_lat(*p) for p in points]
+    if pts:
+        path.moveTo(pts[0])
+        for p in pts[1:]:
+            path.lineTo(p)
+        if hover is not None:
+            path.lineTo(_lat(*hover))
+    return path
+
+
+def dots_path(points, radius: float) -> QPainterPath:
+    """A dot of ``radius`` (scene units) at each of ``points`` (lattice map units)."""
+    dots = QPainterPath()
+    for p in points:
+        dots.addEllipse(_lat(*p), radius, radius)
+    return dots
 
 
 class ToolContext(QObject):
@@ -152,13 +185,18 @@ class Tool(QObject):
         return self._options
 
     def make_options(self) -> QWidget:
+        w, lay = self.help_panel()
+        lay.addStretch(1)
+        return w
+
+    def help_panel(self) -> tuple[QWidget, QVBoxLayout]:
+        """An options panel that starts with the tool's help text (wrapped), and its layout."""
         w = QWidget()
         lay = QVBoxLayout(w)
         lab = QLabel(self.help)
         lab.setWordWrap(True)
         lay.addWidget(lab)
-        lay.addStretch(1)
-        return w
+        return w, lay
 
     def clear_overlay(self) -> None:
         for it in self._items:
@@ -346,11 +384,7 @@ class FeatureTool(SelectTool):
     help = "Feature naming: select hexes, then type a name (\"Hill K\") and press Name"
 
     def make_options(self) -> QWidget:
-        w = QWidget()
-        lay = QVBoxLayout(w)
-        lab = QLabel(self.help)
-        lab.setWordWrap(True)
-        lay.addWidget(lab)
+        w, lay = self.help_panel()
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText("Hill K")
         lay.addWidget(self.name_edit)
@@ -431,11 +465,7 @@ class _Brush(Tool):
         if value not in self.sizes:
             raise ValueError(f"brush size must be one of {self.sizes}, not {value}")
         self._size = value
-        cb = self.size_combo
-        if cb is not None and cb.currentData() != value:
-            cb.blockSignals(True)
-            cb.setCurrentIndex(self.sizes.index(value))
-            cb.blockSignals(False)
+        show_quietly(self.size_combo, self.sizes, value)
 
     def press(self, ev: ToolEvent) -> None:
         if ev.button != Qt.MouseButton.LeftButton:
@@ -664,9 +694,113 @@ class LevelBrushTool(_Brush):
 
 
 # ------------------------------------------------------------------------------------------
+# Drawing point by point (buildings here; obstacles in editor.obstacle_tool)
+# ------------------------------------------------------------------------------------------
+class DrawingTool(Tool):
+    """Common handling of the tools that draw a line or an outline point by point, in modes, and
+    select what the map holds (:class:`BuildingTool`, :class:`editor.obstacle_tool.ObstacleTool`).
+
+    - ``points`` drawn so far and ``hover``, the mouse's point (lattice map units; the rubber band
+      :func:`polyline_path`): :meth:`add_point` adds one (never the same twice in a row; the
+      status from :meth:`_point_status`); :meth:`draft_key`: Backspace drops the last point, Esc
+      cancels (:meth:`cancel`: :meth:`_clear_draft`, a redraw, "cancelled");
+    - :meth:`set_mode` (one of ``MODES``; the options panel's ``mode_combo``, items whose data are
+      the modes, follows; the status is the mode's ``MODE_HELP``, else the tool's help) and
+      :meth:`deactivate` drop all in progress (:meth:`_reset`);
+    - the overlay follows the document (:meth:`_follow_document`, called at the end of a
+      subclass's ``__init__``): after any edit (undo included) a selection the edit removed is
+      forgotten (:meth:`_drop_stale`) and the current tool redraws (:meth:`_redraw`).
+    """
+
+    MODES: tuple[str, ...] = ("draw",)
+    #: the status text of each mode whose text is not the tool's ``help``
+    MODE_HELP: dict[str, str] = {}
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.mode = self.MODES[0]
+        self.points: list[tuple[float, float]] = []
+        self.hover: tuple[float, float] | None = None
+
+    # the document
+    def _follow_document(self) -> None:
+        self.ctx.document_changed.connect(self._watch)
+        if self.ctx.document is not None:
+            self._watch(self.ctx.document)
+
+    def _watch(self, doc) -> None:
+        """Redraw the selection (and what goes with it) after any edit of ``doc``, undo included."""
+        if doc is not None:
+            doc.changed.connect(self._doc_changed)
+
+    def _doc_changed(self, _hexes) -> None:
+        if self.doc is None or self.ctx.document is not self.sender():
+            return
+        self._drop_stale()
+        if self is getattr(self.ctx, "active_tool", lambda: None)():
+            self._redraw()
+
+    def _drop_stale(self) -> None:
+        """Forget a selection that the document no longer has (an undo, a delete)."""
+
+    def _redraw(self) -> None:
+        raise NotImplementedError
+
+    # modes and lifecycle
+    def set_mode(self, mode: str) -> None:
+        if mode not in self.MODES:
+            raise ValueError(f"{self.name} tool modes are {self.MODES}, not {mode!r}")
+        self.mode = mode
+        show_quietly(getattr(self, "mode_combo", None), self.MODES, mode)
+        self._reset()
+        self._redraw()
+        self.set_status(self.MODE_HELP.get(mode, self.help))
+
+    def deactivate(self) -> None:
+        self._reset()
+        super().deactivate()
+
+    def _clear_draft(self) -> None:
+        """Drop the line being drawn (what Esc drops)."""
+        self.points, self.hover = [], None
+
+    def _reset(self) -> None:
+        """Drop all in progress (on a change of mode and when the tool is put down)."""
+        self._clear_draft()
+
+    # drawing
+    def add_point(self, pt) -> None:
+        """Add ``pt`` (lattice map units) to the line being drawn."""
+        if self.points and pt == self.points[-1]:
+            return
+        self.points.append(pt)
+        self.set_status(self._point_status(pt))
+        self._redraw()
+
+    def _point_status(self, pt) -> str:
+        return f"point {len(self.points)}"
+
+    def cancel(self) -> None:
+        self._clear_draft()
+        self._redraw()
+        self.set_status("cancelled")
+
+    def draft_key(self, key) -> bool:
+        """Backspace drops the last point drawn, Esc cancels; whether ``key`` was one of those."""
+        if key == Qt.Key.Key_Backspace and self.points:
+            self.points.pop()
+            self._redraw()
+            return True
+        if key == Qt.Key.Key_Escape:
+            self.cancel()
+            return True
+        return False
+
+
+# ------------------------------------------------------------------------------------------
 # Buildings
 # ------------------------------------------------------------------------------------------
-class BuildingTool(Tool):
+class BuildingTool(DrawingTool):
     """Building symbols.
 
     Modes: ``draw`` (click corners snapped to hex centres and vertices of the lattice; click the
@@ -686,61 +820,33 @@ class BuildingTool(Tool):
     shortcut = "B"
     help = "Building: click corners on the hex lattice, click the first corner (or double-click) to close"
     MODES = ("draw", "footprint", "edit", "join")
+    MODE_HELP = {"footprint": "Building: drag over hexes to make a symbol covering them",
+                 "edit": "Building: click a building to select it (number, name); drag a corner, "
+                         "double-click an edge to add one, Delete removes the clicked corner",
+                 "join": "Building: click two buildings in adjacent hexes to join them"}
 
     def __init__(self, ctx):
-        super().__init__(ctx)
-        self.mode = "draw"
-        self.points: list[tuple[int, int]] = []
-        self.hover: tuple[int, int] | None = None
+        super().__init__(ctx)   # mode "draw"; points and hover: lattice points (int) here
         self.footprint: list[Hex] = []
         self.selected: str | None = None
         self._join_first: str | None = None
-        self._overlay = None
         self.vertex: int | None = None          # selected corner of the selected building
         self._drag_from: tuple[float, float] | None = None
         self._drag_to: tuple[float, float] | None = None
-        ctx.document_changed.connect(self._watch)
-        if ctx.document is not None:
-            self._watch(ctx.document)
+        self._follow_document()   # the selection and corner handles redrawn after any edit
 
-    def _watch(self, doc) -> None:
-        """Redraw the selection and corner handles after any edit (undo included)."""
-        if doc is not None:
-            doc.changed.connect(self._doc_changed)
-
-    def _doc_changed(self, _hexes) -> None:
-        if self.doc is None or self.ctx.document is not self.sender():
-            return
+    def _drop_stale(self) -> None:
         if self.selected and self.selected not in self.doc.hexmap.buildings:
             self.selected = None
         if self.vertex is not None and self.vertex >= len(self._polygon()):
             self.vertex = None
-        if self is getattr(self.ctx, "active_tool", lambda: None)():
-            self._redraw()
 
-    def deactivate(self) -> None:
+    def _clear_draft(self) -> None:
         self.points, self.footprint, self._join_first = [], [], None
-        self._drag_from = self._drag_to = None
-        super().deactivate()
-        self._overlay = None
 
-    def set_mode(self, mode: str) -> None:
-        if mode not in self.MODES:
-            raise ValueError(f"building tool modes are {self.MODES}, not {mode!r}")
-        self.mode = mode
-        combo = getattr(self, "mode_combo", None)
-        if combo is not None and combo.currentText() != mode:
-            combo.blockSignals(True)
-            combo.setCurrentText(mode)
-            combo.blockSignals(False)
-        self.points, self.footprint, self._join_first = [], [], None
+    def _reset(self) -> None:
+        self._clear_draft()
         self._drag_from = self._drag_to = None
-        self._redraw()
-        self.set_status({"draw": self.help,
-                         "footprint": "Building: drag over hexes to make a symbol covering them",
-                         "edit": "Building: click a building to select it (number, name); drag a corner, "
-                                 "double-click an edge to add one, Delete removes the clicked corner",
-                         "join": "Building: click two buildings in adjacent hexes to join them"}[mode])
 
     # events
     def press(self, ev: ToolEvent) -> None:
@@ -813,12 +919,7 @@ class BuildingTool(Tool):
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.mode == "draw":
             self.close_polygon()
             return True
-        if key == Qt.Key.Key_Backspace and self.points:
-            self.points.pop()
-            self._redraw()
-            return True
-        if key == Qt.Key.Key_Escape:
-            self.cancel()
+        if self.draft_key(key):
             return True
         if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selected and self.vertex is not None:
             self.delete_vertex(self.selected, self.vertex)
@@ -924,19 +1025,14 @@ class BuildingTool(Tool):
 
     # drawing
     def add_point(self, pt: tuple[int, int]) -> None:
+        """Add a corner (lattice map units); the first corner again closes the polygon."""
         if self.points and pt == self.points[0] and len(self.points) >= 3:
             self.close_polygon()
             return
-        if self.points and pt == self.points[-1]:
-            return
-        self.points.append(pt)
-        self.set_status(f"corner {len(self.points)} at lattice {pt}; click the first corner to close")
-        self._redraw()
+        super().add_point(pt)
 
-    def cancel(self) -> None:
-        self.points, self.footprint, self._join_first = [], [], None
-        self._redraw()
-        self.set_status("cancelled")
+    def _point_status(self, pt) -> str:
+        return f"corner {len(self.points)} at lattice {pt}; click the first corner to close"
 
     def close_polygon(self) -> str | None:
         pts = self.points
@@ -1023,17 +1119,8 @@ class BuildingTool(Tool):
         self.clear_overlay()
         pen = QPen(QColor(0, 90, 200), 5)
         if self.mode == "draw" and (self.points or self.hover):
-            path = QPainterPath()
-            pts = [_lat(*p) for p in self.points]
-            if pts:
-                path.moveTo(pts[0])
-                for p in pts[1:]:
-                    path.lineTo(p)
-                if self.hover is not None:
-                    path.lineTo(_lat(*self.hover))
-            dots = QPainterPath()
-            for p in pts + ([_lat(*self.hover)] if self.hover else []):
-                dots.addEllipse(p, 9, 9)
+            path = polyline_path(self.points, self.hover)
+            dots = dots_path(self.points + ([self.hover] if self.hover else []), 9)
             self.add_overlay(path, None, pen, 14)
             self.add_overlay(dots, QColor(0, 90, 200, 160), QPen(QColor(255, 255, 255), 2), 15)
         if self.footprint:
@@ -1066,7 +1153,8 @@ class BuildingTool(Tool):
         w = QWidget()
         form = QFormLayout(w)
         mode = QComboBox()
-        mode.addItems(list(self.MODES))
+        for m in self.MODES:
+            mode.addItem(m, m)   # the data: what DrawingTool.set_mode shows
         mode.setCurrentText(self.mode)
         mode.currentTextChanged.connect(self.set_mode)
         form.addRow("Mode", mode)

@@ -8,9 +8,10 @@ Each action is a frozen dataclass with a ``kind`` tag; :func:`action_to_json` an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Union
 
+from core.action_codec import ActionCodec
 from core.rule_system import IllegalActionError
 
 __all__ = [
@@ -182,33 +183,8 @@ for _c in (Place, EndSetup, EndPhase, Pass, StartMove, Step, Enter, Face, Toggle
     _KINDS[_c.__dataclass_fields__["kind"].default] = _c
 
 
-#: action class -> its field names (an action's fields are flat values and tuples of them)
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def action_to_json(a: Action) -> dict:
-    """A JSON-ready dict with the ``kind`` tag (as ``dataclasses.asdict``, tuples as lists)."""
-    names = _FIELD_NAMES.get(type(a))
-    if names is None:
-        names = _FIELD_NAMES[type(a)] = tuple(f.name for f in fields(a))
-    out = {}
-    for k in names:
-        v = getattr(a, k)
-        out[k] = list(v) if isinstance(v, tuple) else v
-    return out
-
-
-def action_from_json(d: dict) -> Action:
-    """Rebuild an action from :func:`action_to_json` output; raises ValueError on unknown kinds."""
-    cls = _KINDS.get(d.get("kind"))
-    if cls is None:
-        raise ValueError(f"unknown action kind {d.get('kind')!r}")
-    kw = {}
-    for f in fields(cls):
-        if f.name in d:
-            v = d[f.name]
-            kw[f.name] = tuple(v) if isinstance(v, list) else v
-    return cls(**kw)
+# action_to_json / action_from_json: the core's one codec (core/action_codec.py) over _KINDS, at the end
+# of the module (the sections below register more kinds).
 
 
 # ---------------------------------------------------------------- movement additions (8.4, 8.65, 9.0, 20.0)
@@ -377,3 +353,18 @@ class Detach:
 
 _KINDS[Detach.__dataclass_fields__["kind"].default] = Detach
 __all__ += ["Detach"]
+
+
+# ---------------------------------------------------------------- JSON (replay files, the event log)
+#: the JSON codec of every kind above (the tag "kind" is each action's last field)
+CODEC = ActionCodec(_KINDS, tag="kind", error=lambda message: IllegalAction("actions", message))
+
+#: ``action_to_json(a) -> dict``: the action's fields in order, tuples as lists, ``kind`` last
+#: (called for every decision a game logs).
+action_to_json = CODEC.to_json
+
+#: ``action_from_json(d) -> Action``: the action :func:`action_to_json` wrote. Raises
+#: :class:`IllegalAction` ("actions", a ValueError) naming the kind and the problem: not a JSON
+#: object, an unknown kind (the known ones listed), unknown fields, missing fields, wrong shapes.
+action_from_json = CODEC.from_json
+__all__ += ["CODEC"]

@@ -7,14 +7,15 @@ destination and the engine walks the legal path to it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Union
 
+from core.action_codec import ActionCodec
 from core.rule_system import IllegalActionError
 
 __all__ = ["IllegalAction", "Place", "Move", "Fire", "Embus", "Debus", "Limber", "Unlimber", "RemoveWire", "Extend",
-           "Contract", "AirStep", "Bomb", "Strafe", "EndActivation", "Action", "ACTION_TYPES", "action_to_json",
-           "action_from_json"]
+           "Contract", "AirStep", "Bomb", "Strafe", "EndActivation", "Action", "ACTION_TYPES", "CODEC",
+           "action_to_json", "action_from_json"]
 
 
 class IllegalAction(IllegalActionError):
@@ -156,25 +157,17 @@ ACTION_TYPES: dict[str, type] = {c.kind: c for c in (  # type: ignore[attr-defin
     Place, Move, Fire, Embus, Debus, Limber, Unlimber, RemoveWire, Extend, Contract, AirStep, Bomb, Strafe, EndActivation)}
 
 
+#: the JSON codec of the actions (core/action_codec.py; the tag "kind" is each action's last field)
+CODEC = ActionCodec(ACTION_TYPES, tag="kind", error=lambda message: IllegalAction("actions", message))
+
+
 def action_to_json(a: Action) -> dict:
-    """The action as a JSON dict (``{"kind": "move", "unit": "R1", "to": "3621", ...}``)."""
-    return asdict(a)
+    """The action as a JSON dict (``{"unit": "R1", "to": "3621", ..., "kind": "move"}``)."""
+    return CODEC.to_json(a)
 
 
 def action_from_json(d: dict) -> Action:
-    """The action a JSON dict describes; raises :class:`IllegalAction` ("actions") for an unknown
-    kind or fields that do not fit it."""
-    if not isinstance(d, dict):
-        raise IllegalAction("actions", f"an action is a JSON object, not {d!r}")
-    kind = d.get("kind")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise IllegalAction("actions", f"unknown action kind {kind!r}; known: {', '.join(sorted(ACTION_TYPES))}")
-    names = {f.name for f in fields(cls)}
-    extra = set(d) - names
-    if extra:
-        raise IllegalAction("actions", f"a {kind} action has no field(s) {', '.join(sorted(extra))}")
-    try:
-        return cls(**d)
-    except TypeError as e:
-        raise IllegalAction("actions", f"a {kind} action needs {e}") from None
+    """The action a JSON dict describes; raises :class:`IllegalAction` ("actions") naming the kind
+    and the problem: not a JSON object, an unknown kind (the known ones listed), unknown fields,
+    missing fields, values of the wrong shape."""
+    return CODEC.from_json(d)

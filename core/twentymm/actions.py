@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Union
 
+from core.action_codec import ActionCodec
 from core.rule_system import IllegalActionError
 
 XY = tuple[float, float]
@@ -77,35 +78,18 @@ class EndTurn:
 Action = Union[Move, Fire, IndirectFire, Assault, Special, EndTurn]
 _TYPES = {c.__name__: c for c in (Move, Fire, IndirectFire, Assault, Special, EndTurn)}
 
+#: the JSON codec of the actions (core/action_codec.py): the tag "type" (the class name) is written
+#: after the fields; a path's points and a point are lists [x, y], read back as tuples of floats
+CODEC = ActionCodec(_TYPES, tag="type", error=lambda message: IllegalActionError(f"20mm: {message}"))
+
 
 def action_to_json(a) -> dict:
-    """A JSON-ready dict ``{"type": name, ...fields}``."""
-    d = asdict(a)
-    for k, v in list(d.items()):
-        if isinstance(v, tuple):
-            d[k] = [list(p) if isinstance(p, tuple) else p for p in v]
-    d["type"] = type(a).__name__
-    return d
-
-
-def _pt(v):
-    return None if v is None else (float(v[0]), float(v[1]))
+    """A JSON-ready dict ``{...fields, "type": name}`` (points and paths of points as lists)."""
+    return CODEC.to_json(a)
 
 
 def action_from_json(d: dict):
-    """The action of a dict from :func:`action_to_json`; IllegalActionError for an unknown form."""
-    if not isinstance(d, dict) or d.get("type") not in _TYPES:
-        raise IllegalActionError(f"20mm: not an action of the 20 mm rules: {d!r}")
-    cls = _TYPES[d["type"]]
-    names = {f.name for f in fields(cls)}
-    kw = {k: v for k, v in d.items() if k != "type"}
-    if set(kw) - names:
-        raise IllegalActionError(f"20mm: unknown fields {sorted(set(kw) - names)} for {cls.__name__}")
-    if "path" in kw:
-        kw["path"] = tuple(_pt(p) for p in kw["path"])
-    if "point" in kw:
-        kw["point"] = _pt(kw["point"])
-    try:
-        return cls(**kw)
-    except TypeError as e:
-        raise IllegalActionError(f"20mm: bad {cls.__name__}: {e}") from None
+    """The action of a dict from :func:`action_to_json`; :class:`IllegalActionError` ("20mm: ...")
+    naming the type and the problem for an unknown type, unknown or missing fields or a value of
+    the wrong shape (a point is [x, y], two numbers)."""
+    return CODEC.from_json(d)

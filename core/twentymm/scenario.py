@@ -170,13 +170,21 @@ def read_scenario(path: str | os.PathLike[str], data=None) -> Scenario:
 
 
 _TABLES: dict = {}
+#: how many tables :func:`table_for` keeps (the editor writes a new map file per map version)
+_TABLES_KEPT = 8
 
 
 def table_for(path, doc: Scenario) -> TableMap:
-    """The scenario's table (cached per map file, sections, scale and snow)."""
+    """The scenario's table (cached per map file version -- its path, modification time and
+    size -- sections, scale and snow: a map file saved again is read again)."""
     from maps.mapfile import load_map
     mp = (Path(path).resolve().parent / doc.map.file).resolve()
-    key = (str(mp), tuple(doc.map.sections or ()), doc.scale, doc.snow)
+    try:
+        st = mp.stat()
+        version = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        version = None   # load_map names the missing file
+    key = (str(mp), version, tuple(doc.map.sections or ()), doc.scale, doc.snow)
     t = _TABLES.get(key)
     if t is None:
         hm = load_map(mp)   # DocumentError naming the map file
@@ -184,6 +192,8 @@ def table_for(path, doc: Scenario) -> TableMap:
             t = TableMap.from_map(hm, doc.scale, doc.map.sections, snow=doc.snow)
         except ValueError as e:
             raise DocumentError(path, [Problem("$.map.sections", str(e))]) from None
+        for old in list(_TABLES)[:max(0, len(_TABLES) - _TABLES_KEPT + 1)]:   # the oldest go
+            _TABLES.pop(old, None)   # (a Watch game's thread may have taken it already)
         _TABLES[key] = t
     return t
 

@@ -688,3 +688,37 @@ def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
     item.refresh()
     fresh = MapPainter(win.document.hexmap, item.layers())
     assert image(item.painter) == image(fresh)
+
+
+def test_building_tool_drawing_keys_modes_and_the_selection_after_undo(win):
+    doc = win.document
+    t = tool(win, "building")
+    t.options_widget()
+    n = doc.undo_stack.count()
+    for p in [(50, 10), (52, 10), (53, 11), (53, 11)]:   # the same corner twice in a row: once
+        t.add_point(p)
+    assert len(t.points) == 3 and t.status == "corner 3 at lattice (53, 11); click the first corner to close"
+    t.move(ToolEvent.at_scene(QPointF(50.2 * SCENE_PER_X, 12.1 * SCENE_PER_Y)))
+    assert t.hover == (50, 12)                 # snapped to the lattice
+    band, dots = t._items                      # the rubber band to the mouse, a dot at each corner and the mouse
+    assert band.path().elementCount() == 4
+    assert dots.path().boundingRect().contains(QPointF(50 * SCENE_PER_X, 12 * SCENE_PER_Y))
+    assert t.key(Qt.Key.Key_Backspace, Qt.KeyboardModifier.NoModifier) and len(t.points) == 2
+    assert t.key(Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+    assert t.points == [] and t.status == "cancelled"
+    assert t.hover == (50, 12) and len(t._items) == 2   # the mouse's corner is still shown
+    t.set_mode("footprint")
+    assert t.mode_combo.currentText() == "footprint" and t.status.startswith("Building: drag over hexes")
+    t.set_mode("draw")
+    assert t.status == t.help
+    with pytest.raises(ValueError, match="building tool modes are"):
+        t.set_mode("erase")
+    assert doc.undo_stack.count() == n          # nothing drawn, no undo step
+    bid = t.add_footprint([Hex(14, 9)])
+    assert t.selected == bid
+    doc.undo_stack.undo()                       # the selected building is gone: not selected any more
+    assert t.selected is None
+    for p in [(50, 10), (52, 10)]:
+        t.add_point(p)
+    tool(win, "select")                         # putting the tool down drops the drawing
+    assert t.points == [] and t._items == []

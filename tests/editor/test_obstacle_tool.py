@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from maps.mapfile import check_map, load_map_file  # noqa: E402
 from maps.model import Obstacle, TankTraps  # noqa: E402
+from editor.canvas import ToolEvent  # noqa: E402
 from editor.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
 from editor.map_painter import LAYERS, SCENE_PER_X, SCENE_PER_Y, MapPainter  # noqa: E402
@@ -204,3 +205,54 @@ def test_obstacle_edits_then_undo_match_a_fresh_redraw(qtbot, dialogs):
         w.document.undo_stack.undo()
     assert_same_as_fresh(w, qtbot)
     assert w.scene.map_item.last_update_rects   # an obstacle edit invalidates a part, not everything
+
+
+def test_escape_mode_change_and_putting_the_tool_down_drop_the_line_being_drawn(win, qtbot):
+    from editor.tools import DrawingTool
+
+    doc = win.document
+    t = win.tools.set_tool("obstacle")
+    assert isinstance(t, DrawingTool)
+    t.options_widget()
+    n = doc.undo_stack.count()
+    click(qtbot, win.view, 36, 8)
+    click(qtbot, win.view, 42, 8)
+    assert t.status == "wall: point 2; double-click or Enter ends it"
+    t.move(ToolEvent.at_scene(QPointF(42 * SCENE_PER_X, 14 * SCENE_PER_Y)))
+    assert t.hover == pytest.approx((42, 14), abs=0.01)
+    band, dots = t._items                       # the rubber band through the points to the mouse, and the dots
+    assert band.path().elementCount() == 3 and dots.path().boundingRect().bottom() < 9 * SCENE_PER_Y
+    last = band.path().elementAt(2)
+    assert (last.x, last.y) == pytest.approx((42 * SCENE_PER_X, 14 * SCENE_PER_Y), abs=1)
+    qtbot.keyClick(win.view.viewport(), Qt.Key.Key_Escape)
+    assert (t.points, t.hover, t._items, t.status) == ([], None, [], "cancelled")
+    for p in ((36, 8), (42, 8)):
+        t.add_point(p)
+    t.set_mode("select")                        # a change of mode drops it; the options follow
+    assert t.points == [] and t.mode_combo.currentData() == "select" and t._items == []
+    assert t.status.startswith("Obstacle: click a line to select it")
+    t.set_mode("draw")
+    assert t.status == t.help
+    with pytest.raises(ValueError, match="obstacle tool modes are"):
+        t.set_mode("erase")
+    t.add_point((36, 8))
+    win.tools.set_tool("select")                # putting the tool down drops it too
+    assert t.points == [] and t.hover is None
+    assert doc.undo_stack.count() == n and doc.map.obstacles == []   # nothing drawn, no undo step
+
+
+def test_kind_set_in_code_shows_in_the_options_and_rekinds_the_selection_once(win):
+    doc = win.document
+    t = win.tools.set_tool("obstacle")
+    t.options_widget()
+    t.add_line("wall", [(36, 8), (42, 8)])
+    t.set_mode("select")
+    t.select(("obstacles", "W1"))
+    n = doc.undo_stack.count()
+    t.set_kind("hedge")                         # the combo follows without re-kinding a second time
+    assert t.kind_combo.currentData() == "hedge" and doc.undo_stack.count() == n + 1
+    assert [(o.id, o.kind) for o in doc.map.obstacles] == [("W1", "hedge")]
+    doc.undo_stack.undo()                       # the selection stays (W1 still there), redrawn
+    assert t.selected == ("obstacles", "W1") and doc.map.obstacles[0].kind == "wall"
+    t.select(("obstacles", "W1"))
+    assert t.kind_combo.currentData() == "wall"

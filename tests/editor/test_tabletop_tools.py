@@ -263,3 +263,24 @@ def test_hotseat_draws_the_selected_pieces_movement_reach(win):
     reach = [i for i in items if hasattr(i, "path") and i.path().elementCount() == len(ring) + 1]
     assert len(ring) == 36 and reach
     assert reach[0].path().boundingRect().contains(map_point(p))
+
+
+def test_tape_escape_mid_drag_clears_the_tape_and_ends_the_drag(win):
+    tool = win.tools.set_tool("tape")
+    a, b = (420.0, 40.0), (426.0, 40.0)
+    tool.press(ev_at(a, button=L, buttons=L))
+    tool.move(ev_at(b, buttons=L))
+    assert tool.reading is not None and len(tool._items) == 2
+    assert tool.key(Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+    assert (tool.start, tool.end, tool.reading, tool._items, tool.status) == (None, None, None, [], tool.help)
+    tool.move(ev_at((430.0, 40.0), buttons=L))   # the rest of the drag measures nothing
+    tool.release(ev_at((430.0, 40.0), button=L))
+    assert tool.reading is None and tool._items == []
+
+
+def test_setup_tool_options_start_with_its_help(win):
+    from PySide6.QtWidgets import QLabel
+
+    tool = win.tools.set_tool("tableplace")
+    labels = tool.options_widget().findChildren(QLabel)
+    assert labels[0].text() == tool.help and labels[0].wordWrap()

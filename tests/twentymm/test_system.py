@@ -255,3 +255,28 @@ def test_20mm_system_editor_schema_hints_new_scenario_and_status(system, setup, 
     assert system.summarise_scenario(str(p), data).startswith("20 mm scenario 'New': 8 turns")
     g = system.new_game(setup, 1, None, None)
     assert system.status_lines(g)[:2] == ["Turn 1 of 12: the german side's turn", "Acted (0 of 8): none"]
+
+
+def test_table_for_reads_a_map_file_saved_again(tmp_path):
+    """The table cache keys on the map file's version: woods written into the map file after a
+    game read it are in the next game's table (the editor saves the map it shows)."""
+    from core.twentymm.scenario import load_setup
+
+    mp = ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json"
+    (tmp_path / "map.json").write_text(mp.read_text())
+    data = json.loads(SCEN.read_text())
+    data["map"]["file"] = "map.json"
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    table = load_setup(path).table
+    hm = table.hexmap
+    h = next(h for h in hm.all_hexes() if 30 < h.col < 50 and 2 < h.row < hm.last_row - 2 and hm.trees(h) == 0
+             and not hm.is_building_hex(h) and not hm.is_marsh(h) and not hm.is_road(h) and not hm.is_gully(h))
+    assert not table.terrain_at(table.hex_centre(h.id)).woods
+    m = json.loads(mp.read_text())
+    recs = [r for r in m["hexes"] if r["id"] != h.id]
+    old = next((r for r in m["hexes"] if r["id"] == h.id), {"id": h.id})
+    m["hexes"] = recs + [dict(old, trees=4)]
+    (tmp_path / "map.json").write_text(json.dumps(m, indent=1))
+    again = load_setup(path).table
+    assert again.terrain_at(again.hex_centre(h.id)).woods
