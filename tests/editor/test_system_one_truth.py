@@ -52,22 +52,24 @@ def _window(qtbot, path: Path):
     return w
 
 
-@pytest.fixture
-def rfwin(qtbot, tmp_path):
-    w = _window(qtbot, _copy(tmp_path, RF))
-    yield w
-    w.scenario_ctl.shutdown()
-    w.document.undo_stack.setClean()
-
-
-@pytest.fixture
-def win20(qtbot, tmp_path):
-    w = _window(qtbot, _copy(tmp_path, S20))
+def _opened(qtbot, tmp_path, src: Path):
+    """The main window on a copy of the scenario ``src``; closed afterwards without asking to save."""
+    w = _window(qtbot, _copy(tmp_path, src))
     yield w
     w.scenario_ctl.shutdown()
     w.document.undo_stack.setClean()
     if w.scenario_ctl.doc is not None:
         w.scenario_ctl.doc.undo_stack.setClean()
+
+
+@pytest.fixture
+def rfwin(qtbot, tmp_path):
+    yield from _opened(qtbot, tmp_path, RF)
+
+
+@pytest.fixture
+def win20(qtbot, tmp_path):
+    yield from _opened(qtbot, tmp_path, S20)
 
 
 def _open_hex(hm, area) -> str:
