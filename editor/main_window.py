@@ -1,7 +1,7 @@
 """The editor's main window: canvas, tools, docks, menus, files and settings.
 
-Layout: the map canvas (:class:`editor.canvas.MapView` over a :class:`editor.canvas.MapScene`) in
-the centre; a tool bar of the tools (:mod:`editor.tools`, :mod:`editor.los_tool`); docks for the
+Layout: the map canvas (:class:`editor.drawing.canvas.MapView` over a :class:`editor.drawing.canvas.MapScene`) in
+the centre; a tool bar of the tools (:mod:`editor.map.tools`, :mod:`editor.map.los_tool`); docks for the
 tool options, the undo history (``QUndoView``), the terrain chart, errata and LOS. The status bar
 shows the hex under the cursor with its terrain and provenance, and the tool's status text.
 Window geometry, dock state and recent files live in ``QSettings("IronCross", "editor")``.
@@ -38,15 +38,15 @@ from PySide6.QtWidgets import (
 
 from maps.document_file import DocumentError
 from maps.hexgrid import Hex
-from editor import commands as C
-from editor import edits
-from editor.canvas import MapScene, MapView
-from editor.docks import ChartPanel, ErrataPanel
-from editor.document import MapDocument, new_map
-from editor.los_tool import LosPanel, LosTool
-from editor.map_painter import render_png, render_svg
-from editor.obstacle_tool import ObstacleTool
-from editor.tools import (
+from editor.map import commands as C
+from editor.map import edits
+from editor.drawing.canvas import MapScene, MapView
+from editor.map.docks import ChartPanel, ErrataPanel
+from editor.map.document import MapDocument, new_map
+from editor.map.los_tool import LosPanel, LosTool
+from editor.drawing.map_painter import render_png, render_svg
+from editor.map.obstacle_tool import ObstacleTool
+from editor.map.tools import (
     BuildingTool,
     FeatureTool,
     LevelBrushTool,
@@ -85,7 +85,7 @@ STATE_VERSION = 2
 
 class MainWindow(QMainWindow):
     """The map editor window; one map document at a time (and one scenario, see
-    :class:`editor.scenario_window.ScenarioController`). ``mode_changed(str)`` after a mode switch."""
+    :class:`editor.scenario.window.ScenarioController`). ``mode_changed(str)`` after a mode switch."""
 
     mode_changed = Signal(str)
 
@@ -132,7 +132,7 @@ class MainWindow(QMainWindow):
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start()
 
-        from editor.scenario_window import ScenarioController
+        from editor.scenario.window import ScenarioController
 
         self.mode: str | None = None
         self.switching_mode = False
@@ -411,7 +411,7 @@ class MainWindow(QMainWindow):
         """Open a map file, or a scenario file (detected by its format) with its map. An invalid
         file shows the validator's messages in a dialog and the current document stays. A newer
         autosave is offered for recovery."""
-        from editor.scenario_document import file_format, is_scenario_format
+        from editor.scenario.document import file_format, is_scenario_format
 
         if is_scenario_format(file_format(path)):
             try:
@@ -717,7 +717,7 @@ class MainWindow(QMainWindow):
         return f"{h.id}: {', '.join(parts)}" + (f"  [{prov.short()}]" if prov else "")
 
     def _prompt(self, title: str, label: str, default: str = "") -> str | None:
-        from editor.tools import ToolContext
+        from editor.map.tools import ToolContext
 
         return ToolContext._ask(title, label, default)
 

@@ -53,5 +53,5 @@ def test_shared_core_knows_no_rule_system():
 
 def test_the_checker_sees_nested_and_from_imports(tmp_path):
     f = tmp_path / "m.py"
-    f.write_text("import os\n\ndef f():\n    from editor.map_painter import render_file\n    import PySide6.QtGui\n")
+    f.write_text("import os\n\ndef f():\n    from editor.drawing.map_painter import render_file\n    import PySide6.QtGui\n")
     assert [(n, _top(m)) for n, m in imported_modules(f)] == [(1, "os"), (4, "editor"), (5, "PySide6")]

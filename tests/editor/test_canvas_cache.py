@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
 
 from maps import building_shapes, hexgrid  # noqa: E402
 from maps.hexgrid import Hex, hex_id  # noqa: E402
-from editor.canvas import TILE, MapScene, MapView  # noqa: E402
-from editor.document import MapDocument  # noqa: E402
+from editor.drawing.canvas import TILE, MapScene, MapView  # noqa: E402
+from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.map_painter import BLOCK, HEX_HEIGHT, HEX_WIDTH, MARGIN_BG, MapPainter, hex_centre_scene  # noqa: E402
+from editor.drawing.map_painter import BLOCK, HEX_HEIGHT, HEX_WIDTH, MARGIN_BG, MapPainter, hex_centre_scene  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
 COLS, ROWS = (10, 41), (1, 27)   # 32 x 27 hexes

@@ -17,10 +17,10 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QPushButton, QScrollArea, QToolButton  # noqa: E402
 
-from editor.canvas import ToolEvent  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.region_builder import KINDS, RegionEditor, RegionForm, convert_region, picker  # noqa: E402
-from editor.scenario_overlay import hex_centre  # noqa: E402
+from editor.scenario.builders.region_builder import KINDS, RegionEditor, RegionForm, convert_region, picker  # noqa: E402
+from editor.scenario.overlay import hex_centre  # noqa: E402
 from scenarios import regions as R  # noqa: E402
 from scenarios.regions import region_from_data  # noqa: E402
 from scenarios.scenario_file import iter_regions, load_scenario, load_scenario_map, scenario_context  # noqa: E402

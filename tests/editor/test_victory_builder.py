@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox  # noqa: E402
 
 from scenarios.scenario_file import SHIPPED_SCENARIOS, load_scenario  # noqa: E402
 from scenarios.victory import UnitRef, Victory, evaluate  # noqa: E402
-from editor.scenario_document import PlacedUnit, PlacementCommand, ScenarioDocument  # noqa: E402
-from editor.victory_builder import (  # noqa: E402
+from editor.scenario.document import PlacedUnit, PlacementCommand, ScenarioDocument  # noqa: E402
+from editor.scenario.builders.victory_builder import (  # noqa: E402
     RegionField,
     VictoryPanel,
     convert_condition,
