@@ -46,19 +46,13 @@ from editor.map.document import MapDocument, new_map
 from editor.map.los_tool import LosPanel, LosTool
 from editor.drawing.map_painter import render_png, render_svg
 from editor.map.obstacle_tool import ObstacleTool
-from editor.map.tools import (
-    BuildingTool,
-    FeatureTool,
-    LevelBrushTool,
-    PathTool,
-    SelectTool,
-    TerrainBrushTool,
-    ToolContext,
-    ToolManager,
-    TreeBrushTool,
-)
+from editor.map.building_tool import BuildingTool
+from editor.map.tools import FeatureTool, LevelBrushTool, PathTool, SelectTool, TerrainBrushTool, TreeBrushTool
+from editor.drawing.tool import ToolContext, ToolManager
 
-__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS", "MODES", "MODE_TOOLS"]
+from editor.modes import MODE_HELP, MODE_TOOLS, MODES
+
+__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS"]
 
 #: Layers offered in the View menu, with their labels.
 LAYER_MENU: tuple[tuple[str, str], ...] = (
@@ -68,17 +62,6 @@ LAYER_MENU: tuple[tuple[str, str], ...] = (
 )
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
-#: The window's modes (task, label); Scenario and Play need an open scenario.
-MODES: tuple[tuple[str, str], ...] = (("map", "Map"), ("scenario", "Scenario"), ("play", "Play"))
-#: The tools of each mode; the first is the one chosen on entering the mode.
-MODE_TOOLS: dict[str, tuple[str, ...]] = {
-    "map": ("select", "terrain", "trees", "level", "building", "path", "obstacle", "feature", "los"),
-    "scenario": ("place", "region", "north", "marks", "tableplace", "tape"),
-    "play": ("hotseat",),
-}
-_MODE_HELP = {"map": "paint terrain, buildings, roads and features; LOS; terrain chart; errata",
-              "scenario": "properties, orders of battle, regions, victory, set-up, validation",
-              "play": "batch playtest, watch a game, hot-seat"}
 #: ``saveState`` version of the per-mode layouts (older layouts, one for all docks, are ignored)
 STATE_VERSION = 2
 
@@ -268,7 +251,7 @@ class MainWindow(QMainWindow):
             a = QAction(label, self)
             a.setCheckable(True)
             a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
-            a.setToolTip(f"{label} mode (Ctrl+{i + 1}): {_MODE_HELP[name]}")
+            a.setToolTip(f"{label} mode (Ctrl+{i + 1}): {MODE_HELP[name]}")
             a.triggered.connect(lambda _=False, n=name: self.set_mode(n))
             group.addAction(a)
             tb.addAction(a)
@@ -717,7 +700,7 @@ class MainWindow(QMainWindow):
         return f"{h.id}: {', '.join(parts)}" + (f"  [{prov.short()}]" if prov else "")
 
     def _prompt(self, title: str, label: str, default: str = "") -> str | None:
-        from editor.map.tools import ToolContext
+        from editor.drawing.tool import ToolContext
 
         return ToolContext._ask(title, label, default)
 

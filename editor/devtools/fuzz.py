@@ -87,7 +87,7 @@ def patch_dialogs(monkeypatch, rng: random.Random) -> None:
     dialogs rejected."""
     from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
-    from editor.map.tools import ToolContext
+    from editor.drawing.tool import ToolContext
 
     sb = QMessageBox.StandardButton
     monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda *a, **k: sb.Ok))

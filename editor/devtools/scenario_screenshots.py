@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     ctl.docks["hotseat"].raise_()
     w.view.resetTransform()
     w.view.scale(0.6, 0.6)
-    from editor.scenario.overlay import hex_centre
+    from editor.drawing.pieces import hex_centre
 
     w.view.centerOn((hex_centre(hs.game.state.units[hs.selected].hex) + hex_centre(fire.target)) / 2)
     shot("scenario-hotseat.png")

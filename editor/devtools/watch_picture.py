@@ -54,7 +54,7 @@ def render(scenario: str, seed: int, ai: dict[str, str], steps: list[int], out: 
     from editor.app import quiet_qt_messages
     from editor.play.game_record import GameRecording
     from editor.main_window import MainWindow
-    from editor.scenario.overlay import PiecesItem
+    from editor.drawing.pieces import PiecesItem
 
     from PySide6.QtWidgets import QMessageBox
 

@@ -12,14 +12,9 @@ Brush commands carry a ``stroke`` id: consecutive commands of the same class and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QUndoCommand
 
 from maps.model import HexRecord, MapFile
-
-if TYPE_CHECKING:  # pragma: no cover
-    from editor.map.document import MapDocument
 
 __all__ = [
     "MapEditCommand",

@@ -34,7 +34,7 @@ from maps.hexgrid import Hex
 from maps.los import LosResult, line_of_sight
 from editor.drawing.canvas import ToolEvent, hex_path
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y, hex_centre_scene
-from editor.map.tools import Tool
+from editor.drawing.tool import Tool
 
 __all__ = ["LosTool", "SightingProfile", "LosPanel", "VisibleFromThread", "CLEAR_COLOUR", "BLOCKED_COLOUR",
            "BEYOND_COLOUR"]

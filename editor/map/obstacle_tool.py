@@ -23,7 +23,8 @@ from editor.map import commands as C
 from editor.map import edits
 from editor.drawing.canvas import ToolEvent
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
-from editor.map.tools import DrawingTool, dots_path, polyline_path, show_quietly
+from editor.map.drawing_tool import DrawingTool
+from editor.drawing.tool import dots_path, polyline_path, show_quietly
 from maps.model import OBSTACLE_KINDS, Obstacle, TankTraps
 
 __all__ = ["ObstacleTool", "KINDS", "KIND_LABELS", "ID_PREFIX"]

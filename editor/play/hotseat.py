@@ -15,7 +15,7 @@ narrows to the actions naming it (and those naming no piece); a system with ``cl
 selected unit's moves (blue) and targets (red). A piece standing at a point (a measured system,
 e.g. the 20 mm rules) is selected by a click near it (:meth:`HotseatPanel.piece_near`: the nearest
 within :data:`PICK_RADIUS`, of the side to act first); the selected piece's fire arc is drawn, its
-movement reach (the system's ``move_reach``, a green area: :func:`editor.tabletop.tools.reach_item`), and
+movement reach (the system's ``move_reach``, a green area: :func:`editor.drawing.pieces.reach_item`), and
 the marks of the last decisions (the system's ``marks``: shots, templates, moves) since a human
 last acted.
 """
@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 from maps import hexgrid
 from editor.drawing.canvas import ToolEvent, hex_path
 from editor.play.game_record import HotseatSession, action_label, action_uids, log_lines, snapshot, state_text, system_of
-from editor.map.tools import Tool
+from editor.drawing.tool import Tool
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
 from editor.play.watch import decision_items, game_items
 from editor.drawing.widgets import button_grid
@@ -300,7 +300,7 @@ class HotseatPanel(QWidget):
             items += decision_items(system, self.game, self.session.log[self.marks_from:], self._before, snap)
         if self.selected is not None and system.click_targets is not None:
             moves, targets = system.click_targets(self.game, self.selected)
-            from editor.scenario.overlay import _path_item
+            from editor.drawing.pieces import _path_item
 
             if moves:
                 items.append(_path_item(hex_path([hexgrid.parse_hex_id(h) for h in moves]), QColor(40, 120, 255, 60),
@@ -309,7 +309,7 @@ class HotseatPanel(QWidget):
                 items.append(_path_item(hex_path([hexgrid.parse_hex_id(h) for h in targets]), QColor(255, 40, 40, 60),
                                         QPen(QColor(220, 0, 0), 4), 48))
         if self.selected is not None and system.move_reach is not None:   # a measured system: where it can move
-            from editor.tabletop.tools import reach_item
+            from editor.drawing.pieces import reach_item
 
             it = reach_item(system.move_reach(self.game, self.selected))
             if it is not None:

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.scenario.overlay import SIDE_COLOURS
+from editor.drawing.pieces import SIDE_COLOURS
 
 __all__ = ["BatchRunner", "OutcomeBars", "PlaytestPanel"]
 

@@ -34,8 +34,15 @@ from PySide6.QtWidgets import (
 from PySide6.QtCore import Qt
 
 from editor.play.game_record import GameRecording, log_lines, state_text
-from editor.scenario.overlay import (CounterSpec, CountersItem, PiecesItem, cross_item, fire_line_item, mark_items,
-                                     point_cross_item)
+from editor.drawing.pieces import (
+    CounterSpec,
+    CountersItem,
+    PiecesItem,
+    cross_item,
+    fire_line_item,
+    mark_items,
+    point_cross_item,
+)
 
 __all__ = ["WatchPanel", "GameThread", "counters_of", "game_items", "decision_items"]
 

@@ -620,7 +620,7 @@ class OOBPanel(QWidget):
     def _ask(self, title: str, label: str, default: str = "") -> str | None:
         if self.prompt is not None:
             return self.prompt(title, label, default)
-        from editor.map.tools import ToolContext
+        from editor.drawing.tool import ToolContext
 
         return ToolContext._ask(title, label, default)
 
@@ -833,7 +833,8 @@ class RegionPanel(QWidget):
     preview_changed = Signal(object)
 
     def __init__(self, parent=None):
-        from editor.scenario.builders.region_builder import RegionEditor, WrapLabel
+        from editor.scenario.builders.region_builder import RegionEditor
+        from editor.scenario.builders.region_picking import WrapLabel
 
         super().__init__(parent)
         self.doc: ScenarioDocument | None = None
@@ -1206,7 +1207,7 @@ class RegionPanel(QWidget):
         except json.JSONDecodeError as e:
             self._say(f"Not JSON: {e}")
             return False
-        from editor.scenario.builders.region_builder import region_problem
+        from editor.scenario.builders.region_kinds import region_problem
 
         msg = region_problem(data)
         if msg is not None:

@@ -27,7 +27,7 @@ from PySide6.QtGui import QColor, QPen
 from maps import hexgrid
 from editor.drawing.canvas import ToolEvent, hex_path
 from editor.scenario.document import region_at, set_region_at
-from editor.map.tools import Tool
+from editor.drawing.tool import Tool
 
 __all__ = ["NorthTool", "RegionPaintTool", "RegionPickTool", "PlacementTool", "SetupMarkTool"]
 
@@ -206,7 +206,7 @@ class RegionPickTool(_ScenarioTool):
         self.leaving = False
 
     def press(self, ev: ToolEvent) -> None:
-        from editor.scenario.builders.region_builder import picker
+        from editor.scenario.builders.region_picking import picker
 
         if not self._need() or ev.button != Qt.MouseButton.LeftButton:
             return
@@ -215,7 +215,7 @@ class RegionPickTool(_ScenarioTool):
             self.set_status(picker().pick(hid))
 
     def move(self, ev: ToolEvent) -> None:
-        from editor.scenario.builders.region_builder import picker
+        from editor.scenario.builders.region_picking import picker
 
         if ev.left_down and self.sdoc is not None and ev.on_map and self.sdoc.hexmap.contains(ev.hex):
             msg = picker().drag(ev.hex.id)
@@ -223,7 +223,7 @@ class RegionPickTool(_ScenarioTool):
                 self.set_status(msg)
 
     def key(self, key: int, modifiers) -> bool:
-        from editor.scenario.builders.region_builder import picker
+        from editor.scenario.builders.region_picking import picker
 
         if key == Qt.Key.Key_Escape:
             picker().stop()
@@ -231,7 +231,7 @@ class RegionPickTool(_ScenarioTool):
         return False
 
     def deactivate(self) -> None:
-        from editor.scenario.builders.region_builder import picker
+        from editor.scenario.builders.region_picking import picker
 
         self.leaving = True
         try:

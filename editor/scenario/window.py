@@ -43,18 +43,16 @@ from editor.scenario.overlay import (
     DESIGNER_LAYERS,
     GAME_LAYERS,
     SCENARIO_LAYERS,
-    CounterSpec,
-    CountersItem,
     LegendItem,
     ScenarioOverlay,
     ZoneLabelsItem,
     compass_items,
-    group_colour,
     heat_items,
     map_bottom,
     marks_items,
     region_items,
 )
+from editor.drawing.pieces import CounterSpec, CountersItem, group_colour
 from editor.scenario.system.scenario import SystemScenarioDocument, SystemScenarioPanel, is_forms_scenario
 from editor.scenario.tools import NorthTool, PlacementTool, RegionPaintTool, RegionPickTool, SetupMarkTool
 from editor.play.watch import WatchPanel
@@ -218,7 +216,7 @@ class ScenarioController(QObject):
         self.victory.pick_region.connect(self.pick_region_on_map)
         self.regions.preview_changed.connect(self.preview_region)
         # the region builder's Pick buttons: clicks on the map go to the field (issue 17 item 1)
-        from editor.scenario.builders.region_builder import picker
+        from editor.scenario.builders.region_picking import picker
 
         self._tool_before_pick: str | None = None
         picker().active_changed.connect(self._picking_changed)
@@ -253,7 +251,7 @@ class ScenarioController(QObject):
             w.tool_actions[name] = a
         # a tool bar per mode (shown with its mode); the actions stay enabled, so a tool's shortcut
         # works in any mode and switches to the tool's mode
-        from editor.main_window import MODE_TOOLS
+        from editor.modes import MODE_TOOLS
 
         for mode, title in (("scenario", "Scenario tools"), ("play", "Play tools")):
             tb = QToolBar(title, w)
@@ -830,7 +828,7 @@ class ScenarioController(QObject):
                 legend.append(("victory", QColor(0, 0, 0), "victory area"))
             for side in ("german", "russian"):
                 if doc.scenario.side(side).hidden_hexes:
-                    from editor.scenario.overlay import SIDE_COLOURS
+                    from editor.drawing.pieces import SIDE_COLOURS
 
                     legend.append(("hidden", SIDE_COLOURS[side], f"{side.capitalize()} hidden hex"))
             if any(doc.scenario.side(s).mine_factors(t) for s in ("german", "russian") for t in ("AP", "AT")):
@@ -843,7 +841,7 @@ class ScenarioController(QObject):
             except Exception:  # noqa: BLE001 - a north indicator off the map: nothing to draw
                 self.overlay.set_layer("compass", [])
             if legend:
-                from editor.scenario.overlay import hex_centre
+                from editor.drawing.pieces import hex_centre
 
                 hm = doc.hexmap
                 c0 = cols[0] if cols else hm.first_column
@@ -918,7 +916,7 @@ class ScenarioController(QObject):
                 self._tool_before_pick = tools.current.name if tools.current is not None else None
                 tools.set_tool("pick")
         elif tools.current is pick and not pick.leaving:
-            from editor.main_window import MODE_TOOLS
+            from editor.modes import MODE_TOOLS
 
             prev = self._tool_before_pick
             mode = self.win.mode or "scenario"
@@ -928,7 +926,8 @@ class ScenarioController(QObject):
         self._draw_picked()
 
     def _draw_picked(self, *_args) -> None:
-        from editor.scenario.builders.region_builder import picked_items, picker
+        from editor.scenario.builders.region_builder import picked_items
+        from editor.scenario.builders.region_picking import picker
 
         hexes, ordered = picker().hexes()
         self.overlay.set_layer("pick", picked_items(hexes, ordered))

@@ -17,7 +17,7 @@ a hex system leaves them None.
   one step on the scenario's undo stack (:class:`PlacePieceCommand`), made in the scenario's JSON in
   memory (saved with the scenario, atomically) through the system's ``place_piece``; a position the rules refuse is not placed and
   the rule's reason is shown in the status bar.
-- :func:`reach_item`: the movement reach polygon (``move_reach``), drawn in the set-up and in the
+- :func:`editor.drawing.pieces.reach_item`: the movement reach polygon (``move_reach``), drawn in the set-up and in the
   Hot-seat (:mod:`editor.play.hotseat`).
 
 Units: points are map units (the lattice of :mod:`maps.hexgrid`), bearings degrees clockwise from
@@ -38,11 +38,11 @@ from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF, QUndoCommand
 from PySide6.QtWidgets import QButtonGroup, QRadioButton, QWidget
 
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
-from editor.scenario.overlay import HEX_SCENE, PiecesItem, _label, _path_item, bearing_vector, map_point
-from editor.map.tools import Tool
+from editor.drawing.pieces import HEX_SCENE, PiecesItem, _label, _path_item, bearing_vector, map_point, reach_item
+from editor.drawing.tool import Tool
 from maps import hexgrid
 
-__all__ = ["TapeTool", "TablePlaceTool", "PlacePieceCommand", "tape_reading", "tape_text", "reach_item",
+__all__ = ["TapeTool", "TablePlaceTool", "PlacePieceCommand", "tape_reading", "tape_text",
            "setup_items", "table_document", "snap_point", "scenario_json_text", "SNAP_MODES"]
 
 #: the snapping choices of the Set-up tool
@@ -51,8 +51,6 @@ SNAP_MODES = ("off", "hex", "half-inch")
 PICK_SCENE = 40.0
 #: the rotation handle's distance ahead of the piece (scene units)
 HANDLE_SCENE = 70.0
-REACH_FILL = QColor(40, 160, 90, 45)
-REACH_PEN = QColor(20, 120, 60)
 TAPE_COLOUR = QColor(255, 140, 0)
 
 
@@ -97,17 +95,6 @@ def snap_point(point, mode: str, scale: float | None):
 def scene_bearing(a: QPointF, b: QPointF) -> float:
     """The bearing (degrees clockwise from the top of the sheet) from scene point a to b."""
     return math.degrees(math.atan2(b.x() - a.x(), -(b.y() - a.y()))) % 360.0
-
-
-def reach_item(ring, z: float = 46):
-    """The movement reach (a ring of map units) as a green area, or None for an empty ring."""
-    if not ring or len(ring) < 3:
-        return None
-    path = QPainterPath()
-    path.addPolygon(QPolygonF([map_point(p) for p in ring] + [map_point(ring[0])]))
-    pen = QPen(REACH_PEN, 2.5, Qt.PenStyle.DashLine)
-    pen.setCosmetic(True)
-    return _path_item(path, REACH_FILL, pen, z)
 
 
 def table_document(ctx):

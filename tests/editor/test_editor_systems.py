@@ -85,7 +85,7 @@ def test_iron_cross_watch_keeps_its_richer_snapshot(tmp_path):
 
 # ------------------------------------------------------------------------------- Watch panel
 def test_t_watch_panel_draws_toy_pieces_and_steps_forward_and_back(win):
-    from editor.scenario.overlay import PiecesItem
+    from editor.drawing.pieces import PiecesItem
 
     ctl = win.scenario_ctl
     rec = GameRecording.play(win.toy_path, 7, AI)
@@ -327,7 +327,7 @@ def test_20mm_watch_draws_pieces_where_they_stand_with_fire_and_templates(win20)
     from PySide6.QtGui import QImage, QPainter
 
     from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
-    from editor.scenario.overlay import PiecesItem
+    from editor.drawing.pieces import PiecesItem
 
     ctl = win20.scenario_ctl
     assert ctl.doc.system.name == "twentymm"
@@ -437,7 +437,7 @@ def test_measured_pieces_and_marks_are_drawn_from_map_units_alone(qtbot):
     hex is 100 scene units across flats); the selected piece's arc reaches ``reach`` hexes."""
     from core.rule_system import Mark
     from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
-    from editor.scenario.overlay import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
+    from editor.drawing.pieces import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
 
     tank = Piece("T", "german", ("4307",), "T Pz IV", "afv", (), 1, point=(129.0, 14.0), bearing=0.0,
                  footprint=((128.5, 13.0), (129.5, 13.0), (129.5, 15.0), (128.5, 15.0)), arc=67.5, turret=90.0, reach=10.0)

@@ -41,18 +41,11 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 from maps import hexgrid  # noqa: E402
-from editor.main_window import MODE_TOOLS, MainWindow  # noqa: E402
+from editor.main_window import MainWindow  # noqa: E402
+from editor.modes import MODE_TOOLS  # noqa: E402
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
-from editor.scenario.overlay import (  # noqa: E402
-    FILL_ALPHA,
-    TAG_TOP,
-    CompassRoseItem,
-    CountersItem,
-    LegendItem,
-    ZoneLabelsItem,
-    hex_centre,
-    map_top,
-)
+from editor.drawing.pieces import FILL_ALPHA, CountersItem, hex_centre
+from editor.scenario.overlay import TAG_TOP, CompassRoseItem, LegendItem, ZoneLabelsItem, map_top
 from tests.mapbuilder import make_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -427,7 +420,8 @@ def test_10_heat_circles_stand_out_over_a_zone(win):
 
 
 def test_10_hidden_and_mine_tags_stay_off_the_counters(win):
-    from editor.scenario.overlay import CounterSpec, marks_items
+    from editor.drawing.pieces import CounterSpec
+    from editor.scenario.overlay import marks_items
 
     h = "4307"
     counters = CountersItem([CounterSpec(h, "german", "MMG")])

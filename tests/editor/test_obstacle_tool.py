@@ -208,7 +208,7 @@ def test_obstacle_edits_then_undo_match_a_fresh_redraw(qtbot, dialogs):
 
 
 def test_escape_mode_change_and_putting_the_tool_down_drop_the_line_being_drawn(win, qtbot):
-    from editor.map.tools import DrawingTool
+    from editor.map.drawing_tool import DrawingTool
 
     doc = win.document
     t = win.tools.set_tool("obstacle")

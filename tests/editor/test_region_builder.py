@@ -19,8 +19,10 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QPushButto
 
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.builders.region_builder import KINDS, RegionEditor, RegionForm, convert_region, picker  # noqa: E402
-from editor.scenario.overlay import hex_centre  # noqa: E402
+from editor.scenario.builders.region_kinds import KINDS, convert_region
+from editor.scenario.builders.region_builder import RegionEditor, RegionForm
+from editor.scenario.builders.region_picking import picker
+from editor.drawing.pieces import hex_centre  # noqa: E402
 from scenarios import regions as R  # noqa: E402
 from scenarios.regions import region_from_data  # noqa: E402
 from scenarios.scenario_file import iter_regions, load_scenario, load_scenario_map, scenario_context  # noqa: E402

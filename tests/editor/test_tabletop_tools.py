@@ -19,7 +19,7 @@ from PySide6.QtCore import QPointF, Qt  # noqa: E402
 
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
-from editor.scenario.overlay import PiecesItem, map_point  # noqa: E402
+from editor.drawing.pieces import PiecesItem, map_point  # noqa: E402
 from editor.tabletop import tools as T  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,7 +248,7 @@ def test_setup_tool_options_offer_the_snapping_modes(win):
 
 # ------------------------------------------------------------------------------- Hot-seat
 def test_hotseat_draws_the_selected_pieces_movement_reach(win):
-    from editor.scenario.overlay import _path_item  # noqa: F401 - the reach is a path item
+    from editor.drawing.pieces import _path_item  # noqa: F401 - the reach is a path item
 
     win.set_mode("play")
     ctl = win.scenario_ctl

@@ -27,9 +27,9 @@ from PySide6.QtGui import QAction  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.builders.region_builder import picker  # noqa: E402
+from editor.scenario.builders.region_picking import picker  # noqa: E402
 from editor.scenario.builders.side_forms import GroupDialog  # noqa: E402
-from editor.scenario.overlay import hex_centre  # noqa: E402
+from editor.drawing.pieces import hex_centre  # noqa: E402
 from maps import hexgrid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -517,7 +517,7 @@ class RosterPanel(QWidget):
             return
         ask = self.prompt
         if ask is None:
-            from editor.map.tools import ToolContext
+            from editor.drawing.tool import ToolContext
 
             ask = ToolContext._ask
         field = key[2]

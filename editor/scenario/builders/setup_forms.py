@@ -31,15 +31,37 @@ from PySide6.QtWidgets import (
 
 from editor.scenario.document import ScenarioDocument, validation_message
 
-__all__ = ["SetupSpecsTab", "region_field", "region_text", "parse_cap_limits", "format_cap_limits"]
+__all__ = ["SetupSpecsTab", "hexes_region", "region_field", "region_text", "parse_cap_limits", "format_cap_limits"]
+
+
+def hexes_region(text: str) -> dict:
+    """The entry hexes a designer types: ``"5014"``, ``"3001, 3005"`` (hexes) or ``"3001-3013"``
+    (a range along a column or row, inclusive) -> a region (JSON). Raises ValueError."""
+    from maps import hexgrid
+
+    t = text.strip()
+    m = re.fullmatch(r"(\d{4})\s*(?:-|–|to)\s*(\d{4})", t)
+    if m:
+        a, b = hexgrid.parse_hex_id(m[1]), hexgrid.parse_hex_id(m[2])
+        if a.col != b.col and a.row != b.row:
+            raise ValueError(f"hexes {m[1]} to {m[2]} are neither on one column nor on one row")
+        return {"kind": "hex_range", "first": m[1], "last": m[2]}
+    ids = [x for x in t.replace(",", " ").replace(";", " ").split() if x]
+    if not ids:
+        raise ValueError("give the entry hexes, e.g. '5014', '3001, 3002' or '3001-3013'")
+    for x in ids:
+        try:
+            hexgrid.parse_hex_id(x)
+        except ValueError as e:
+            raise ValueError(f"{x!r} is not a hex id: {e}") from None
+    return {"kind": "hexes", "hexes": ids}
+
 
 
 def region_field(doc: ScenarioDocument, text: str) -> dict | None:
     """A region field's text -> region JSON: a name of the scenario's regions table (any case)
     -> ``{"kind": "named"}``; else hexes (``"4307, 4308"``, ``"3001-3013"``); blank -> None.
     Raises ValueError naming what was not understood."""
-    from editor.scenario.builders.side_forms import hexes_region
-
     t = text.strip()
     if not t:
         return None

@@ -39,10 +39,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.scenario.builders.setup_forms import SetupSpecsTab, edit_or_warn, hexes_region
 from editor.scenario.document import ScenarioDocument
 
 __all__ = ["SidesPanel", "GroupDialog", "parse_limits", "format_limits", "group_json", "default_setup_hexes",
-           "default_entry_edge", "hexes_region", "group_values"]
+           "default_entry_edge", "group_values"]
 
 SIDES = ("german", "russian")
 PHASES = ("movement", "reaction_movement")
@@ -195,7 +196,6 @@ class SidesPanel(QWidget):
         # (editor.scenario.builders.setup_forms); one scrolling tab, so the tab bar fits the dock
         from PySide6.QtWidgets import QScrollArea
 
-        from editor.scenario.builders.setup_forms import SetupSpecsTab
 
         self.setup_tab = SetupSpecsTab(lambda: self.cur_side)
         page = QWidget()
@@ -219,8 +219,6 @@ class SidesPanel(QWidget):
         self.refresh()
 
     def _edit(self, text: str, change) -> bool:
-        from editor.scenario.builders.setup_forms import edit_or_warn
-
         return edit_or_warn(self, text, change)
 
     @property
@@ -574,28 +572,6 @@ def default_entry_edge(doc: ScenarioDocument, side: str) -> str:
                 used |= _edge_directions(o.region)
     return next((e for e in COMPASS_EDGES if e not in used), COMPASS_EDGES[0])
 
-
-def hexes_region(text: str) -> dict:
-    """The entry hexes a designer types: ``"5014"``, ``"3001, 3005"`` (hexes) or ``"3001-3013"``
-    (a range along a column or row, inclusive) -> a region (JSON). Raises ValueError."""
-    from maps import hexgrid
-
-    t = text.strip()
-    m = re.fullmatch(r"(\d{4})\s*(?:-|–|to)\s*(\d{4})", t)
-    if m:
-        a, b = hexgrid.parse_hex_id(m[1]), hexgrid.parse_hex_id(m[2])
-        if a.col != b.col and a.row != b.row:
-            raise ValueError(f"hexes {m[1]} to {m[2]} are neither on one column nor on one row")
-        return {"kind": "hex_range", "first": m[1], "last": m[2]}
-    ids = [x for x in t.replace(",", " ").replace(";", " ").split() if x]
-    if not ids:
-        raise ValueError("give the entry hexes, e.g. '5014', '3001, 3002' or '3001-3013'")
-    for x in ids:
-        try:
-            hexgrid.parse_hex_id(x)
-        except ValueError as e:
-            raise ValueError(f"{x!r} is not a hex id: {e}") from None
-    return {"kind": "hexes", "hexes": ids}
 
 
 def unique_group_name(doc: ScenarioDocument, side: str) -> str:

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.map.tools import Tool
+from editor.drawing.tool import Tool
 from maps import hexgrid
 from maps.document_file import json_path
 
