@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         self.switching_mode = False
         self._mode_states: dict[str, object] = {}
         self._make_modes()
-        self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus (issue 10)
+        self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus
         self.set_document(document or MapDocument(new_map()))
         self.resize(1366, 768)
         if persist_settings:
@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
 
         e = mb.addMenu("&Edit")
         # one group for the map's and the scenario's stacks: Undo/Redo act on the active stack
-        # (the scenario controller switches it with the focus and the tool, issue 10)
+        # (the scenario controller switches it with the focus and the tool)
         self.undo_group = QUndoGroup(self)
         self.undo_action = self._act(e, "&Undo", self.undo_group.undo, QKeySequence.StandardKey.Undo)
         self.redo_action = self._act(e, "&Redo", self.undo_group.redo, "Ctrl+Shift+Z")

@@ -1,4 +1,4 @@
-"""Seeded random input for the editor window (issue 16 item 13): mouse and key events on the map
+"""Seeded random input for the editor window, to find any traceback a user could meet: mouse and key events on the map
 viewport, clicks and values in the docks, tools, modes and menu actions, none of which may let an
 exception reach Qt's event loop. ``tests/editor/test_legible.py`` runs a few hundred events;
 ``benchmarks/editor_fuzz.py`` runs 10,000 and prints the events per second.

@@ -1,5 +1,5 @@
 """Small layout helpers shared by the docks, so that every panel fits a dock of about 360 pixels
-(a 1366 x 768 screen, issue 16 item 9) with its buttons in full."""
+(a laptop's 1366 x 768 screen) with its buttons in full."""
 
 from __future__ import annotations
 

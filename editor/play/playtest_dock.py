@@ -278,8 +278,8 @@ class PlaytestPanel(QWidget):
         return {s: c.currentText() for s, c in self.ai.items()}
 
     def game_settings(self) -> dict:
-        """What a game started from this panel plays with, for Watch and Hot-seat too (issue 16
-        item 6): ``{"seed", "ai": {side: player}, "rules", "options", "fixed_setup"}``, where
+        """What a game started from this panel plays with, for Watch and Hot-seat too (one
+        truth: the same settings for every game): ``{"seed", "ai": {side: player}, "rules", "options", "fixed_setup"}``, where
         ``fixed_setup`` is the designer's set-up when *Use this set-up* is ticked (else None).
         Raises ValueError when that set-up has problems (the game is refused, as the batch)."""
         fixed = None

@@ -821,7 +821,7 @@ def _removed_men(sq, e: SquadEntry) -> set[str]:
 
 class RegionPanel(QWidget):
     """Every region of the scenario with its resolved hex count (live), and the **region
-    builder** for the selected one (issue 17 item 1): its name, a form per kind with hexes and
+    builder** for the selected one: its name, a form per kind with hexes and
     roads picked on the map (:class:`editor.scenario.builders.region_builder.RegionEditor`, the JSON as an
     *Advanced* view), the hexes shown live on the map (``preview_changed``) with their count.
     *OK* applies the region as one undoable command, *Cancel* goes back to the stored one, *New

@@ -3,7 +3,7 @@ zones, entries, victory areas), their labels and a legend, the north indicator a
 showing where the compass words point, unit counters (the designer's placement, a watched or
 hot-seat game), a heat map, lines of fire and highlighted hexes.
 
-The terrain stays readable under them (issue 16 item 10): a region is its outline (solid for a
+The terrain stays readable under them, so a designer sees what the zones cover: a region is its outline (solid for a
 set-up zone, dashed for an entry, gold for a victory area) with a light fill (at most 15 %
 opacity) and, for entries and victory areas, hatching; each group of a side has its own colour
 (:func:`group_colour`), explained by the legend (:class:`LegendItem`) in the margin below the

@@ -215,7 +215,7 @@ class ScenarioController(QObject):
         self.regions.region_selected.connect(self._region_selected)
         self.victory.pick_region.connect(self.pick_region_on_map)
         self.regions.preview_changed.connect(self.preview_region)
-        # the region builder's Pick buttons: clicks on the map go to the field (issue 17 item 1)
+        # the region builder's Pick buttons: clicks on the map go to the field
         from editor.scenario.builders.region_picking import picker
 
         self._tool_before_pick: str | None = None
@@ -267,7 +267,8 @@ class ScenarioController(QObject):
                 group.addAction(w.tool_actions[name])
 
     def _make_layer_menu(self) -> None:
-        """View > Scenario layers: a check box per layer and its opacity (issue 16 item 6)."""
+        """View > Scenario layers: a check box per layer and its opacity, so a designer can
+        thin out a crowded map."""
         from PySide6.QtGui import QAction, QActionGroup
 
         w = self.win

@@ -34,7 +34,7 @@ import math
 from dataclasses import replace
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPen, QPolygonF, QUndoCommand
+from PySide6.QtGui import QColor, QPainterPath, QPen, QUndoCommand
 from PySide6.QtWidgets import QButtonGroup, QRadioButton, QWidget
 
 from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y

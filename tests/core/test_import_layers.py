@@ -76,8 +76,18 @@ EDITOR_ALLOWED: dict[str, set[str]] = {
     "modes": set(),
 }
 assert set(EDITOR_ALLOWED) >= {p.name for p in EDITOR.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-#: Files allowed over the size limit, with the reason.
-LONG_FILES: dict[str, str] = {}
+#: Files allowed over the size limit, with the reason. Each is still to be split by responsibility
+#: (the painter's layers; the docks one per dock; the controller's menus, layers and game views);
+#: remove an entry when its file is split, so the limit holds from then on.
+_NOT_SPLIT_YET = "one class or one dock set, not yet split by responsibility"
+LONG_FILES: dict[str, str] = {
+    "editor/drawing/map_painter.py": _NOT_SPLIT_YET,
+    "editor/scenario/docks.py": _NOT_SPLIT_YET,
+    "editor/scenario/builders/victory_builder.py": _NOT_SPLIT_YET,
+    "editor/scenario/window.py": _NOT_SPLIT_YET,
+    "editor/scenario/document.py": _NOT_SPLIT_YET,
+    "editor/scenario/builders/roster_panel.py": _NOT_SPLIT_YET,
+}
 MAX_LINES = 800
 
 
@@ -186,6 +196,9 @@ def test_no_editor_file_over_the_size_limit():
     long = [f"{p.relative_to(ROOT)}: {n} lines" for p in sorted(EDITOR.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
             and str(p.relative_to(ROOT)) not in LONG_FILES]
+    stale = [f for f in LONG_FILES if not (ROOT / f).exists()
+             or len((ROOT / f).read_text(encoding="utf-8").splitlines()) <= MAX_LINES]
+    assert not stale, "LONG_FILES entries no longer needed: " + ", ".join(stale)
     assert not long, f"editor files over {MAX_LINES} lines (split them by responsibility):\n" + "\n".join(long)
 
 

@@ -1,4 +1,4 @@
-"""The map canvas draws only what is exposed and caches the view (issue 15): after any edit the
+"""The map canvas draws only what is exposed and caches the view: after any edit the
 picture in the window is exactly a fresh full redraw of the same document, and a brush step
 repaints a bounded part of the map, not the whole of it."""
 

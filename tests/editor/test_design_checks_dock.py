@@ -1,4 +1,4 @@
-"""The Validation dock shows the design checks (issue 17) as warnings, apart from the errors: their
+"""The Validation dock shows the design checks as warnings, apart from the errors: their
 own list, icon and colour; clicking one shows its place as an error's does. Headless (pytest-qt)."""
 
 from __future__ import annotations

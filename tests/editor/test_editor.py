@@ -1,4 +1,4 @@
-"""The map editor (issue 9): document and undo, tools, save/reload, errata, LOS tool, autosave.
+"""The map editor: document and undo, tools, save/reload, errata, LOS tool, autosave.
 
 Headless (pytest-qt, QT_QPA_PLATFORM=offscreen); QSettings go to a temporary folder and
 QMessageBox is patched so nothing blocks.
@@ -514,7 +514,7 @@ def test_screenshot_cli(tmp_path, qtbot):
     assert not (tmp_path / "b.png").exists()
 
 
-# ------------------------------------------------------------------------------ issue 9 gaps
+# ------------------------------------------------------------------------------ fixed gaps
 def _drag(qtbot, view, pts):
     """Press at the first lattice point, move through the others with the left button, release."""
     from PySide6.QtCore import QEvent

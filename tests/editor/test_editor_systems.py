@@ -1,4 +1,4 @@
-"""The editor for any rule system (issue 18 item 1, the editor's part): Watch, Hot-seat, the
+"""The editor for any rule system: Watch, Hot-seat, the
 Playtest dock and the scenario window play and show a scenario of a system the editor knows
 nothing about -- the toy dice race of ``tests/toy_system.py`` (rules T.1-T.8), registered at run
 time -- through the rule-system boundary only; Iron Cross keeps its richer views. Headless
@@ -237,7 +237,7 @@ def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win
     # its map sections are outlined; the map shown is the scenario's
     assert ctl.overlay.layers["zones"] and Path(win.document.path).name == "iron_cross_mapsheet_corrected.json"
     assert {h.col for h in doc.context.area} == set(range(30, 51))   # Map 2: hex columns 30-50
-    # the forms' tools say plainly that they do not edit it; its own form does (issue 18 item 4)
+    # the forms' tools say plainly that they do not edit it; its own form does
     from editor.drawing.canvas import ToolEvent
 
     for name in ("place", "region", "north"):

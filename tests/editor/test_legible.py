@@ -1,4 +1,4 @@
-"""Issue 16, "Legible at a laptop's size" and "Never a traceback" (items 6, 9-13):
+"""Legible at a laptop's size and never a traceback:
 
 6. game views (Watch, Hot-seat) hide the designer's layers; a View menu toggles each scenario
    layer and its opacity; Watch plays game N of the Playtest panel's batch with its players and

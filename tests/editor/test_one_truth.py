@@ -1,4 +1,4 @@
-"""Issue 16, "One truth": what the designer sees in the editor is what every game plays.
+"""One truth: what the designer sees in the editor is what every game plays.
 
 1. an open scenario sees map edits made in the same window at once (a hex added to Hill K with
    the Feature tool changes zones, placement checks and victory);

@@ -1,4 +1,4 @@
-"""The Orders of battle dock without JSON (issue 17 items 4 and 6): side-wide entries, every
+"""The Orders of battle dock without JSON: side-wide entries, every
 printed form and its refusal, set-up and entering groups at distinct places inside the map
 sections, "may not move until Player Turn N", new-scenario placeholders inside the chosen
 sections. Everything is one undo step. Headless (pytest-qt, offscreen)."""

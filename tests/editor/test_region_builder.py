@@ -1,4 +1,4 @@
-"""Issue 17 item 1, "A region builder": regions built by choosing a kind, filling its form and
+"""The region builder: regions built by choosing a kind, filling its form and
 clicking hexes and roads on the map, with the resulting hexes live on the map and their count;
 the JSON stays as an Advanced view that round-trips; editing a stored region fills the form;
 painting over a relational region asks before freezing it into hexes. Headless (pytest-qt,

@@ -1,4 +1,4 @@
-"""The scenario's Roster panel (issue 17 item 3): add a squad, a commander, a CW or an AFV (of a
+"""The scenario's Roster panel: add a squad, a commander, a CW or an AFV (of a
 new type) with the forms, override a shipped value, remove them; each change one undo step; the
 units reach the OOB, the engine's set-up and the games; the shipped counters file is never
 written and the scenario file keeps a stable format. Headless (pytest-qt, offscreen)."""

@@ -1,4 +1,4 @@
-"""The scenario editor (issue 10): scenario documents, OOB, regions, victory, set-up, validation,
+"""The scenario editor: scenario documents, OOB, regions, victory, set-up, validation,
 batch playtests, watching a game and hot-seat play. Headless (pytest-qt, offscreen)."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_oob_edit_with_undo(win):
 def test_region_painting_and_live_count(win, qtbot, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    # the zone is built from a rule: painting it asks before freezing it into hexes (issue 17); yes
+    # the zone is built from a rule: painting it asks before freezing it into hexes; yes
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     ctl = win.scenario_ctl
     ctl.regions.select(SETUP_ZONE)
@@ -298,7 +298,7 @@ def test_hotseat_move_and_fire(win):
     assert sum(1 for e in g.events if e["kind"] == "fire") == n + 1
 
 
-# ---------------------------------------------------------------------------- issue 10 gaps
+# ---------------------------------------------------------------------------- fixed gaps
 S4 = ROOT / "scenarios" / "data" / "scenario_4_tula.json"
 
 
@@ -501,7 +501,7 @@ def test_side_forms_entries_detachments_infiltration_notes(win):
 
 def test_roster_edit_saved_in_the_scenario_and_type_names_shown(win, tmp_path):
     """A roster edit is an override in the scenario's roster block (saved with the scenario); the
-    counters file is never written (issue 17 item 3)."""
+    counters file is never written."""
     from scenarios.counters import shipped_counters_path
     from scenarios.scenario_file import load_scenario, load_scenario_roster
 

@@ -1,4 +1,4 @@
-"""The editor's trial set-up as designers specify it (issue 17 items 5 and 6): IPs placed by
+"""The editor's trial set-up as designers specify it: IPs placed by
 clicking (18.1), UP or DOWN per unit (3.12), a set-up cap inside a sub-zone shown and refused
 (24.1), the mines' own area, initial control, and the forms for the set-up text, the north text
 and the map text -- each one undo step. Headless (pytest-qt, offscreen)."""

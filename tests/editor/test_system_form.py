@@ -1,4 +1,4 @@
-"""The editor's generic scenario form for another rule system's scenario (issue 18 item 4): a
+"""The editor's generic scenario form for another rule system's scenario: a
 Red Flags OOB unit added from the roster, a set-up zone painted by map clicks, undo, a save that
 keeps the file's layout, a validation error shown with its JSON path, games played from the
 scenario in memory, File > New scenario for each system, the Watch's status lines (Red Flags'

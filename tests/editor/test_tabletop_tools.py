@@ -1,4 +1,4 @@
-"""The editor's tabletop tools (issue 19 item 5, the editor's part; docs/tabletop.md): the
+"""The editor's tabletop tools (docs/tabletop.md): the
 measuring tape (inches at the scenario's scale and hexes; hexes only for a hex system), units of a
 measured scenario set up at free positions with a facing (drag, handle, keys, snapping), each
 placement an undo step written into the file, refusals explained; the movement reach drawn in

@@ -1,4 +1,4 @@
-"""The victory builder (issue 17 item 2): victory conditions made with forms, no JSON typed.
+"""The victory builder: victory conditions made with forms, no JSON typed.
 
 Scenarios 4, 5 and 6 are built from nothing with the form and compared with the shipped files
 (the JSON, and the result of positions); Move up / Move down change the order and the result;

@@ -1,4 +1,4 @@
-"""Issue 17 "Done when": Scenario 4 of the rulebook (24.7, Tula) rebuilt in the editor from a NEW
+"""A scenario built without typing JSON: Scenario 4 of the rulebook (24.7, Tula) rebuilt in the editor from a NEW
 scenario, with GUI operations only, as a designer who has read the README and
 docs/scenario-design.md would: the printed lines typed into the widgets, the map clicked, the
 dialogs filled. Nothing is written as JSON. At the end the built scenario validates with no

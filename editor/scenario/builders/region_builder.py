@@ -1,4 +1,4 @@
-"""The region builder (issue 17 item 1): regions of the region language built with forms and
+"""The region builder: regions of the region language built with forms and
 clicks on the map, not typed as JSON.
 
 Widgets (reusable; the Regions dock uses them, a victory builder may embed them):

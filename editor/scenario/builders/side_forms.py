@@ -14,8 +14,6 @@ in the Regions panel, as every other region.
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,

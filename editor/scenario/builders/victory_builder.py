@@ -1,4 +1,4 @@
-"""The victory builder (issue 17 item 2): a scenario's victory conditions edited in forms, never
+"""The victory builder: a scenario's victory conditions edited in forms, never
 typed as JSON.
 
 :class:`VictoryPanel` is the Victory dock. It shows, for the model of :mod:`scenarios.victory`:
