@@ -119,7 +119,7 @@ def main() -> None:
 
     los = win.tools.set_tool("los")
     los.measure("4307", "4312")
-    from editor.los_tool import VisibleFromThread
+    from editor.map.los_tool import VisibleFromThread
 
     t0 = time.perf_counter()
     th = VisibleFromThread(doc.hexmap, Hex(43, 7))
@@ -151,7 +151,7 @@ STEPS = 12
 def big_map(cols: int = 100, rows: int = 100, share: float = 0.4, seed: int = 15):
     """A ``cols`` x ``rows`` map (columns and rows from 00) with trees and a hill level on
     ``share`` of the hexes, chosen with ``random.Random(seed)``: the same map on every run."""
-    from editor.document import new_map
+    from editor.map.document import new_map
     from maps.hexgrid import hex_id
     from maps.model import HexRecord
 
@@ -169,7 +169,7 @@ def _median(xs: list[float]) -> float:
 
 def _send(win, kind, h, button, buttons) -> None:
     from PySide6.QtWidgets import QApplication
-    from editor.map_painter import hex_centre_scene
+    from editor.drawing.map_painter import hex_centre_scene
 
     vp = win.view.viewport()
     p = QPointF(win.view.mapFromScene(hex_centre_scene(h)))
@@ -194,7 +194,7 @@ def drag_steps(app, win, zoom: float | None, centre, n: int = STEPS) -> list[flo
     Each step is one mouse event (the press, or a move with the left button held) sent to the
     viewport followed by the event loop until it has repainted. The drags go along the hexes whose
     centres are in view, marsh then clear again (a new stroke each pass), until ``n`` steps."""
-    from editor.map_painter import hex_at_scene
+    from editor.drawing.map_painter import hex_at_scene
 
     set_zoom(app, win, zoom, centre)
     tool = win.tools.set_tool("terrain")
@@ -228,7 +228,7 @@ def drag_steps(app, win, zoom: float | None, centre, n: int = STEPS) -> list[flo
 
 
 def _centre(h):
-    from editor.map_painter import hex_centre_scene
+    from editor.drawing.map_painter import hex_centre_scene
 
     return hex_centre_scene(h)
 

@@ -1,5 +1,5 @@
 """Random input on the editor (issue 16 item 13): 10,000 seeded mouse, key, dock, tool, mode and
-menu events (:mod:`editor.fuzz`) on a copy of Scenario 1 with its map, and on a new scenario on a
+menu events (:mod:`editor.devtools.fuzz`) on a copy of Scenario 1 with its map, and on a new scenario on a
 map whose first column is 00. Prints the events per second and the exceptions (0 expected: one
 that reached the event loop, or one an event returned to the driver), then checks that every
 document still validates (saved and loaded back). Exit status 1 when anything raised.
@@ -36,7 +36,7 @@ class _Patch:
 def _validate(w, tmp: Path) -> str:
     """The map saved and loaded back with every map check; the scenario saved by the editor and
     opened again as the same scenario and set-up (see tests/editor/test_legible.py)."""
-    from editor.scenario_document import ScenarioDocument
+    from editor.scenario.document import ScenarioDocument
     from maps.mapfile import load_map_file, save_map
 
     save_map(tmp / "fuzzed_map.json", w.document.map)
@@ -55,7 +55,7 @@ def _validate(w, tmp: Path) -> str:
 
 
 def run(label: str, open_window, n: int, seed: int, tmp: Path) -> int:
-    from editor.fuzz import ExceptionTrap, Fuzzer
+    from editor.devtools.fuzz import ExceptionTrap, Fuzzer
 
     w = open_window()
     QApplication.processEvents()
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp / "settings"))
     app = QApplication.instance() or QApplication([])
     from editor.app import quiet_qt_messages
-    from editor.fuzz import patch_dialogs
+    from editor.devtools.fuzz import patch_dialogs
     from editor.main_window import MainWindow
     from maps.mapfile import save_map
     from tests.mapbuilder import make_map

@@ -3,7 +3,7 @@ CLI with the same workers, and the UI answers within 100 ms throughout."
 
 Runs N games (heuristic AIs on both sides) of Scenario 1
 
-1. through the editor's batch runner: the Playtest panel (:class:`editor.playtest_dock.PlaytestPanel`,
+1. through the editor's batch runner: the Playtest panel (:class:`editor.play.playtest_dock.PlaytestPanel`,
    offscreen) started as the *Run batch* button does, with the Qt event loop running until its
    results are shown; meanwhile a ``QTimer`` fires every 20 ms on the GUI thread and the lateness
    of each firing (interval - 20 ms) is recorded: its maximum and 99th percentile are how long the
@@ -40,7 +40,7 @@ def editor_batch(games: int, workers: int, seed: int) -> tuple[float, list, list
     from PySide6.QtCore import QEventLoop, QTimer, Qt
     from PySide6.QtWidgets import QApplication
 
-    from editor.playtest_dock import PlaytestPanel
+    from editor.play.playtest_dock import PlaytestPanel
 
     app = QApplication.instance() or QApplication([])
     panel = PlaytestPanel(lambda _folder: S1)

@@ -228,7 +228,7 @@ def render(map_file: str, out: str, section: str | None) -> None:
     except DocumentError as e:
         raise InputError(str(e)) from None
     # Qt only here, imported lazily: nothing outside editor/ imports it at module level
-    from editor.map_painter import UnknownSectionError, render_file
+    from editor.drawing.map_painter import UnknownSectionError, render_file
 
     try:
         size = render_file(m, out, section)

@@ -7,7 +7,7 @@
 * ``casualties_by_turn.png``: mean eliminations per game in each Game Turn, per side, with the
   95 % confidence interval of the mean;
 * ``map_eliminations.png``, ``map_fire_targets.png``, ``map_fire_origins.png``: heat maps over
-  the rendered map sections of the scenario (:mod:`editor.map_painter`): a circle on each hex whose
+  the rendered map sections of the scenario (:mod:`editor.drawing.map_painter`): a circle on each hex whose
   area is proportional to the count over all games, the busiest hexes labelled, and a legend.
 
 Qt is imported only inside the functions here (the CLI imports this module only for
@@ -35,7 +35,7 @@ INK = "#2b2620"
 GRIDLINE = "#d9d1bf"
 
 def _ensure_app() -> None:
-    from editor.map_painter import ensure_app
+    from editor.drawing.map_painter import ensure_app
 
     ensure_app()
 
@@ -253,7 +253,7 @@ def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path
     from PySide6.QtCore import QPointF, QRectF
     from PySide6.QtGui import QColor, QPen
 
-    from editor.map_painter import HEX_HEIGHT, HEX_WIDTH, LAYERS, MapPainter, hex_centre_scene
+    from editor.drawing.map_painter import HEX_HEIGHT, HEX_WIDTH, LAYERS, MapPainter, hex_centre_scene
     from maps import hexgrid
 
     cols = [hexmap.section_columns(s) for s in sections] or [(hexmap.first_column, hexmap.last_column)]

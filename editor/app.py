@@ -54,7 +54,7 @@ def quiet_qt_messages() -> None:
 
 def frame_los(win, a: str, b: str) -> None:
     """Frame the view on the line from hex ``a`` to hex ``b`` (two hexes of margin)."""
-    from editor.canvas import hex_path
+    from editor.drawing.canvas import hex_path
     from maps import hexgrid
 
     ha, hb = hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b)
@@ -83,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("editor")
 
     from maps.document_file import DocumentError
-    from editor.document import MapDocument
+    from editor.map.document import MapDocument
     from editor.main_window import MainWindow
-    from editor.scenario_document import file_format, is_scenario_format
+    from editor.scenario.document import file_format, is_scenario_format
 
     if args.file and is_scenario_format(file_format(args.file)):
         return _scenario_main(app, args, w, h)

@@ -1,7 +1,7 @@
 """The editor's main window: canvas, tools, docks, menus, files and settings.
 
-Layout: the map canvas (:class:`editor.canvas.MapView` over a :class:`editor.canvas.MapScene`) in
-the centre; a tool bar of the tools (:mod:`editor.tools`, :mod:`editor.los_tool`); docks for the
+Layout: the map canvas (:class:`editor.drawing.canvas.MapView` over a :class:`editor.drawing.canvas.MapScene`) in
+the centre; a tool bar of the tools (:mod:`editor.map.tools`, :mod:`editor.map.los_tool`); docks for the
 tool options, the undo history (``QUndoView``), the terrain chart, errata and LOS. The status bar
 shows the hex under the cursor with its terrain and provenance, and the tool's status text.
 Window geometry, dock state and recent files live in ``QSettings("IronCross", "editor")``.
@@ -38,27 +38,21 @@ from PySide6.QtWidgets import (
 
 from maps.document_file import DocumentError
 from maps.hexgrid import Hex
-from editor import commands as C
-from editor import edits
-from editor.canvas import MapScene, MapView
-from editor.docks import ChartPanel, ErrataPanel
-from editor.document import MapDocument, new_map
-from editor.los_tool import LosPanel, LosTool
-from editor.map_painter import render_png, render_svg
-from editor.obstacle_tool import ObstacleTool
-from editor.tools import (
-    BuildingTool,
-    FeatureTool,
-    LevelBrushTool,
-    PathTool,
-    SelectTool,
-    TerrainBrushTool,
-    ToolContext,
-    ToolManager,
-    TreeBrushTool,
-)
+from editor.map import commands as C
+from editor.map import edits
+from editor.drawing.canvas import MapScene, MapView
+from editor.map.docks import ChartPanel, ErrataPanel
+from editor.map.document import MapDocument, new_map
+from editor.map.los_tool import LosPanel, LosTool
+from editor.drawing.map_painter import render_png, render_svg
+from editor.map.obstacle_tool import ObstacleTool
+from editor.map.building_tool import BuildingTool
+from editor.map.tools import FeatureTool, LevelBrushTool, PathTool, SelectTool, TerrainBrushTool, TreeBrushTool
+from editor.drawing.tool import ToolContext, ToolManager
 
-__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS", "MODES", "MODE_TOOLS"]
+from editor.modes import MODE_HELP, MODE_TOOLS, MODES
+
+__all__ = ["MainWindow", "LAYER_MENU", "AUTOSAVE_MS"]
 
 #: Layers offered in the View menu, with their labels.
 LAYER_MENU: tuple[tuple[str, str], ...] = (
@@ -68,24 +62,13 @@ LAYER_MENU: tuple[tuple[str, str], ...] = (
 )
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
-#: The window's modes (task, label); Scenario and Play need an open scenario.
-MODES: tuple[tuple[str, str], ...] = (("map", "Map"), ("scenario", "Scenario"), ("play", "Play"))
-#: The tools of each mode; the first is the one chosen on entering the mode.
-MODE_TOOLS: dict[str, tuple[str, ...]] = {
-    "map": ("select", "terrain", "trees", "level", "building", "path", "obstacle", "feature", "los"),
-    "scenario": ("place", "region", "north", "marks", "tableplace", "tape"),
-    "play": ("hotseat",),
-}
-_MODE_HELP = {"map": "paint terrain, buildings, roads and features; LOS; terrain chart; errata",
-              "scenario": "properties, orders of battle, regions, victory, set-up, validation",
-              "play": "batch playtest, watch a game, hot-seat"}
 #: ``saveState`` version of the per-mode layouts (older layouts, one for all docks, are ignored)
 STATE_VERSION = 2
 
 
 class MainWindow(QMainWindow):
     """The map editor window; one map document at a time (and one scenario, see
-    :class:`editor.scenario_window.ScenarioController`). ``mode_changed(str)`` after a mode switch."""
+    :class:`editor.scenario.window.ScenarioController`). ``mode_changed(str)`` after a mode switch."""
 
     mode_changed = Signal(str)
 
@@ -132,13 +115,13 @@ class MainWindow(QMainWindow):
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start()
 
-        from editor.scenario_window import ScenarioController
+        from editor.scenario.window import ScenarioController
 
         self.mode: str | None = None
         self.switching_mode = False
         self._mode_states: dict[str, object] = {}
         self._make_modes()
-        self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus (issue 10)
+        self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus
         self.set_document(document or MapDocument(new_map()))
         self.resize(1366, 768)
         if persist_settings:
@@ -205,7 +188,7 @@ class MainWindow(QMainWindow):
 
         e = mb.addMenu("&Edit")
         # one group for the map's and the scenario's stacks: Undo/Redo act on the active stack
-        # (the scenario controller switches it with the focus and the tool, issue 10)
+        # (the scenario controller switches it with the focus and the tool)
         self.undo_group = QUndoGroup(self)
         self.undo_action = self._act(e, "&Undo", self.undo_group.undo, QKeySequence.StandardKey.Undo)
         self.redo_action = self._act(e, "&Redo", self.undo_group.redo, "Ctrl+Shift+Z")
@@ -268,7 +251,7 @@ class MainWindow(QMainWindow):
             a = QAction(label, self)
             a.setCheckable(True)
             a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
-            a.setToolTip(f"{label} mode (Ctrl+{i + 1}): {_MODE_HELP[name]}")
+            a.setToolTip(f"{label} mode (Ctrl+{i + 1}): {MODE_HELP[name]}")
             a.triggered.connect(lambda _=False, n=name: self.set_mode(n))
             group.addAction(a)
             tb.addAction(a)
@@ -411,7 +394,7 @@ class MainWindow(QMainWindow):
         """Open a map file, or a scenario file (detected by its format) with its map. An invalid
         file shows the validator's messages in a dialog and the current document stays. A newer
         autosave is offered for recovery."""
-        from editor.scenario_document import file_format, is_scenario_format
+        from editor.scenario.document import file_format, is_scenario_format
 
         if is_scenario_format(file_format(path)):
             try:
@@ -717,7 +700,7 @@ class MainWindow(QMainWindow):
         return f"{h.id}: {', '.join(parts)}" + (f"  [{prov.short()}]" if prov else "")
 
     def _prompt(self, title: str, label: str, default: str = "") -> str | None:
-        from editor.tools import ToolContext
+        from editor.drawing.tool import ToolContext
 
         return ToolContext._ask(title, label, default)
 

@@ -286,7 +286,7 @@ def test_9_2_a_declining_uses_up_the_one_chance_in_the_movement_phase():
 
 
 def test_9_2_a_overrun_at_fire_round_trips_through_json_and_reads_in_the_hot_seat_list():
-    from editor.game_record import describe_action
+    from editor.play.game_record import describe_action
 
     a = OverrunAtFire("RA")
     assert action_to_json(a) == {"unit": "RA", "kind": "overrun_at_fire"}

@@ -1,4 +1,4 @@
-"""The map canvas draws only what is exposed and caches the view (issue 15): after any edit the
+"""The map canvas draws only what is exposed and caches the view: after any edit the
 picture in the window is exactly a fresh full redraw of the same document, and a brush step
 repaints a bounded part of the map, not the whole of it."""
 
@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
 
 from maps import building_shapes, hexgrid  # noqa: E402
 from maps.hexgrid import Hex, hex_id  # noqa: E402
-from editor.canvas import TILE, MapScene, MapView  # noqa: E402
-from editor.document import MapDocument  # noqa: E402
+from editor.drawing.canvas import TILE, MapScene, MapView  # noqa: E402
+from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.map_painter import BLOCK, HEX_HEIGHT, HEX_WIDTH, MARGIN_BG, MapPainter, hex_centre_scene  # noqa: E402
+from editor.drawing.map_painter import BLOCK, HEX_HEIGHT, HEX_WIDTH, MARGIN_BG, MapPainter, hex_centre_scene  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
 COLS, ROWS = (10, 41), (1, 27)   # 32 x 27 hexes

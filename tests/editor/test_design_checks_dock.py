@@ -1,4 +1,4 @@
-"""The Validation dock shows the design checks (issue 17) as warnings, apart from the errors: their
+"""The Validation dock shows the design checks as warnings, apart from the errors: their
 own list, icon and colour; clicking one shows its place as an error's does. Headless (pytest-qt)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario_docks import ValidationPanel  # noqa: E402
+from editor.scenario.docks import ValidationPanel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"

@@ -1,4 +1,4 @@
-"""The map editor (issue 9): document and undo, tools, save/reload, errata, LOS tool, autosave.
+"""The map editor: document and undo, tools, save/reload, errata, LOS tool, autosave.
 
 Headless (pytest-qt, QT_QPA_PLATFORM=offscreen); QSettings go to a temporary folder and
 QMessageBox is patched so nothing blocks.
@@ -23,11 +23,11 @@ from maps.hexgrid import Hex  # noqa: E402
 from maps.hexmap import HexMap  # noqa: E402
 from maps.los import line_of_sight, visible_from  # noqa: E402
 from maps.mapfile import check_map, load_map_file  # noqa: E402
-from editor import edits  # noqa: E402
-from editor.canvas import ToolEvent  # noqa: E402
-from editor.document import MapDocument, autosave_path  # noqa: E402
+from editor.map import edits  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
+from editor.map.document import MapDocument, autosave_path  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -404,7 +404,7 @@ def test_errata_preview_apply_undo(win, tmp_path, monkeypatch):
     c = win.view.mapToScene(win.view.viewport().rect().center())
     assert hexgrid.distance(edits.hexgrid.point_to_hex(c.x() / SCENE_PER_X, c.y() / SCENE_PER_Y), Hex(15, 3)) <= 1
     n = doc.undo_stack.count()
-    import editor.docks as docks
+    import editor.map.docks as docks
 
     asked = []
     monkeypatch.setattr(docks, "confirm_errata_mismatches",
@@ -514,7 +514,7 @@ def test_screenshot_cli(tmp_path, qtbot):
     assert not (tmp_path / "b.png").exists()
 
 
-# ------------------------------------------------------------------------------ issue 9 gaps
+# ------------------------------------------------------------------------------ fixed gaps
 def _drag(qtbot, view, pts):
     """Press at the first lattice point, move through the others with the left button, release."""
     from PySide6.QtCore import QEvent
@@ -625,7 +625,7 @@ def test_chart_edits_undo_and_atomic_save(win, tmp_path, monkeypatch):
     panel.undo_stack.undo()
     assert panel.chart is before and win.ctx.chart is before
     assert panel.cell_source("woods", "observation_base") != "designer"
-    from editor.docks import CHART_COLUMNS
+    from editor.map.docks import CHART_COLUMNS
 
     col = 1 + [c for c, _ in CHART_COLUMNS].index("observation_base")
     assert panel.table.item(woods, col).text() == str(old)
@@ -649,7 +649,7 @@ def test_chart_edits_undo_and_atomic_save(win, tmp_path, monkeypatch):
 
 def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
     from PySide6.QtGui import QImage, QPainter
-    from editor.map_painter import BLOCK, MapPainter
+    from editor.drawing.map_painter import BLOCK, MapPainter
 
     item = win.scene.map_item
 

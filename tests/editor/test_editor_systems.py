@@ -1,4 +1,4 @@
-"""The editor for any rule system (issue 18 item 1, the editor's part): Watch, Hot-seat, the
+"""The editor for any rule system: Watch, Hot-seat, the
 Playtest dock and the scenario window play and show a scenario of a system the editor knows
 nothing about -- the toy dice race of ``tests/toy_system.py`` (rules T.1-T.8), registered at run
 time -- through the rule-system boundary only; Iron Cross keeps its richer views. Headless
@@ -16,7 +16,7 @@ pytest.importorskip("pytestqt")
 
 from core.dice import derive_seed  # noqa: E402
 from core.rule_system import Piece  # noqa: E402
-from editor.game_record import GameRecording, HotseatSession, snapshot, state_text  # noqa: E402
+from editor.play.game_record import GameRecording, HotseatSession, snapshot, state_text  # noqa: E402
 from tests.toy_system import TOY, ToyHold, ToyNudge, ToyRoll, toy, toy_map_file  # noqa: E402,F401 - toy: fixture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +85,7 @@ def test_iron_cross_watch_keeps_its_richer_snapshot(tmp_path):
 
 # ------------------------------------------------------------------------------- Watch panel
 def test_t_watch_panel_draws_toy_pieces_and_steps_forward_and_back(win):
-    from editor.scenario_overlay import PiecesItem
+    from editor.drawing.pieces import PiecesItem
 
     ctl = win.scenario_ctl
     rec = GameRecording.play(win.toy_path, 7, AI)
@@ -209,7 +209,7 @@ def test_t_playtest_dock_offers_the_toy_players_and_rules_and_runs_a_batch(win, 
 
 
 def test_playtest_dock_offers_iron_cross_players_and_rules_by_default(qtbot):
-    from editor.playtest_dock import PlaytestPanel
+    from editor.play.playtest_dock import PlaytestPanel
 
     p = PlaytestPanel()
     qtbot.addWidget(p)
@@ -221,7 +221,7 @@ def test_playtest_dock_offers_iron_cross_players_and_rules_by_default(qtbot):
 
 # ----------------------------------------------------------------------------- scenario window
 def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win, tmp_path):
-    from editor.system_scenario import SystemScenarioDocument
+    from editor.scenario.system.scenario import SystemScenarioDocument
 
     ctl = win.scenario_ctl
     doc = ctl.doc
@@ -237,8 +237,8 @@ def test_t_scenario_window_shows_a_toy_scenario_without_the_iron_cross_forms(win
     # its map sections are outlined; the map shown is the scenario's
     assert ctl.overlay.layers["zones"] and Path(win.document.path).name == "iron_cross_mapsheet_corrected.json"
     assert {h.col for h in doc.context.area} == set(range(30, 51))   # Map 2: hex columns 30-50
-    # the forms' tools say plainly that they do not edit it; its own form does (issue 18 item 4)
-    from editor.canvas import ToolEvent
+    # the forms' tools say plainly that they do not edit it; its own form does
+    from editor.drawing.canvas import ToolEvent
 
     for name in ("place", "region", "north"):
         t = win.tools.set_tool(name)
@@ -326,8 +326,8 @@ def test_20mm_watch_draws_pieces_where_they_stand_with_fire_and_templates(win20)
     the decision's marks: a line of fire, a template, a corridor; a removed piece's cross."""
     from PySide6.QtGui import QImage, QPainter
 
-    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
-    from editor.scenario_overlay import PiecesItem
+    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.pieces import PiecesItem
 
     ctl = win20.scenario_ctl
     assert ctl.doc.system.name == "twentymm"
@@ -373,8 +373,8 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
     from PySide6.QtCore import Qt
 
     from core.twentymm.actions import EndTurn
-    from editor.hotseat import PICK_RADIUS
-    from editor.map_painter import SCENE_PER_Y
+    from editor.play.hotseat import PICK_RADIUS
+    from editor.drawing.map_painter import SCENE_PER_Y
 
     ctl = win20.scenario_ctl
     hs = ctl.hotseat
@@ -393,7 +393,7 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
               for k in range(hs.actions.topLevelItem(i).childCount())]
     assert labels and ctl.overlay.layers["hotseat"][0].selected == p0.uid
     # a click far from every piece selects none of them
-    from editor.map_painter import SCENE_PER_X
+    from editor.drawing.map_painter import SCENE_PER_X
 
     far = next((x, y) for x in range(100, 160) for y in range(5, 55)
                if all(math.hypot((p.point[0] - x) * SCENE_PER_X, (p.point[1] - y) * SCENE_PER_Y) > PICK_RADIUS
@@ -402,7 +402,7 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
     # the map tool: a press near another German piece selects it (the press's point, not its hex)
     from PySide6.QtCore import QPointF
 
-    from editor.canvas import ToolEvent
+    from editor.drawing.canvas import ToolEvent
 
     p1 = mine[1]
     tool = win20.tools.set_tool("hotseat")
@@ -436,8 +436,8 @@ def test_measured_pieces_and_marks_are_drawn_from_map_units_alone(qtbot):
     """A piece at a point and a system's marks need no system: map units in, scene items out (a
     hex is 100 scene units across flats); the selected piece's arc reaches ``reach`` hexes."""
     from core.rule_system import Mark
-    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
-    from editor.scenario_overlay import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
+    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.pieces import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
 
     tank = Piece("T", "german", ("4307",), "T Pz IV", "afv", (), 1, point=(129.0, 14.0), bearing=0.0,
                  footprint=((128.5, 13.0), (129.5, 13.0), (129.5, 15.0), (128.5, 15.0)), arc=67.5, turret=90.0, reach=10.0)

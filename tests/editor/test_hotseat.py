@@ -1,4 +1,4 @@
-"""Hot-seat play (editor/hotseat.py): decisions that interrupt an assault (17.23). Headless
+"""Hot-seat play (editor/play/hotseat.py): decisions that interrupt an assault (17.23). Headless
 (pytest-qt, offscreen)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ pytest.importorskip("pytestqt")
 
 from core.ironcross.actions import DesignateAssault, TakeCasualty  # noqa: E402
 from core.ironcross.state import Phase  # noqa: E402
-from editor.game_record import HotseatSession, describe_action  # noqa: E402
-from editor.hotseat import ACTION_ROLE, HotseatPanel  # noqa: E402
+from editor.play.game_record import HotseatSession, describe_action  # noqa: E402
+from editor.play.hotseat import ACTION_ROLE, HotseatPanel  # noqa: E402
 from tests.core.engine_fixtures import cw, inf, small_game  # noqa: E402
 from tests.core.engine_helpers import advance_to  # noqa: E402
 

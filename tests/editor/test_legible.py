@@ -1,4 +1,4 @@
-"""Issue 16, "Legible at a laptop's size" and "Never a traceback" (items 6, 9-13):
+"""Legible at a laptop's size and never a traceback:
 
 6. game views (Watch, Hot-seat) hide the designer's layers; a View menu toggles each scenario
    layer and its opacity; Watch plays game N of the Playtest panel's batch with its players and
@@ -41,18 +41,11 @@ from PySide6.QtWidgets import (  # noqa: E402
 )
 
 from maps import hexgrid  # noqa: E402
-from editor.main_window import MODE_TOOLS, MainWindow  # noqa: E402
-from editor.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
-from editor.scenario_overlay import (  # noqa: E402
-    FILL_ALPHA,
-    TAG_TOP,
-    CompassRoseItem,
-    CountersItem,
-    LegendItem,
-    ZoneLabelsItem,
-    hex_centre,
-    map_top,
-)
+from editor.main_window import MainWindow  # noqa: E402
+from editor.modes import MODE_TOOLS  # noqa: E402
+from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.pieces import FILL_ALPHA, CountersItem, hex_centre
+from editor.scenario.overlay import TAG_TOP, CompassRoseItem, LegendItem, ZoneLabelsItem, map_top
 from tests.mapbuilder import make_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,7 +224,7 @@ def test_6_game_views_hide_the_designers_layers(win, tmp_path):
     ctl = win.scenario_ctl
     ov = ctl.overlay
     assert ov.visible_items("units") and ov.visible_items("marks") and ov.visible_items("zones")
-    from editor.game_record import GameRecording
+    from editor.play.game_record import GameRecording
 
     rec = GameRecording.play(str(doc.playable_copy(tmp_path)), 3, {"german": "random", "russian": "random"},
                              max_actions=120)
@@ -427,7 +420,8 @@ def test_10_heat_circles_stand_out_over_a_zone(win):
 
 
 def test_10_hidden_and_mine_tags_stay_off_the_counters(win):
-    from editor.scenario_overlay import CounterSpec, marks_items
+    from editor.drawing.pieces import CounterSpec
+    from editor.scenario.overlay import marks_items
 
     h = "4307"
     counters = CountersItem([CounterSpec(h, "german", "MMG")])
@@ -451,7 +445,7 @@ def test_10_hidden_and_mine_tags_stay_off_the_counters(win):
 
 # ------------------------------------------------------------------------------------ item 11
 def test_11_regions_are_named_as_a_designer_says_them(qtbot):
-    from editor.scenario_docks import loc_label
+    from editor.scenario.docks import loc_label
 
     w = window(qtbot, S1)
     doc = w.scenario_ctl.doc
@@ -477,7 +471,7 @@ FIRE = re.compile(r"^  [^;]+ in \d{4}(; [^;]+ in \d{4})* fires at \d{4}: \d+ AP 
 
 
 def test_11_watch_and_hotseat_logs_are_sentences_with_the_rule(win, tmp_path):
-    from editor.game_record import GameRecording, describe_events
+    from editor.play.game_record import GameRecording, describe_events
 
     ctl = win.scenario_ctl
     rec = GameRecording.play(str(ctl.doc.playable_copy(tmp_path)), 4, {"german": "heuristic", "russian": "heuristic"},
@@ -638,7 +632,7 @@ def _validate(w, tmp_path) -> None:
     same scenario and set-up. (Problems a designer may leave in a scenario, e.g. a squad the
     roster lacks typed in the OOB, are the Validation dock's to list, not a broken document.)"""
     from maps.mapfile import load_map_file, save_map
-    from editor.scenario_document import ScenarioDocument
+    from editor.scenario.document import ScenarioDocument
 
     save_map(tmp_path / "fuzzed_map.json", w.document.map)
     assert load_map_file(tmp_path / "fuzzed_map.json").extent == w.document.map.extent
@@ -658,7 +652,7 @@ def _validate(w, tmp_path) -> None:
 def _fuzz(qtbot, monkeypatch, tmp_path, path, seed, n, new_scenario=False):
     import random
 
-    from editor.fuzz import ExceptionTrap, Fuzzer, patch_dialogs
+    from editor.devtools.fuzz import ExceptionTrap, Fuzzer, patch_dialogs
 
     patch_dialogs(monkeypatch, random.Random(seed))
     w = window(qtbot, path)
@@ -697,7 +691,7 @@ def test_13_games_on_a_map_from_column_00_never_ask_for_column_minus_1(qtbot, tm
     neighbour lists for infiltration, wreck pushing, overrun and assault) asked the id of the hex
     left of column 00. Whole games of a scenario set up against column 00 now play."""
     from maps.mapfile import save_map
-    from editor.game_record import HotseatSession
+    from editor.play.game_record import HotseatSession
 
     mp = tmp_path / "edge.json"
     save_map(mp, make_map((0, 8), (1, 8), trees={"0103": 2}).doc)

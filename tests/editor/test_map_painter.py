@@ -18,7 +18,7 @@ pytest.importorskip("PySide6.QtSvg")
 from PySide6.QtCore import QRectF  # noqa: E402
 from PySide6.QtGui import QColor, QImage, QPainter  # noqa: E402
 
-from editor.map_painter import (  # noqa: E402
+from editor.drawing.map_painter import (  # noqa: E402
     HEX_HEIGHT,
     HEX_WIDTH,
     LAYERS,
@@ -230,7 +230,7 @@ def test_provenance_conventions(qapp, tmp_path):
     keys = [k for k, _ in mp._legend_entries(mp._geometry(None))]
     assert "rulebook_hex" in keys and "dashed" in keys and "italic" in keys
     out = tmp_path / "prov.svg"
-    from editor.map_painter import render_svg
+    from editor.drawing.map_painter import render_svg
 
     render_svg(m, out)
     text = out.read_text(encoding="utf-8")
@@ -247,7 +247,7 @@ def test_provenance_conventions(qapp, tmp_path):
 def test_20mm_infantry_moving_and_firing_in_buildings_painter_draws_room_walls_doors_and_windows(qapp, tmp_path):
     """A door is a gap in the outline (the building's fill), a window a thin double line with a
     light core, a room wall a thin dark line (seed 003, "Infantry Moving and Firing in Buildings")."""
-    from editor.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
     from tests.maps.test_map_rooms import with_rooms
 
     m = map_from_data(with_rooms(), "x.json")

@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from maps.mapfile import check_map, load_map_file  # noqa: E402
 from maps.model import Obstacle, TankTraps  # noqa: E402
-from editor.canvas import ToolEvent  # noqa: E402
-from editor.document import MapDocument  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
+from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.map_painter import LAYERS, SCENE_PER_X, SCENE_PER_Y, MapPainter  # noqa: E402
+from editor.drawing.map_painter import LAYERS, SCENE_PER_X, SCENE_PER_Y, MapPainter  # noqa: E402
 from tests.editor.test_canvas_cache import assert_same_as_fresh, big_doc, zoom_to  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
@@ -116,7 +116,7 @@ def test_select_rekind_and_delete_with_undo(win, qtbot):
     assert [(o.id, o.kind) for o in doc.map.obstacles] == [("W1", "wall"), ("F1", "fence")]
     assert doc.map.tank_traps == []
     # a field of tank traps (from a file) cannot become a wall; it is selected by clicking inside
-    doc.undo_stack.push(__import__("editor.commands", fromlist=["x"]).ObstacleCommand(
+    doc.undo_stack.push(__import__("editor.map.commands", fromlist=["x"]).ObstacleCommand(
         doc, "field", fields={"tank_traps": [TankTraps(id="T9", polygon=[(48, 4), (54, 4), (54, 8), (48, 8)])]}))
     click(qtbot, win.view, 51, 6)
     assert t.selected == ("tank_traps", "T9")
@@ -140,7 +140,7 @@ def test_resize_drops_obstacles_left_off_the_map(win):
     t = win.tools.set_tool("obstacle")
     t.add_line("wall", [(56, 4), (58, 6)])        # column 19
     t.add_line("wall", [(33, 4), (36, 6)])        # columns 11-12
-    from editor import edits
+    from editor.map import edits
 
     out = edits.resize_map(doc.map, doc.hexmap, right=-3)   # keeps columns 10-17
     assert [o.id for o in out.obstacles] == ["W2"] and check_map(out) == []
@@ -208,7 +208,7 @@ def test_obstacle_edits_then_undo_match_a_fresh_redraw(qtbot, dialogs):
 
 
 def test_escape_mode_change_and_putting_the_tool_down_drop_the_line_being_drawn(win, qtbot):
-    from editor.tools import DrawingTool
+    from editor.map.drawing_tool import DrawingTool
 
     doc = win.document
     t = win.tools.set_tool("obstacle")

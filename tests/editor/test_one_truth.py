@@ -1,4 +1,4 @@
-"""Issue 16, "One truth": what the designer sees in the editor is what every game plays.
+"""One truth: what the designer sees in the editor is what every game plays.
 
 1. an open scenario sees map edits made in the same window at once (a hex added to Hill K with
    the Feature tool changes zones, placement checks and victory);
@@ -26,11 +26,11 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt  # noqa: E402
 
 from maps import hexgrid  # noqa: E402
 from maps.los import line_of_sight  # noqa: E402
-from editor.canvas import ToolEvent  # noqa: E402
-from editor.document import MapDocument  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
+from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
-from editor.scenario_document import ScenarioDocument, placement_path  # noqa: E402
+from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.scenario.document import ScenarioDocument, placement_path  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,7 +122,7 @@ def _clear_pair(hm, area):
 
 def test_2_every_game_plays_the_map_chart_and_roster_in_memory(win, qtbot, tmp_path, monkeypatch):
     from core.playtest import _setup_for
-    from editor.game_record import GameRecording
+    from editor.play.game_record import GameRecording
 
     doc, mdoc, ctl = sdoc(win), win.document, win.scenario_ctl
     area = {h.id for h in doc.context.area}
@@ -152,7 +152,7 @@ def test_2_every_game_plays_the_map_chart_and_roster_in_memory(win, qtbot, tmp_p
     # batch and Watch read the same snapshot (the panels' scenario_file is the controller's)
     assert ctl.playtest.scenario_file == ctl.playable_file and ctl.watch.scenario_file == ctl.playable_file
     seen = []
-    import editor.game_record as gr
+    import editor.play.game_record as gr
     from dataclasses import asdict
     from core.playtest import GameResult
 
@@ -314,7 +314,7 @@ def test_4_a_bad_placement_file_is_named_never_a_traceback(win, tmp_path, dialog
 
 # ------------------------------------------------------------------------------------ item 7
 def test_7_errata_refused_on_a_mismatch_unless_confirmed(qtbot, tmp_path, monkeypatch):
-    import editor.docks as docks
+    import editor.map.docks as docks
 
     w = MainWindow(MapDocument(make_map((10, 20), (1, 10), trees={"1204": 2}, levels={"1503": 1}).doc),
                    persist_settings=False)

@@ -1,4 +1,4 @@
-"""The Orders of battle dock without JSON (issue 17 items 4 and 6): side-wide entries, every
+"""The Orders of battle dock without JSON: side-wide entries, every
 printed form and its refusal, set-up and entering groups at distinct places inside the map
 sections, "may not move until Player Turn N", new-scenario placeholders inside the chosen
 sections. Everything is one undo step. Headless (pytest-qt, offscreen)."""
@@ -16,8 +16,8 @@ from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario_docks import SIDE_WIDE  # noqa: E402
-from editor.scenario_forms import GroupDialog  # noqa: E402
+from editor.scenario.docks import SIDE_WIDE  # noqa: E402
+from editor.scenario.builders.side_forms import GroupDialog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "scenarios" / "data"

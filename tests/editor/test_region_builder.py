@@ -1,4 +1,4 @@
-"""Issue 17 item 1, "A region builder": regions built by choosing a kind, filling its form and
+"""The region builder: regions built by choosing a kind, filling its form and
 clicking hexes and roads on the map, with the resulting hexes live on the map and their count;
 the JSON stays as an Advanced view that round-trips; editing a stored region fills the form;
 painting over a relational region asks before freezing it into hexes. Headless (pytest-qt,
@@ -17,10 +17,12 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QPushButton, QScrollArea, QToolButton  # noqa: E402
 
-from editor.canvas import ToolEvent  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.region_builder import KINDS, RegionEditor, RegionForm, convert_region, picker  # noqa: E402
-from editor.scenario_overlay import hex_centre  # noqa: E402
+from editor.scenario.builders.region_kinds import KINDS, convert_region
+from editor.scenario.builders.region_builder import RegionEditor, RegionForm
+from editor.scenario.builders.region_picking import picker
+from editor.drawing.pieces import hex_centre  # noqa: E402
 from scenarios import regions as R  # noqa: E402
 from scenarios.regions import region_from_data  # noqa: E402
 from scenarios.scenario_file import iter_regions, load_scenario, load_scenario_map, scenario_context  # noqa: E402

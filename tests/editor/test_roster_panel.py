@@ -1,4 +1,4 @@
-"""The scenario's Roster panel (issue 17 item 3): add a squad, a commander, a CW or an AFV (of a
+"""The scenario's Roster panel: add a squad, a commander, a CW or an AFV (of a
 new type) with the forms, override a shipped value, remove them; each change one undo step; the
 units reach the OOB, the engine's set-up and the games; the shipped counters file is never
 written and the scenario file keeps a stable format. Headless (pytest-qt, offscreen)."""
@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.roster_panel import ADDED_COLOUR, RosterEntryDialog, parse_value  # noqa: E402
+from editor.scenario.builders.roster_panel import ADDED_COLOUR, RosterEntryDialog, parse_value  # noqa: E402
 from scenarios.counters import shipped_counters_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

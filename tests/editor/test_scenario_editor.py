@@ -1,4 +1,4 @@
-"""The scenario editor (issue 10): scenario documents, OOB, regions, victory, set-up, validation,
+"""The scenario editor: scenario documents, OOB, regions, victory, set-up, validation,
 batch playtests, watching a game and hot-seat play. Headless (pytest-qt, offscreen)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 pytest.importorskip("pytestqt")
 
 
-from editor.canvas import ToolEvent  # noqa: E402
-from editor.game_record import GameRecording  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
+from editor.play.game_record import GameRecording  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario_document import ScenarioDocument, file_format, stack_problem  # noqa: E402
+from editor.scenario.document import ScenarioDocument, file_format, stack_problem  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
@@ -89,7 +89,7 @@ def test_oob_edit_with_undo(win):
 def test_region_painting_and_live_count(win, qtbot, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    # the zone is built from a rule: painting it asks before freezing it into hexes (issue 17); yes
+    # the zone is built from a rule: painting it asks before freezing it into hexes; yes
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     ctl = win.scenario_ctl
     ctl.regions.select(SETUP_ZONE)
@@ -191,7 +191,7 @@ def test_playtest_panel_defaults_are_the_clis(qtbot):
     """The editor's Playtest panel and ``ironcross playtest`` start from the same players and rules."""
     from cli.main import playtest as cli_playtest
     from core.playtest import DEFAULT_AI, DEFAULT_RULES, parse_ai
-    from editor.playtest_dock import PlaytestPanel
+    from editor.play.playtest_dock import PlaytestPanel
 
     panel = PlaytestPanel(lambda folder: None)
     qtbot.addWidget(panel)
@@ -254,7 +254,7 @@ def test_watch_step_forward_and_back(win, tmp_path):
 
 
 def test_hotseat_move_and_fire(win):
-    from editor.hotseat import action_for_click
+    from editor.play.hotseat import action_for_click
 
     hs = win.scenario_ctl.hotseat
     win.tools.set_tool("hotseat")
@@ -298,7 +298,7 @@ def test_hotseat_move_and_fire(win):
     assert sum(1 for e in g.events if e["kind"] == "fire") == n + 1
 
 
-# ---------------------------------------------------------------------------- issue 10 gaps
+# ---------------------------------------------------------------------------- fixed gaps
 S4 = ROOT / "scenarios" / "data" / "scenario_4_tula.json"
 
 
@@ -436,7 +436,7 @@ def test_playtest_uses_the_designers_setup(win, tula, tmp_path, qtbot, monkeypat
     placed = {e["unit"]: e["hex"] for e in payload["events"] if e["kind"] == "placed"}
     assert placed[g.units[0]] == zg[5] and placed[mmg] == zg[6] and placed[r.units[0]] == zr[20]
     # the batch panel's "use this set-up" passes it into the games (the worker function is faked)
-    import editor.game_record as gr
+    import editor.play.game_record as gr
     from dataclasses import asdict
     from core.playtest import GameResult
 
@@ -501,7 +501,7 @@ def test_side_forms_entries_detachments_infiltration_notes(win):
 
 def test_roster_edit_saved_in_the_scenario_and_type_names_shown(win, tmp_path):
     """A roster edit is an override in the scenario's roster block (saved with the scenario); the
-    counters file is never written (issue 17 item 3)."""
+    counters file is never written."""
     from scenarios.counters import shipped_counters_path
     from scenarios.scenario_file import load_scenario, load_scenario_roster
 

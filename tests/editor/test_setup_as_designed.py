@@ -1,4 +1,4 @@
-"""The editor's trial set-up as designers specify it (issue 17 items 5 and 6): IPs placed by
+"""The editor's trial set-up as designers specify it: IPs placed by
 clicking (18.1), UP or DOWN per unit (3.12), a set-up cap inside a sub-zone shown and refused
 (24.1), the mines' own area, initial control, and the forms for the set-up text, the north text
 and the map text -- each one undo step. Headless (pytest-qt, offscreen)."""
@@ -15,11 +15,11 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QPointF, Qt  # noqa: E402
 from PySide6.QtWidgets import QPushButton  # noqa: E402
 
-from editor.canvas import ToolEvent  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario_docks import UNIT_ROLE  # noqa: E402
-from editor.scenario_document import ScenarioDocument  # noqa: E402
-from editor.setup_forms import parse_cap_limits, region_field  # noqa: E402
+from editor.scenario.docks import UNIT_ROLE  # noqa: E402
+from editor.scenario.document import ScenarioDocument  # noqa: E402
+from editor.scenario.builders.setup_forms import parse_cap_limits, region_field  # noqa: E402
 from maps import hexgrid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

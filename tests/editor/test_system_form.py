@@ -1,4 +1,4 @@
-"""The editor's generic scenario form for another rule system's scenario (issue 18 item 4): a
+"""The editor's generic scenario form for another rule system's scenario: a
 Red Flags OOB unit added from the roster, a set-up zone painted by map clicks, undo, a save that
 keeps the file's layout, a validation error shown with its JSON path, games played from the
 scenario in memory, File > New scenario for each system, the Watch's status lines (Red Flags'
@@ -14,8 +14,8 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from editor.canvas import ToolEvent  # noqa: E402
-from editor.game_record import GameRecording  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
+from editor.play.game_record import GameRecording  # noqa: E402
 from tests.toy_system import TOY, toy  # noqa: E402,F401 - toy: fixture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -224,7 +224,7 @@ def test_twentymm_forces_edited_a_unit_set_on_a_hex_and_its_vehicle_chosen(qtbot
 
 
 def test_layout_keeping_dump_round_trips_the_shipped_files():
-    from editor.system_form import dump_like
+    from editor.scenario.system.form import dump_like
 
     for f in (RF, S20):
         text = f.read_text()
@@ -274,7 +274,7 @@ def test_file_new_scenario_asks_the_rule_system_then_section_and_file(rfwin, tmp
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(
         lambda _p, _t, label, items, *a, **k: (next(i for i in items if i.startswith("Iron Cross")), True)))
     ctl.new_scenario_dialog()
-    from editor.scenario_document import ScenarioDocument
+    from editor.scenario.document import ScenarioDocument
 
     assert isinstance(ctl.doc, ScenarioDocument)
     ctl.doc.undo_stack.setClean()

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from editor.canvas import ToolEvent  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
 from maps import hexgrid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +104,7 @@ def _note(ctl) -> str:
 def test_redflags_editor_game_plays_unsaved_map_edits(rfwin, qtbot, tmp_path):
     from core.redflags.scenario import load_setup
     from core.redflags.terrain import Terrain
-    from editor.game_record import GameRecording
+    from editor.play.game_record import GameRecording
 
     ctl, mdoc = rfwin.scenario_ctl, rfwin.document
     doc = ctl.doc
@@ -139,8 +139,8 @@ def test_redflags_editor_game_plays_unsaved_map_edits(rfwin, qtbot, tmp_path):
 
 
 def test_redflags_validation_reads_the_live_map(rfwin, qtbot):
-    from editor.commands import ReplaceMapCommand
-    from editor.system_scenario import SystemScenarioDocument
+    from editor.map.commands import ReplaceMapCommand
+    from editor.scenario.system.scenario import SystemScenarioDocument
 
     ctl, mdoc = rfwin.scenario_ctl, rfwin.document
     doc, panel = ctl.doc, ctl.system_panel
@@ -163,7 +163,7 @@ def test_redflags_validation_reads_the_live_map(rfwin, qtbot):
 
 
 def test_redflags_unbinding_returns_to_the_saved_map_file(rfwin, qtbot, tmp_path):
-    from editor.document import MapDocument, new_map
+    from editor.map.document import MapDocument, new_map
 
     ctl, mdoc = rfwin.scenario_ctl, rfwin.document
     doc = ctl.doc
@@ -240,7 +240,7 @@ def test_twentymm_editor_game_plays_unsaved_map_edits(win20, qtbot, tmp_path):
 def test_twentymm_validation_reads_the_live_map(win20, qtbot):
     """A unit set up hidden in the open is a problem (Setup: only troops in cover begin hidden);
     woods painted at its hex in the map window, not saved, give it cover: the problem goes."""
-    from editor.system_form import DataCommand
+    from editor.scenario.system.form import DataCommand
 
     ctl = win20.scenario_ctl
     doc, panel = ctl.doc, ctl.system_panel

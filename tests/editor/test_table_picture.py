@@ -1,4 +1,4 @@
-"""The picture of a map read as a table (editor/table_picture.py): areas where the TableMap has them."""
+"""The picture of a map read as a table (editor/tabletop/table_picture.py): areas where the TableMap has them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtGui import QColor, QImage  # noqa: E402
 
-from editor.table_picture import main, render_table_png  # noqa: E402
+from editor.tabletop.table_picture import main, render_table_png  # noqa: E402
 from maps.mapfile import load_map  # noqa: E402
 from maps.table_map import TableMap  # noqa: E402
 

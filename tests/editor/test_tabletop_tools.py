@@ -1,4 +1,4 @@
-"""The editor's tabletop tools (issue 19 item 5, the editor's part; docs/tabletop.md): the
+"""The editor's tabletop tools (docs/tabletop.md): the
 measuring tape (inches at the scenario's scale and hexes; hexes only for a hex system), units of a
 measured scenario set up at free positions with a facing (drag, handle, keys, snapping), each
 placement an undo step written into the file, refusals explained; the movement reach drawn in
@@ -17,10 +17,10 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QPointF, Qt  # noqa: E402
 
-from editor.canvas import ToolEvent  # noqa: E402
-from editor.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
-from editor.scenario_overlay import PiecesItem, map_point  # noqa: E402
-from editor import tabletop_tools as T  # noqa: E402
+from editor.drawing.canvas import ToolEvent  # noqa: E402
+from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.pieces import PiecesItem, map_point  # noqa: E402
+from editor.tabletop import tools as T  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 S20 = ROOT / "scenarios" / "data" / "twentymm_1_village_counterattack.json"
@@ -248,7 +248,7 @@ def test_setup_tool_options_offer_the_snapping_modes(win):
 
 # ------------------------------------------------------------------------------- Hot-seat
 def test_hotseat_draws_the_selected_pieces_movement_reach(win):
-    from editor.scenario_overlay import _path_item  # noqa: F401 - the reach is a path item
+    from editor.drawing.pieces import _path_item  # noqa: F401 - the reach is a path item
 
     win.set_mode("play")
     ctl = win.scenario_ctl

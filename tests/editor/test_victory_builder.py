@@ -1,4 +1,4 @@
-"""The victory builder (issue 17 item 2): victory conditions made with forms, no JSON typed.
+"""The victory builder: victory conditions made with forms, no JSON typed.
 
 Scenarios 4, 5 and 6 are built from nothing with the form and compared with the shipped files
 (the JSON, and the result of positions); Move up / Move down change the order and the result;
@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox  # noqa: E402
 
 from scenarios.scenario_file import SHIPPED_SCENARIOS, load_scenario  # noqa: E402
 from scenarios.victory import UnitRef, Victory, evaluate  # noqa: E402
-from editor.scenario_document import PlacedUnit, PlacementCommand, ScenarioDocument  # noqa: E402
-from editor.victory_builder import (  # noqa: E402
+from editor.scenario.document import PlacedUnit, PlacementCommand, ScenarioDocument  # noqa: E402
+from editor.scenario.builders.victory_builder import (  # noqa: E402
     RegionField,
     VictoryPanel,
     convert_condition,

@@ -1,4 +1,4 @@
-"""Issue 17 "Done when": Scenario 4 of the rulebook (24.7, Tula) rebuilt in the editor from a NEW
+"""A scenario built without typing JSON: Scenario 4 of the rulebook (24.7, Tula) rebuilt in the editor from a NEW
 scenario, with GUI operations only, as a designer who has read the README and
 docs/scenario-design.md would: the printed lines typed into the widgets, the map clicked, the
 dialogs filled. Nothing is written as JSON. At the end the built scenario validates with no
@@ -27,9 +27,9 @@ from PySide6.QtGui import QAction  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.region_builder import picker  # noqa: E402
-from editor.scenario_forms import GroupDialog  # noqa: E402
-from editor.scenario_overlay import hex_centre  # noqa: E402
+from editor.scenario.builders.region_picking import picker  # noqa: E402
+from editor.scenario.builders.side_forms import GroupDialog  # noqa: E402
+from editor.drawing.pieces import hex_centre  # noqa: E402
 from maps import hexgrid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

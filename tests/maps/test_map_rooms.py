@@ -105,8 +105,8 @@ def test_20mm_infantry_moving_and_firing_in_buildings_openings_without_rooms_lie
 
 def test_20mm_infantry_moving_and_firing_in_buildings_a_building_cut_by_the_editor_drops_its_rooms_and_openings():
     """Rooms and doors/windows no longer fit a reshaped outline: the editor's building edits drop
-    them (editor.edits.RESHAPED) so the map still saves."""
-    from editor.edits import buildings_without_hexes
+    them (editor.map.edits.RESHAPED) so the map still saves."""
+    from editor.map.edits import buildings_without_hexes
 
     data = with_rooms()
     hm = map_from_data(json.loads(json.dumps(data)), "sample")

@@ -1,0 +1,892 @@
+"""The scenario's Roster panel: the roster the scenario is played with, and forms to extend it.
+
+The panel lists the merged roster (:attr:`editor.scenario.document.ScenarioDocument.roster`: the
+shipped roster, or the counters file the scenario names, with the scenario's own ``roster``
+block) per side, each counter's values with their provenance, and shows distinctly what the
+scenario changes: a counter (or type) the scenario adds is marked ``+`` on green, a value it
+overrides ``*`` in bold on blue; white values come from the rulebook, amber ones are
+reconstructed. Forms (:class:`RosterEntryDialog`) add a squad (letter, side, its men with weapon
+and PR), a commander, a crew weapon or an AFV (of a type of the roster or of a new type with its
+values), and override one value of a shipped counter; double-clicking a value changes it (an
+override of a shipped counter, or the addition's own value); *Remove* takes back an addition or
+an override. Each change is one undo step on the scenario's ``QUndoStack``
+(:meth:`ScenarioDocument.edit_roster`) and is refused, with the problem in words, when the
+result does not validate. Everything is saved in the scenario file: the shipped counters file is
+never written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.scenario.document import ScenarioDocument, validation_message
+from editor.drawing.widgets import button_grid
+
+__all__ = ["RosterPanel", "RosterEntryDialog", "parse_value", "refusal"]
+
+SIDES = ("german", "russian")
+KEY_ROLE = Qt.ItemDataRole.UserRole
+#: value provenance colours (as the map editor's chart panel)
+PROV_COLOURS = {"rulebook": QColor(255, 255, 255), "reconstructed": QColor(255, 226, 160),
+                "designer": QColor(190, 215, 255)}
+ADDED_COLOUR = QColor(200, 238, 196)
+CW_VALUES = ("crew", "ap_factor", "initial_range", "at_factor", "assault_rating", "pr", "movement", "mg_modes")
+AFV_VALUES = ("ap_factor", "ap_range", "frontal_modifier", "flank_modifier", "at_factor", "overrun_factor", "pr",
+              "movement", "turreted")
+LEGEND = ("+ green: added by this scenario.  * bold blue: a value this scenario overrides.  "
+          "White: rulebook, amber: reconstructed. Saved in the scenario; the counters file is never written.")
+
+
+def refusal(err: Exception) -> str:
+    """A refused roster edit in words: one line per problem, without the file name."""
+    if isinstance(err, ValidationError):
+        return validation_message(err)
+    problems = getattr(err, "problems", None)
+    if problems:
+        return "\n".join(str(p) for p in problems)
+    return str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+
+
+def parse_value(field: str, text: str) -> Any:
+    """A counter value typed as text: ``"8"``, ``"LMG"`` (weapon), ``"DF FL"`` (MG modes), ``"yes"``
+    (turreted), ``"none"`` (no AT factor: None). Raises ValueError with what is expected."""
+    t = str(text).strip()
+    if field == "weapon":
+        return t.upper()
+    if field == "mg_modes":
+        return [m.upper() for m in re.split(r"[\s,;]+", t) if m and m.lower() not in ("none", "-")]
+    if field == "turreted":
+        if t.lower() in ("yes", "true", "1", "y"):
+            return True
+        if t.lower() in ("no", "false", "0", "n"):
+            return False
+        raise ValueError(f"turreted is yes or no, not {t!r}")
+    if field == "at_factor" and t.lower() in ("", "none", "-"):
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        raise ValueError(f"{field.replace('_', ' ')} is a whole number, not {t!r}") from None
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return " ".join(v) or "none"
+    return "none" if v is None else str(v)
+
+
+class RosterPanel(QWidget):
+    """The merged roster of the scenario, per side, with the forms that add and override counters."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: ScenarioDocument | None = None
+        #: ask(title, label, default) -> text or None (the window's prompt; tests set one)
+        self.prompt = None
+        lay = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.side = QComboBox()
+        self.side.addItems(SIDES)
+        self.side.currentTextChanged.connect(lambda _t: self.refresh())
+        top.addWidget(self.side)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        top.addWidget(self.summary, 1)
+        lay.addLayout(top)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Counter", "Value", "Provenance"])
+        self.tree.itemDoubleClicked.connect(self._edit)
+        # the counter's name in full (a narrow dock scrolls sideways rather than eliding it)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        lay.addWidget(self.tree, 1)
+        self.prov = QLabel()
+        self.prov.setWordWrap(True)
+        lay.addWidget(self.prov)
+        self.tree.currentItemChanged.connect(lambda it, _p: it is not None and self.prov.setText(it.toolTip(0)))
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #a00000")
+        lay.addWidget(self.problems)
+        self.legend = QLabel(LEGEND)
+        self.legend.setWordWrap(True)
+        f = self.legend.font()
+        f.setPointSizeF(f.pointSizeF() * 0.9)
+        self.legend.setFont(f)
+        lay.addWidget(self.legend)
+        lay.addLayout(button_grid([("Add squad...", lambda: self.open_form("squad")),
+                                   ("Add commander...", lambda: self.open_form("commander")),
+                                   ("Add CW...", lambda: self.open_form("crew_weapon")),
+                                   ("Add AFV...", lambda: self.open_form("afv")),
+                                   ("Override value...", lambda: self.open_form("override")),
+                                   ("Remove", self.remove_selected)]))
+
+    # ------------------------------------------------------------------ document
+    def set_document(self, doc: ScenarioDocument) -> None:
+        if self.doc is not None:
+            try:
+                self.doc.changed.disconnect(self._doc_changed)
+            except (RuntimeError, TypeError):
+                pass
+        self.doc = doc
+        doc.changed.connect(self._doc_changed)
+        self.refresh()
+
+    def _doc_changed(self, what: str) -> None:
+        if what == "scenario":
+            self.refresh()
+
+    @property
+    def roster(self):
+        """The merged roster shown (None without a document)."""
+        return self.doc.roster if self.doc is not None else None
+
+    def _block(self):
+        return self.doc.scenario.roster if self.doc is not None else None
+
+    # ------------------------------------------------------------------ view
+    def type_name(self, u) -> str:
+        """The type's name from the roster (``description``, without the rule reference)."""
+        if u.kind not in ("cw", "afv"):
+            return ""
+        side = getattr(self.roster.document, u.side)
+        t = (side.cw_types if u.kind == "cw" else side.afv_types).get(u.type)
+        d = (getattr(t, "description", None) or "") if t is not None else ""
+        return re.sub(r"\s*\([0-9.]+\)\s*$", "", d)
+
+    def _counts(self) -> str:
+        b = self._block()
+        if b is None or b.is_empty():
+            base = self.doc.base_roster.path.name if self.doc.base_roster.path else "the base roster"
+            return f"this scenario adds and overrides nothing ({base})"
+        kinds: dict[str, int] = {}
+        for a in b.add:
+            kinds[a.kind] = kinds.get(a.kind, 0) + 1
+        words = {"squad": "squad", "commander": "commander", "cw_type": "CW type", "crew_weapon": "CW",
+                 "afv_type": "AFV type", "afv": "AFV"}
+        parts = [f"{n} {words[k]}{'s' if n > 1 else ''}" for k, n in kinds.items()]
+        out = "this scenario adds " + ", ".join(parts) if parts else "this scenario adds nothing"
+        if b.override:
+            out += f"; overrides {len(b.override)} value{'s' if len(b.override) > 1 else ''}"
+        return out
+
+    def _expanded(self) -> set:
+        out = set()
+
+        def walk(it):
+            if it.isExpanded():
+                out.add(it.text(0) if _key(it) is None else repr(_key(it)))
+            for i in range(it.childCount()):
+                walk(it.child(i))
+
+        for i in range(self.tree.topLevelItemCount()):
+            walk(self.tree.topLevelItem(i))
+        return out
+
+    def refresh(self) -> None:
+        from scenarios.counters import VALUE_FIELDS
+        from scenarios.scenario_roster import roster_block_problems
+
+        expanded = self._expanded()
+        cur = self.tree.currentItem()
+        cur_key = _key(cur) if cur is not None else None
+        self.tree.clear()
+        if self.doc is None:
+            self.summary.clear()
+            return
+        r = self.roster
+        side = self.side.currentText()
+        merged = hasattr(r, "origin")
+        self.summary.setText(f"{r.summary()}; {self._counts()}")
+        problems = [] if merged else roster_block_problems(self.doc.base_roster, self._block())
+        self.problems.setText("" if not problems else "The scenario's roster does not validate, so the base roster "
+                              "is shown:\n" + "\n".join(str(p) for p in problems))
+        groups: dict[str, QTreeWidgetItem] = {}
+        select = None
+
+        def group(key: str, data=None, added: bool = False) -> QTreeWidgetItem:
+            if key not in groups:
+                it = QTreeWidgetItem([("+ " if added else "") + key])
+                it.setData(0, KEY_ROLE, data)
+                if added:
+                    self._paint(it, ADDED_COLOUR)
+                    it.setToolTip(0, f"{key}: added by this scenario")
+                self.tree.addTopLevelItem(it)
+                groups[key] = it
+            return groups[key]
+
+        for u in r.units(side):
+            origin = r.origin(u.id) if merged else "shipped"
+            if u.kind == "infantry":
+                sq_added = merged and (side, "squad", u.squad) in r.added
+                parent = group(f"Squad {u.squad}", ("squad", side, u.squad) if sq_added else None, sq_added)
+                desc = r.squad(side, u.squad).description
+                if desc and not parent.toolTip(0).endswith(desc):
+                    parent.setToolTip(0, (parent.toolTip(0) + "; " if parent.toolTip(0) else f"Squad {u.squad}: ")
+                                      + desc)
+            else:
+                parent = group({"commander": "Commanders", "cw": "Crew weapons", "afv": "AFVs"}[u.kind])
+            label = {"infantry": lambda: f"{u.id} {u.weapon}", "commander": lambda: f"{u.id} {u.rank}",
+                     "cw": lambda: f"{u.id} {u.type} #{u.number}",
+                     "afv": lambda: f"{u.id} {u.type} #{u.number}"}[u.kind]()
+            mark = {"added": "+ ", "overridden": "* "}.get(origin, "")
+            tname = self.type_name(u)
+            ui = QTreeWidgetItem([mark + label + (f"  ({tname})" if tname else ""), f"PR{u.pr}"])
+            ui.setData(0, KEY_ROLE, ("unit", u.id))
+            if origin == "added":
+                tip = f"{u.id}: a counter this scenario adds ($.roster.add[{r.added[u.id]}])"
+            elif origin == "overridden":
+                tip = f"{u.id}: this scenario overrides {', '.join(r.overridden[u.id])}"
+            else:
+                tip = f"{u.id}: as in the base roster"
+            ui.setToolTip(0, tip + (f"; {tname}" if tname else ""))
+            if origin == "added":
+                self._paint(ui, ADDED_COLOUR)
+            parent.addChild(ui)
+            for f in VALUE_FIELDS[u.kind]:
+                p = u.provenance_of(f)
+                c = QTreeWidgetItem([f, _fmt(getattr(u, f, None)), p.short()])
+                c.setData(0, KEY_ROLE, ("value", u.id, f))
+                over = merged and r.override_index(u.id, f) is not None
+                tip = p.rationale or p.ref or ""
+                c.setToolTip(0, f"{u.id} {f}: {p.source}{' - ' + tip if tip else ''}"
+                                + (" (overridden by this scenario)" if over else ""))
+                self._paint(c, PROV_COLOURS.get(p.source, QColor(255, 255, 255)))
+                if over:
+                    c.setText(0, "* " + f)
+                    self._bold(c)
+                ui.addChild(c)
+        if merged:   # the types this scenario adds, with their values
+            for (s, kind, t), i in ((k, v) for k, v in r.added.items() if isinstance(k, tuple) and k[1] != "squad"):
+                if s != side:
+                    continue
+                a = r.block.add[i]
+                it = group(f"{'CW' if kind == 'cw_type' else 'AFV'} type {t}", ("type", i), True)
+                for f in (CW_VALUES if kind == "cw_type" else AFV_VALUES):
+                    c = QTreeWidgetItem([f, _fmt(getattr(a, f, None)), a.provenance_or_designer().short()])
+                    c.setData(0, KEY_ROLE, ("type_value", i, f))
+                    c.setToolTip(0, f"{t} {f}: a value of the type this scenario adds ($.roster.add[{i}])")
+                    self._paint(c, PROV_COLOURS["designer"])
+                    it.addChild(c)
+
+        def restore(it):
+            nonlocal select
+            key = _key(it)
+            if (it.text(0) if key is None else repr(key)) in expanded:
+                it.setExpanded(True)
+            if cur_key is not None and key == cur_key:
+                select = it
+            for i in range(it.childCount()):
+                restore(it.child(i))
+
+        for i in range(self.tree.topLevelItemCount()):
+            restore(self.tree.topLevelItem(i))
+        if select is not None:
+            self.tree.setCurrentItem(select)
+
+    @staticmethod
+    def _paint(it: QTreeWidgetItem, colour: QColor) -> None:
+        for k in range(3):
+            it.setBackground(k, QBrush(colour))
+
+    @staticmethod
+    def _bold(it: QTreeWidgetItem) -> None:
+        f = QFont(it.font(0))
+        f.setBold(True)
+        for k in range(3):
+            it.setFont(k, f)
+
+    def items(self) -> list[QTreeWidgetItem]:
+        """Every item of the tree (depth first)."""
+        out = []
+
+        def walk(it):
+            out.append(it)
+            for i in range(it.childCount()):
+                walk(it.child(i))
+
+        for i in range(self.tree.topLevelItemCount()):
+            walk(self.tree.topLevelItem(i))
+        return out
+
+    def item(self, key: tuple) -> QTreeWidgetItem | None:
+        return next((it for it in self.items() if _key(it) == tuple(key)), None)
+
+    # ------------------------------------------------------------------ edits (each one undo step)
+    def _edit_block(self, text: str, change) -> None:
+        if self.doc is None:
+            raise ValueError("no scenario is open")
+        self.doc.edit_roster(text, change)
+
+    def add_entry(self, entry: dict, text: str | None = None) -> None:
+        """Add one addition (the JSON of :mod:`scenarios.scenario_roster`); raises ValueError."""
+        self._edit_block(text or f"Roster: add {_describe(entry)}", lambda b: b["add"].append(entry))
+
+    def add_squad(self, side: str, letter: str, men: list, description: str | None = None,
+                  note: str | None = None) -> None:
+        """Add Squad ``letter`` of ``side``: ``men`` in counter order, ``(weapon, pr)`` pairs or
+        ``{"weapon", "pr", ...}``. Raises ValueError (a letter the roster has, a PR outside 2-12 ...)."""
+        ms = [dict(m) if isinstance(m, dict) else {"weapon": m[0], "pr": m[1]} for m in men]
+        e = {"kind": "squad", "side": side, "letter": str(letter).strip().upper(),
+             **({"description": description} if description else {}), "men": ms}
+        self.add_entry(_with_provenance(e, note))
+
+    def add_commander(self, side: str, rank: str, number: int, pr: int, weapon: str = "MP",
+                      note: str | None = None) -> None:
+        """Add a commander (PL, APL, PS) with its ID number, weapon and PR; raises ValueError."""
+        self.add_entry(_with_provenance({"kind": "commander", "side": side, "rank": rank, "number": number,
+                                         "weapon": weapon, "pr": pr}, note))
+
+    def _add_numbered(self, kind: str, side: str, type_: str, number: int, values: dict | None,
+                      description: str | None, note: str | None) -> None:
+        r = self.roster
+        sd = getattr(r.document, side)
+        types = sd.afv_types if kind == "afv" else sd.cw_types
+        known = (r.afv_type if kind == "afv" else r.crew_weapon_type)
+        values = {k: v for k, v in (values or {}).items()}
+        try:
+            t = known(side, type_)
+        except KeyError:
+            t = None
+        entries = []
+        if t is None:   # a new type: the values define it; the counter takes them all
+            te = {"kind": "afv_type" if kind == "afv" else "cw_type", "side": side, "type": str(type_).strip(),
+                  **({"description": description} if description else {}),
+                  **{k: v for k, v in values.items() if v is not None}}
+            entries.append(_with_provenance(te, note))
+            own = {}
+            t = te["type"]
+        else:           # a counter of a known type: only the values that differ are its own
+            tp = types[t]
+            own = {k: v for k, v in values.items() if v != getattr(tp, k, None) and v is not None}
+        ce = {"kind": kind, "side": side, "type": t, "number": number, **own}
+        entries.append(_with_provenance(ce, note))
+        what = f"{side} {'AFV' if kind == 'afv' else 'CW'} {t} #{number}" + (" (new type)" if len(entries) > 1 else "")
+        self._edit_block(f"Roster: add {what}", lambda b: b["add"].extend(entries))
+
+    def add_crew_weapon(self, side: str, type_: str, number: int, values: dict | None = None,
+                        description: str | None = None, note: str | None = None) -> None:
+        """Add CW ``type_`` #``number``: of a type of the roster (``values`` that differ from the
+        type become the counter's own) or of a new type (``values`` define it; one undo step
+        adds both). Raises ValueError."""
+        self._add_numbered("crew_weapon", side, type_, number, values, description, note)
+
+    def add_afv(self, side: str, type_: str, number: int, values: dict | None = None,
+                description: str | None = None, note: str | None = None) -> None:
+        """Add AFV ``type_`` #``number`` (as :meth:`add_crew_weapon`, for AFVs); raises ValueError."""
+        self._add_numbered("afv", side, type_, number, values, description, note)
+
+    def set_value(self, uid: str, field: str, value: Any, note: str | None = None) -> None:
+        """Change one value of counter ``uid``: a counter this scenario adds changes in its entry;
+        a shipped counter gets an override (marked ``designer``; the shipped value again removes
+        it). Raises ValueError (KeyError for an unknown counter)."""
+        from scenarios.scenario_roster import OVERRIDE_FIELDS
+
+        r = self.roster
+        u = r.unit(uid)
+        if field not in OVERRIDE_FIELDS[u.kind]:
+            raise ValueError(f"{uid}: {field} cannot be changed; the values are {', '.join(OVERRIDE_FIELDS[u.kind])}")
+        if hasattr(r, "added") and uid in r.added:
+            i = r.added[uid]
+
+            def change(b):
+                e = b["add"][i]
+                target = e["men"][u.index - 1] if e["kind"] == "squad" else e
+                if value is None:
+                    target.pop(field, None)
+                else:
+                    target[field] = value
+
+            self._edit_block(f"Roster: {uid} {field} = {_fmt(value)}", change)
+            return
+        base = self.doc.base_roster.unit(uid)
+        same = getattr(base, field) == (tuple(value) if isinstance(value, list) else value)
+        j = r.override_index(uid, field) if hasattr(r, "override_index") else None
+
+        def change(b):
+            if same:
+                if j is not None:
+                    del b["override"][j]
+                return
+            o = {"unit": uid, "field": field, "value": value, "provenance": {"source": "designer"}}
+            if j is not None:
+                old = b["override"][j]
+                o = {**old, "value": value}
+            if note:
+                o["note"] = note
+            if j is not None:
+                b["override"][j] = o
+            else:
+                b["override"].append(o)
+
+        self._edit_block(f"Roster: {uid} {field} = {_fmt(value)}" + (" (shipped value)" if same else " (override)"),
+                         change)
+
+    def set_type_value(self, index: int, field: str, value: Any) -> None:
+        """Change one value of a type this scenario adds (``block.add[index]``); raises ValueError."""
+        def change(b):
+            if value is None:
+                b["add"][index].pop(field, None)
+            else:
+                b["add"][index][field] = value
+
+        self._edit_block(f"Roster: {self._block().add[index].type} {field} = {_fmt(value)}", change)
+
+    def remove_addition(self, index: int) -> None:
+        """Take back ``block.add[index]`` (a squad with its men, a counter, a type); raises ValueError
+        when something still needs it (a counter of an added type)."""
+        e = self._block().add[index]
+        self._edit_block(f"Roster: remove {_describe(e.model_dump(mode='json', exclude_none=True))}",
+                         lambda b: b["add"].pop(index))
+
+    def remove_override(self, uid: str, field: str | None = None) -> None:
+        """Remove the override of ``uid``'s ``field`` (None: every override of ``uid``)."""
+        r = self.roster
+        idx = sorted((j for f, j in r.overridden.get(uid, {}).items() if field is None or f == field), reverse=True)
+        if not idx:
+            raise ValueError(f"this scenario overrides no value of {uid}{' ' + field if field else ''}")
+
+        def change(b):
+            for j in idx:
+                del b["override"][j]
+
+        self._edit_block(f"Roster: {uid} {field or 'values'} back to the shipped value"
+                         f"{'s' if field is None and len(idx) > 1 else ''}", change)
+
+    def remove_key(self, key: tuple) -> None:
+        """Remove what the tree item of ``key`` stands for; raises ValueError with why not."""
+        r = self.roster
+        kind = key[0]
+        if kind == "squad":
+            _, side, letter = key
+            return self.remove_addition(r.added[(side, "squad", letter)])
+        if kind == "type":
+            return self.remove_addition(key[1])
+        if kind in ("unit", "value"):
+            uid = key[1]
+            if uid in getattr(r, "added", {}):
+                return self.remove_addition(r.added[uid])
+            if uid in getattr(r, "overridden", {}):
+                return self.remove_override(uid, key[2] if kind == "value" and key[2] in r.overridden[uid] else None)
+            raise ValueError(f"{uid} is a counter of the base roster: it cannot be removed (leave it out of the "
+                             "OOB), and this scenario overrides none of its values")
+        raise ValueError("select an added counter, an added type or an overridden value to remove it")
+
+    def remove_selected(self) -> None:
+        it = self.tree.currentItem()
+        key = _key(it) if it is not None else None
+        if key is None:
+            self.prov.setText("Select an added counter, an added type or an overridden value to remove it.")
+            return
+        try:
+            self.remove_key(key)
+        except (ValueError, KeyError) as e:
+            QMessageBox.warning(self, "Cannot remove", refusal(e))
+
+    # ------------------------------------------------------------------ interaction
+    def _edit(self, item: QTreeWidgetItem, _col: int) -> None:
+        key = _key(item)
+        if not key or key[0] not in ("value", "type_value"):
+            return
+        ask = self.prompt
+        if ask is None:
+            from editor.drawing.tool import ToolContext
+
+            ask = ToolContext._ask
+        field = key[2]
+        t = ask("Change counter value", f"{key[1] if key[0] == 'value' else 'type'} {field}:", item.text(1))
+        if t is None:
+            return
+        try:
+            v = parse_value(field, t)
+            if key[0] == "value":
+                self.set_value(key[1], field, v)
+            else:
+                self.set_type_value(key[1], field, v)
+        except (ValueError, KeyError) as e:
+            QMessageBox.warning(self, "Cannot change the value", refusal(e))
+
+    def open_form(self, kind: str) -> bool:
+        """Show the form of ``kind`` (``squad``, ``commander``, ``crew_weapon``, ``afv``,
+        ``override``); True when it changed the roster."""
+        if self.doc is None:
+            return False
+        dlg = RosterEntryDialog(self, kind)
+        return dlg.exec() == QDialog.DialogCode.Accepted
+
+    def current_unit(self) -> tuple[str | None, str | None]:
+        """(unit id, field) of the selected tree item."""
+        it = self.tree.currentItem()
+        key = _key(it) if it is not None else None
+        if key and key[0] in ("unit", "value"):
+            return key[1], (key[2] if key[0] == "value" else None)
+        return None, None
+
+
+def _key(it: QTreeWidgetItem) -> tuple | None:
+    """The key of a tree item (``("unit", id)``, ``("value", id, field)``, ``("squad", side,
+    letter)``, ``("type", index)``, ``("type_value", index, field)``) or None."""
+    k = it.data(0, KEY_ROLE)
+    return tuple(k) if k is not None else None
+
+
+def _with_provenance(e: dict, note: str | None) -> dict:
+    e["provenance"] = {"source": "designer"}
+    if note:
+        e["note"] = note
+    return e
+
+
+def _describe(e: dict) -> str:
+    k = e.get("kind")
+    s = e.get("side", "")
+    if k == "squad":
+        return f"{s} Squad {e.get('letter')} ({len(e.get('men', []))} men)"
+    if k == "commander":
+        return f"{s} {e.get('rank')} #{e.get('number')} PR{e.get('pr')}"
+    if k in ("cw_type", "afv_type"):
+        return f"{s} {'CW' if k == 'cw_type' else 'AFV'} type {e.get('type')}"
+    return f"{s} {'AFV' if k == 'afv' else 'CW'} {e.get('type')} #{e.get('number')}"
+
+
+# ============================================================================ the forms
+
+class RosterEntryDialog(QDialog):
+    """A form adding a squad, a commander, a CW or an AFV, or overriding a value of a shipped
+    counter. *OK* applies it (:meth:`submit`): a refusal is shown in the form, which stays open."""
+
+    TITLES = {"squad": "Add a squad", "commander": "Add a commander", "crew_weapon": "Add a crew weapon",
+              "afv": "Add an AFV", "override": "Override a value of a shipped counter"}
+
+    def __init__(self, panel: RosterPanel, kind: str, parent=None):
+        super().__init__(parent or panel)
+        if kind not in self.TITLES:
+            raise ValueError(f"unknown roster form {kind!r}; expected {', '.join(self.TITLES)}")
+        self.panel, self.kind = panel, kind
+        self.setWindowTitle(self.TITLES[kind])
+        self.form = QFormLayout(self)
+        self.side = QComboBox()
+        self.side.addItems(SIDES)
+        self.side.setCurrentText(panel.side.currentText())
+        self.form.addRow("Side", self.side)
+        self.note = QLineEdit()
+        self.note.setPlaceholderText("where it comes from (e.g. the printed counter)")
+        getattr(self, f"_build_{kind}")()
+        self.form.addRow("Note", self.note)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #a00000")
+        self.form.addRow(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.form.addRow(buttons)
+        self.side.currentTextChanged.connect(lambda _t: self._side_changed())
+        self._side_changed()
+
+    # -- widgets
+    @staticmethod
+    def _spin(lo: int, hi: int, value: int, none: bool = False) -> QSpinBox:
+        s = QSpinBox()
+        s.setRange(lo, hi)
+        if none:
+            s.setSpecialValueText("none")
+        s.setValue(value)
+        return s
+
+    def _build_squad(self) -> None:
+        self.letter = QLineEdit()
+        self.letter.setMaxLength(1)
+        self.description = QLineEdit()
+        self.men = QTableWidget(0, 2)
+        self.men.setHorizontalHeaderLabels(["Weapon", "PR"])
+        self.men.horizontalHeader().setStretchLastSection(True)
+        self.men.setMinimumHeight(140)
+        row = QHBoxLayout()
+        add, rm = QPushButton("Add man"), QPushButton("Remove man")
+        add.clicked.connect(lambda: self.add_man("R", 7))
+        rm.clicked.connect(self.remove_man)
+        row.addWidget(add)
+        row.addWidget(rm)
+        self.form.addRow("Letter", self.letter)
+        self.form.addRow("Description", self.description)
+        self.form.addRow("Men", self.men)
+        self.form.addRow("", row)
+        self.set_men([("MP", 9), ("LMG", 8), ("R", 7), ("R", 6)])
+
+    def add_man(self, weapon: str = "R", pr: int = 7) -> None:
+        from scenarios.counters import WEAPON_TYPES
+
+        r = self.men.rowCount()
+        self.men.insertRow(r)
+        w = QComboBox()
+        w.addItems(WEAPON_TYPES)
+        w.setCurrentText(weapon)
+        self.men.setCellWidget(r, 0, w)
+        self.men.setCellWidget(r, 1, self._spin(2, 12, pr))
+
+    def remove_man(self) -> None:
+        r = self.men.currentRow()
+        self.men.removeRow(r if r >= 0 else self.men.rowCount() - 1)
+
+    def set_men(self, men: list[tuple[str, int]]) -> None:
+        """The squad's men in counter order, ``(weapon, pr)``."""
+        self.men.setRowCount(0)
+        for w, pr in men:
+            self.add_man(w, pr)
+
+    def men_values(self) -> list[tuple[str, int]]:
+        return [(self.men.cellWidget(r, 0).currentText(), self.men.cellWidget(r, 1).value())
+                for r in range(self.men.rowCount())]
+
+    def _build_commander(self) -> None:
+        self.rank = QComboBox()
+        self.rank.addItems(["PL", "APL", "PS"])
+        self.number = self._spin(1, 99, 1)
+        self.weapon = QComboBox()
+        self.weapon.addItems(["MP", "R", "LMG"])
+        self.pr = self._spin(2, 12, 10)
+        self.form.addRow("Rank", self.rank)
+        self.form.addRow("ID number", self.number)
+        self.form.addRow("Weapon", self.weapon)
+        self.form.addRow("PR", self.pr)
+        self.rank.currentTextChanged.connect(lambda _t: self._next_number())
+
+    def _build_numbered(self, fields: list[tuple[str, str, QWidget]]) -> None:
+        self.type = QComboBox()
+        self.type.setEditable(True)
+        self.number = self._spin(1, 99, 1)
+        self.type_note = QLabel()
+        self.type_note.setWordWrap(True)
+        self.description = QLineEdit()
+        self.form.addRow("Type", self.type)
+        self.form.addRow("", self.type_note)
+        self.form.addRow("ID number", self.number)
+        self.form.addRow("Description", self.description)
+        self.values: dict[str, QWidget] = {}
+        for name, label, w in fields:
+            self.values[name] = w
+            self.form.addRow(label, w)
+        self.type.currentTextChanged.connect(lambda _t: self._type_changed())
+
+    def _build_crew_weapon(self) -> None:
+        modes = QWidget()
+        ml = QHBoxLayout(modes)
+        ml.setContentsMargins(0, 0, 0, 0)
+        self.modes = {m: QCheckBox(m) for m in ("DF", "FL", "SP")}
+        for c in self.modes.values():
+            ml.addWidget(c)
+        self.movement = QComboBox()
+        self.movement.addItems(["0", "3", "4", "5"])
+        self._build_numbered([("crew", "Crew (2-4)", self._spin(2, 4, 3)),
+                              ("ap_factor", "AP factor", self._spin(0, 40, 4)),
+                              ("initial_range", "Initial range (mortar: minimum)", self._spin(1, 40, 10)),
+                              ("at_factor", "AT factor", self._spin(0, 40, 0, none=True)),
+                              ("assault_rating", "Assault rating", self._spin(0, 6, 1)),
+                              ("pr", "PR", self._spin(2, 12, 8)),
+                              ("movement", "Movement (MP)", self.movement),
+                              ("mg_modes", "MG modes", modes)])
+
+    def _build_afv(self) -> None:
+        self.turreted = QCheckBox("turreted (a Stug is not)")
+        self.turreted.setChecked(True)
+        self._build_numbered([("ap_factor", "AP factor", self._spin(0, 40, 8)),
+                              ("ap_range", "AP range", self._spin(0, 40, 10)),
+                              ("frontal_modifier", "Frontal armour modifier", self._spin(0, 20, 4)),
+                              ("flank_modifier", "Flank armour modifier", self._spin(0, 20, 2)),
+                              ("at_factor", "AT factor", self._spin(0, 40, 10, none=True)),
+                              ("overrun_factor", "Overrun factor", self._spin(0, 12, 6)),
+                              ("pr", "PR", self._spin(2, 12, 8)),
+                              ("movement", "Movement (MP)", self._spin(0, 20, 10)),
+                              ("turreted", "", self.turreted)])
+
+    def _build_override(self) -> None:
+        self.unit = QComboBox()
+        self.field = QComboBox()
+        self.value = QLineEdit()
+        self.current = QLabel()
+        self.current.setWordWrap(True)
+        self.form.addRow("Counter", self.unit)
+        self.form.addRow("Which value", self.field)
+        self.form.addRow("", self.current)
+        self.form.addRow("New value", self.value)
+        self.unit.currentIndexChanged.connect(lambda _i: self._unit_changed())
+        self.field.currentTextChanged.connect(lambda _t: self._field_changed())
+
+    # -- reactions
+    def _side_changed(self) -> None:
+        r, side = self.panel.roster, self.side.currentText()
+        if self.kind == "squad":
+            have = {q.letter for q in r.squads(side)}
+            self.letter.setText(next((c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in have), ""))
+        elif self.kind == "commander":
+            self._next_number()
+        elif self.kind in ("crew_weapon", "afv"):
+            sd = getattr(r.document, side)
+            names = list(sd.afv_types if self.kind == "afv" else sd.cw_types)
+            self.type.blockSignals(True)
+            self.type.clear()
+            self.type.addItems(names)
+            self.type.blockSignals(False)
+            self._type_changed()
+        elif self.kind == "override":
+            uid, field = self.panel.current_unit()
+            self.unit.blockSignals(True)
+            self.unit.clear()
+            for u in self.panel.doc.base_roster.units(side):
+                self.unit.addItem(f"{u.id} ({_unit_words(u)})", u.id)
+            self.unit.blockSignals(False)
+            if uid is not None and self.unit.findData(uid) >= 0:
+                self.unit.setCurrentIndex(self.unit.findData(uid))
+            self._unit_changed(field)
+
+    def _next_number(self) -> None:
+        r, side = self.panel.roster, self.side.currentText()
+        have = [c.number for c in r.commanders(side) if c.rank == self.rank.currentText()]
+        self.number.setValue(max(have, default=0) + 1)
+
+    def _known_type(self) -> str | None:
+        r, side, t = self.panel.roster, self.side.currentText(), self.type.currentText().strip()
+        if not t:
+            return None
+        try:
+            return r.afv_type(side, t) if self.kind == "afv" else r.crew_weapon_type(side, t)
+        except KeyError:
+            return None
+
+    def _type_changed(self) -> None:
+        r, side = self.panel.roster, self.side.currentText()
+        t = self._known_type()
+        what = "AFV" if self.kind == "afv" else "CW"
+        if t is None:
+            self.type_note.setText(f"A new {what} type: the values below define it"
+                                   + (" (a CW type is MMG, ATR, Mor or <calibre>AT, 2.23)" if what == "CW" else "")
+                                   + ".")
+            self.description.setEnabled(True)
+            if getattr(self, "_type_description", None) == self.description.text():
+                self.description.clear()   # the description of the type shown before
+            self._type_description = None
+            self.number.setValue(1)
+            return
+        sd = getattr(r.document, side)
+        tp = (sd.afv_types if self.kind == "afv" else sd.cw_types)[t]
+        self.type_note.setText(f"A counter of the {what} type {t}: the values are the type's; a value you change "
+                               "is the counter's own.")
+        self.description.setEnabled(False)
+        self.description.setText(tp.description or "")
+        self._type_description = self.description.text()
+        for name, w in self.values.items():
+            self._set_widget(name, w, getattr(tp, name, None))
+        units = r.afvs(side) if self.kind == "afv" else r.crew_weapons(side)
+        self.number.setValue(max((u.number for u in units if u.type == t), default=0) + 1)
+
+    def _set_widget(self, name: str, w: QWidget, v: Any) -> None:
+        if name == "mg_modes":
+            for m, c in self.modes.items():
+                c.setChecked(m in (v or ()))
+        elif isinstance(w, QCheckBox):
+            w.setChecked(bool(v))
+        elif isinstance(w, QComboBox):
+            w.setCurrentText(str(v))
+        elif isinstance(w, QSpinBox):
+            w.setValue(w.minimum() if v is None else int(v))
+
+    def _widget_value(self, name: str, w: QWidget) -> Any:
+        if name == "mg_modes":
+            return [m for m, c in self.modes.items() if c.isChecked()]
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QComboBox):
+            return int(w.currentText())
+        if name == "at_factor" and w.value() == w.minimum():
+            return None
+        return w.value()
+
+    def _unit_changed(self, field: str | None = None) -> None:
+        from scenarios.scenario_roster import OVERRIDE_FIELDS
+
+        uid = self.unit.currentData()
+        self.field.blockSignals(True)
+        self.field.clear()
+        if uid is not None:
+            u = self.panel.doc.base_roster.unit(uid)
+            self.field.addItems(OVERRIDE_FIELDS[u.kind])
+            self.field.setCurrentText(field or "pr")
+        self.field.blockSignals(False)
+        self._field_changed()
+
+    def _field_changed(self) -> None:
+        uid, f = self.unit.currentData(), self.field.currentText()
+        if uid is None or not f:
+            return
+        shipped = getattr(self.panel.doc.base_roster.unit(uid), f)
+        now = getattr(self.panel.roster.unit(uid), f)
+        self.current.setText(f"shipped: {_fmt(shipped)}" + (f"; this scenario: {_fmt(now)}" if now != shipped else ""))
+        self.value.setText(_fmt(now))
+
+    # -- applying
+    def submit(self) -> bool:
+        """Apply the form (one undo step); on a refusal show it here and return False."""
+        p, side, note = self.panel, self.side.currentText(), self.note.text().strip() or None
+        try:
+            if self.kind == "squad":
+                p.add_squad(side, self.letter.text(), self.men_values(), self.description.text().strip() or None, note)
+            elif self.kind == "commander":
+                p.add_commander(side, self.rank.currentText(), self.number.value(), self.pr.value(),
+                                self.weapon.currentText(), note)
+            elif self.kind in ("crew_weapon", "afv"):
+                t = self.type.currentText().strip()
+                if not t:
+                    raise ValueError("give the type (one of the list, or a new name)")
+                vals = {n: self._widget_value(n, w) for n, w in self.values.items()}
+                add = p.add_afv if self.kind == "afv" else p.add_crew_weapon
+                add(side, t, self.number.value(), vals, self.description.text().strip() or None, note)
+            else:
+                uid, f = self.unit.currentData(), self.field.currentText()
+                if uid is None:
+                    raise ValueError("choose a counter")
+                p.set_value(uid, f, parse_value(f, self.value.text()), note)
+        except (ValueError, KeyError) as e:
+            self.error.setText(refusal(e))
+            return False
+        self.error.clear()
+        return True
+
+    def accept(self) -> None:
+        if self.submit():
+            super().accept()
+
+
+def _unit_words(u) -> str:
+    if u.kind == "infantry":
+        return f"Squad {u.squad} {u.weapon} PR{u.pr}"
+    if u.kind == "commander":
+        return f"{u.rank} PR{u.pr}"
+    return f"{u.type} #{u.number} PR{u.pr}"
