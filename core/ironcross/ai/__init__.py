@@ -1,5 +1,5 @@
-"""AI players for Iron Cross (issue 8): the heuristic player and its influence maps and evaluation."""
+"""AI players for Iron Cross: the heuristic player and its influence maps and evaluation."""
 
-from core.ai.heuristic import HeuristicPlayer
+from core.ironcross.ai.heuristic import HeuristicPlayer
 
 __all__ = ["HeuristicPlayer"]
