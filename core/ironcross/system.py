@@ -371,11 +371,11 @@ def scenario_warnings(path: str) -> list:
 
 
 def scenario_map(path: str):
-    """``(HexMap, [section names])``: the scenario's map (its own chart) and its map sections (24.1 MAP)."""
-    from scenarios.scenario_file import load_scenario, load_scenario_map
-
-    sc = load_scenario(path)
-    return load_scenario_map(sc, path), list(sc.map.sections)
+    """``(HexMap, [section names])``: the scenario's map (its own chart) and its map sections (24.1 MAP),
+    as the games of this process loaded them (:func:`scenario_files`: read again only when a file
+    changed). Raises ``DocumentError`` for an invalid file."""
+    sc, hexmap, _roster = scenario_files(str(path))
+    return hexmap, list(sc.map.sections)
 
 
 # ----------------------------------------------------------------- a designer's set-up files
