@@ -1,4 +1,4 @@
-"""The AI strength gate (issue 14): the heuristic AI against the random player, each side of each
+"""The AI strength gate: the heuristic AI against the random player, each side of each
 shipped scenario. Prints a table, asserts nothing.
 
 Every shipped scenario of every rule system (``core.rule_system``): Iron Cross's by number, the
@@ -12,7 +12,7 @@ game that never entered / never acted (the trust report). ``--ended-by`` adds un
 the games ended (the system's reason, up to its first colon: Red Flags' "sudden death", the 20 mm
 rules' "the last turn ended", ...). Games that raised are listed and left out of the shares.
 
-Targets (issue 14): the heuristic side wins at least 90 % of the decisive games everywhere and
+Targets: the heuristic side wins at least 90 % of the decisive games everywhere and
 loses at most 5 % of all games. A scenario's balance (heuristic against heuristic) of any system:
 ``ironcross playtest FILE --games N --seed S`` (its default players; outcome shares with their
 intervals, game length); Iron Cross's balance sheet: ``benchmarks/balance.py``.

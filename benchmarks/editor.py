@@ -1,8 +1,8 @@
-"""Editor figures (issue 9): open and show the full mapsheet, repaint at fit-to-window, a brush
+"""Editor figures: open and show the full mapsheet, repaint at fit-to-window, a brush
 stroke over 100 hexes, the repaint after an edit (one step of a brush drag, with the full
 rebuild it replaced for comparison), and "visible from here" for one hex.
 
-Big maps (issue 15): a generated 100 x 100 map (trees and levels on 40 % of the hexes, seeded:
+Big maps: a generated 100 x 100 map (trees and levels on 40 % of the hexes, seeded:
 :func:`big_map`) opened and shown, and a brush drag step on it and on the full mapsheet at
 fit-to-window, 100 % (100 px per hex) and zoomed in (400 %). A drag step is what the window does
 for one mouse move of a drag: the move event sent to the viewport (the tool applies the edit, the
@@ -129,7 +129,7 @@ def main() -> None:
     t_vis = time.perf_counter() - t0
     print(f"visible from here (4307, full mapsheet):  {t_vis * 1000:7.0f} ms   (target <= 1000 ms; "
           f"{len(th.visible)} hexes visible, worker thread)")
-    # the same drag as the big map's, by mouse events, at every zoom (issue 15)
+    # the same drag as the big map's, by mouse events, at every zoom
     for label, zoom in ZOOMS:
         steps = drag_steps(app, win, zoom, Hex(40, 14))
         print(f"full mapsheet: brush drag step at {label}:{' ' * (10 - len(label))}{_median(steps) * 1000:7.1f} ms   "
@@ -141,7 +141,7 @@ def main() -> None:
 
 
 # ------------------------------------------------------------------------------------------
-# Big maps (issue 15)
+# Big maps
 # ------------------------------------------------------------------------------------------
 #: the zooms a drag step is measured at: fit-to-window, 100 px per hex, 400 px per hex
 ZOOMS = (("fit", None), ("100 %", 1.0), ("400 %", 4.0))

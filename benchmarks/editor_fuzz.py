@@ -1,4 +1,4 @@
-"""Random input on the editor (issue 16 item 13): 10,000 seeded mouse, key, dock, tool, mode and
+"""Random input on the editor: 10,000 seeded mouse, key, dock, tool, mode and
 menu events (:mod:`editor.devtools.fuzz`) on a copy of Scenario 1 with its map, and on a new scenario on a
 map whose first column is 00. Prints the events per second and the exceptions (0 expected: one
 that reached the event loop, or one an event returned to the driver), then checks that every

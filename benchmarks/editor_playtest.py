@@ -1,4 +1,4 @@
-"""Issue 10 figure: "A batch of 100 games of Scenario 1 started from the editor runs as fast as the
+"""Editor playtest figure, target: "A batch of 100 games of Scenario 1 started from the editor runs as fast as the
 CLI with the same workers, and the UI answers within 100 ms throughout."
 
 Runs N games (heuristic AIs on both sides) of Scenario 1

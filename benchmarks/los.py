@@ -1,5 +1,5 @@
-"""LOS figures (issue 15 targets: one query on a precomputed map, median <= 5 us; the full terrain
-LOS table of Map 1 <= 3 s; issue 8: an exact query <= 50 us with the line cache warm).
+"""LOS figures (targets: one query on a precomputed map, median <= 5 us; the full terrain LOS
+table of Map 1 <= 3 s; an exact query <= 50 us with the line cache warm).
 
 Prints, on the shipped corrected mapsheet, one core:
 

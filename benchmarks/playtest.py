@@ -1,4 +1,4 @@
-"""Playtest figures (issue 8 targets). Prints, asserts nothing.
+"""Playtest figures, with their targets. Prints, asserts nothing.
 
 1. heuristic against random, each side of Scenarios 1 and 3: the heuristic side's share of the
    decisive games (target >= 90 %); when no "heuristic" player is registered yet it says so and
@@ -7,14 +7,14 @@
    for Scenario 1 (target <= 2 s) and Scenario 6 (target <= 30 s);
 3. throughput of the local pool with 2 workers against 1 worker (target >= 1.7 x);
 4. peak memory (RSS) of a worker process (target <= 300 MB);
-5. eliminations by the engine's own bookkeeping (issue 13: must be 0) over heuristic-vs-heuristic
+5. eliminations by the engine's own bookkeeping (must be 0: a unit removed by no rule of play is an engine bug) over heuristic-vs-heuristic
    games of each shipped scenario, basic rules, with every elimination's cause;
 6. (only when asked: --only batch) one whole batch of Scenario 1 through the CLI's own runner
    (``run_batch``, the local pool), heuristic vs heuristic: wall time, games per second and the
-   time 10,000 games take at that rate (issue 15 target: 10,000 games on 2 workers <= 40 min).
+   time 10,000 games take at that rate (target: 10,000 games on 2 workers <= 40 min).
 
 Run: .venv/bin/python benchmarks/playtest.py            (default: 10 games per side and scenario)
-     .venv/bin/python benchmarks/playtest.py --games 200  (the issue's figure; long)
+     .venv/bin/python benchmarks/playtest.py --games 200  (the target's figure; long)
      .venv/bin/python benchmarks/playtest.py --quick      (a smoke run: a few games each)
      .venv/bin/python benchmarks/playtest.py --only bookkeeping --bookkeeping-games 20
      .venv/bin/python benchmarks/playtest.py --only batch --batch-games 10000 --workers 2   (~35 min)
@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.players import PLAYERS  # noqa: E402
+from core.ironcross.players import PLAYERS  # noqa: E402
 from core.playtest import _play, run_batch, summarise, wilson_interval  # noqa: E402
 
 DATA = ROOT / "scenarios" / "data"
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     smart = "heuristic" if "heuristic" in PLAYERS else None
     games = 4 if args.quick else args.games
     if smart is None:
-        print('No "heuristic" player is registered yet (core/players.py): measuring random vs random instead.')
+        print('No "heuristic" player is registered yet (core/ironcross/players.py): measuring random vs random instead.')
     name = smart or "random"
     t0 = time.perf_counter()
     if "wins" not in only:

@@ -282,14 +282,13 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     import time as _time
 
     from core.playtest import DEFAULT_ERROR_DIR, PlaytestError, parse_ai, run_batch, summarise
-    from core.rule_system import ScenarioError, for_scenario, scenario_title
-    from maps.document_file import read_json
+    from core.rule_system import ScenarioError, load_scenario
 
     try:
-        system = for_scenario(scenario)
-        data = read_json(scenario)
+        loaded = load_scenario(scenario)
     except DocumentError as e:
         raise InputError(str(e)) from None
+    system = loaded.system
     try:
         rules = system.resolve_rules(rules, tuple(options))
     except ValueError as e:
@@ -322,7 +321,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     if problems:
         raise InputError(str(DocumentError(setup_file, problems))
                          + f"\n{setup_file}: {len(problems)} problem(s) with scenario {scenario}; no game played")
-    title = scenario_title(data, scenario)
+    title = loaded.title
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     opts = (" + " + " + ".join(options)) if options else ""
     click.echo(f"{title} - {games} games, seed {seed}, {system.title} rules {rules}{opts}, "
@@ -345,7 +344,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                 rate = done[0] / max(1e-9, _time.perf_counter() - t0)
                 progress.update(task, advance=n, rate=f"{rate:.2f} games/s")
 
-            results = run_batch(scenario, games, seed, ai, rules=rules, options=tuple(options), workers=workers,
+            results = run_batch(loaded, games, seed, ai, rules=rules, options=tuple(options), workers=workers,
                                 scheduler=scheduler,
                                 replay_dir=replays, error_dir=DEFAULT_ERROR_DIR, connect_timeout=connect_timeout,
                                 on_progress=tick, fixed_setup=fixed)
@@ -354,7 +353,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     except OSError as e:
         raise InputError(f"cannot write replays: {e}") from None
     elapsed = _time.perf_counter() - t0
-    s = summarise(results)
+    s = summarise(results, loaded)
     click.echo("")
     click.echo(f"{games} games in {elapsed:.1f} s. Outcomes (count, share of the games played to the end, "
                f"95 % confidence interval):")
@@ -414,7 +413,9 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         from cli.playtest_report import write_report  # Qt, imported only for --report
 
         try:
-            paths = write_report(results, scenario, report_dir, title=title, summary=s, ai=ai)
+            paths = write_report(results, loaded, report_dir, title=title, summary=s, ai=ai)
+        except DocumentError as e:
+            raise InputError(f"--report {report_dir}: {e}") from None
         except OSError as e:
             raise InputError(f"--report {report_dir}: cannot write: {e}") from None
         click.echo(f"wrote {len(paths)} pictures to {report_dir}: " + ", ".join(Path(p).name for p in paths))
@@ -447,7 +448,7 @@ def replay(file: str, verify: bool) -> None:
         return
     import json as _json
 
-    from core.rule_system import ScenarioError, for_scenario
+    from core.rule_system import ScenarioError, load_scenario
 
     if h.get("outcome") == "error":
         return _verify_error_replay(file, rp, system)
@@ -456,10 +457,14 @@ def replay(file: str, verify: bool) -> None:
         if not scen.is_absolute() and not scen.exists():  # older replays: relative to where playtest ran
             alt = Path(file).resolve().parent / scen
             scen = alt if alt.exists() else scen
-        played_by = for_scenario(scen)
+        loaded = load_scenario(scen)
+        played_by = loaded.system
         if played_by.name != system.name:
             raise InputError(f"{file}: a {system.title} game, but its scenario {scen} is now a {played_by.title} "
                              "scenario (its rule_system)")
+        if h.get("scenario_sha256") and h["scenario_sha256"] != loaded.sha256:
+            click.echo(f"{file}: note: its scenario {scen} has changed since the game was played "
+                       "(content hash); a divergence may come from that", err=True)
         # a game from a designer's set-up re-runs from it (Iron Cross: its left_out settles the 24.1 choices)
         setup = system.load_setup(str(scen), h["seed"], h.get("fixed_setup"))
     except DocumentError as e:

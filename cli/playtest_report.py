@@ -225,28 +225,6 @@ def casualty_chart(summary: dict, path: Path, title: str, subtitle: str) -> Path
 
 
 # ------------------------------------------------------------------------------------ heat maps
-def _scenario_map(scenario_path: str):
-    """``(title, HexMap, [section names])`` of a scenario of any rule system: its system's
-    ``scenario_map``, else the map file and sections its ``"map"`` names."""
-    from core.rule_system import for_scenario, scenario_title
-    from maps.document_file import read_json
-
-    data = read_json(scenario_path)
-    system = for_scenario(scenario_path)
-    if system.scenario_map is not None:
-        hexmap, sections = system.scenario_map(scenario_path)
-    else:
-        from maps.mapfile import load_map
-
-        ref = data.get("map") or {}
-        path = Path(ref["file"])
-        if not path.is_absolute():
-            path = Path(scenario_path).resolve().parent / path
-        hexmap, sections = load_map(path), list(ref.get("sections") or [])
-    short = f"Scenario {data['number']}" if data.get("number") else scenario_title(data, scenario_path)
-    return short, hexmap, sections
-
-
 def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path, *, title: str, subtitle: str,
              what: str, colour: str, games: int, short: str = "", px_per_hex: float = 36.0) -> Path:
     """The map of ``sections`` with a translucent circle per hex of ``counts`` (area ~ count)."""
@@ -368,17 +346,23 @@ def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path
     return _save(img, p, path)
 
 
-def write_report(results: Sequence, scenario_path: str, out_dir: str | os.PathLike[str], *, title: str = "",
+def write_report(results: Sequence, scenario, out_dir: str | os.PathLike[str], *, title: str = "",
                  summary: dict | None = None, ai: dict | None = None) -> list[Path]:
-    """Write the pictures of a batch into ``out_dir`` (created); returns their paths."""
+    """Write the pictures of a batch of ``scenario`` (a :class:`core.rule_system.LoadedScenario`,
+    or its path, loaded here) into ``out_dir`` (created); returns their paths. The heat maps are
+    drawn on the map the scenario is played on (:meth:`LoadedScenario.load_map`). Raises
+    ``DocumentError`` for a scenario or map that cannot be read, OSError when a picture cannot be
+    written."""
     _ensure_app()
     from core.playtest import summarise
+    from core.rule_system import LoadedScenario, load_scenario
 
+    loaded = scenario if isinstance(scenario, LoadedScenario) else load_scenario(scenario)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    s = summary or summarise(results)
-    short, hexmap, secs = _scenario_map(scenario_path)
-    title = title or short
+    s = summary or summarise(results, loaded)
+    hexmap, secs = loaded.load_map()
+    title = title or loaded.short_title
     sub = _subtitle(results, ai)
     n = len(results)
     paths = [outcome_chart(s, out / "outcomes.png", title, sub),

@@ -59,13 +59,11 @@ def _errata(path: str, data) -> str:
 
 
 def _system(path: str, data):
-    """The rule system a scenario's data names; DocumentError at ``$.rule_system`` for an unknown one."""
-    from core.rule_system import UnknownRuleSystem, get, system_name_of
+    """The rule system a scenario's data names; DocumentError at ``$.rule_system`` for an unknown one
+    (:func:`core.rule_system.system_of_data`, the scenario loader's own error)."""
+    from core.rule_system import system_of_data
 
-    try:
-        return get(system_name_of(data))
-    except (UnknownRuleSystem, TypeError) as e:
-        raise DocumentError(path, [Problem("$.rule_system", str(e))]) from None
+    return system_of_data(path, data)
 
 
 def _scenario(path: str, data) -> str:

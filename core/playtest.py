@@ -5,6 +5,12 @@ Any rule system plays here: the runner asks the scenario's :class:`core.rule_sys
 players and their view, the actions' JSON, the result fields and what each Game Turn's end
 records; it knows no system's rules (``docs/rule-systems.md``).
 
+The scenario travels loaded (:class:`core.rule_system.LoadedScenario`, read once by
+:func:`core.rule_system.load_scenario`); the entry points also take a path and load it. A task
+sent to a worker carries only its :class:`core.rule_system.ScenarioRef` (absolute path, content
+hash, system name and module): the worker reads the file through its system's ``load_setup``,
+which keeps what it read per process and reads a file that changed on disk again.
+
 Each game ``i`` of a batch seeded ``S`` uses the seed ``derive_seed(S, i)`` for its dice, its
 pre-game choices and its players, so results are the same whatever the number of workers or the
 backend. Games run in batches (one task per batch of games, not per game) on a local process pool,
@@ -39,10 +45,10 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from core.dice import derive_seed
-from core.rule_system import DEFAULT_SYSTEM
+from core.rule_system import DEFAULT_SYSTEM, LoadedScenario, ScenarioRef, add_module, get, load_scenario
 
 __all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
-           "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES", "FixedSetupPlayer"]
+           "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES", "Scenario"]
 
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
 DEFAULT_ERROR_DIR = "playtest-errors"
@@ -53,20 +59,34 @@ DEFAULT_ERROR_DIR = "playtest-errors"
 DEFAULT_AI: dict[str, str] = {"german": "heuristic", "russian": "heuristic"}
 
 
-def __getattr__(name: str):
-    """Older names, kept for their importers: ``DEFAULT_RULES`` / ``RULES`` are the rule levels of
-    the default system (Iron Cross: "basic", ("basic", "advanced")); ``FixedSetupPlayer`` lives in
-    :mod:`core.ironcross.fixed_setup_player`."""
-    if name in ("DEFAULT_RULES", "RULES"):
-        from core.rule_system import get
+#: A scenario as the runner's entry points take it: loaded once, what a worker needs of it, or
+#: the path of its file (loaded on entry).
+Scenario = LoadedScenario | ScenarioRef | str | os.PathLike
 
+
+def __getattr__(name: str):
+    """``DEFAULT_RULES`` / ``RULES``: the rule levels of the default system, from the registry
+    (Iron Cross: "basic", ("basic", "advanced")), resolved on first use so that importing the
+    runner imports no rule system."""
+    if name in ("DEFAULT_RULES", "RULES"):
         levels = get(DEFAULT_SYSTEM).rules
         return levels[0] if name == "DEFAULT_RULES" else tuple(levels)
-    if name == "FixedSetupPlayer":
-        from core.ironcross.fixed_setup_player import FixedSetupPlayer
-
-        return FixedSetupPlayer
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _ref(scenario: Scenario) -> ScenarioRef:
+    """What a worker needs of ``scenario`` (a path is loaded here: DocumentError for a bad file)."""
+    if isinstance(scenario, ScenarioRef):
+        return scenario
+    loaded = scenario if isinstance(scenario, LoadedScenario) else load_scenario(scenario)
+    return loaded.ref
+
+
+def _system_of_ref(ref: ScenarioRef):
+    """The rule system a :class:`ScenarioRef` names, made known from its module in this process."""
+    if ref.module:
+        add_module(ref.system, ref.module)
+    return get(ref.system)
 
 
 class PlaytestError(RuntimeError):
@@ -144,12 +164,11 @@ def ai_spec_text(ai: dict[str, str]) -> str:
     return ",".join(f"{side}={name}" for side, name in ai.items())
 
 
-def _setup_for(scenario_path: str, seed: int, fixed: dict | None = None):
+def _setup_for(scenario: Scenario, seed: int, fixed: dict | None = None):
     """The game's set-up from its scenario's rule system (``RuleSystem.load_setup``): the
     scenario's, narrowed to the designer's set-up ``fixed`` when given."""
-    from core.rule_system import for_scenario
-
-    return for_scenario(scenario_path).load_setup(scenario_path, seed, fixed)
+    ref = _ref(scenario)
+    return _system_of_ref(ref).load_setup(ref.path, seed, fixed)
 
 
 def _turn_end(system, game, standing: list[str], held: dict[str, list[int]]) -> None:
@@ -190,15 +209,15 @@ def _gc_leave() -> None:
             gc.set_threshold(*_gc_state["saved"])
 
 
-def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str | None, options: tuple[str, ...],
+def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: str | None, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game of the scenario's rule system; returns its result and, when ``want_replay`` or
     the game raised, its replay as ``{"header": ..., "events": [...]}`` (JSON-ready; the header
-    names the ``rule_system``). ``fixed``: a designer's set-up the game starts from (its system's
-    ``load_setup``)."""
-    from core.rule_system import for_scenario
-
+    names the ``rule_system`` and the scenario's absolute path and ``scenario_sha256``). ``fixed``:
+    a designer's set-up the game starts from (its system's ``load_setup``). A scenario given by
+    path that cannot be read is reported as the game's error, like any other."""
     system = None
+    ref = None
     game = None
     counts: dict[str, Counter] = {}
     t0 = time.perf_counter()
@@ -206,10 +225,11 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     failed_action = None
     _gc_enter()
     try:
-        system = for_scenario(scenario_path)
+        ref = _ref(scenario)
+        system = _system_of_ref(ref)
         if rules is None:  # the scenario's system's first rule level
             rules = system.rules[0]
-        setup = system.load_setup(scenario_path, seed, fixed)
+        setup = system.load_setup(ref.path, seed, fixed)
         game = system.new_game(setup, seed, rules, options)
         players = system.make_players(setup, ai, seed)
         view = system.view
@@ -258,7 +278,7 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
     if game is not None and (want_replay or res.outcome == "error"):
         # the scenario as an absolute path, so the replay verifies from any working directory
         to_json = system.action_to_json
-        header = {"scenario": str(Path(scenario_path).resolve()), "rule_system": system.name, "seed": seed,
+        header = {"scenario": ref.path, "scenario_sha256": ref.sha256, "rule_system": system.name, "seed": seed,
                   "rules": rules, "options": list(options),
                   "ai": ai, "index": index, "outcome": res.outcome, "error": res.error,
                   **({"failed_action": to_json(failed_action)} if failed_action is not None else {}),
@@ -287,13 +307,14 @@ def _write_payload(folder: str | os.PathLike[str], res: GameResult, payload: dic
     return str(path)
 
 
-def play_game(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: str | None = None,
+def play_game(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: str | None = None,
               options: tuple[str, ...] = (), replay_dir: str | None = None, max_actions: int = 200_000,
               error_dir: str | None = None, fixed_setup: dict | None = None) -> GameResult:
-    """Play one game to its end; never raises for an error inside the game (reported instead).
-    Its replay goes to ``replay_dir``; a game that raised always keeps its replay (in
-    ``replay_dir``, else ``error_dir``, else :data:`DEFAULT_ERROR_DIR`)."""
-    res, payload = _play(scenario_path, index, seed, ai, rules, tuple(options), replay_dir is not None, max_actions,
+    """Play one game of ``scenario`` (loaded, or its path) to its end; never raises for an error
+    inside the game, an unreadable scenario file included (reported instead). Its replay goes to
+    ``replay_dir``; a game that raised always keeps its replay (in ``replay_dir``, else
+    ``error_dir``, else :data:`DEFAULT_ERROR_DIR`)."""
+    res, payload = _play(scenario, index, seed, ai, rules, tuple(options), replay_dir is not None, max_actions,
                          fixed_setup)
     if payload is not None:
         res.replay = _write_payload(replay_dir or error_dir or DEFAULT_ERROR_DIR, res, payload)
@@ -309,17 +330,12 @@ def _result_of(system, game, index: int, seed: int) -> GameResult:
 
 def _run_chunk(args) -> list[tuple[dict, dict | None]]:
     """One task: a batch of games ``items`` [(index, seed), ...]; (result dict, replay or None) each.
-    ``args``: (scenario, items, ai, rules, options, want_replays[, fixed set-up[, {system name:
-    module}]]): the modules make a rule system added at run time known in this worker process."""
-    from core.rule_system import add_module
-
-    scenario_path, items, ai, rules, options, want_replays, *rest = args
-    fixed = rest[0] if rest else None
-    for name, module in (rest[1] if len(rest) > 1 else {}).items():
-        add_module(name, module)
+    ``args``: (:class:`ScenarioRef`, items, ai, rules, options, want_replays, fixed set-up or None);
+    the reference's module makes a rule system added at run time known in this worker process."""
+    ref, items, ai, rules, options, want_replays, fixed = args
     out = []
     for i, s in items:
-        res, payload = _play(scenario_path, i, s, ai, rules, tuple(options), bool(want_replays), 200_000, fixed)
+        res, payload = _play(ref, i, s, ai, rules, tuple(options), bool(want_replays), 200_000, fixed)
         out.append((asdict(res), payload))
     return out
 
@@ -338,20 +354,6 @@ def _can_import_project(module: str | None = None) -> bool:  # runs on each Dask
     if module:
         importlib.import_module(module)
     return True
-
-
-def _system_module(scenario_path: str) -> dict[str, str]:
-    """``{name: module}`` of the scenario's rule system, for the workers; empty when the file names
-    no known system or cannot be read (each game then reports that error with its seed)."""
-    from core.rule_system import UnknownRuleSystem, module_of, system_name_of
-    from maps.document_file import DocumentError, read_json
-
-    try:
-        name = system_name_of(read_json(scenario_path))
-    except (DocumentError, UnknownRuleSystem, TypeError):
-        return {}
-    module = module_of(name)
-    return {name: module} if module else {}
 
 
 def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeout: float,
@@ -388,24 +390,25 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         client.close()
 
 
-def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, rules: str | None = None,
+def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, rules: str | None = None,
               options: tuple[str, ...] = (), workers: int | None = None, scheduler: str | None = None,
               replay_dir: str | None = None, error_dir: str | None = None, connect_timeout: float = 5.0,
               on_progress: Callable[[int], None] | None = None, fixed_setup: dict | None = None) -> list[GameResult]:
-    """Run ``games`` games; returns their results ordered by game index (independent of the
-    number of workers and of the backend). ``scheduler``: address of a Dask scheduler
+    """Run ``games`` games of ``scenario`` (a :class:`LoadedScenario`, or its path, loaded here);
+    returns their results ordered by game index (independent of the number of workers and of the
+    backend). ``scheduler``: address of a Dask scheduler
     (``tcp://host:8786``) instead of the local pool of ``workers`` processes (default: CPU
     count). Replays are written by the caller: every game's to ``replay_dir`` when given; a game
     that raised always to ``replay_dir`` or ``error_dir`` (default :data:`DEFAULT_ERROR_DIR`).
     ``fixed_setup``: a designer's set-up every game starts from (the editor's "use this set-up").
-    Raises :class:`PlaytestError` when the batch cannot run at all."""
+    Raises :class:`PlaytestError` when the batch cannot run at all, ``DocumentError`` (naming the
+    file and the place) for a scenario path that cannot be loaded."""
     items = [(i, derive_seed(seed, i)) for i in range(games)]
     want = replay_dir is not None
-    modules = _system_module(str(scenario_path))
+    ref = _ref(scenario)
 
     def make_tasks(parallel: int) -> list:
-        return [(str(scenario_path), c, ai, rules, list(options), want, fixed_setup, modules)
-                for c in _chunks(items, parallel)]
+        return [(ref, c, ai, rules, list(options), want, fixed_setup) for c in _chunks(items, parallel)]
 
     if replay_dir:
         Path(replay_dir).mkdir(parents=True, exist_ok=True)
@@ -421,7 +424,7 @@ def run_batch(scenario_path: str, games: int, seed: int, ai: dict[str, str], *, 
             on_progress(len(part))
 
     if scheduler:
-        for part in _dask_parts(scheduler, make_tasks, connect_timeout, next(iter(modules.values()), None)):
+        for part in _dask_parts(scheduler, make_tasks, connect_timeout, ref.module):
             take(part)
     else:
         workers = max(1, workers or os.cpu_count() or 1)
@@ -449,8 +452,6 @@ def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def _system_of(results: list[GameResult]):
     """The rule system of a batch's results (the first game's; the default system without any)."""
-    from core.rule_system import get
-
     return get(results[0].rule_system if results else DEFAULT_SYSTEM)
 
 
@@ -470,16 +471,18 @@ def _bookkeeping(system, played: list[GameResult]) -> tuple[Counter, Counter]:
     return causes, bookkeeping
 
 
-def summarise(results: Iterable[GameResult]) -> dict:
+def summarise(results: Iterable[GameResult], scenario: LoadedScenario | None = None) -> dict:
     """Outcome counts and rates with 95 % intervals, game length, casualties (per side and unit
     kind; per side and Game Turn: mean per game with a 95 % interval of the mean), first contact,
     hot spots (most fired-at plus eliminations) and fire origins; eliminations per game by cause
     (the rule system's ``causes``; Iron Cross: attack, mine, scenario, crew, bookkeeping) and the
     total of ``bookkeeping_eliminations`` (units removed by a rule that is no attack, mine, scenario
     roll or crew rule; 0 in a sound engine) with their rules. Errored games count in the outcomes
-    (as "error") but not in game length, casualties by turn or causes."""
+    (as "error") but not in game length, casualties by turn or causes. ``scenario``: the batch's
+    loaded scenario, whose rule system sorts the eliminations into causes (without it, the
+    results' own ``rule_system``)."""
     rs = list(results)
-    system = _system_of(rs)
+    system = scenario.system if scenario is not None else _system_of(rs)
     n = len(rs)
     counts = Counter(r.outcome for r in rs)
     outcomes = {k: counts.get(k, 0) for k in ("german", "russian", "draw")}
@@ -532,11 +535,11 @@ def summarise(results: Iterable[GameResult]) -> dict:
         "fire_origins": origins.most_common(10),
         "errors": [{"seed": r.seed, "index": r.index, "error": r.error, "replay": r.replay}
                    for r in rs if r.outcome == "error"],
-        "trust": trust_report(rs),
+        "trust": trust_report(rs, system),
     }
 
 
-def trust_report(results: Iterable[GameResult]) -> dict:
+def trust_report(results: Iterable[GameResult], system=None) -> dict:
     """How far to trust a batch: the things that make its answer mislead, each expected to be 0.
 
     Returns ``{"games", "played", "errors", "player_errors", "never_entered", "never_acted",
@@ -547,7 +550,8 @@ def trust_report(results: Iterable[GameResult]) -> dict:
     and ``most_often``: [(unit id, games idle)] for the five most often idle; ``bookkeeping_eliminations``
     the units removed by no attack, mine, scenario roll or crew rule (rule -> count); wall time and
     decisions per game (mean, median, max); ``warnings``: one line for each of these that is not 0.
-    Bookkeeping eliminations are those the results' rule system calls ``"bookkeeping"``."""
+    Bookkeeping eliminations are those the rule system ``system`` (a :class:`core.rule_system.RuleSystem`;
+    None: the results' own) calls ``"bookkeeping"``."""
     rs = list(results)
     played = [r for r in rs if r.outcome != "error"]
     errors = [r for r in rs if r.outcome == "error"]
@@ -561,7 +565,7 @@ def trust_report(results: Iterable[GameResult]) -> dict:
                 c.update((r.idle.get(side) or {}).get(what, []))
             idle[what][side] = {"mean": sum(c.values()) / len(played) if played else 0.0,
                                 "most_often": c.most_common(5)}
-    bk = _bookkeeping(_system_of(rs), played)[1]
+    bk = _bookkeeping(system if system is not None else _system_of(rs), played)[1]
 
     def stats(xs: list[float]) -> dict:
         return {"mean": statistics.mean(xs) if xs else 0.0, "median": statistics.median(xs) if xs else 0.0,

@@ -18,14 +18,17 @@ the rule; :func:`get` raises :class:`UnknownRuleSystem` naming the known systems
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 __all__ = ["RuleSystem", "RuleGame", "Piece", "Mark", "ScenarioError", "IllegalActionError", "UnknownRuleSystem",
            "DEFAULT_SYSTEM", "SYSTEM_MODULES", "register", "get", "names", "system_name_of", "for_scenario",
-           "module_of", "add_module", "unregister", "installed", "scenario_title"]
+           "module_of", "add_module", "unregister", "installed", "scenario_title", "LoadedScenario",
+           "ScenarioRef", "load_scenario", "system_of_data"]
 
 #: The system of a scenario file without ``"rule_system"``.
 DEFAULT_SYSTEM = "ironcross"
@@ -236,7 +239,7 @@ class RuleSystem:
       the activation card up, the cards turned and still to come; 20 mm: the side's turn and the
       units that have acted). None: nothing more is shown.
 
-    Optional, for the editor's scenario form of a system's scenario file (``editor/system_form.py``;
+    Optional, for the editor's scenario form of a system's scenario file (``editor/scenario/system/form.py``;
     a system without them opens its scenarios read-only):
 
     - ``scenario_schema()`` -> the JSON schema (a dict, pydantic's ``model_json_schema()`` shape:
@@ -417,17 +420,116 @@ def system_name_of(data: Mapping[str, Any]) -> str:
     return name
 
 
-def for_scenario(path: str | os.PathLike[str]) -> RuleSystem:
-    """The rule system of the scenario file ``path`` (its ``"rule_system"``; absent = Iron Cross).
-    Reads only the top-level key. Raises ``maps.document_file.DocumentError`` for an unreadable file
-    or an unknown system (naming the file)."""
-    from maps.document_file import DocumentError, Problem, read_json
+def system_of_data(path: str | os.PathLike[str], data: Any) -> RuleSystem:
+    """The rule system a scenario's JSON ``data`` (read from ``path``) names (absent = Iron Cross).
+    Raises ``maps.document_file.DocumentError`` naming the file and ``$.rule_system`` for an
+    unknown system or a name that is not a string."""
+    from maps.document_file import DocumentError, Problem
 
-    data = read_json(path)
     try:
         return get(system_name_of(data))
     except (UnknownRuleSystem, TypeError) as e:
         raise DocumentError(str(path), [Problem("$.rule_system", str(e))]) from None
+
+
+def for_scenario(path: str | os.PathLike[str]) -> RuleSystem:
+    """The rule system of the scenario file ``path`` (its ``"rule_system"``; absent = Iron Cross):
+    ``load_scenario(path).system``. Raises ``maps.document_file.DocumentError`` for an unreadable
+    file or an unknown system (naming the file)."""
+    return load_scenario(path).system
+
+
+@dataclass(frozen=True)
+class ScenarioRef:
+    """What a playtest worker needs of a loaded scenario, small enough to send with every task:
+    ``path`` (absolute, as a string), ``sha256`` (hex digest of the file's bytes when the caller
+    loaded it), ``system`` (the rule system's name) and ``module`` (where that system's ``SYSTEM``
+    lives, so a worker process finds a system added at run time; None: registered in-process only).
+
+    The worker reads the file itself through its system's ``load_setup`` (which keeps what it read
+    while the file stays the same, and reads a changed file again); ``sha256`` goes into each
+    replay's header, so ``replay --verify`` can tell when the scenario changed since the game."""
+
+    path: str
+    sha256: str
+    system: str
+    module: str | None = None
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    """One scenario file read once, the object the command line, the playtest runner, the report and
+    the summary pass around instead of its path (:func:`load_scenario`).
+
+    ``path``: the file as given; ``data``: its JSON (a dict for a well-formed scenario; read-only by
+    convention: nobody edits it in place); ``sha256``: hex digest of the bytes read; ``system``:
+    the :class:`RuleSystem` it names. Derived: :attr:`title` ("Scenario N: TITLE"), :attr:`short_title`
+    ("Scenario N", else the title), :attr:`map_file` and :attr:`sections` (what its ``"map"``
+    names), :meth:`load_map` (the map it is played on) and :attr:`ref` (what a worker needs)."""
+
+    path: Path
+    data: Any
+    sha256: str
+    system: RuleSystem
+
+    @property
+    def title(self) -> str:
+        """The title a front end shows: "Scenario N: TITLE" (:func:`scenario_title`)."""
+        return scenario_title(self.data, self.path)
+
+    @property
+    def short_title(self) -> str:
+        """"Scenario N" for a numbered scenario, else :attr:`title` (the report's picture titles)."""
+        number = self.data.get("number") if isinstance(self.data, Mapping) else None
+        return f"Scenario {number}" if number else self.title
+
+    @property
+    def map_file(self) -> Path | None:
+        """The map file its ``"map"`` names (``{"file": ...}``), relative paths taken from the
+        scenario's folder; None when it names none."""
+        ref = self.data.get("map") if isinstance(self.data, Mapping) else None
+        name = ref.get("file") if isinstance(ref, Mapping) else None
+        if not isinstance(name, str) or not name:
+            return None
+        p = Path(name)
+        return p if p.is_absolute() else self.path.resolve().parent / p
+
+    @property
+    def sections(self) -> list[str]:
+        """The map sections its ``"map"`` names (``{"sections": [...]}``), in order; may be empty."""
+        ref = self.data.get("map") if isinstance(self.data, Mapping) else None
+        return list(ref.get("sections") or []) if isinstance(ref, Mapping) else []
+
+    def load_map(self) -> tuple[Any, list[str]]:
+        """``(HexMap, [section names])`` the scenario is played on: its system's ``scenario_map``
+        when it has one, else the map file and sections its ``"map"`` names. Raises
+        ``maps.document_file.DocumentError`` for a missing or invalid map (or none named)."""
+        if self.system.scenario_map is not None:
+            return self.system.scenario_map(str(self.path))
+        from maps.document_file import DocumentError, Problem
+        from maps.mapfile import load_map
+
+        if self.map_file is None:
+            raise DocumentError(str(self.path), [Problem("$.map.file", "names no map file")])
+        return load_map(self.map_file), self.sections
+
+    @property
+    def ref(self) -> ScenarioRef:
+        """What a worker needs to play it (:class:`ScenarioRef`)."""
+        return ScenarioRef(str(self.path.resolve()), self.sha256, self.system.name, module_of(self.system.name))
+
+
+def load_scenario(path: str | os.PathLike[str]) -> LoadedScenario:
+    """Read the scenario file ``path`` once: its bytes (hashed), its JSON and the rule system it
+    names. The one reader of a scenario for the front ends and the runner, with one set of errors:
+    ``maps.document_file.DocumentError`` naming the file, the JSON path (``$`` for a missing,
+    unreadable or malformed file; ``$.rule_system`` for an unknown system) and the problem. Whether
+    the scenario can be played is its system's to say (``RuleSystem.load_setup``)."""
+    from maps.document_file import parse_json, read_bytes
+
+    raw = read_bytes(path)
+    data = parse_json(path, raw)
+    return LoadedScenario(Path(path), data, hashlib.sha256(raw).hexdigest(), system_of_data(path, data))
 
 
 def scenario_title(data: Mapping[str, Any], path: str | os.PathLike[str] = "") -> str:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["Problem", "DocumentError", "json_path", "read_json", "load_document", "atomic_write_text", "save_document"]
+__all__ = ["Problem", "DocumentError", "json_path", "read_bytes", "parse_json", "read_json", "load_document", "atomic_write_text", "save_document"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -57,19 +57,35 @@ def json_path(loc: Iterable[Any]) -> str:
     return out
 
 
-def read_json(path: str | os.PathLike[str]) -> Any:
-    """Read a JSON file; raises :class:`DocumentError` for a missing, unreadable or malformed file."""
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a document file; raises :class:`DocumentError` (at ``$``) for a missing or
+    unreadable file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_bytes()
     except FileNotFoundError:
         raise DocumentError(p, [Problem("$", "file not found")]) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
+        raise DocumentError(p, [Problem("$", f"cannot read file: {e}")]) from None
+
+
+def parse_json(path: str | os.PathLike[str], raw: bytes) -> Any:
+    """The JSON value of the bytes ``raw`` read from ``path`` (named in the errors); raises
+    :class:`DocumentError` (at ``$``) for text that is not UTF-8 or not valid JSON."""
+    p = Path(path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise DocumentError(p, [Problem("$", f"cannot read file: {e}")]) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise DocumentError(p, [Problem("$", f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}")]) from None
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read a JSON file; raises :class:`DocumentError` for a missing, unreadable or malformed file."""
+    return parse_json(path, read_bytes(path))
 
 
 def _validation_problems(err: ValidationError) -> list[Problem]:

@@ -165,7 +165,7 @@ class ToyHeuristic:
 
 
 def _random(seed: int):
-    from core.players import RandomPlayer
+    from core.ironcross.players import RandomPlayer
 
     return RandomPlayer(seed)
 

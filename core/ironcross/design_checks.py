@@ -4,7 +4,7 @@
 (:func:`scenarios.scenario_file.check_scenario`); these are **warnings**, apart from the errors: they never make ``validate`` fail (unless
 ``--strict``), the editor's Validation dock lists them in their own section. Each is a
 :class:`DesignWarning` with a JSON path into the scenario file (the place the editor selects
-when one is clicked) and a one-line message. The checks (issue 17, "Design checks"):
+when one is clicked) and a one-line message. The checks ("Design checks" in docs/scenario-format.md):
 
 * ``reach`` -- a region a side **must take** that its units cannot reach by the end of the game.
   The regions a side must take come from the victory model: for each outcome a side wins, the

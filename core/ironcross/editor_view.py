@@ -25,7 +25,7 @@ def counter_label(u) -> str:
 
 
 def watch_state(game) -> dict:
-    """The state the editor's Watch keeps after each decision (``editor.game_record.Snapshot``
+    """The state the editor's Watch keeps after each decision (``editor.play.game_record.Snapshot``
     fields): ``turn``, ``player_turn``, ``phase`` (the Phase's value), ``phasing``, ``outcome``,
     ``turns`` (the game length in Game Turns) and ``units``: uid -> (hex, facing, down, morale in
     lower case, side, counter label) of every unit on the map (2.2)."""

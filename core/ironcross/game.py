@@ -104,7 +104,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         self.seed = seed
         self.rules = rules
         self.options = tuple(options)
-        check_rules(rules, self.options)  # issue 7: "basic" | "advanced", named optional rules
+        check_rules(rules, self.options)  # "basic" | "advanced", named optional rules
         self.map = _shared(setup.hexmap, ("area", frozenset(setup.playing_area)),
                            lambda: PlayingArea(setup.hexmap, setup.playing_area)) \
             if setup.playing_area else setup.hexmap

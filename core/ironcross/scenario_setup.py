@@ -432,7 +432,7 @@ def _engine_cap(title: str, side: str, ci: int, cap, units: dict, group_ids: dic
 
 
 def scenario_objectives(victory, ctx) -> dict[str, list[dict]]:
-    """Per side, what the victory conditions ask of it, as data for AI players (issue 8).
+    """Per side, what the victory conditions ask of it, as data for AI players.
 
     Each objective is ``{"hexes": [hex ids], "goal": "occupy" | "clear", "weight": w, "text": ...}``:
     ``occupy`` -- have units there at the end (to win, or to deny the opponent a condition that

@@ -4,7 +4,7 @@ named ``"ironcross"`` (the system of every scenario file without ``"rule_system"
 Everything the playtest runner, ``ironcross validate``, ``replay --verify`` and ``--report`` need
 from Iron Cross is here, built from the engine's own modules: the set-up
 (:mod:`core.ironcross.scenario_setup`), the game (:class:`core.ironcross.game.Game`), the players
-(:mod:`core.players`, :mod:`core.ai`; a designer's set-up is placed by
+(:mod:`core.ironcross.players`, :mod:`core.ironcross.ai`; a designer's set-up is placed by
 :class:`core.ironcross.fixed_setup_player.FixedSetupPlayer`), the players' view
 (:class:`core.ironcross.view.PlayerView`), the actions' JSON (:mod:`core.ironcross.actions`), what a
 game's record says (:mod:`core.ironcross.game_record`), the design checks
@@ -31,26 +31,26 @@ __all__ = ["SYSTEM", "TERRAIN_MAPPING", "load_setup", "new_game", "make_players"
 SIDES = ("german", "russian")
 
 #: What each registered player is (``--ai SIDE=NAME``); a player registered at run time in
-#: :data:`core.players.PLAYERS` without a line here is described as such.
+#: :data:`core.ironcross.players.PLAYERS` without a line here is described as such.
 PLAYER_DESCRIPTIONS = {
-    "random": "uniformly random over the legal actions (core.players.RandomPlayer)",
-    "heuristic": "plays to the victory conditions (core.ai.heuristic.HeuristicPlayer)",
+    "random": "uniformly random over the legal actions (core.ironcross.players.RandomPlayer)",
+    "heuristic": "plays to the victory conditions (core.ironcross.ai.heuristic.HeuristicPlayer)",
 }
 
 
 class _Players(Mapping[str, str]):
-    """AI name -> description: a live view of :data:`core.players.PLAYERS` (a player registered
+    """AI name -> description: a live view of :data:`core.ironcross.players.PLAYERS` (a player registered
     there later, e.g. by a test, is known to ``--ai`` too)."""
 
     def _names(self) -> dict:
-        from core.players import PLAYERS
+        from core.ironcross.players import PLAYERS
 
         return PLAYERS
 
     def __getitem__(self, name: str) -> str:
         if name not in self._names():
             raise KeyError(name)
-        return PLAYER_DESCRIPTIONS.get(name, "a registered player (core.players.PLAYERS)")
+        return PLAYER_DESCRIPTIONS.get(name, "a registered player (core.ironcross.players.PLAYERS)")
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names())
@@ -127,13 +127,13 @@ def new_game(setup, seed: int, rules: str = "basic", options: tuple[str, ...] = 
 
 
 def make_players(setup, ai: Mapping[str, str], seed: int) -> dict:
-    """``{side: player}`` for ``ai`` = ``{side: name}`` (:func:`core.players.make_player`): the
+    """``{side: player}`` for ``ai`` = ``{side: name}`` (:func:`core.ironcross.players.make_player`): the
     German player seeded ``derive_seed(seed, 1)``, the Russian ``derive_seed(seed, 2)``; each
     wrapped in a :class:`FixedSetupPlayer` when the set-up is a designer's (``setup.fixed``).
     Raises KeyError naming the known players for an unknown name."""
     from core.dice import derive_seed
     from core.ironcross.fixed_setup_player import FixedSetupPlayer
-    from core.players import make_player
+    from core.ironcross.players import make_player
 
     players = {side: make_player(ai[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
     if getattr(setup, "fixed", None):
@@ -300,7 +300,7 @@ def _names(xs) -> str:
 
 def describe_event(e: dict) -> str:
     """One plain English sentence for an event, with its rule ("G-C-1 is eliminated in 4307
-    (11.43)."); the editor's log has a richer one (``editor/game_record.py``)."""
+    (11.43)."); the editor's log has a richer one (``editor/play/game_record.py``)."""
     k = e.get("kind", "")
     g = e.get
     if k == "game_start":
@@ -371,11 +371,11 @@ def scenario_warnings(path: str) -> list:
 
 
 def scenario_map(path: str):
-    """``(HexMap, [section names])``: the scenario's map (its own chart) and its map sections (24.1 MAP)."""
-    from scenarios.scenario_file import load_scenario, load_scenario_map
-
-    sc = load_scenario(path)
-    return load_scenario_map(sc, path), list(sc.map.sections)
+    """``(HexMap, [section names])``: the scenario's map (its own chart) and its map sections (24.1 MAP),
+    as the games of this process loaded them (:func:`scenario_files`: read again only when a file
+    changed). Raises ``DocumentError`` for an invalid file."""
+    sc, hexmap, _roster = scenario_files(str(path))
+    return hexmap, list(sc.map.sections)
 
 
 # ----------------------------------------------------------------- a designer's set-up files

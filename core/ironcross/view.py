@@ -1,6 +1,6 @@
 """What one side may know of a game: the read-only :class:`PlayerView` handed to players.
 
-Players (``core.players``) get ``PlayerView(game, side)`` with the legal actions. The view gives
+Players (``core.ironcross.players``) get ``PlayerView(game, side)`` with the legal actions. The view gives
 the map and its terrain, the side's own units in full, the enemy units the opponent may see (in the
 basic game every on-map enemy unit; never the opponent's unrevealed mines), line-of-sight queries
 through :mod:`maps.los` with the current AFV/wreck occupancy, the turn, phase and phasing side, the
@@ -286,7 +286,7 @@ class PlayerView:
     def outcome(self, placed: dict[str, str] | None = None) -> tuple[str, Any]:
         """The result the scenario's victory conditions would give if the game ended now, as this
         side sees it: its own units and the enemy units it may see, with the public hex control
-        (issue 14: the AI's posture). ``placed`` ({own unit id: hex}) puts own units in hexes as a
+        (the AI's posture). ``placed`` ({own unit id: hex}) puts own units in hexes as a
         hypothesis (e.g. during set-up). Returns (``"german"|"russian"|"draw"``, details); a setup
         without victory conditions gives ("draw", None). Changes nothing."""
         g = self._game

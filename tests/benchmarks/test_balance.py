@@ -1,4 +1,4 @@
-"""The balance sheet script (issue 14, deliverable 3): benchmarks/balance.py writes docs/balance.md.
+"""The balance sheet script: benchmarks/balance.py writes docs/balance.md.
 
 One real game of Scenario 1 checks that every section is written; fake runner results check the
 intervals and the lopsided evidence; the verdict staleness rules are checked directly.
@@ -136,8 +136,8 @@ def test_balance_verdict_staleness(facts):
     assert st["stale"] and "Russian share moved to 75%" in st["reasons"][0]
     # another commit: stale when a file that can change a game changed, a warning when none did
     st = balance.verdict_status(_verdict(same, commit="def456"), a, head, "basic",
-                                changes=lambda c, h: ["core/ai/heuristic.py"])
-    assert st["stale"] and "core/ai/heuristic.py" in st["reasons"][0]
+                                changes=lambda c, h: ["core/ironcross/ai/heuristic.py"])
+    assert st["stale"] and "core/ironcross/ai/heuristic.py" in st["reasons"][0]
     st = balance.verdict_status(_verdict(same, commit="def456"), a, head, "basic", changes=lambda c, h: [])
     assert not st["stale"] and "no file under core, scenarios, maps changed" in st["warnings"][0]
     st = balance.verdict_status(_verdict(same, commit="def456"), a, head, "basic", changes=lambda c, h: None)

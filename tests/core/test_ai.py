@@ -1,4 +1,4 @@
-"""The heuristic AI player (issue 8): legal choices only, determinism, the registry, judgement."""
+"""The heuristic AI player: legal choices only, determinism, the registry, judgement."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import glob
 
 import pytest
 
-from core.ai.heuristic import HeuristicPlayer
+from core.ironcross.ai.heuristic import HeuristicPlayer
 from core.ironcross.actions import Fire
 from core.ironcross.game import Game
 from core.ironcross.scenario_setup import load_setup
 from core.ironcross.state import Phase
 from core.ironcross.view import PlayerView
-from core.players import PLAYERS, RandomPlayer, make_player
+from core.ironcross.players import PLAYERS, RandomPlayer, make_player
 from tests.core.engine_fixtures import cw, inf, small_game
 
 SCENARIOS = sorted(glob.glob("scenarios/data/scenario_*.json"))
@@ -305,13 +305,13 @@ def test_17_23_random_player_chooses_a_casualty_uniformly():
 
 
 def test_pos_value_memo_keys_on_every_group_property_it_reads():
-    """Issue 15 speed: ``_pos_values`` remembers ``_pos_value`` per the group properties in
+    """For speed, ``_pos_values`` remembers ``_pos_value`` per the group properties in
     ``POS_FIELDS`` (plus ``occ``, ``fof`` and the AFV's ``inf_hexes``, handled apart): a property
     ``_pos_value`` reads that the memo's key leaves out would hand one group another's value."""
     import inspect
     import re
 
-    from core.ai.movement import POS_FIELDS, MovementMixin
+    from core.ironcross.ai.movement import POS_FIELDS, MovementMixin
 
     src = inspect.getsource(MovementMixin._pos_value)
     read = set(re.findall(r'\bg\["(\w+)"\]', src)) | set(re.findall(r'\bg\.get\("(\w+)"', src))
@@ -325,14 +325,14 @@ def test_pos_value_memo_keys_on_every_group_property_it_reads():
 
 
 def test_entity_fire_memo_keys_on_all_the_target_hex_decides():
-    """Issue 15 speed: ``_entity_losses`` remembers the units' factors and PC chances (``_unit_fp``)
+    """For speed, ``_entity_losses`` remembers the units' factors and PC chances (``_unit_fp``)
     per entity state, distance and the frontal areas (10.23, 13.14) the target hex lies in: a
     ``_unit_fp`` that read the target hex (or the view) in any other way would share one hex's
     answer with another."""
     import inspect
     import re
 
-    from core.ai.influence import _GoalsAndRisk
+    from core.ironcross.ai.influence import _GoalsAndRisk
 
     src = inspect.getsource(_GoalsAndRisk._unit_fp)
     body = src.split('"""', 2)[2]  # after the docstring

@@ -1,4 +1,4 @@
-"""The heuristic AI plays like a competent player (issue 14): small hand-made situations, one per
+"""The heuristic AI plays like a competent player: small hand-made situations, one per
 behaviour. Each builds a tiny game, lets the heuristic decide and checks the decision or where the
 units end up."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.ai.heuristic import HeuristicPlayer
+from core.ironcross.ai.heuristic import HeuristicPlayer
 from core.ironcross.actions import DesignateAssault, EndPhase, Fire, StartMove, Step
 from core.ironcross.setup import Entry
 from core.ironcross.state import Phase
@@ -436,7 +436,7 @@ def test_19_24_no_unit_walks_into_a_known_ap_minefield_where_own_units_already_s
     assert alone[1] == "1508"
     p, v, crowded = plan(True)
     assert crowded[1] != "1508"
-    from core.ai.movement import _ap_mine_loss
+    from core.ironcross.ai.movement import _ap_mine_loss
     g3 = p._gprops([v.unit("G3")])
     g3["occ"] = p._position_context(v, {"G3"})[0]
     assert p._mine_crowd_loss(v, g3, "1508") == pytest.approx(2 * _ap_mine_loss(4))
@@ -509,7 +509,7 @@ def test_12_16_a_tank_values_a_shot_at_an_enemy_tank_holding_an_objective():
     """An AFV's position is worth the chance of destroying, from there, an enemy AFV that holds an
     objective hex (12.16 unlimited range, LOS, 12.3): the same hex is worth that much more than
     when the enemy there is a rifleman (who can be assaulted instead)."""
-    from core.ai.evaluation import at_kill_probability
+    from core.ironcross.ai.evaluation import at_kill_probability
 
     def value(enemy):
         units = [afv("GT", "german", at=10, frontal=5), enemy, inf("R2", "russian", pr=6)]
@@ -606,7 +606,7 @@ def test_8_21_on_the_last_turn_an_attacker_off_its_goal_hex_moves_rather_than_su
 def test_8_1_movement_rates_come_from_the_engine_s_allowance_chart():
     """The strategy's Movement Points a phase are the engine's (8.11-8.15, through the view) for
     the unit once NORMAL: a PINNED rifleman 6 (the view says 3 now), a BT7 12, an immobilised AFV 0."""
-    from core.ai.strategy import _mp_per_turn
+    from core.ironcross.ai.strategy import _mp_per_turn
     from core.ironcross.state import Morale
 
     units = [inf("G1", "german"), afv("RB", "russian", weapon="BT7M", ma=12), afv("RT", "russian")]

@@ -1,4 +1,4 @@
-"""Design checks (issue 17): warnings, apart from errors, about scenarios that validate and play
+"""Design checks: warnings, apart from errors, about scenarios that validate and play
 but not as meant -- regions a side must take that its units cannot reach in time (the engine's
 movement rules, 8.1, 8.5, 17.0, 24.1, ignoring the enemy), a side with no units, entry edges
 outside the map sections, OOB data read but not used (:mod:`core.ironcross.design_checks`)."""

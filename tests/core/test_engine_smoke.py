@@ -70,7 +70,7 @@ def test_replay_from_seed_and_decisions_reproduces_the_game():
 
 
 class _LoggedAsWritten(Game):
-    """A game that serialises every event at the moment it is logged (issue 13, item 14)."""
+    """A game that serialises every event at the moment it is logged."""
 
     def _event(self, kind, rule="", **data):
         e = super()._event(kind, rule, **data)
@@ -80,7 +80,7 @@ class _LoggedAsWritten(Game):
 
 
 def test_events_are_snapshots_when_logged():
-    """Replay events are snapshots (issue 13 item 14): each event serialised when it was logged
+    """Replay events are snapshots: each event serialised when it was logged
     equals the same event at the end of the game; ``move_start`` records the MP allowance, not the MP
     left at the end of the move."""
     rnd = random.Random(3)

@@ -1,4 +1,4 @@
-"""The engine's speed-ups never change an answer (issue 15): LOS from the terrain table (10.3),
+"""The engine's speed-ups never change an answer: LOS from the terrain table (10.3),
 the hex -> units index, the cached AFV/wreck occupancy (10.31 b), the legal actions shared with
 the auto-skip check (6.0), the unit classification computed once (2.2, 8.7), the players' views
 reusing copies, move costs (8.5) and frontal areas (10.23) remembered, a batch's scenario loaded
@@ -14,7 +14,7 @@ import pytest
 from core.ironcross.game import Game
 from core.ironcross.state import Morale, Unit, UnitKind
 from core.ironcross.view import PlayerView
-from core.players import make_player
+from core.ironcross.players import make_player
 from core.playtest import _play, _setup_for
 from maps import hexgrid
 from maps.los import line_of_sight
@@ -200,7 +200,7 @@ def _after_setup(seed: int) -> Game:
 
 
 def test_view_hands_out_copies_that_follow_every_change():
-    """A new PlayerView reuses the previous view's copies of units that did not change (issue 15),
+    """A new PlayerView reuses the previous view's copies of units that did not change (speed),
     yet every copy equals the game's unit, a changed unit gets a new copy, a copy a player changed
     is made again, and the game's units are never handed out."""
     g = _after_setup(4)
@@ -230,7 +230,7 @@ def test_view_hands_out_copies_that_follow_every_change():
 
 def test_8_5_move_costs_and_10_23_frontal_areas_remembered_are_the_same_answers():
     """HexTerrain.move_cost (8.5) remembered per question answers as it computes; the games on one
-    map object share its HexTerrain and PlayingArea (issue 15)."""
+    map object share its HexTerrain and PlayingArea (built once, for speed)."""
     from core.ironcross.hex_terrain import HexTerrain, in_frontal_area
 
     setup = _setup_for(S1, 1)
@@ -254,7 +254,7 @@ def test_8_5_move_costs_and_10_23_frontal_areas_remembered_are_the_same_answers(
 
 
 def test_playtest_reads_a_changed_scenario_file_again(tmp_path):
-    """A batch loads its scenario once per process (issue 15) but a file changed on disk is read
+    """A batch loads its scenario once per process (speed) but a file changed on disk is read
     again: the next game is built from the new file."""
     import json
     import os
@@ -284,7 +284,7 @@ def test_playtest_reads_a_changed_scenario_file_again(tmp_path):
 def test_batch_scenario_cache_sees_a_same_size_save_within_one_clock_tick(tmp_path):
     """A scenario saved again (atomically: written then renamed, as every save of ours) with the
     same size and the same mtime is still read again: the cache's stamp holds the inode and ctime
-    too (issue 15's per-process cache must never play a stale scenario)."""
+    too (the per-process cache must never play a stale scenario)."""
     import json
     import os
 

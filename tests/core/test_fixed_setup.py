@@ -1,4 +1,4 @@
-"""A designer's fixed set-up passed into playtest games (issue 10): the placed units start where
+"""A designer's fixed set-up passed into playtest games: the placed units start where
 he put them, and the game's decisions re-run on the plain scenario (the set-up order is kept)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def test_fixed_setup_places_units_and_replays_on_the_plain_scenario():
     narrowed = apply_fixed_setup(load_setup(S1, seed=0)[1], fixed)
     assert [u for dd in narrowed.deployments for u in dd.units] == order      # same set-up order
     assert next(dd for dd in narrowed.deployments if dd.units == [mmg]).zone == frozenset({zone[1]})
-    # a unit the scenario lacks is refused, never silently ignored (issue 16 item 4)
+    # a unit the scenario lacks is refused, never silently ignored
     import pytest
 
     from core.ironcross.scenario_setup import SetupError

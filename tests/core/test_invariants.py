@@ -167,7 +167,7 @@ SHIPPED = sorted((Path(__file__).resolve().parents[2] / "scenarios" / "data").gl
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_random_game_of_each_shipped_scenario_to_its_end_with_invariants_and_replay(path):
-    """Issue 6 acceptance: a random-player game of each of the six scenarios runs to its end
+    """A random-player game of each of the six scenarios runs to its end
     without an error, keeps every invariant after every action, and replays identically."""
     from core.ironcross.scenario_setup import load_setup
 

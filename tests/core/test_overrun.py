@@ -300,7 +300,7 @@ def test_9_2_a_decisions_replay_from_the_seed_and_the_json_actions():
 
     from core.ironcross.game import Game
     from core.ironcross.view import PlayerView
-    from core.players import RandomPlayer
+    from core.ironcross.players import RandomPlayer
     from core.replay import first_divergence
 
     g = og([afv("GT", "german"), cw("RA", "russian", weapon="ATR", ap=0, at=4, rng=4, crew=2),

@@ -1,4 +1,4 @@
-"""The headless playtest runner, its report pictures and replays (issue 6 part 5-6, issue 8 parts 3-5).
+"""The headless playtest runner, its report pictures and replays (local pool and Dask backends, trust report, pictures).
 
 Most tests play a shortened Scenario 1 (two Game Turns, same map and OOB) to stay fast.
 """
@@ -111,7 +111,7 @@ class _Boom:
     name = "boom"
 
     def __init__(self, seed: int, bad_seed: int):
-        from core.players import RandomPlayer
+        from core.ironcross.players import RandomPlayer
 
         self._inner = RandomPlayer(seed)
         self._bad = seed == bad_seed
@@ -125,7 +125,7 @@ class _Boom:
 
 
 def test_an_exception_in_one_game_does_not_kill_the_batch(tmp_path, monkeypatch):
-    from core import players
+    from core.ironcross import players
 
     sc = short_scenario(tmp_path, turns=1)
     bad_game_seed = derive_seed(7, 1)
@@ -213,7 +213,7 @@ def test_summary_casualties_by_turn():
 
 
 def test_eliminations_by_cause_and_bookkeeping_in_summary():
-    """Issue 13: a playtest says what lies behind each elimination; any elimination that is no
+    """A playtest says what lies behind each elimination; any elimination that is no
     attack, mine, scenario roll or crew rule is the engine's own bookkeeping and is counted."""
     from core.ironcross.game_record import elimination_cause
     from core.playtest import GameResult
@@ -306,3 +306,62 @@ def test_balance_record_standing_objectives_attacks_and_losses_by_side(tmp_path)
         assert {u: n for u, n in attacks.items() if n} == dict(made)
         for side in ("german", "russian"):  # a unit that never came onto the map is not listed
             assert not set(res.idle[side]["never_entered"]) & set(res.attacks[side])
+
+
+# ------------------------------------------------------------------------- the loaded scenario
+def test_load_scenario_reads_once_and_knows_system_title_and_map(tmp_path):
+    import hashlib
+
+    from core.rule_system import get, load_scenario
+
+    sc = short_scenario(tmp_path, turns=1)
+    loaded = load_scenario(sc)
+    assert loaded.path == Path(sc) and loaded.system is get("ironcross")
+    assert loaded.sha256 == hashlib.sha256(Path(sc).read_bytes()).hexdigest()
+    assert loaded.title == "Scenario 1: Demyansk Pocket" and loaded.short_title == "Scenario 1"
+    assert loaded.map_file == Path(loaded.data["map"]["file"]) and loaded.sections == loaded.data["map"]["sections"]
+    hexmap, sections = loaded.load_map()
+    assert sections == loaded.sections and hexmap.hex("4307").id == "4307"
+    ref = loaded.ref
+    assert (ref.path, ref.sha256, ref.system, ref.module) == (str(Path(sc).resolve()), loaded.sha256, "ironcross",
+                                                              "core.ironcross.system")
+
+
+def test_load_scenario_errors_name_the_file_the_place_and_the_problem(tmp_path):
+    import pytest
+
+    from core.rule_system import load_scenario
+    from maps.document_file import DocumentError
+
+    cases = {"missing.json": (None, "$: file not found"),
+             "bad.json": (b'{"title": ', "$: not valid JSON at line 1 column 11"),
+             "latin.json": (b'{"title": "\xe9"}', "$: cannot read file"),
+             "chess.json": (b'{"rule_system": "chess"}', "$.rule_system: unknown rule system 'chess'")}
+    for name, (raw, want) in cases.items():
+        p = tmp_path / name
+        if raw is not None:
+            p.write_bytes(raw)
+        with pytest.raises(DocumentError) as e:
+            load_scenario(p)
+        assert str(e.value).startswith(f"{p}: {want}"), str(e.value)
+
+
+def test_a_loaded_scenario_plays_the_same_games_as_its_path_and_workers_read_a_changed_file(tmp_path):
+    from core.playtest import _setup_for
+    from core.rule_system import load_scenario
+
+    sc = short_scenario(tmp_path, turns=1)
+    loaded = load_scenario(sc)
+    by_path = run_batch(sc, 2, 4, RANDOM, workers=1, replay_dir=str(tmp_path / "a"))
+    by_object = run_batch(loaded, 2, 4, RANDOM, workers=1, replay_dir=str(tmp_path / "b"))
+    assert key(by_path) == key(by_object)
+    header = json.loads(Path(by_object[0].replay).read_text().splitlines()[0])
+    assert header["scenario"] == str(Path(sc).resolve()) and header["scenario_sha256"] == loaded.sha256
+    # the task carries the reference, not the data: a file changed after loading is read again
+    d = json.loads(Path(sc).read_text())
+    d["turns"] = 2
+    Path(sc).write_text(json.dumps(d) + " ")
+    assert _setup_for(loaded.ref, 1).game_length == 2
+    # ... and replay --verify says that the scenario changed since the game was played
+    res = CliRunner().invoke(cli, ["replay", by_object[0].replay, "--verify"])
+    assert "has changed since the game was played" in res.output

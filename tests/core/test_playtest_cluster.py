@@ -1,4 +1,4 @@
-"""Playtests on a Dask distributed cluster (issue 8 part 3): a LocalCluster on loopback gives the
+"""Playtests on a Dask distributed cluster: a LocalCluster on loopback gives the
 same per-game results as the local pool, through ``run_batch`` and ``ironcross playtest --scheduler``;
 an unreachable scheduler is a clear message and exit 1, quickly."""
 
@@ -88,7 +88,7 @@ def test_bad_scheduler_address_is_a_clear_message_quickly():
 
 
 def test_cluster_plays_a_rule_system_added_at_run_time(cluster, tmp_path):
-    """Issue 18: the batch's rule system travels with its tasks (its module), so the Dask workers
+    """The batch's rule system travels with its tasks (its module), so the Dask workers
     play a system registered at run time (the toy race of tests/toy_system.py)
     and give the local pool's results."""
     from core import rule_system
@@ -109,7 +109,7 @@ def test_cluster_plays_a_rule_system_added_at_run_time(cluster, tmp_path):
 
 @pytest.mark.parametrize("name", ["redflags_1_hill_j.json", "twentymm_1_village_counterattack.json"])
 def test_cluster_plays_the_shipped_scenarios_of_the_other_rule_systems(cluster, name):
-    """Issues 18 and 19 (done when): ``ironcross playtest`` of the shipped Red Flags and 20 mm
+    """``ironcross playtest`` of the shipped Red Flags and 20 mm
     scenarios runs on a Dask LocalCluster and gives the embedded pool's per-game results."""
     sc = str(ROOT / "scenarios" / "data" / name)
     local = run_batch(sc, 2, 5, RANDOM, workers=1)

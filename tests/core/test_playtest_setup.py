@@ -1,4 +1,4 @@
-"""The designer's set-up outside the editor (issue 16 items 3-5): ``ironcross playtest SCENARIO
+"""The designer's set-up outside the editor: ``ironcross playtest SCENARIO
 --setup FILE`` plays the placement file the editor saves, with the same checks as the editor's
 Validation dock; the 24.1 "less" choices a set-up makes are kept by every game; a bad placement
 file names the file, the place and the problem."""

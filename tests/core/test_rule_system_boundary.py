@@ -1,4 +1,4 @@
-"""The rule-system boundary (issue 18 item 1).
+"""The rule-system boundary (``core/rule_system.py``).
 
 A toy rule system -- a two-side dice race, nothing like Iron Cross, ``tests/toy_system.py`` -- is
 registered at run time (``SYSTEM_MODULES["toy"] = "tests.toy_system"``) and the playtest runner (local

@@ -260,8 +260,8 @@ def test_24_8_heuristic_ai_detaches_toward_goals_the_main_body_reaches_late(tmp_
 def test_24_9_heuristic_ai_keeps_group_1_together_when_its_zone_is_nearer():
     """Scenario 6: Group 1's set-up zone is nearer every goal than the west edge of Map 2, so no
     pick gains by the detachment; the AI closes the choice (a legal action)."""
-    from core.ai.detachment import detachment_gains
-    from core.ai.heuristic import HeuristicPlayer
+    from core.ironcross.ai.detachment import detachment_gains
+    from core.ironcross.ai.heuristic import HeuristicPlayer
 
     g = _game(S6)
     _passive(g, lambda x: x.current_side() == "german")
@@ -314,7 +314,7 @@ def test_24_1_detachment_times_in_the_set_up_order_on_a_hand_made_scenario():
 def test_24_1_designers_set_up_keeps_its_placed_units_out_of_a_detachment():
     """A designer's fixed set-up (``FixedSetupPlayer``): a unit he placed on the map is never
     offered to the wrapped player's detachment choice; the others are."""
-    from core.playtest import FixedSetupPlayer
+    from core.ironcross.fixed_setup_player import FixedSetupPlayer
 
     class First:
         name = "first"

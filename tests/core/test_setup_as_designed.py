@@ -1,4 +1,4 @@
-"""Set-up as designers specify it (issue 17 item 5): IPs in the designer's set-up (18.1), UP or
+"""Set-up as designers specify it: IPs in the designer's set-up (18.1), UP or
 DOWN per unit (3.12), mines with an area of their own (19.1), a set-up cap inside a sub-zone
 (24.1 unit deployment restrictions) and initial control of a region -- model, engine, validation
 (scenario and placement file)."""

@@ -416,8 +416,9 @@ def test_playtest_uses_the_designers_setup(win, tula, tmp_path, qtbot, monkeypat
     fixed = doc.fixed_setup()
     path = doc.playable_copy(tmp_path)
     from core.ironcross.game import Game
-    from core.playtest import FixedSetupPlayer, _setup_for
-    from core.players import make_player
+    from core.ironcross.fixed_setup_player import FixedSetupPlayer
+    from core.playtest import _setup_for
+    from core.ironcross.players import make_player
     from core.ironcross.view import PlayerView
 
     setup = _setup_for(str(path), 11, fixed)

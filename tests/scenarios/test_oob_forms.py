@@ -1,4 +1,4 @@
-"""Every OOB form a designer writes (issue 17 item 4): the six scenarios' printed set-up lines
+"""Every OOB form a designer writes (24.1): the six scenarios' printed set-up lines
 (24.4-24.9), the roster's spellings ("Mor #1") and the obvious variants (case, "x2", "#1 and #2",
 "#1-#3", "N grenades"); refusals name the text, what was not understood and the accepted forms."""
 

@@ -1,4 +1,4 @@
-"""A scenario's own roster (issue 17 item 3): additions and overrides over the shipped roster,
+"""A scenario's own roster: additions and overrides over the shipped roster,
 their validation (file, JSON path, problem), the one resolution every reader uses, and the
 stable scenario file format (an unchanged save is byte-identical, a one-value edit one line)."""
 

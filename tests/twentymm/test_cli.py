@@ -1,4 +1,4 @@
-"""The 20 mm system through the shared front ends (issue 18 boundary): ``ironcross validate``,
+"""The 20 mm system through the shared front ends (the rule-system boundary): ``ironcross validate``,
 ``playtest`` (with replays) and ``replay --verify`` know it only through ``core.rule_system``."""
 
 from __future__ import annotations

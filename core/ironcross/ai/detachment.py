@@ -2,7 +2,7 @@
 Scenario 6 SPECIAL), from the data only.
 
 For each possible pick (a squad, a commander, a CW, an AFV) it compares, per goal cluster of the
-strategy (:mod:`core.ai.strategy`, ``InfluenceMaps.goal_mp``), when the pick's units would get
+strategy (:mod:`core.ironcross.ai.strategy`, ``InfluenceMaps.goal_mp``), when the pick's units would get
 there: from the group's own start (its set-up zone at Game Turn 0, or its entry edge from its entry
 turn on) and from the detachment's entry (from its turn on), in Movement Phases at the units'
 own rate (8.1). A pick is detached when the detachment brings it to some cluster at least
@@ -26,7 +26,7 @@ _ORDER = {"squad": 0, "afv": 1, "crew_weapon": 2, "commander": 3}
 
 def _rate(view, u) -> float:
     """MP per Movement Phase when NORMAL (8.11-8.14), as the strategy counts them."""
-    from core.ai.strategy import _mp_per_turn
+    from core.ironcross.ai.strategy import _mp_per_turn
 
     return _mp_per_turn(view, u)
 
@@ -75,7 +75,7 @@ def detachment_gains(ai, view, info: dict) -> dict[tuple[str, ...], tuple[float,
 def choose_detachment(ai, view, actions: list[Action]) -> Action:
     """The next :class:`core.ironcross.actions.Detach` of the open detachment choice, or
     :class:`EndSetup` when no further pick gains :data:`MIN_GAIN` (see the module). ``ai``: the
-    :class:`core.ai.heuristic.HeuristicPlayer` (its strategy's goal clusters are set)."""
+    :class:`core.ironcross.ai.heuristic.HeuristicPlayer` (its strategy's goal clusters are set)."""
     info = view.detachment()
     picks = {tuple(a.units): a for a in actions if a.kind == "detach"}
     if info is None or not picks:

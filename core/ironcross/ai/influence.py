@@ -11,7 +11,7 @@ import weakref
 from collections import deque
 from functools import lru_cache
 
-from core.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
+from core.ironcross.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
 from core.ironcross.state import Phase
 from maps import hexgrid
@@ -59,7 +59,7 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
     return occ, clr
 
 
-# ====================================================================== issue 14: goals and fire risk
+# ===================================================================== goals and fire risk
 #: AP result weights for a NORMAL unit (as ``evaluation.result_value``): E, S, P
 _W_E, _W_S, _W_P = 1.0, 0.45, 0.18
 
@@ -163,7 +163,7 @@ def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
 
 
 class _GoalsAndRisk:
-    """Issue 14 part of :class:`InfluenceMaps`: the per-turn goals (objective distance and MP
+    """The strategic part of :class:`InfluenceMaps`: the per-turn goals (objective distance and MP
     fields) and the enemy fire risk along a move (opportunity fire, then the next fire phase)."""
 
 

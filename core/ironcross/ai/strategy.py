@@ -1,5 +1,5 @@
-"""The heuristic AI's strategy (issue 14): its posture and goals, from the victory conditions,
-re-planned every Player Turn. A mixin of :class:`core.ai.heuristic.HeuristicPlayer`.
+"""The heuristic AI's strategy: its posture and goals, from the victory conditions,
+re-planned every Player Turn. A mixin of :class:`core.ironcross.ai.heuristic.HeuristicPlayer`.
 
 * **Posture.** The scenario's victory conditions are evaluated on the position as this side sees
   it (``PlayerView.outcome``: own units, the enemy units it may see, hex control). A side the
@@ -30,8 +30,8 @@ from __future__ import annotations
 import copy
 import heapq
 
-from core.ai.evaluation import at_kill_probability
-from core.ai.influence import bfs_distance
+from core.ironcross.ai.evaluation import at_kill_probability
+from core.ironcross.ai.influence import bfs_distance
 from core.ironcross.state import Morale, Phase
 from maps import hexgrid
 

@@ -39,7 +39,7 @@ class RandomPlayer:
 
 
 def _heuristic(seed: int) -> Player:
-    from core.ai.heuristic import HeuristicPlayer
+    from core.ironcross.ai.heuristic import HeuristicPlayer
 
     return HeuristicPlayer(seed)
 

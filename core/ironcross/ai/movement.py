@@ -1,5 +1,5 @@
-"""Movement of the heuristic AI (issue 14): which group moves, in what order, where to and by
-which path. A mixin of :class:`core.ai.heuristic.HeuristicPlayer`.
+"""Movement of the heuristic AI: which group moves, in what order, where to and by
+which path. A mixin of :class:`core.ironcross.ai.heuristic.HeuristicPlayer`.
 
 * **Order (8.0).** Every legal ``StartMove`` is priced; per AFV the better of moving alone and
   moving with infantry (8.4) is kept, and the AFVs' moves come first (alone, then with infantry),
@@ -8,7 +8,7 @@ which path. A mixin of :class:`core.ai.heuristic.HeuristicPlayer`.
   their entry turn or later; AFVs enter before infantry.
 * **Where to.** For a group a Dijkstra over the MPs it has (the engine's costs, 8.5) gives the
   hexes it can reach and the path to each. A hex is worth its **position** (MP distance to the
-  Game Turn's goals from :mod:`core.ai.strategy`, weighed by the posture and the time left; being
+  Game Turn's goals from :mod:`core.ironcross.ai.strategy`, weighed by the posture and the time left; being
   on an objective hex; cover; fields of fire for MGs/ATGs, targets in reach for flamethrowers;
   an AFV near its infantry) minus the **expected losses** on the way and there: for each enemy
   fire entity (it fires once a Player Turn) half the worse of its opportunity fire at a hex of
@@ -36,8 +36,8 @@ from __future__ import annotations
 import heapq
 from functools import lru_cache
 
-from core.ai.evaluation import at_kill_probability, pc_pass, unit_value
-from core.ai.influence import los
+from core.ironcross.ai.evaluation import at_kill_probability, pc_pass, unit_value
+from core.ironcross.ai.influence import los
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState, action_to_json
 from core.ironcross.state import Phase
@@ -878,7 +878,7 @@ class MovementMixin:
                         continue
                     f = ct.attenuated(u.ap, max(1, u.ap_range), d) - view.terrain.trees(e.hex)
                     if f > 0:
-                        from core.ai.evaluation import ap_attack_value
+                        from core.ironcross.ai.evaluation import ap_attack_value
 
                         best = max(best, ap_attack_value(f, [(e, view.hex_dice(e.hex, e.down))]))
             return best

@@ -1,14 +1,14 @@
-"""Heuristic tactics beyond plain move-and-fire (issue 8): overruns (9.0), the scenarios' hidden
+"""Heuristic tactics beyond plain move-and-fire: overruns (9.0), the scenarios' hidden
 hexes (24.2) and infiltration (24.3), and the advanced rules' MG modes (21.0).
 
-A mixin of :class:`core.ai.heuristic.HeuristicPlayer`; every method scores the legal actions it
+A mixin of :class:`core.ironcross.ai.heuristic.HeuristicPlayer`; every method scores the legal actions it
 is given and returns one of them (or EndPhase/EndSetup/None). Scores use the exact dice
-probabilities (``core.ai.evaluation``) and the influence maps (``core.ai.influence``).
+probabilities (``core.ironcross.ai.evaluation``) and the influence maps (``core.ironcross.ai.influence``).
 """
 
 from __future__ import annotations
 
-from core.ai.evaluation import ap_attack_value, overrun_outcome, pc_pass, unit_value
+from core.ironcross.ai.evaluation import ap_attack_value, overrun_outcome, pc_pass, unit_value
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, EndSetup, Overrun
 from core.ironcross.state import Phase

@@ -1,4 +1,4 @@
-"""Expected effects of attacks, from the exact probabilities of the dice (issue 8).
+"""Expected effects of attacks, from the exact probabilities of the dice.
 
 Pure functions over numbers and units: unit values, PC pass chances, the expected value of an AP
 attack (``combat_tables.ap_result_probabilities``), of an AT shot, a grenade, a flamethrower and an

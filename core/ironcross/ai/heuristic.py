@@ -1,17 +1,17 @@
-"""The heuristic AI player (issues 8 and 14): utility scoring over influence maps, for either side.
+"""The heuristic AI player: utility scoring over influence maps, for either side.
 
 It plays to the scenario's victory conditions through ``view.objectives`` (derived from the
 victory regions, :func:`core.ironcross.scenario_setup.scenario_objectives`) and
 ``view.outcome()``, never through scenario-specific code:
 
-* **strategy** (:mod:`core.ai.strategy`): every Player Turn the side that the victory conditions
+* **strategy** (:mod:`core.ironcross.ai.strategy`): every Player Turn the side that the victory conditions
   name the winner now holds, any other attacks; goals (hexes to occupy, enemy-held hexes to clear,
   hexes to keep) fall into clusters and units are allotted to them;
 * **set-up**: defenders on and around their objectives, in cover (more AP dice), with fields of
   fire over the approaches, spread over the zone (stacking penalty) and every objective hex
   manned; IPs where the men are, mines on the approaches (AT mines on roads); attackers at the
   zone's side nearest their goals, in cover;
-* **movement** (:mod:`core.ai.movement`): the 8.0 order (AFVs first), reinforcements in either
+* **movement** (:mod:`core.ironcross.ai.movement`): the 8.0 order (AFVs first), reinforcements in either
   movement phase, each group to the reachable hex whose position (MP distance to its cluster by
   the time left, cover, fields of fire, assault and fire positions) is worth most after the
   expected losses from the enemy's opportunity and next fire along the path (exact dice
@@ -37,12 +37,12 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
-from core.ai.evaluation import (
+from core.ironcross.ai.evaluation import (
     ap_attack_value, assault_odds, at_kill_probability, flame_value, grenade_value, pc_pass, unit_value)
-from core.ai.influence import InfluenceMaps
-from core.ai.movement import MovementMixin
-from core.ai.strategy import StrategyMixin
-from core.ai.tactics import TacticsMixin
+from core.ironcross.ai.influence import InfluenceMaps
+from core.ironcross.ai.movement import MovementMixin
+from core.ironcross.ai.strategy import StrategyMixin
+from core.ironcross.ai.tactics import TacticsMixin
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, EndSetup, Pass, StopMove, action_to_json
 from core.ironcross.state import Phase
@@ -82,7 +82,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         self._nbs: dict[str, list[str]] = {}
         self._dice: dict[tuple, int] = {}
         self._dc: dict = {}
-        self._assign: dict[str, int] = {}  # unit id -> goal cluster (core.ai.strategy)
+        self._assign: dict[str, int] = {}  # unit id -> goal cluster (core.ironcross.ai.strategy)
         self._last_turn = False
 
     # ================================================================== entry point
@@ -156,7 +156,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
 
     # ================================================================== strategy
     def _init_posture(self, view) -> None:
-        self._replan(view)  # issue 14: posture and goals from the victory conditions, every Player Turn
+        self._replan(view)  # posture and goals from the victory conditions, every Player Turn
 
     def _urgency(self, view) -> float:
         """Grows as the game runs out: objectives count more, danger less."""
@@ -170,7 +170,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         if item is not None and item[0] == "infiltration":
             return self._infiltration(view, actions, item[1])  # 24.3
         if item is not None and item[0] == "detachment":
-            from core.ai.detachment import choose_detachment
+            from core.ironcross.ai.detachment import choose_detachment
 
             return choose_detachment(self, view, actions)  # 24.1 scenario special option
         places = [a for a in actions if a.kind == "place"]
