@@ -18,6 +18,8 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from maps.json_file import DEFAULT_LIMIT, JsonFileProblem, limit_for, read_json_file
+
 __all__ = ["Problem", "DocumentError", "json_path", "read_json", "load_document", "atomic_write_text", "save_document"]
 
 M = TypeVar("M", bound=BaseModel)
@@ -57,19 +59,17 @@ def json_path(loc: Iterable[Any]) -> str:
     return out
 
 
-def read_json(path: str | os.PathLike[str]) -> Any:
-    """Read a JSON file; raises :class:`DocumentError` for a missing, unreadable or malformed file."""
+def read_json(path: str | os.PathLike[str], *, limit: int = DEFAULT_LIMIT) -> Any:
+    """Read a JSON file through the safe reader :func:`maps.json_file.read_json_file` (a regular file of
+    at most ``limit`` bytes, UTF-8, finite numbers, bounded nesting); raises :class:`DocumentError` for a
+    missing, special, oversized, unreadable or malformed file, naming the JSON path where it can."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return read_json_file(p, limit=limit)
     except FileNotFoundError:
         raise DocumentError(p, [Problem("$", "file not found")]) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise DocumentError(p, [Problem("$", f"cannot read file: {e}")]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DocumentError(p, [Problem("$", f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}")]) from None
+    except JsonFileProblem as e:
+        raise DocumentError(p, [Problem(e.where, e.message)]) from None
 
 
 def _validation_problems(err: ValidationError) -> list[Problem]:
@@ -94,12 +94,13 @@ def load_document(
 ) -> M:
     """Load and validate one document.
 
-    Reads ``path`` (unless ``data`` is given), checks ``format`` and ``version`` (a newer version
+    Reads ``path`` (unless ``data`` is given) through the safe reader with the size limit of
+    ``format_name`` (:data:`maps.json_file.SIZE_LIMITS`), checks ``format`` and ``version`` (a newer version
     than ``version`` is refused with a message to upgrade), validates against ``model`` and runs
     ``checks`` (whole-document semantic checks). Raises :class:`DocumentError` listing problems.
     """
     if data is None:
-        data = read_json(path)
+        data = read_json(path, limit=limit_for(format_name))
     if not isinstance(data, dict):
         raise DocumentError(path, [Problem("$", f"expected a JSON object, got {type(data).__name__}")])
     fmt = data.get("format")
