@@ -80,7 +80,7 @@ BUILDING_TRANSITIONS: frozenset[tuple[str, str]] = frozenset({
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class _Base(_Strict):

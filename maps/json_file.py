@@ -30,7 +30,7 @@ import stat
 from typing import Any
 
 __all__ = ["JsonFileProblem", "SIZE_LIMITS", "DEFAULT_LIMIT", "MAX_DEPTH", "MAX_INT_DIGITS",
-           "read_text_file", "parse_json", "read_json_file", "limit_for"]
+           "read_text_file", "parse_json", "read_json_file", "limit_for", "json_tuple"]
 
 MiB = 1024 * 1024
 
@@ -181,3 +181,20 @@ def read_json_file(path: str | os.PathLike[str], *, limit: int = DEFAULT_LIMIT) 
 
     Raises :class:`FileNotFoundError` or :class:`JsonFileProblem`."""
     return parse_json(read_text_file(path, limit=limit))
+
+
+def _array_as_tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def json_tuple(tp: Any) -> Any:
+    """``tp`` (a ``tuple[...]`` type) read from a JSON array under strict validation.
+
+    The file models validate strictly (``"1"`` is not an integer, ``true`` is not a count), and strict
+    pydantic wants a Python tuple where JSON can only give an array: this turns the array into a tuple
+    first, so the items are still checked strictly."""
+    from typing import Annotated
+
+    from pydantic import BeforeValidator
+
+    return Annotated[tp, BeforeValidator(_array_as_tuple)]

@@ -136,7 +136,7 @@ def _check_non_negative(v: int | None, what: str) -> int | None:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class _Sourced(_Strict):

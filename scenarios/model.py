@@ -76,7 +76,7 @@ COMMANDER_TYPES = ("PL", "APL", "PS")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # --------------------------------------------------------------------------- OOB entries

@@ -72,7 +72,7 @@ class UnitRef(NamedTuple):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class UnitFilter(_Strict):

@@ -47,7 +47,7 @@ PLACEMENT_VERSION = 1
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PlacedUnitSpec(_Strict):

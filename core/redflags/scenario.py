@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from maps.json_file import json_tuple
+
 from core.redflags.roster import Roster, RosterEntry, shipped_roster
 from core.rule_system import ScenarioError
 from maps import hexgrid
@@ -43,7 +45,7 @@ _QUALITY = Literal["above_average", "average", "below_average"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Card(_Strict):
@@ -91,8 +93,8 @@ class Zone(_Strict):
     """A set of hexes: ``hexes`` listed, plus the block ``columns`` x ``rows`` (inclusive)."""
 
     hexes: list[str] = Field(default_factory=list)
-    columns: tuple[int, int] | None = None
-    rows: tuple[int, int] | None = None
+    columns: json_tuple(tuple[int, int]) | None = None
+    rows: json_tuple(tuple[int, int]) | None = None
 
     def hex_ids(self) -> set[str]:
         out = set(self.hexes)

@@ -29,6 +29,7 @@ from shapely.geometry import Point
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from maps.document_file import DocumentError, Problem, load_document
+from maps.json_file import json_tuple
 from maps.hexgrid import parse_hex_id
 from maps.table_map import TableMap
 
@@ -40,8 +41,12 @@ UNIT_TYPES = ("section", "command", "foo", "hmg", "lmg", "mortar_light", "mortar
               "atg", "vehicle", "battery")
 
 
+#: a point on the table, inches (x, y), written as a JSON array
+XY = json_tuple(tuple[float, float])
+
+
 class _M(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class MapRef(_M):
@@ -52,7 +57,7 @@ class MapRef(_M):
 class Objective(_M):
     name: str
     hex: str | None = None
-    at: tuple[float, float] | None = None
+    at: XY | None = None
     radius: float = Field(4.0, gt=0)
 
     @model_validator(mode="after")
@@ -69,7 +74,7 @@ class UnitSpec(_M):
     type: Literal[UNIT_TYPES]  # type: ignore[valid-type]
     name: str = ""
     hex: str | None = None
-    at: tuple[float, float] | None = None
+    at: XY | None = None
     facing: float = 0.0
     men: int = Field(0, ge=0)
     smg: int = Field(0, ge=0)
@@ -144,7 +149,7 @@ class Scenario(_M):
     provenance: dict = {}
     #: Setup ("determined by the scenario"): where each side may set up, a polygon in table inches
     #: per side (``{"german": [[x, y], ...]}``); a side without one sets up anywhere on the table
-    setup_areas: dict[Literal["german", "russian"], list[tuple[float, float]]] = {}
+    setup_areas: dict[Literal["german", "russian"], list[XY]] = {}
 
 
 def _checks(doc: Scenario) -> list[Problem]:
