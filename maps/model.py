@@ -108,7 +108,7 @@ class Building(_Strict):
     """
 
     id: str = Field(min_length=1)
-    number: int | None = Field(default=None, ge=1)
+    number: int | None = Field(default=None, ge=1, le=99)
     name: str | None = None
     polygon: list[MapPoint] = Field(min_length=3)
     #: Rooms (20 mm seed 003, "Infantry Moving and Firing in Buildings"): polygons in lattice map

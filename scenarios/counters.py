@@ -120,7 +120,8 @@ class RosterError(DocumentError):
 
 # --------------------------------------------------------------------------- file model
 
-Int = Annotated[int, Field(strict=True)]
+#: A printed counter value (factor, range, rating, PR, MP, crew, ID number): a whole number 0-99.
+Int = Annotated[int, Field(strict=True, ge=0, le=99)]
 
 
 def _check_pr(v: int | None) -> int | None:

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,6 +42,10 @@ SUITS = ("clubs", "spades", "hearts", "diamonds")
 BLACK_SUITS = frozenset({"clubs", "spades"})
 Side = Literal["german", "russian"]
 _QUALITY = Literal["above_average", "average", "below_average"]
+
+
+#: A hex column or row number as printed in hex ids (``CCRR``).
+Coordinate = Annotated[int, Field(ge=0, le=99)]
 
 
 class _Strict(BaseModel):
@@ -76,7 +80,7 @@ class UnitSpec(_Strict):
     tow: str | None = None
     aboard: str | None = None
     limbered: bool = False
-    arrives: int | None = Field(default=None, ge=1)
+    arrives: int | None = Field(default=None, ge=1, le=50)
     entry: str | None = None
     heading: int | None = Field(default=None, ge=1, le=6)
 
@@ -93,8 +97,8 @@ class Zone(_Strict):
     """A set of hexes: ``hexes`` listed, plus the block ``columns`` x ``rows`` (inclusive)."""
 
     hexes: list[str] = Field(default_factory=list)
-    columns: json_tuple(tuple[int, int]) | None = None
-    rows: json_tuple(tuple[int, int]) | None = None
+    columns: json_tuple(tuple[Coordinate, Coordinate]) | None = None
+    rows: json_tuple(tuple[Coordinate, Coordinate]) | None = None
 
     def hex_ids(self) -> set[str]:
         out = set(self.hexes)
@@ -120,7 +124,7 @@ class Result(_Strict):
 
     outcome: Literal["german", "russian", "draw"]
     side: Side
-    controls_at_least: int = Field(ge=0)
+    controls_at_least: int = Field(ge=0, le=99)
 
 
 class Victory(_Strict):
@@ -161,7 +165,7 @@ class Scenario(_Strict):
     format: Literal["redflags-scenario"] = SCENARIO_FORMAT
     version: int = 1
     rule_system: Literal["redflags"]
-    number: int | None = None
+    number: int | None = Field(default=None, ge=1, le=999)
     title: str = Field(min_length=1)
     background: str = ""
     map: MapRef

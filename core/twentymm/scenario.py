@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from shapely.geometry import Point
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -41,8 +41,11 @@ UNIT_TYPES = ("section", "command", "foo", "hmg", "lmg", "mortar_light", "mortar
               "atg", "vehicle", "battery")
 
 
+#: A table coordinate, inches: the whole mapsheet (61 x 27 hexes) at the largest scale (24 in a hex) is
+#: under 1,500 in across.
+TableInches = Annotated[float, Field(ge=-2000, le=2000)]
 #: a point on the table, inches (x, y), written as a JSON array
-XY = json_tuple(tuple[float, float])
+XY = json_tuple(tuple[TableInches, TableInches])
 
 
 class _M(BaseModel):
@@ -58,7 +61,7 @@ class Objective(_M):
     name: str
     hex: str | None = None
     at: XY | None = None
-    radius: float = Field(4.0, gt=0)
+    radius: float = Field(4.0, gt=0, le=100)
 
     @model_validator(mode="after")
     def _one(self):
@@ -75,15 +78,15 @@ class UnitSpec(_M):
     name: str = ""
     hex: str | None = None
     at: XY | None = None
-    facing: float = 0.0
-    men: int = Field(0, ge=0)
-    smg: int = Field(0, ge=0)
-    lmg: int = Field(0, ge=0)
-    at_rifle: int = Field(0, ge=0)
-    panzerfaust: int = Field(0, ge=0)
+    facing: float = Field(0.0, ge=-360, le=360)
+    men: int = Field(0, ge=0, le=99)
+    smg: int = Field(0, ge=0, le=99)
+    lmg: int = Field(0, ge=0, le=99)
+    at_rifle: int = Field(0, ge=0, le=99)
+    panzerfaust: int = Field(0, ge=0, le=99)
     gun: str | None = None
     vehicle: str | None = None
-    crew: int = Field(0, ge=0)
+    crew: int = Field(0, ge=0, le=99)
     hidden: bool = False
     elite: bool = False
     officer: bool = False
@@ -92,8 +95,8 @@ class UnitSpec(_M):
     limbered_to: str | None = None
     schuerzen: bool = False
     he_only: bool = False
-    guns: int = Field(0, ge=0)
-    calibre: int = Field(0, ge=0)
+    guns: int = Field(0, ge=0, le=9)
+    calibre: int = Field(0, ge=0, le=500)
     radio_penalty: int = Field(0, ge=0, le=2)
 
     @model_validator(mode="after")
@@ -137,9 +140,9 @@ class Scenario(_M):
     title: str
     background: str = ""
     map: MapRef
-    scale: float = Field(gt=0)
+    scale: float = Field(gt=0, le=24)
     snow: bool = False
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=99)
     first_side: Literal["german", "russian"]
     attacker: Literal["german", "russian"]
     objectives: list[Objective] = []
