@@ -78,6 +78,10 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
     for key in ("scenario", "seed"):
         if key not in head:
             raise DocumentError(path, [Problem(f"line 1.{key}", "missing")])
+    if not isinstance(head["scenario"], str) or not head["scenario"].strip():
+        raise DocumentError(path, [Problem("line 1.scenario", "the scenario file's name, a non-empty string")])
+    if not isinstance(head["seed"], int) or isinstance(head["seed"], bool) or not 0 <= head["seed"] < 2**64:
+        raise DocumentError(path, [Problem("line 1.seed", "the game's seed, a whole number from 0 to 2^64 - 1")])
     for i, e in zip(nums[1:], out[1:]):
         if not isinstance(e, dict) or "kind" not in e:
             raise DocumentError(path, [Problem(f"line {i}", "an event needs a 'kind'")])

@@ -195,7 +195,11 @@ def table_for(path, doc: Scenario) -> TableMap:
     key = (str(mp), version, tuple(doc.map.sections or ()), doc.scale, doc.snow)
     t = _TABLES.get(key)
     if t is None:
-        hm = load_map(mp)   # DocumentError naming the map file
+        try:
+            hm = load_map(mp)
+        except DocumentError as e:   # named from the scenario, as the other systems do, with the map's own words
+            raise DocumentError(path, [Problem("$.map.file", f"cannot load the map {doc.map.file!r}: "
+                                               + "; ".join(f"{e.file}: {p}" for p in e.problems))]) from None
         try:
             t = TableMap.from_map(hm, doc.scale, doc.map.sections, snow=doc.snow)
         except ValueError as e:
