@@ -48,7 +48,7 @@ ODD = ["1", "", True, False, None, 1.5, -1e308, 1e308, 1e12, [], {}, "9999", "x"
 
 
 def placement_data() -> dict:
-    """A placement file for scenario 2 that validates on its own (the hexes are its set-up zones')."""
+    """An empty placement file (valid on its own; ``playtest --setup`` plays scenario 2 from it)."""
     return {"format": "ironcross-placement", "version": 1, "units": {}, "hidden_hexes": {}, "mines": {},
             "ips": {}, "left_out": []}
 
@@ -198,7 +198,6 @@ def make_case(seed: int, index: int, kind: str | None = None) -> Case:
     kind = kind or KINDS[index % len(KINDS)]
     name = f"{kind}.json" if kind != "replay" else "game.jsonl"
     src = SOURCES[kind]
-    extra: dict[str, bytes] = {}
     if kind == "replay":
         lines = src.read_text(encoding="utf-8").splitlines()
         k = rng.randrange(min(len(lines), 8))
@@ -227,7 +226,6 @@ def make_case(seed: int, index: int, kind: str | None = None) -> Case:
                            SOURCES["ironcross_scenario"].parent)
         s["counters"] = "{dir}/" + name
         files["scenario_with_counters.json"] = json.dumps(s).encode()
-    files.update(extra)
     return Case(kind, what, files, _commands(kind, name), fifo="fifo" if b"{fifo}" in raw else None)
 
 
