@@ -443,7 +443,7 @@ def replay(file: str, verify: bool) -> None:
     end = next((e for e in reversed(rp.events) if e.get("kind") == "game_over"), None)
     click.echo(f"{file}: scenario {h['scenario']} ({system.title}), seed {h['seed']}, "
                f"rules {h.get('rules') or system.rules[0]}, "
-               f"{len(rp.events)} events, {rolls} die rolls, outcome {end['outcome'] if end else 'unfinished'}")
+               f"{len(rp.events)} events, {rolls} die rolls, outcome {end.get('outcome', 'unknown') if end else 'unfinished'}")
     if not verify:
         return
     import json as _json

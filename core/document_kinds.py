@@ -114,8 +114,15 @@ def _loader(fmt, data=None) -> Callable[[str, object], str] | None:
 def validate_file(path: str | os.PathLike[str]) -> str:
     """Validate one document of any known kind; returns its summary or raises DocumentError."""
     path = str(path)
-    data = read_json(path)
+    try:
+        data = read_json(path)
+    except DocumentError:
+        if _starts_like_a_replay(path):  # JSON lines: a header line, then one event a line
+            return _replay(path)
+        raise
     fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt == "ironcross-replay":
+        return _replay(path)
     loader = _loader(fmt, data)
     if loader is None:
         known = ", ".join(sorted(set(DOCUMENT_KINDS) | set(_system_kinds())))
@@ -126,6 +133,29 @@ def validate_file(path: str | os.PathLike[str]) -> str:
         raise
     except ValueError as e:  # loaders of other kinds raise ValueError subclasses with a full message
         raise DocumentError(path, [Problem("$", str(e))]) from None
+
+
+def _starts_like_a_replay(path: str) -> bool:
+    """True when the file's first line is a replay header (``"format": "ironcross-replay"``)."""
+    from maps.json_file import JsonFileProblem, limit_for, parse_json, read_text_file
+
+    try:
+        first = read_text_file(path, limit=limit_for("ironcross-replay")).lstrip().split("\n", 1)[0]
+        head = parse_json(first)
+    except (OSError, JsonFileProblem):
+        return False
+    return isinstance(head, dict) and head.get("format") == "ironcross-replay"
+
+
+def _replay(path: str) -> str:
+    """Validate a replay (:func:`core.replay.read_replay`, its rule system and its decisions); its summary."""
+    from core.replay import read_replay, replay_decisions, replay_system
+
+    rp = read_replay(path)
+    system = replay_system(path, rp)
+    decisions = replay_decisions(path, rp, system)
+    return (f"replay of {rp.header['scenario']!s} ({system.title}), seed {rp.header['seed']!s}, "
+            f"{len(rp.events)} events, {len(decisions)} decisions")
 
 
 def _scenario_warnings(path: str) -> list:

@@ -47,11 +47,14 @@ def write_replay(path: str | os.PathLike[str], header: dict, events: Iterable[di
 
 def read_replay(path: str | os.PathLike[str]) -> Replay:
     """Read a replay; raises :class:`DocumentError` naming the file, the line and the problem."""
+    from maps.json_file import JsonFileProblem, limit_for, parse_json, read_text_file
+
     try:
-        with open(path, encoding="utf-8") as f:
-            raw = f.read().splitlines()
-    except OSError as e:
-        raise DocumentError(path, [Problem("$", f"cannot read file: {e}")]) from None
+        raw = read_text_file(path, limit=limit_for(REPLAY_FORMAT)).splitlines()
+    except FileNotFoundError:
+        raise DocumentError(path, [Problem("$", "file not found")]) from None
+    except JsonFileProblem as e:
+        raise DocumentError(path, [Problem(e.where, e.message)]) from None
     if not raw:
         raise DocumentError(path, [Problem("line 1", "empty file")])
     out = []
@@ -60,9 +63,9 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
         if not line.strip():
             continue
         try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            raise DocumentError(path, [Problem(f"line {i}", f"not valid JSON: {e.msg}")]) from None
+            out.append(parse_json(line, where=f"line {i}"))
+        except JsonFileProblem as e:
+            raise DocumentError(path, [Problem(e.where, e.message)]) from None
         nums.append(i)
     if not out:
         raise DocumentError(path, [Problem("line 1", "empty file")])
@@ -75,6 +78,10 @@ def read_replay(path: str | os.PathLike[str]) -> Replay:
     for key in ("scenario", "seed"):
         if key not in head:
             raise DocumentError(path, [Problem(f"line 1.{key}", "missing")])
+    if not isinstance(head["scenario"], str) or not head["scenario"].strip():
+        raise DocumentError(path, [Problem("line 1.scenario", "the scenario file's name, a non-empty string")])
+    if not isinstance(head["seed"], int) or isinstance(head["seed"], bool) or not 0 <= head["seed"] < 2**64:
+        raise DocumentError(path, [Problem("line 1.seed", "the game's seed, a whole number from 0 to 2^64 - 1")])
     for i, e in zip(nums[1:], out[1:]):
         if not isinstance(e, dict) or "kind" not in e:
             raise DocumentError(path, [Problem(f"line {i}", "an event needs a 'kind'")])

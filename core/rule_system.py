@@ -525,11 +525,12 @@ def load_scenario(path: str | os.PathLike[str]) -> LoadedScenario:
     ``maps.document_file.DocumentError`` naming the file, the JSON path (``$`` for a missing,
     unreadable or malformed file; ``$.rule_system`` for an unknown system) and the problem. Whether
     the scenario can be played is its system's to say (``RuleSystem.load_setup``)."""
-    from maps.document_file import parse_json, read_bytes
+    from maps.document_file import read_json_text
+    from maps.json_file import limit_for
 
-    raw = read_bytes(path)
-    data = parse_json(path, raw)
-    return LoadedScenario(Path(path), data, hashlib.sha256(raw).hexdigest(), system_of_data(path, data))
+    text, data = read_json_text(path, limit=limit_for("ironcross-scenario"))
+    return LoadedScenario(Path(path), data, hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                          system_of_data(path, data))
 
 
 def scenario_title(data: Mapping[str, Any], path: str | os.PathLike[str] = "") -> str:

@@ -18,7 +18,9 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["Problem", "DocumentError", "json_path", "read_bytes", "parse_json", "read_json", "load_document", "atomic_write_text", "save_document"]
+from maps.json_file import DEFAULT_LIMIT, JsonFileProblem, limit_for, parse_json, read_json_file, read_text_file
+
+__all__ = ["Problem", "DocumentError", "json_path", "read_json_text", "read_json", "load_document", "atomic_write_text", "save_document"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -57,35 +59,31 @@ def json_path(loc: Iterable[Any]) -> str:
     return out
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a document file; raises :class:`DocumentError` (at ``$``) for a missing or
-    unreadable file."""
+def read_json_text(path: str | os.PathLike[str], *, limit: int = DEFAULT_LIMIT) -> tuple[str, Any]:
+    """The text and the JSON value of ``path`` through the safe reader (a regular file of at most
+    ``limit`` bytes, UTF-8, finite numbers, bounded nesting), for a caller that also needs the text
+    (to hash it, say); raises :class:`DocumentError` as :func:`read_json` does."""
     p = Path(path)
     try:
-        return p.read_bytes()
+        text = read_text_file(p, limit=limit)
+        return text, parse_json(text)
     except FileNotFoundError:
         raise DocumentError(p, [Problem("$", "file not found")]) from None
-    except OSError as e:
-        raise DocumentError(p, [Problem("$", f"cannot read file: {e}")]) from None
+    except JsonFileProblem as e:
+        raise DocumentError(p, [Problem(e.where, e.message)]) from None
 
 
-def parse_json(path: str | os.PathLike[str], raw: bytes) -> Any:
-    """The JSON value of the bytes ``raw`` read from ``path`` (named in the errors); raises
-    :class:`DocumentError` (at ``$``) for text that is not UTF-8 or not valid JSON."""
+def read_json(path: str | os.PathLike[str], *, limit: int = DEFAULT_LIMIT) -> Any:
+    """Read a JSON file through the safe reader :func:`maps.json_file.read_json_file` (a regular file of
+    at most ``limit`` bytes, UTF-8, finite numbers, bounded nesting); raises :class:`DocumentError` for a
+    missing, special, oversized, unreadable or malformed file, naming the JSON path where it can."""
     p = Path(path)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise DocumentError(p, [Problem("$", f"cannot read file: {e}")]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DocumentError(p, [Problem("$", f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}")]) from None
-
-
-def read_json(path: str | os.PathLike[str]) -> Any:
-    """Read a JSON file; raises :class:`DocumentError` for a missing, unreadable or malformed file."""
-    return parse_json(path, read_bytes(path))
+        return read_json_file(p, limit=limit)
+    except FileNotFoundError:
+        raise DocumentError(p, [Problem("$", "file not found")]) from None
+    except JsonFileProblem as e:
+        raise DocumentError(p, [Problem(e.where, e.message)]) from None
 
 
 def _validation_problems(err: ValidationError) -> list[Problem]:
@@ -110,12 +108,13 @@ def load_document(
 ) -> M:
     """Load and validate one document.
 
-    Reads ``path`` (unless ``data`` is given), checks ``format`` and ``version`` (a newer version
+    Reads ``path`` (unless ``data`` is given) through the safe reader with the size limit of
+    ``format_name`` (:data:`maps.json_file.SIZE_LIMITS`), checks ``format`` and ``version`` (a newer version
     than ``version`` is refused with a message to upgrade), validates against ``model`` and runs
     ``checks`` (whole-document semantic checks). Raises :class:`DocumentError` listing problems.
     """
     if data is None:
-        data = read_json(path)
+        data = read_json(path, limit=limit_for(format_name))
     if not isinstance(data, dict):
         raise DocumentError(path, [Problem("$", f"expected a JSON object, got {type(data).__name__}")])
     fmt = data.get("format")

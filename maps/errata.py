@@ -79,8 +79,14 @@ BUILDING_TRANSITIONS: frozenset[tuple[str, str]] = frozenset({
 })
 
 
+#: The printed mapsheet the published errata correct: columns 10-70, rows 01-27 (rule 2.1). A hex off
+#: the sheet (``9999``) is a typo, refused; a hex on the sheet but off a smaller map is skipped on apply.
+SHEET_COLUMNS = (10, 70)
+SHEET_ROWS = (1, 27)
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class _Base(_Strict):
@@ -132,9 +138,9 @@ class ScenarioCorrection(_Base):
     ``printed`` reads ``corrected``. ``field`` is ``<side>.notes`` (``russian`` or ``german``).
     Applied by the scenario side; :func:`apply_errata` skips it on maps."""
 
-    scenario: int = Field(ge=1)
+    scenario: int = Field(ge=1, le=99)
     field: Literal["russian.notes", "german.notes"]
-    point: int = Field(ge=1)
+    point: int = Field(ge=1, le=99)
     printed: str = Field(min_length=1)
     corrected: str = Field(min_length=1)
 
@@ -189,7 +195,7 @@ class Errata(_Strict):
 def check_errata(errata: Errata) -> list[Problem]:
     """Whole-file checks of parsed errata; returns the problems (empty when valid).
 
-    Checks: hex ids are four digits; printed differs from corrected; building transitions are
+    Checks: hex ids are four digits and on the mapsheet (:data:`SHEET_COLUMNS`, :data:`SHEET_ROWS`); printed differs from corrected; building transitions are
     ones :func:`apply_errata` can make (:data:`BUILDING_TRANSITIONS`); only the removal of a label
     (``present`` -> ``absent``); no target corrected twice.
     """
@@ -199,9 +205,15 @@ def check_errata(errata: Errata) -> list[Problem]:
         where = f"$.corrections[{i}]"
         if isinstance(c, (HexCorrection, BuildingCorrection)):
             try:
-                hexgrid.parse_hex_id(c.hex)
+                h = hexgrid.parse_hex_id(c.hex)
             except hexgrid.HexIdError as e:
                 problems.append(Problem(where + ".hex", str(e)))
+            else:
+                (c0, c1), (r0, r1) = SHEET_COLUMNS, SHEET_ROWS
+                if not (c0 <= h.col <= c1 and r0 <= h.row <= r1):
+                    problems.append(Problem(where + ".hex", (
+                        f"hex {c.hex} is not on the Iron Cross mapsheet (columns {c0}-{c1}, rows {r0:02d}-{r1:02d}, "
+                        "rule 2.1)")))
         if c.printed == c.corrected:
             problems.append(Problem(where + ".corrected", f"corrected value {c.corrected!r} equals the printed value"))
         if isinstance(c, BuildingCorrection) and (c.printed, c.corrected) not in BUILDING_TRANSITIONS and c.printed != c.corrected:

@@ -54,10 +54,32 @@ def extent_polygon(ex) -> Polygon:
         (3 * ex.last_column + 2, 2 * ex.last_row + 2), (3 * ex.first_column - 2, 2 * ex.last_row + 2)])
 
 
+#: How far (lattice map units; a hex is 4 across corners) a building, obstacle or tank-trap vertex may
+#: lie beyond the rectangle around the map's hexes: one hex. Farther is a typo (a vertex at 1e12 once
+#: made LOS walk without end).
+VERTEX_MARGIN = 4
+
+
+def _vertices_problems(points, where: str, extent_poly: Polygon, problems: list[Problem]) -> bool:
+    """Every vertex finite and within :data:`VERTEX_MARGIN` of the map's rectangle; False (and a
+    problem naming the first bad vertex and the allowed range) otherwise."""
+    x0, y0, x1, y1 = extent_poly.bounds
+    x0, y0, x1, y1 = x0 - VERTEX_MARGIN, y0 - VERTEX_MARGIN, x1 + VERTEX_MARGIN, y1 + VERTEX_MARGIN
+    for k, (x, y) in enumerate(points):
+        if not (math.isfinite(x) and math.isfinite(y)):
+            problems.append(Problem(f"{where}[{k}]", "coordinates must be finite numbers"))
+            return False
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            problems.append(Problem(f"{where}[{k}]", (
+                f"vertex ({x:g}, {y:g}) lies off the map: x must be {x0:g} to {x1:g} and y {y0:g} to {y1:g} "
+                f"(map units, the map's hexes plus one hex)")))
+            return False
+    return True
+
+
 def _line_problems(points, where: str, extent_poly: Polygon, problems: list[Problem]) -> None:
     """An obstacle's or a row of tank traps' polyline: finite, with length, on the map."""
-    if not all(math.isfinite(v) for pt in points for v in pt):
-        problems.append(Problem(where, "coordinates must be finite numbers"))
+    if not _vertices_problems(points, where, extent_poly, problems):
         return
     line = LineString(points)
     if line.length <= 0:
@@ -67,8 +89,7 @@ def _line_problems(points, where: str, extent_poly: Polygon, problems: list[Prob
 
 
 def _polygon_problems(points, where: str, extent_poly: Polygon, problems: list[Problem]) -> None:
-    if not all(math.isfinite(v) for pt in points for v in pt):
-        problems.append(Problem(where, "coordinates must be finite numbers"))
+    if not _vertices_problems(points, where, extent_poly, problems):
         return
     poly = Polygon(points)
     if not poly.is_valid:
@@ -179,6 +200,8 @@ def check_map(doc: MapFile) -> list[Problem]:
         if b.id in bids:
             problems.append(Problem(where + ".id", f"building id {b.id!r} is used twice"))
         bids.add(b.id)
+        if not _vertices_problems(b.polygon, where + ".polygon", extent_poly, problems):
+            continue
         poly = Polygon(b.polygon)
         if not poly.is_valid:
             problems.append(Problem(where + ".polygon", f"not a valid polygon: {explain_validity(poly)}"))

@@ -23,6 +23,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from maps.json_file import json_tuple
+
 from maps.provenance import Provenance
 from maps.terrain_chart import TerrainChart
 
@@ -53,7 +55,7 @@ HexIdStr = str
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Extent(_Strict):
@@ -94,7 +96,7 @@ class HexRecord(_Strict):
     note: str | None = None
 
 
-MapPoint = tuple[float, float]
+MapPoint = json_tuple(tuple[float, float])
 
 
 class Building(_Strict):
@@ -106,9 +108,9 @@ class Building(_Strict):
     """
 
     id: str = Field(min_length=1)
-    number: int | None = Field(default=None, ge=1)
+    number: int | None = Field(default=None, ge=1, le=99)
     name: str | None = None
-    polygon: list[tuple[float, float]] = Field(min_length=3)
+    polygon: list[MapPoint] = Field(min_length=3)
     #: Rooms (20 mm seed 003, "Infantry Moving and Firing in Buildings"): polygons in lattice map
     #: units inside ``polygon``, not overlapping, partitioning it. Absent (None) = one room (or a
     #: large building without rooms); left out of the saved file when absent.
@@ -138,7 +140,7 @@ class Opening(_Strict):
     :data:`maps.mapfile.OPENING_TOLERANCE` map units). Only measured rule systems read it."""
 
     kind: Literal["door", "window"]
-    segment: list[tuple[float, float]] = Field(min_length=2, max_length=2)
+    segment: list[MapPoint] = Field(min_length=2, max_length=2)
     provenance: Provenance | None = None
     note: str | None = None
 

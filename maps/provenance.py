@@ -22,7 +22,7 @@ class Provenance(BaseModel):
     ``source == "designer"`` marks a value a designer entered (e.g. from the printed game).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     source: Literal["rulebook", "reconstructed", "designer"]
     ref: str | None = None

@@ -99,6 +99,13 @@ class TerrainChartError(DocumentError):
     """
 
 
+#: Largest magnitude of a number on the chart (MP, dice, AP factors, modifiers): the printed chart's
+#: numbers are -3 to 10; 99 leaves a designer room and keeps sums and dice counts sane.
+CHART_LIMIT = 99
+#: Largest magnitude of the factor of T (tree symbols) in a tree expression ("2T+2": 2).
+TREE_FACTOR_LIMIT = 9
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -218,8 +225,8 @@ class FirepowerModifier(_Strict):
     ``"always"`` or ``"target_higher_than_firer"`` (11.16 c). Negative numbers reduce.
     """
 
-    constant: int = 0
-    per_tree: int = 0
+    constant: int = Field(default=0, ge=-CHART_LIMIT, le=CHART_LIMIT, strict=True)
+    per_tree: int = Field(default=0, ge=-TREE_FACTOR_LIMIT, le=TREE_FACTOR_LIMIT, strict=True)
     when: Literal["always", "target_higher_than_firer"] = "always"
 
     @model_serializer(mode="wrap")
@@ -239,7 +246,7 @@ class Immobilisation(_Strict):
     """AFV immobilisation on entry (8.54, 8.55): roll ``dice``; at or below the threshold the AFV
     is immobilised for the rest of the game."""
 
-    dice: int = Field(default=2, ge=1)
+    dice: int = Field(default=2, ge=1, le=9, strict=True)
     immobilised_at_or_below: TreeFormula
 
 
@@ -302,7 +309,7 @@ class Modifier(_Sourced):
     key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     condition: str = Field(min_length=1)
     effect: str = Field(min_length=1)
-    dice: int
+    dice: int = Field(ge=-9, le=9, strict=True)
     per: Literal["ip_point"] | None = None
 
 
@@ -345,8 +352,8 @@ class RuleEffects(_Strict):
 class TreeRange(_Strict):
     """Numbers of tree symbols a tree row covers (inclusive; ``max`` null = no limit)."""
 
-    min: int = Field(ge=1)
-    max: int | None = Field(default=None, ge=1)
+    min: int = Field(ge=1, le=9, strict=True)
+    max: int | None = Field(default=None, ge=1, le=9, strict=True)
 
 
 class TerrainRow(_Strict):
@@ -604,8 +611,10 @@ def _chart_problems(chart: TerrainChart) -> list[Problem]:
         for letter in r.notes.value:
             if letter not in chart.notes:
                 out.append(Problem(f"{p}.notes.value", f"unknown note {letter!r}"))
-        if r.level.value < 0:
-            out.append(Problem(f"{p}.level.value", "a level cannot be negative"))
+        if isinstance(r.level.value, bool) or not 0 <= r.level.value <= 9:
+            out.append(Problem(f"{p}.level.value", f"a level is a number from 0 to 9, not {r.level.value!r}"))
+        if isinstance(r.rules.uphill_extra_mp.value, bool) or not 0 <= r.rules.uphill_extra_mp.value <= CHART_LIMIT:
+            out.append(Problem(f"{p}.rules.uphill_extra_mp.value", f"extra MP is a whole number from 0 to {CHART_LIMIT}"))
         if r.level_meaning == "ground" and float(r.level.value) != int(r.level.value):
             out.append(Problem(f"{p}.level.value", "a hill (ground) level must be a whole number"))
         if r.observation_base.value.other and "d" not in r.notes.value:
@@ -621,6 +630,11 @@ def _chart_problems(chart: TerrainChart) -> list[Problem]:
         if imm is not None:
             formulas.append((f"{p}.rules.afv_immobilisation.value.immobilised_at_or_below", imm.immobilised_at_or_below))
         for path, f in formulas:
+            if isinstance(f, TreeFormula) and not (-CHART_LIMIT <= f.base <= CHART_LIMIT
+                                                   and -TREE_FACTOR_LIMIT <= f.per_tree <= TREE_FACTOR_LIMIT):
+                out.append(Problem(path, f"{f} is out of range: a chart number is {-CHART_LIMIT} to {CHART_LIMIT}, "
+                                         f"the factor of T {-TREE_FACTOR_LIMIT} to {TREE_FACTOR_LIMIT}"))
+                continue
             if isinstance(f, TreeFormula) and f.uses_trees and r.tree_range is None:
                 out.append(Problem(path, f"{f} uses T (number of trees) but the row has no tree_range"))
         if mod is not None and mod.per_tree and r.tree_range is None:

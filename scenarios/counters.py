@@ -120,7 +120,10 @@ class RosterError(DocumentError):
 
 # --------------------------------------------------------------------------- file model
 
-Int = Annotated[int, Field(strict=True)]
+#: A printed counter value (factor, range, rating, MP, crew, ID number): a whole number 0-99.
+Int = Annotated[int, Field(strict=True, ge=0, le=99)]
+#: A Performance Rating: a whole number, 2-12 by :func:`_check_pr` (which says why).
+PRInt = Annotated[int, Field(strict=True)]
 
 
 def _check_pr(v: int | None) -> int | None:
@@ -136,7 +139,7 @@ def _check_non_negative(v: int | None, what: str) -> int | None:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class _Sourced(_Strict):
@@ -189,7 +192,7 @@ class Man(_Sourced):
 
     id: str
     weapon: str
-    pr: Int
+    pr: PRInt
     ap_factor: Int | None = None
     initial_range: Int | None = None
     assault_rating: Int | None = None
@@ -218,7 +221,7 @@ class CommanderDoc(_Sourced):
     rank: Literal["PL", "APL", "PS"]
     number: Int
     weapon: str
-    pr: Int
+    pr: PRInt
     ap_factor: Int | None = None
     initial_range: Int | None = None
     assault_rating: Int | None = None
@@ -239,7 +242,7 @@ class CWType(_Sourced):
     initial_range: Int
     at_factor: Int | None = None
     assault_rating: Int
-    pr: Int
+    pr: PRInt
     movement: Int
     mg_modes: list[Literal["DF", "FL", "SP"]] = Field(default_factory=list)
     provenance: Provenance | None = None
@@ -259,7 +262,7 @@ class CWDoc(_Sourced):
     initial_range: Int | None = None
     at_factor: Int | None = None
     assault_rating: Int | None = None
-    pr: Int | None = None
+    pr: PRInt | None = None
     movement: Int | None = None
     mg_modes: list[Literal["DF", "FL", "SP"]] | None = None
     note: str | None = None
@@ -279,7 +282,7 @@ class AFVType(_Sourced):
     flank_modifier: Int
     at_factor: Int | None = None
     overrun_factor: Int
-    pr: Int
+    pr: PRInt
     movement: Int
     turreted: bool = True
     provenance: Provenance | None = None
@@ -300,7 +303,7 @@ class AFVDoc(_Sourced):
     flank_modifier: Int | None = None
     at_factor: Int | None = None
     overrun_factor: Int | None = None
-    pr: Int | None = None
+    pr: PRInt | None = None
     movement: Int | None = None
     turreted: bool | None = None
     note: str | None = None

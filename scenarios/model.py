@@ -75,8 +75,14 @@ CREW_WEAPON_RE = re.compile(r"^(MMG|HMG|ATR|MOR|\d+AT)$", re.I)
 COMMANDER_TYPES = ("PL", "APL", "PS")
 
 
+#: Longest game a scenario may last, in turns (the rulebook's scenarios last 6-12 turns).
+MAX_TURNS = 99
+#: A counter's printed ID number (the countersheet numbers crew weapons and AFVs 1, 2, ...).
+CounterNumber = Annotated[int, Field(ge=1, le=99)]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # --------------------------------------------------------------------------- OOB entries
@@ -87,8 +93,8 @@ class UnitSpec(_Strict):
 
     type: str = Field(min_length=1)
     pr: int | None = Field(default=None, ge=0, le=20)
-    count: int = Field(default=1, ge=1)
-    ammo: int | None = Field(default=None, ge=0)
+    count: int = Field(default=1, ge=1, le=99)
+    ammo: int | None = Field(default=None, ge=0, le=99)
 
     def text(self) -> str:
         s = f"{self.count} {self.type}'s" if self.count > 1 else self.type
@@ -111,7 +117,7 @@ class SquadEntry(_Entry):
 
     kind: Literal["squad"] = "squad"
     letter: str = Field(pattern=r"^[A-Z]$")
-    ammo: int | None = Field(default=None, ge=0)
+    ammo: int | None = Field(default=None, ge=0, le=99)
     less: list[UnitSpec] = Field(default_factory=list)
     only: list[UnitSpec] | None = None
 
@@ -143,8 +149,8 @@ class CrewWeaponEntry(_Entry):
 
     kind: Literal["crew_weapon"] = "crew_weapon"
     weapon: str = Field(min_length=1)
-    numbers: list[int] = Field(min_length=1)
-    ammo: int | None = Field(default=None, ge=0)
+    numbers: list[CounterNumber] = Field(min_length=1)
+    ammo: int | None = Field(default=None, ge=0, le=99)
 
     def label(self) -> str:
         return f"{self.weapon} #{' & '.join(map(str, self.numbers))}"
@@ -155,7 +161,7 @@ class AFVEntry(_Entry):
 
     kind: Literal["afv"] = "afv"
     type: str = Field(min_length=1)
-    numbers: list[int] = Field(min_length=1)
+    numbers: list[CounterNumber] = Field(min_length=1)
 
     def label(self) -> str:
         return f"{self.type} #{' & '.join(map(str, self.numbers))}"
@@ -166,8 +172,8 @@ class IPEntry(_Entry):
     placement ("on any building hex", 18.1)."""
 
     kind: Literal["ip"] = "ip"
-    points: int = Field(ge=1)
-    count: int = Field(ge=1)
+    points: int = Field(ge=1, le=9)
+    count: int = Field(ge=1, le=99)
     where: Region | None = None
 
 
@@ -179,13 +185,13 @@ class MinesEntry(_Entry):
 
     kind: Literal["mines"] = "mines"
     mine_type: Literal["AT", "AP"]
-    factors: int = Field(ge=1)
+    factors: int = Field(ge=1, le=999)
     area: Region | None = None
 
 
 class GrenadesEntry(_Entry):
     kind: Literal["grenades"] = "grenades"
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=999)
 
 
 OOBEntry = Annotated[Union[SquadEntry, CommanderEntry, CrewWeaponEntry, AFVEntry, IPEntry, MinesEntry, GrenadesEntry],
@@ -562,7 +568,7 @@ class SetUp(_Strict):
     """Where a group deploys: ``region``; ``note`` is the printed player-note number it comes from."""
 
     region: Region
-    note: int | None = Field(default=None, ge=1)
+    note: int | None = Field(default=None, ge=1, le=99)
     text: str | None = None
 
 
@@ -571,7 +577,7 @@ class EntryOption(_Strict):
     unless ``phase`` says otherwise (24.1; Scenario 5's T34a: ``reaction_movement``)."""
 
     region: Region
-    turn: int = Field(ge=1)
+    turn: int = Field(ge=1, le=MAX_TURNS)
     phase: Phase = "movement"
     text: str | None = None
 
@@ -582,7 +588,7 @@ class Entry(_Strict):
 
     options: list[EntryOption] = Field(min_length=1)
     choose_before_game: bool = False
-    note: int | None = Field(default=None, ge=1)
+    note: int | None = Field(default=None, ge=1, le=99)
 
 
 class MovementRestriction(_Strict):
@@ -590,8 +596,8 @@ class MovementRestriction(_Strict):
     ("may not move until Russian Player Turn 2")."""
 
     kind: Literal["no_movement"] = "no_movement"
-    until_turn: int = Field(ge=1)
-    note: int | None = Field(default=None, ge=1)
+    until_turn: int = Field(ge=1, le=MAX_TURNS)
+    note: int | None = Field(default=None, ge=1, le=99)
     text: str | None = None
 
 
@@ -599,7 +605,7 @@ class UnitLimit(_Strict):
     """At most ``count`` units of a kind (``types`` narrows it, e.g. ``["MMG"]``)."""
 
     kind: Literal["squad", "commander", "crew_weapon", "afv"]
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=99)
     types: list[str] | None = None
 
 
@@ -613,7 +619,7 @@ class Detachment(_Strict):
     limits: list[UnitLimit] = Field(min_length=1)
     entry: Entry
     record_before: Literal["game", "enemy_setup"] = "game"
-    note: int | None = Field(default=None, ge=1)
+    note: int | None = Field(default=None, ge=1, le=99)
     text: str | None = None
 
 
@@ -647,7 +653,7 @@ class CapLimit(_Strict):
     commander rank, a CW or AFV type; absent = any unit of the cap's selection)."""
 
     type: str | None = Field(default=None, min_length=1)
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=99)
 
     def words(self) -> str:
         return f"{self.count} {self.type or 'unit'}{'' if self.count == 1 else 's'}"
@@ -666,8 +672,8 @@ class SetupCap(_Strict):
     max: list[CapLimit] = Field(min_length=1)
     squad: str | None = Field(default=None, pattern=r"^[A-Z]$")
     group: str | None = Field(default=None, min_length=1)
-    others: int | None = Field(default=None, ge=0)
-    note: int | None = Field(default=None, ge=1)
+    others: int | None = Field(default=None, ge=0, le=99)
+    note: int | None = Field(default=None, ge=1, le=99)
     text: str | None = None
 
     def who(self) -> str:
@@ -690,7 +696,7 @@ class InitialControl(_Strict):
 
     side: Side
     region: Region
-    note: int | None = Field(default=None, ge=1)
+    note: int | None = Field(default=None, ge=1, le=99)
     text: str | None = None
 
 
@@ -699,7 +705,7 @@ class Infiltration(_Strict):
 
     allowed: bool = True
     zone: Region | None = None
-    note: int | None = Field(default=None, ge=1)
+    note: int | None = Field(default=None, ge=1, le=99)
 
     @model_validator(mode="after")
     def _zone(self) -> "Infiltration":
@@ -717,7 +723,7 @@ class SideSpec(_Strict):
     notes: list[PlayerNote] = Field(default_factory=list)
     groups: list[Group] = Field(min_length=1)
     oob: list[OOBEntry] = Field(default_factory=list)
-    hidden_hexes: int = Field(default=0, ge=0)
+    hidden_hexes: int = Field(default=0, ge=0, le=99)
     infiltration: Infiltration | None = None
     detachments: list[Detachment] = Field(default_factory=list)
     #: set-up caps inside sub-zones (:class:`SetupCap`)
@@ -766,7 +772,7 @@ class AppliedErratum(_Strict):
     """A published scenario erratum this file already holds (field/point as in the errata file)."""
 
     field: Literal["russian.notes", "german.notes"]
-    point: int = Field(ge=1)
+    point: int = Field(ge=1, le=99)
     printed: str
     corrected: str
     line: str = ""
@@ -781,7 +787,7 @@ class Scenario(_Strict):
     #: Cross's, so the key is absent (None) or ``"ironcross"``; another system's scenario is loaded
     #: by that system (``core.rule_system.for_scenario``), never by this model.
     rule_system: str | None = None
-    number: int | None = Field(default=None, ge=1)
+    number: int | None = Field(default=None, ge=1, le=999)
     title: str = Field(min_length=1)
     background: str = ""
     map: MapRef
@@ -793,7 +799,7 @@ class Scenario(_Strict):
     roster: RosterBlock | None = None
     north: NorthIndicator
     north_text: str = ""
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=MAX_TURNS)
     sets_up_first: Side
     moves_first: Side
     regions: dict[str, Region] = Field(default_factory=dict)

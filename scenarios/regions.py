@@ -118,7 +118,7 @@ class NorthIndicator(BaseModel):
     """The scenario's NORTH indicator: placed in ``hex`` pointing to the adjacent ``points_to``
     (24.1; "Place in hex 5001 pointing to hex 5002")."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     hex: str
     points_to: str
@@ -245,7 +245,7 @@ class RegionContext:
 # --------------------------------------------------------------------------- nodes
 
 class _Node(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     def resolve(self, ctx: RegionContext) -> frozenset[Hex]:
         """The hexes of this region (inside the playing area); raises :class:`RegionError`."""

@@ -72,7 +72,7 @@ class UnitRef(NamedTuple):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class UnitFilter(_Strict):
@@ -105,7 +105,7 @@ class UnitFilter(_Strict):
 class AtLeast(_Strict):
     kind: Literal["at_least"] = "at_least"
     side: Side
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=99)
     region: Region
     units: UnitFilter = UnitFilter()
 
@@ -131,7 +131,7 @@ class SoleOccupant(_Strict):
     side: Side
     region: Region
     scope: Literal["region", "each_building"] = "region"
-    min_buildings: int = Field(default=1, ge=1)
+    min_buildings: int = Field(default=1, ge=1, le=99)
 
     def describe(self) -> str:
         if self.scope == "each_building":
@@ -185,7 +185,7 @@ class PerHex(_Strict):
 
     kind: Literal["per_hex"] = "per_hex"
     region: Region
-    points: int = Field(default=1, ge=0)
+    points: int = Field(default=1, ge=0, le=999)
 
 
 class PerBuilding(_Strict):
@@ -193,15 +193,15 @@ class PerBuilding(_Strict):
 
     kind: Literal["per_building"] = "per_building"
     region: Region
-    points: int = Field(default=1, ge=0)
+    points: int = Field(default=1, ge=0, le=999)
 
 
 Award = Annotated[Union[PerHex, PerBuilding], Field(discriminator="kind")]
 
 
 class PointsBand(_Strict):
-    min: int
-    max: int
+    min: int = Field(ge=-9999, le=9999)
+    max: int = Field(ge=-9999, le=9999)
     result: Result
 
     @model_validator(mode="after")

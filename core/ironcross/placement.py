@@ -47,7 +47,7 @@ PLACEMENT_VERSION = 1
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PlacedUnitSpec(_Strict):
@@ -63,15 +63,15 @@ class MineSpec(_Strict):
     """One side's mine factors in one hex (19.1)."""
 
     side: Literal["german", "russian"]
-    ap: int = Field(default=0, ge=0)
-    at: int = Field(default=0, ge=0)
+    ap: int = Field(default=0, ge=0, le=999)
+    at: int = Field(default=0, ge=0, le=999)
 
 
 class IPSpec(_Strict):
     """One improved position of a side (18.1): its points."""
 
     side: Literal["german", "russian"]
-    points: int = Field(ge=1)
+    points: int = Field(ge=1, le=9)
 
 
 class PlacementFile(_Strict):

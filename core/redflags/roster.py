@@ -45,7 +45,7 @@ _TANK_GUNS = ("light_tank_gun", "medium_tank_gun", "heavy_tank_gun")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class EntryProvenance(_Strict):

@@ -21,9 +21,11 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from maps.json_file import json_tuple
 
 from core.redflags.roster import Roster, RosterEntry, shipped_roster
 from core.rule_system import ScenarioError
@@ -42,8 +44,12 @@ Side = Literal["german", "russian"]
 _QUALITY = Literal["above_average", "average", "below_average"]
 
 
+#: A hex column or row number as printed in hex ids (``CCRR``).
+Coordinate = Annotated[int, Field(ge=0, le=99)]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Card(_Strict):
@@ -74,7 +80,7 @@ class UnitSpec(_Strict):
     tow: str | None = None
     aboard: str | None = None
     limbered: bool = False
-    arrives: int | None = Field(default=None, ge=1)
+    arrives: int | None = Field(default=None, ge=1, le=50)
     entry: str | None = None
     heading: int | None = Field(default=None, ge=1, le=6)
 
@@ -91,8 +97,8 @@ class Zone(_Strict):
     """A set of hexes: ``hexes`` listed, plus the block ``columns`` x ``rows`` (inclusive)."""
 
     hexes: list[str] = Field(default_factory=list)
-    columns: tuple[int, int] | None = None
-    rows: tuple[int, int] | None = None
+    columns: json_tuple(tuple[Coordinate, Coordinate]) | None = None
+    rows: json_tuple(tuple[Coordinate, Coordinate]) | None = None
 
     def hex_ids(self) -> set[str]:
         out = set(self.hexes)
@@ -118,7 +124,7 @@ class Result(_Strict):
 
     outcome: Literal["german", "russian", "draw"]
     side: Side
-    controls_at_least: int = Field(ge=0)
+    controls_at_least: int = Field(ge=0, le=99)
 
 
 class Victory(_Strict):
@@ -159,7 +165,7 @@ class Scenario(_Strict):
     format: Literal["redflags-scenario"] = SCENARIO_FORMAT
     version: int = 1
     rule_system: Literal["redflags"]
-    number: int | None = None
+    number: int | None = Field(default=None, ge=1, le=999)
     title: str = Field(min_length=1)
     background: str = ""
     map: MapRef

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from shapely.geometry import Point
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from maps.document_file import DocumentError, Problem, load_document
+from maps.json_file import json_tuple
 from maps.hexgrid import parse_hex_id
 from maps.table_map import TableMap
 
@@ -40,8 +41,15 @@ UNIT_TYPES = ("section", "command", "foo", "hmg", "lmg", "mortar_light", "mortar
               "atg", "vehicle", "battery")
 
 
+#: A table coordinate, inches: the whole mapsheet (61 x 27 hexes) at the largest scale (24 in a hex) is
+#: under 1,500 in across.
+TableInches = Annotated[float, Field(ge=-2000, le=2000)]
+#: a point on the table, inches (x, y), written as a JSON array
+XY = json_tuple(tuple[TableInches, TableInches])
+
+
 class _M(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class MapRef(_M):
@@ -52,8 +60,8 @@ class MapRef(_M):
 class Objective(_M):
     name: str
     hex: str | None = None
-    at: tuple[float, float] | None = None
-    radius: float = Field(4.0, gt=0)
+    at: XY | None = None
+    radius: float = Field(4.0, gt=0, le=100)
 
     @model_validator(mode="after")
     def _one(self):
@@ -69,16 +77,16 @@ class UnitSpec(_M):
     type: Literal[UNIT_TYPES]  # type: ignore[valid-type]
     name: str = ""
     hex: str | None = None
-    at: tuple[float, float] | None = None
-    facing: float = 0.0
-    men: int = Field(0, ge=0)
-    smg: int = Field(0, ge=0)
-    lmg: int = Field(0, ge=0)
-    at_rifle: int = Field(0, ge=0)
-    panzerfaust: int = Field(0, ge=0)
+    at: XY | None = None
+    facing: float = Field(0.0, ge=-360, le=360)
+    men: int = Field(0, ge=0, le=99)
+    smg: int = Field(0, ge=0, le=99)
+    lmg: int = Field(0, ge=0, le=99)
+    at_rifle: int = Field(0, ge=0, le=99)
+    panzerfaust: int = Field(0, ge=0, le=99)
     gun: str | None = None
     vehicle: str | None = None
-    crew: int = Field(0, ge=0)
+    crew: int = Field(0, ge=0, le=99)
     hidden: bool = False
     elite: bool = False
     officer: bool = False
@@ -87,8 +95,8 @@ class UnitSpec(_M):
     limbered_to: str | None = None
     schuerzen: bool = False
     he_only: bool = False
-    guns: int = Field(0, ge=0)
-    calibre: int = Field(0, ge=0)
+    guns: int = Field(0, ge=0, le=9)
+    calibre: int = Field(0, ge=0, le=500)
     radio_penalty: int = Field(0, ge=0, le=2)
 
     @model_validator(mode="after")
@@ -132,9 +140,9 @@ class Scenario(_M):
     title: str
     background: str = ""
     map: MapRef
-    scale: float = Field(gt=0)
+    scale: float = Field(gt=0, le=24)
     snow: bool = False
-    turns: int = Field(ge=1)
+    turns: int = Field(ge=1, le=99)
     first_side: Literal["german", "russian"]
     attacker: Literal["german", "russian"]
     objectives: list[Objective] = []
@@ -144,7 +152,7 @@ class Scenario(_M):
     provenance: dict = {}
     #: Setup ("determined by the scenario"): where each side may set up, a polygon in table inches
     #: per side (``{"german": [[x, y], ...]}``); a side without one sets up anywhere on the table
-    setup_areas: dict[Literal["german", "russian"], list[tuple[float, float]]] = {}
+    setup_areas: dict[Literal["german", "russian"], list[XY]] = {}
 
 
 def _checks(doc: Scenario) -> list[Problem]:
@@ -187,7 +195,11 @@ def table_for(path, doc: Scenario) -> TableMap:
     key = (str(mp), version, tuple(doc.map.sections or ()), doc.scale, doc.snow)
     t = _TABLES.get(key)
     if t is None:
-        hm = load_map(mp)   # DocumentError naming the map file
+        try:
+            hm = load_map(mp)
+        except DocumentError as e:   # named from the scenario, as the other systems do, with the map's own words
+            raise DocumentError(path, [Problem("$.map.file", f"cannot load the map {doc.map.file!r}: "
+                                               + "; ".join(f"{e.file}: {p}" for p in e.problems))]) from None
         try:
             t = TableMap.from_map(hm, doc.scale, doc.map.sections, snow=doc.snow)
         except ValueError as e:

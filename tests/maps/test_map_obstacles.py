@@ -74,8 +74,10 @@ BAD = {
     "one_point": (lambda d: d["obstacles"][0].update(line=[[33, 9]]), "$.obstacles[0].line", "at least 2 items"),
     "no_length": (lambda d: d["obstacles"][1].update(line=[[30, 15], [30, 15]]), "$.obstacles[1].line",
                   "has no length"),
-    "off_map": (lambda d: d["obstacles"][0].update(line=[[300, 9], [310, 9]]), "$.obstacles[0].line",
-                "entirely outside the map"),
+    "off_map": (lambda d: d["obstacles"][0].update(line=[[300, 9], [310, 9]]), "$.obstacles[0].line[0]",
+                "lies off the map: x must be"),
+    "just_off_map": (lambda d: d["obstacles"][0].update(line=[[68, 9], [69, 9]]), "$.obstacles[0].line",
+                     "entirely outside the map"),
     "id_twice": (lambda d: d["tank_traps"][0].update(id="W1"), "$.tank_traps[0].id", "used twice"),
     "missing_id": (lambda d: d["obstacles"][0].pop("id"), "$.obstacles[0].id", "Field required"),
     "both_line_and_polygon": (lambda d: d["tank_traps"][0].update(polygon=[[1, 1], [2, 1], [2, 2]]),
@@ -100,7 +102,7 @@ def test_bad_obstacles_exit_1_naming_file_path_and_problem(tmp_path, case):
 
 def test_save_refuses_an_invalid_obstacle_and_writes_nothing(tmp_path):
     doc = load_map_file(SAMPLE)
-    bad = doc.model_copy(update={"obstacles": [Obstacle(id="W1", kind="wall", line=[(500, 1), (501, 1)])]})
+    bad = doc.model_copy(update={"obstacles": [Obstacle(id="W1", kind="wall", line=[(68, 1), (69, 1)])]})
     out = tmp_path / "m.json"
     with pytest.raises(DocumentError, match=r"\$\.obstacles\[0\]\.line: the line lies entirely outside the map"):
         save_map(out, bad)

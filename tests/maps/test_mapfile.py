@@ -49,7 +49,7 @@ BAD_CASES = {
     "hex_outside_extent": (lambda d: d["hexes"].append({"id": "9999"}), "$.hexes[14].id", "outside the map"),
     "negative_trees": (lambda d: d["hexes"][0].update(trees=-1), "$.hexes[0].trees", "greater than or equal to 0"),
     "unknown_terrain": (lambda d: d["hexes"][0].update(terrain="lava"), "$.hexes[0].terrain", "'clear' or 'marsh'"),
-    "invalid_polygon": (lambda d: d["buildings"][0].update(polygon=[[0, 0], [10, 10], [10, 0], [0, 10]]),
+    "invalid_polygon": (lambda d: d["buildings"][0].update(polygon=[[30, 5], [40, 15], [40, 5], [30, 15]]),
                         "$.buildings[0].polygon", "not a valid polygon"),
     "road_not_adjacent": (lambda d: d["roads"].append(["1001", "1003"]), "$.roads[2][1]", "not adjacent"),
     "hex_listed_twice": (lambda d: d["hexes"].append({"id": "1203"}), "$.hexes[14].id", "listed twice"),

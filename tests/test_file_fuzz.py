@@ -1,0 +1,300 @@
+"""No input file crashes or hangs a command: a seeded fuzz over every file kind and command, and one
+test for each way a file once got through (a traceback in the reader, a value accepted and failing
+later, an unbounded read, an absurd number)."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from maps.document_file import DocumentError, read_json
+from maps.json_file import MAX_DEPTH, SIZE_LIMITS, read_text_file
+from tests.file_mutants import KINDS, ROOT, SOURCES, make_case, run_command, write_case
+
+MAP = ROOT / "maps" / "data" / "sample_village.json"
+SHEET = ROOT / "maps" / "data" / "iron_cross_mapsheet.json"
+S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
+RF = SOURCES["redflags_scenario"]
+TW = SOURCES["twentymm_scenario"]
+
+
+def _load(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    # the copy lives elsewhere: its map, counters and chart references must still find the shipped files
+    for holder in (data, data.get("map") if isinstance(data.get("map"), dict) else {}):
+        for k in ("file", "counters", "terrain_chart"):
+            if isinstance(holder.get(k), str) and holder[k].endswith(".json"):
+                holder[k] = str((path.parent / holder[k]).resolve())
+    return data
+
+
+def _run(*args: str):
+    res = CliRunner().invoke(cli, [str(a) for a in args])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    assert "Traceback" not in res.output
+    return res
+
+
+def _refused(res, file, path: str, words: str = "") -> None:
+    assert res.exit_code == 1, res.output
+    line = next((ln for ln in res.output.splitlines() if ln.startswith(f"{file}: {path}")), None)
+    assert line is not None, res.output
+    assert words in line, res.output
+
+
+# --------------------------------------------------------------------------- the seeded fuzz
+
+FUZZ_SEED = 26
+FUZZ_CASES = 300
+
+
+def test_file_fuzz_no_traceback_every_refusal_names_the_file(tmp_path):
+    """300 seeded mutants over every file kind, through every command that reads them but playtest
+    (a game is too long for the suite: the playtest command is fuzzed by benchmarks/fuzz_files.py, and
+    its refusals are tested below). Every outcome is an acceptance or a one-line refusal naming a file."""
+    counts: collections.Counter = collections.Counter()
+    bad = []
+    for i in range(FUZZ_CASES):
+        case = make_case(FUZZ_SEED, i)
+        folder = tmp_path / f"c{i}"
+        for cmd in write_case(case, folder):
+            if cmd[0] == "playtest":
+                continue
+            verdict, out = run_command(cmd, str(folder))
+            counts[verdict] += 1
+            if verdict == "traceback":
+                bad.append(f"{case.kind} {case.what} {cmd[:2]}: {out[-400:]}")
+    assert not bad, "\n".join(bad[:5])
+    assert set(KINDS) == {make_case(FUZZ_SEED, i).kind for i in range(len(KINDS))}
+    # the fuzz exercises both sides: most mutants are refused, some are harmless and accepted
+    assert counts["refused"] > counts["accepted"] > 0
+
+
+# --------------------------------------------------------------------------- 1. the reader
+
+
+@pytest.mark.parametrize("literal, words", [
+    ("9" * 5000, "integer literal of 5000 digits"),
+    ("Infinity", "Infinity is not a number"),
+    ("-Infinity", "-Infinity is not a number"),
+    ("NaN", "NaN is not a number"),
+    ("1e400", "out of range of a finite number"),
+])
+@pytest.mark.parametrize("source", [MAP, S1, RF, TW, SOURCES["terrain_chart"], SOURCES["errata"],
+                                    SOURCES["counters"]])
+def test_reader_refuses_numbers_python_cannot_hold_naming_the_json_path(tmp_path, source, literal, words):
+    text = json.dumps(_load(source), indent=1).replace('"version": 1', f'"version": {literal}', 1)
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    _refused(_run("validate", bad), bad, "$.version", words)
+
+
+def test_reader_refuses_deep_nesting_with_its_path_and_python_depth_without_recursion_error(tmp_path):
+    bad = tmp_path / "deep.json"
+    data = _load(S1)
+    data["notes"] = "DEEP"
+    bad.write_text(json.dumps(data).replace('"DEEP"', "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5)))
+    _refused(_run("validate", bad), bad, "$.notes" + "[0]" * (MAX_DEPTH - 1), f"deeper than {MAX_DEPTH} levels")
+    bad.write_text("[" * 100_000 + "]" * 100_000)
+    _refused(_run("validate", bad), bad, "$", "nested deeper")
+
+
+def test_a_replay_that_is_not_utf8_is_refused_by_replay_and_validate(tmp_path):
+    bad = tmp_path / "game.jsonl"
+    good = SOURCES["replay"].read_bytes()
+    bad.write_bytes(good[:40] + b"\xff" + good[40:])
+    for cmd in ("replay", "validate"):
+        _refused(_run(cmd, bad), bad, "$", "not UTF-8 text (byte 40")
+
+
+def test_a_replay_line_with_a_huge_number_names_its_line(tmp_path):
+    lines = SOURCES["replay"].read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3].replace("{", '{"x": ' + "7" * 4400 + ", ", 1)
+    bad = tmp_path / "game.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    _refused(_run("replay", bad), bad, "line 4.x", "integer literal of 4400 digits")
+
+
+def test_the_shipped_replay_fixture_is_accepted_by_replay_and_validate():
+    for cmd in ("replay", "validate"):
+        assert _run(cmd, SOURCES["replay"]).exit_code == 0
+
+
+# --------------------------------------------------------------------------- 2. accepted, then failing later
+
+
+def test_an_oob_count_of_2_63_is_refused_before_any_game(tmp_path):
+    data = _load(S1)
+    data["russian"]["groups"][0]["oob"][0]["less"][0]["count"] = 2**63
+    bad = tmp_path / "s.json"
+    bad.write_text(json.dumps(data))
+    entry = "$.russian.groups[0].oob[0].squad.less[0].count"
+    _refused(_run("validate", bad), bad, entry, "less than or equal to 99")
+    _refused(_run("playtest", bad, "--games", "1", "--workers", "1", "--quiet"), bad, entry)
+
+
+def test_a_building_vertex_at_1e12_is_refused_and_los_returns(tmp_path):
+    data = _load(MAP)
+    data["buildings"][0]["polygon"][1] = [1e12, data["buildings"][0]["polygon"][1][1]]
+    bad = tmp_path / "m.json"
+    bad.write_text(json.dumps(data))
+    _refused(_run("validate", bad), bad, "$.buildings[0].polygon[1]", "lies off the map")
+    _refused(_run("los", bad, "1003", "1207"), bad, "$.buildings[0].polygon[1]")
+
+
+# --------------------------------------------------------------------------- 3. unbounded reads
+
+
+@pytest.mark.parametrize("where", ["direct", "map file", "counters", "terrain_chart"])
+def test_dev_zero_is_refused_as_a_device_wherever_it_is_named(tmp_path, where):
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    if where == "direct":
+        _refused(_run("validate", "/dev/zero"), "/dev/zero", "$", "is a device; only regular files are read")
+        return
+    if where == "terrain_chart":
+        data = _load(MAP)
+        data["terrain_chart"] = "/dev/zero"
+        f = tmp_path / "m.json"
+        f.write_text(json.dumps(data))
+        res = _run("los", f, "1003", "1207")
+        _refused(res, f, "$.terrain_chart", "is a device")
+        return
+    data = _load(S1)
+    if where == "map file":
+        data["map"]["file"] = "/dev/zero"
+    else:
+        data["counters"] = "/dev/zero"
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(data))
+    res = _run("validate", f)
+    assert res.exit_code == 1 and "is a device" in res.output and str(f) in res.output, res.output
+
+
+def test_a_fifo_is_refused_without_opening_it(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    result = {}
+    t = threading.Thread(target=lambda: result.update(res=_run("validate", fifo)), daemon=True)
+    t.start()
+    t.join(30)
+    assert not t.is_alive(), "validate blocked on a FIFO"
+    _refused(result["res"], fifo, "$", "is a FIFO (named pipe)")
+    result.clear()
+    t = threading.Thread(target=lambda: result.update(res=_run("replay", fifo)), daemon=True)
+    t.start()
+    t.join(30)
+    assert not t.is_alive(), "replay blocked on a FIFO"
+    _refused(result["res"], fifo, "$", "is a FIFO")
+
+
+def test_a_file_over_its_kinds_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    import maps.json_file as jf
+
+    f = tmp_path / "m.json"
+    f.write_text(MAP.read_text(encoding="utf-8"))
+    monkeypatch.setitem(jf.SIZE_LIMITS, "ironcross-map", 1000)
+    from maps.mapfile import load_map_file
+
+    with pytest.raises(DocumentError, match=r"m\.json: \$: file is \d+ bytes; the limit for this kind of file is 1000 bytes"):
+        load_map_file(f)
+    with pytest.raises(DocumentError, match="file is .* the limit"):
+        read_json(f, limit=100)
+    # a file that grows past the stat: at most limit + 1 bytes are read
+    assert len(read_text_file(f, limit=10**6)) == f.stat().st_size
+    assert SIZE_LIMITS["ironcross-replay"] > jf.DEFAULT_LIMIT >= 16 * 1024 * 1024
+
+
+# --------------------------------------------------------------------------- 4. absurd numbers
+
+
+def _mutated(tmp_path, source: Path, change) -> Path:
+    data = _load(source)
+    change(data)
+    f = tmp_path / source.name
+    f.write_text(json.dumps(data))
+    return f
+
+
+def _oob0(d) -> dict:
+    return d["russian"]["groups"][0]["oob"][0]
+
+
+ABSURD = [
+    # (source, change, JSON path, words)
+    (S1, lambda d: _oob0(d).__setitem__("ammo", 10**12), "$.russian.groups[0].oob[0].squad.ammo", "less than or equal to 99"),
+    (S1, lambda d: _oob0(d).__setitem__("ammo", True), "$.russian.groups[0].oob[0].squad.ammo", "valid integer"),
+    (S1, lambda d: _oob0(d)["less"][0].__setitem__("count", "1"), "$.russian.groups[0].oob[0].squad.less[0].count",
+     "valid integer"),
+    (S1, lambda d: _oob0(d)["less"][0].__setitem__("count", 10**18), "$.russian.groups[0].oob[0].squad.less[0].count",
+     "less than or equal to 99"),
+    (S1, lambda d: d.__setitem__("turns", 10**6), "$.turns", "less than or equal to 99"),
+    (S1, lambda d: d["russian"].__setitem__("hidden_hexes", 2**31), "$.russian.hidden_hexes", "less than or equal to 99"),
+    (RF, lambda d: d["german"]["groups"][0]["units"][0].__setitem__("arrives", 10**18),
+     "$.german.groups[0].units[0].arrives", "less than or equal to 50"),
+    (TW, lambda d: d["german"][0].__setitem__("facing", 1e308), "$.german[0].facing", "less than or equal to 360"),
+    (TW, lambda d: d["german"][0].__setitem__("men", True), "$.german[0].men", "valid integer"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(ABSURD)))
+def test_absurd_numbers_are_refused_with_path_and_allowed_range(tmp_path, k):
+    source, change, path, words = ABSURD[k]
+    f = _mutated(tmp_path, source, change)
+    _refused(_run("validate", f), f, path, words)
+
+
+def test_victory_min_buildings_and_points_have_ranges(tmp_path):
+    s2 = ROOT / "scenarios" / "data" / "scenario_2_khristishche.json"
+    text = s2.read_text(encoding="utf-8")
+    assert '"min_buildings": 1' in text
+    data = _load(s2)
+    f = tmp_path / "s2.json"
+    f.write_text(json.dumps(data).replace('"min_buildings": 1', f'"min_buildings": {2**63}', 1))
+    res = _run("validate", f)
+    assert res.exit_code == 1 and "min_buildings: Input should be less than or equal to 99" in res.output, res.output
+
+
+def test_terrain_chart_values_out_of_range_are_refused(tmp_path):
+    chart = json.loads(SOURCES["terrain_chart"].read_text(encoding="utf-8"))
+    chart["rows"][0]["ap_dice"]["value"] = 10**24
+    chart["rows"][1]["move"]["infantry_up"]["value"] = -1e308
+    f = tmp_path / "chart.json"
+    f.write_text(json.dumps(chart))
+    res = _run("validate", f)
+    assert res.exit_code == 1, res.output
+    assert f"{f}: $.rows[0].ap_dice.value: " in res.output and "out of range" in res.output
+    assert f"{f}: $.rows[1].move.infantry_up.value: " in res.output
+
+
+def test_negative_counter_values_are_refused(tmp_path):
+    data = json.loads(SOURCES["counters"].read_text(encoding="utf-8"))
+    text = json.dumps(data).replace('"number": 1', '"number": -1', 1)
+    f = tmp_path / "counters.json"
+    f.write_text(text)
+    res = _run("validate", f)
+    assert res.exit_code == 1 and "number: Input should be greater than or equal to 0" in res.output, res.output
+
+
+def test_errata_on_a_hex_off_the_mapsheet_are_refused_not_skipped(tmp_path):
+    data = json.loads(SOURCES["errata"].read_text(encoding="utf-8"))
+    i = next(i for i, c in enumerate(data["corrections"]) if "hex" in c)
+    data["corrections"][i]["hex"] = "9999"
+    f = tmp_path / "errata.json"
+    f.write_text(json.dumps(data))
+    res = _run("errata", "apply", SHEET, f, "-o", tmp_path / "out.json")
+    _refused(res, f, f"$.corrections[{i}].hex", "not on the Iron Cross mapsheet (columns 10-70, rows 01-27")
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_every_shipped_file_still_validates():
+    files = sorted((ROOT / "maps" / "data").glob("*.json")) + sorted((ROOT / "scenarios" / "data").glob("*.json"))
+    res = _run("validate", *files)
+    assert res.exit_code == 0, res.output
