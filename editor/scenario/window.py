@@ -82,7 +82,7 @@ class _DropFilter(QObject):
         if t == QEvent.Type.Drop and ev.mimeData().hasFormat(UNIT_MIME):
             uid = bytes(ev.mimeData().data(UNIT_MIME)).decode()
             pos = self.ctl.win.view.mapToScene(ev.position().toPoint())
-            from editor.drawing.map_painter import hex_at_scene
+            from editor.drawing.hex_scene import hex_at_scene
 
             h = hex_at_scene(pos.x(), pos.y())
             if self.ctl.win.scene.on_map(h):   # dropped in the margin: nothing happens

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 from maps import hexgrid  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
 from editor.modes import MODE_TOOLS  # noqa: E402
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
 from editor.drawing.pieces import FILL_ALPHA, CountersItem, hex_centre
 from editor.scenario.overlay import TAG_TOP, CompassRoseItem, LegendItem, ZoneLabelsItem, map_top
 from tests.mapbuilder import make_map  # noqa: E402
