@@ -139,7 +139,7 @@ class RegionPaintTool(_ScenarioTool):
         True to go on. No (or closing the question) leaves the region as it is."""
         from PySide6.QtWidgets import QMessageBox
 
-        from editor.scenario.docks import loc_label
+        from editor.scenario.wording import loc_label
 
         r = _model(self.sdoc.scenario, loc)
         n = len(self.sdoc.resolve(r)[0])

@@ -26,16 +26,14 @@ from maps.document_file import DocumentError
 from editor.map.document import MapDocument
 from editor.play.hotseat import HotseatPanel, HotseatTool
 from editor.play.playtest_dock import PlaytestPanel
-from editor.scenario.docks import (
-    UNIT_MIME,
-    OOBPanel,
-    PropertiesPanel,
-    RegionPanel,
-    RosterPanel,
-    SetupPanel,
-    ValidationPanel,
-    parse_json_path,
-)
+from editor.scenario.docks.unit_drag import UNIT_MIME
+from editor.scenario.docks.oob import OOBPanel
+from editor.scenario.docks.properties import PropertiesPanel
+from editor.scenario.docks.regions import RegionPanel
+from editor.scenario.builders.roster_panel import RosterPanel
+from editor.scenario.docks.setup import SetupPanel
+from editor.scenario.docks.validation import ValidationPanel
+from editor.scenario.wording import parse_json_path
 from editor.scenario.document import ScenarioDocument
 from editor.scenario.builders.side_forms import SidesPanel
 from editor.scenario.builders.victory_builder import VictoryPanel

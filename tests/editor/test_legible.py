@@ -445,7 +445,7 @@ def test_10_hidden_and_mine_tags_stay_off_the_counters(win):
 
 # ------------------------------------------------------------------------------------ item 11
 def test_11_regions_are_named_as_a_designer_says_them(qtbot):
-    from editor.scenario.docks import loc_label
+    from editor.scenario.wording import loc_label
 
     w = window(qtbot, S1)
     doc = w.scenario_ctl.doc
