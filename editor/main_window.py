@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
         """Open a map file, or a scenario file (detected by its format) with its map. An invalid
         file shows the validator's messages in a dialog and the current document stays. A newer
         autosave is offered for recovery."""
-        from editor.scenario.document import file_format, is_scenario_format
+        from editor.scenario.scenario_files import file_format, is_scenario_format
 
         if is_scenario_format(file_format(path)):
             try:

@@ -26,7 +26,7 @@ from PySide6.QtGui import QColor, QPen
 
 from maps import hexgrid
 from editor.drawing.canvas import ToolEvent, hex_path
-from editor.scenario.document import region_at, set_region_at
+from editor.scenario.scenario_files import region_at, set_region_at
 from editor.drawing.tool import Tool
 
 __all__ = ["NorthTool", "RegionPaintTool", "RegionPickTool", "PlacementTool", "SetupMarkTool"]

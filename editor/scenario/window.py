@@ -430,7 +430,7 @@ class ScenarioController(QObject):
         else:
             n = len(doc.setup_problems())
             if n:
-                from editor.scenario.document import placement_path
+                from editor.scenario.scenario_files import placement_path
 
                 self.win.statusBar().showMessage(f"{placement_path(doc.path).name}: {n} set-up problem(s), listed in "
                                                  "the Validation dock", 10000)

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox  # noqa: E402
 
 from scenarios.scenario_file import SHIPPED_SCENARIOS, load_scenario  # noqa: E402
 from scenarios.victory import UnitRef, Victory, evaluate  # noqa: E402
-from editor.scenario.document import PlacedUnit, PlacementCommand, ScenarioDocument  # noqa: E402
+from editor.scenario.undo_commands import PlacedUnit, PlacementCommand
+from editor.scenario.document import ScenarioDocument
 from editor.scenario.builders.victory_region_field import RegionField
 from editor.scenario.builders.victory_builder import VictoryPanel
 from editor.scenario.builders.victory_conditions import convert_condition, parse_hex_list, region_mode

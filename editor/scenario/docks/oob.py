@@ -28,7 +28,8 @@ from scenarios.model import (
     parse_oob_line,
 )
 from editor.scenario.builders.side_forms import GroupDialog, group_json, group_values
-from editor.scenario.document import ScenarioDocument, region_at, set_region_at, validation_message
+from editor.scenario.document import ScenarioDocument, validation_message
+from editor.scenario.scenario_files import region_at, set_region_at
 from editor.drawing.widgets import button_grid
 from editor.scenario.docks.unit_drag import UnitTree
 from editor.scenario.wording import LOC_ROLE, MAN_ROLE, SIDES, SIDE_WIDE, UNIT_ROLE, _SIDE, _edit_error, _warn

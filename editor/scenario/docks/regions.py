@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.scenario.document import ScenarioDocument, set_region_at, validation_message
+from editor.scenario.document import ScenarioDocument, validation_message
+from editor.scenario.scenario_files import set_region_at
 from editor.drawing.widgets import button_grid
 from editor.scenario.wording import LOC_ROLE, loc_label
 

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.scenario.document import ScenarioDocument, placement_path
+from editor.scenario.document import ScenarioDocument
+from editor.scenario.scenario_files import placement_path
 from editor.scenario.wording import LOC_ROLE
 
 __all__ = ["ValidationPanel"]
