@@ -169,7 +169,7 @@ def _median(xs: list[float]) -> float:
 
 def _send(win, kind, h, button, buttons) -> None:
     from PySide6.QtWidgets import QApplication
-    from editor.drawing.map_painter import hex_centre_scene
+    from editor.drawing.hex_scene import hex_centre_scene
 
     vp = win.view.viewport()
     p = QPointF(win.view.mapFromScene(hex_centre_scene(h)))
@@ -194,7 +194,7 @@ def drag_steps(app, win, zoom: float | None, centre, n: int = STEPS) -> list[flo
     Each step is one mouse event (the press, or a move with the left button held) sent to the
     viewport followed by the event loop until it has repainted. The drags go along the hexes whose
     centres are in view, marsh then clear again (a new stroke each pass), until ``n`` steps."""
-    from editor.drawing.map_painter import hex_at_scene
+    from editor.drawing.hex_scene import hex_at_scene
 
     set_zoom(app, win, zoom, centre)
     tool = win.tools.set_tool("terrain")
@@ -228,7 +228,7 @@ def drag_steps(app, win, zoom: float | None, centre, n: int = STEPS) -> list[flo
 
 
 def _centre(h):
-    from editor.drawing.map_painter import hex_centre_scene
+    from editor.drawing.hex_scene import hex_centre_scene
 
     return hex_centre_scene(h)
 

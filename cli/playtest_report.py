@@ -231,7 +231,9 @@ def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path
     from PySide6.QtCore import QPointF, QRectF
     from PySide6.QtGui import QColor, QPen
 
-    from editor.drawing.map_painter import HEX_HEIGHT, HEX_WIDTH, LAYERS, MapPainter, hex_centre_scene
+    from editor.drawing.map_style import HEX_HEIGHT, HEX_WIDTH, LAYERS
+    from editor.drawing.map_painter import MapPainter
+    from editor.drawing.hex_scene import hex_centre_scene
     from maps import hexgrid
 
     cols = [hexmap.section_columns(s) for s in sections] or [(hexmap.first_column, hexmap.last_column)]

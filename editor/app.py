@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     from maps.document_file import DocumentError
     from editor.map.document import MapDocument
     from editor.main_window import MainWindow
-    from editor.scenario.document import file_format, is_scenario_format
+    from editor.scenario.scenario_files import file_format, is_scenario_format
 
     if args.file and is_scenario_format(file_format(args.file)):
         return _scenario_main(app, args, w, h)

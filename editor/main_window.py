@@ -115,13 +115,15 @@ class MainWindow(QMainWindow):
         self.autosave_timer.timeout.connect(self.autosave)
         self.autosave_timer.start()
 
+        from editor.mode_wiring import PlayMode
         from editor.scenario.window import ScenarioController
 
         self.mode: str | None = None
         self.switching_mode = False
         self._mode_states: dict[str, object] = {}
         self._make_modes()
-        self.scenario_ctl = ScenarioController(self)   # scenario docks, tools and menus
+        # scenario docks, tools and menus, with the Play mode's docks and the tabletop tools
+        self.scenario_ctl = ScenarioController(self, PlayMode)
         self.set_document(document or MapDocument(new_map()))
         self.resize(1366, 768)
         if persist_settings:
@@ -394,7 +396,7 @@ class MainWindow(QMainWindow):
         """Open a map file, or a scenario file (detected by its format) with its map. An invalid
         file shows the validator's messages in a dialog and the current document stays. A newer
         autosave is offered for recovery."""
-        from editor.scenario.document import file_format, is_scenario_format
+        from editor.scenario.scenario_files import file_format, is_scenario_format
 
         if is_scenario_format(file_format(path)):
             try:

@@ -39,7 +39,7 @@ def render(scenario: str, out: Path, unit: str, to: tuple[float, float], bearing
     from editor.app import quiet_qt_messages
     from editor.drawing.canvas import ToolEvent
     from editor.main_window import MainWindow
-    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
     from editor.tabletop.tools import table_scale_of
 
     for kind in ("critical", "warning", "question", "information"):   # offscreen: no modal loop

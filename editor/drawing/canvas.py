@@ -27,7 +27,9 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, 
 
 from maps import hexgrid
 from maps.hexgrid import Hex
-from editor.drawing.map_painter import LAYERS, MARGIN_BG, MapPainter, SCENE_PER_X, SCENE_PER_Y, hex_at_scene, scene_to_lattice
+from editor.drawing.map_style import LAYERS, MARGIN_BG, SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_painter import MapPainter
+from editor.drawing.hex_scene import hex_at_scene, scene_to_lattice
 
 __all__ = ["ToolEvent", "MapItem", "MapScene", "MapView", "hex_path", "EDITOR_LAYERS", "overlay_item", "tile_size"]
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from maps import hexgrid
 from editor.drawing.canvas import hex_path
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 
 __all__ = [
     "reach_item",
@@ -214,7 +214,7 @@ def bearing_vector(bearing: float) -> QPointF:
     return QPointF(math.sin(a), -math.cos(a))
 
 
-#: scene units per hex across flats (:data:`editor.drawing.map_painter.HEX_HEIGHT`)
+#: scene units per hex across flats (:data:`editor.drawing.map_style.HEX_HEIGHT`)
 HEX_SCENE = 100.0
 
 

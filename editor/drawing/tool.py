@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QLineEdit, QVBoxL
 
 from maps.hexgrid import Hex
 from editor.drawing.canvas import ToolEvent, overlay_item
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 
 __all__ = ["ToolContext", "Tool", "ToolManager"]
 

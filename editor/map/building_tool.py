@@ -13,7 +13,7 @@ from maps.hexgrid import Hex
 from editor.map import commands as C
 from editor.map import edits
 from editor.drawing.canvas import ToolEvent, hex_path
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 from editor.drawing.tool import PREVIEW_FILL, _lat, dots_path, polyline_path
 from editor.map.drawing_tool import DrawingTool
 
@@ -349,7 +349,7 @@ class BuildingTool(DrawingTool):
         if self.footprint:
             self.add_overlay(hex_path(self.footprint), PREVIEW_FILL, QPen(QColor(160, 110, 0), 4), 12)
         if self.selected and self.doc is not None and self.selected in self.doc.hexmap.building_polygons:
-            from editor.drawing.map_painter import _shapely_path
+            from editor.drawing.map_symbols import _shapely_path
             from PySide6.QtGui import QTransform
 
             path = QTransform.fromScale(SCENE_PER_X, SCENE_PER_Y).map(_shapely_path(self.doc.hexmap.building_polygons[self.selected]))

@@ -44,7 +44,7 @@ from maps.errata import Change, Errata, ErrataMismatchError, apply_errata, load_
 from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart, save_terrain_chart
 from editor.drawing.canvas import hex_path, overlay_item
 from editor.map.commands import ApplyErrataCommand
-from editor.drawing.map_painter import hex_centre_scene
+from editor.drawing.hex_scene import hex_centre_scene
 
 __all__ = ["ChartPanel", "ChartEditCommand", "ErrataPanel", "PROVENANCE_COLOURS", "errata_preview"]
 

@@ -33,7 +33,8 @@ from maps import hexgrid
 from maps.hexgrid import Hex
 from maps.los import LosResult, line_of_sight
 from editor.drawing.canvas import ToolEvent, hex_path
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y, hex_centre_scene
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.hex_scene import hex_centre_scene
 from editor.drawing.tool import Tool
 
 __all__ = ["LosTool", "SightingProfile", "LosPanel", "VisibleFromThread", "CLEAR_COLOUR", "BLOCKED_COLOUR",
@@ -292,7 +293,7 @@ class LosTool(Tool):
             bid = next((lh.building for lh in r.hexes if lh.id == r.blocking_hex and lh.building), None)
             if bid and bid in self.doc.hexmap.building_polygons:
                 from PySide6.QtGui import QTransform
-                from editor.drawing.map_painter import _shapely_path
+                from editor.drawing.map_symbols import _shapely_path
 
                 path = QTransform.fromScale(SCENE_PER_X, SCENE_PER_Y).map(
                     _shapely_path(self.doc.hexmap.building_polygons[bid]))

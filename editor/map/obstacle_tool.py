@@ -22,7 +22,7 @@ from shapely.geometry import LineString, Point, Polygon
 from editor.map import commands as C
 from editor.map import edits
 from editor.drawing.canvas import ToolEvent
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 from editor.map.drawing_tool import DrawingTool
 from editor.drawing.tool import dots_path, polyline_path, show_quietly
 from maps.model import OBSTACLE_KINDS, Obstacle, TankTraps
@@ -293,7 +293,7 @@ class ObstacleTool(DrawingTool):
         if self.selected is not None:
             rec = self.record(*self.selected)
             if rec is not None:
-                from editor.drawing.map_painter import _line_path, _shapely_path
+                from editor.drawing.map_symbols import _line_path, _shapely_path
 
                 geom = _record_geometry(rec)
                 path = _shapely_path(geom) if isinstance(geom, Polygon) else _line_path(geom)

@@ -43,7 +43,7 @@ from maps import hexgrid
 from editor.drawing.canvas import ToolEvent, hex_path
 from editor.play.game_record import HotseatSession, action_label, action_uids, log_lines, snapshot, state_text, system_of
 from editor.drawing.tool import Tool
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 from editor.play.watch import decision_items, game_items
 from editor.drawing.widgets import button_grid
 

@@ -4,8 +4,9 @@ the engine units of the orders of battle, the problems ``check_scenario`` report
 
 As for maps (:mod:`editor.map.document`), the model is an immutable snapshot: an edit builds a new
 validated ``Scenario`` (:meth:`ScenarioDocument.edit` takes a function that changes a JSON copy)
-and pushes a :class:`ScenarioEditCommand` holding the scenario before and after; undo puts the
-old snapshot back. Placing units pushes a :class:`PlacementCommand`. Views listen to
+and pushes a :class:`editor.scenario.undo_commands.ScenarioEditCommand` holding the scenario
+before and after; undo puts the old snapshot back. Placing units pushes a
+:class:`editor.scenario.undo_commands.PlacementCommand`. Views listen to
 :attr:`ScenarioDocument.changed` (``"scenario"`` or ``"placement"``) and redraw.
 
 The placement (unit id -> hex, facing, down), hidden hexes, mines, IPs and the 24.1 "less" choices
@@ -29,159 +30,28 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoStack
 
 from maps.document_file import DocumentError, Problem, atomic_write_text
 from maps.hexmap import HexMap
 from scenarios.model import Scenario
 from scenarios.regions import RegionError
+from editor.scenario.scenario_files import new_scenario, placement_path
+from editor.scenario.undo_commands import PlacedUnit, PlacementCommand, ScenarioEditCommand
 
-__all__ = ["ScenarioDocument", "ScenarioEditCommand", "PlacementCommand", "PlacedUnit", "new_scenario",
-           "file_format", "stack_problem", "placement_path", "region_at", "set_region_at"]
+__all__ = ["ScenarioDocument"]
+
+
 
 _strokes = itertools.count(1)
 
 #: how long after the last map edit the scenario's views redraw (a brush drag redraws them once)
 MAP_REDRAW_MS = 200
-
-
-def file_format(path: str | os.PathLike[str]) -> str | None:
-    """The ``format`` field of a JSON document (``"ironcross-scenario"``, ``"ironcross-map"``...),
-    or None when the file is not a JSON object with one."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            head = f.read(4096)
-    except OSError:
-        return None
-    import re
-
-    m = re.search(r'"format"\s*:\s*"([^"]+)"', head)
-    return m.group(1) if m else None
-
-
-def is_scenario_format(fmt: str | None) -> bool:
-    """Whether a document ``format`` is a scenario of some rule system: ``"ironcross-scenario"``
-    (every system's, by the boundary's convention) or another system's own ``"NAME-scenario"``
-    (the 20 mm rules' ``"twentymm-scenario"``); its ``rule_system`` then says which system."""
-    return bool(fmt) and (fmt == "ironcross-scenario" or fmt.endswith("-scenario"))
-
-
-def placement_path(path: str | os.PathLike[str]) -> Path:
-    p = Path(path)
-    return p.with_name(p.stem + ".placement.json")
-
-
-def new_scenario(map_file: str | os.PathLike[str], hexmap: HexMap, title: str = "New scenario",
-                 sections: list[str] | None = None) -> Scenario:
-    """A minimal valid scenario on ``hexmap``: the map ``sections`` (default: all), north at the
-    top of the sheet, one group a side and a placeholder victory condition. The placeholders are
-    regions of the playing area itself, so they lie inside whatever sections are chosen, now or
-    later: the Germans set up within 2 hexes of the west map edge, the Russians enter on turn 1
-    on the east map edge, and the Russians win with a unit within 2 hexes of the west edge."""
-    sections = list(sections or [s.name for s in hexmap.doc.sections] or ["Map"])
-    c0, r0 = hexmap.first_column, hexmap.first_row
-    hid = lambda c, r: f"{c:02d}{r:02d}"  # noqa: E731
-    west = {"kind": "within", "of": {"kind": "map_edge", "direction": "west"}, "distance": 2}
-    data = {
-        "title": title,
-        "map": {"file": str(Path(map_file).resolve()), "sections": sections},
-        "north": {"hex": hid(c0, r0 + 1), "points_to": hid(c0, r0)},
-        "turns": 8, "sets_up_first": "german", "moves_first": "russian",
-        "german": {"groups": [{"name": "German force", "oob": [], "setup": {"region": west}}]},
-        "russian": {"groups": [{"name": "Russian force", "oob": [],
-                                "entry": {"options": [{"region": {"kind": "map_edge", "direction": "east"},
-                                                       "turn": 1}]}}]},
-        "victory": {"text": "The Russians win if a Russian unit is within 2 hexes of the west map edge at the end; "
-                            "otherwise the Germans win.",
-                    "outcomes": [{"result": "russian", "condition": {
-                        "kind": "at_least", "side": "russian", "count": 1, "region": west}}],
-                    "default": "german"},
-    }
-    return Scenario.model_validate(data)
-
-
-def region_at(data: Any, loc: tuple) -> Any:
-    for k in loc:
-        data = data[k]
-    return data
-
-
-def set_region_at(data: Any, loc: tuple, value: Any) -> None:
-    for k in loc[:-1]:
-        data = data[k]
-    data[loc[-1]] = value
-
-
-@dataclass(frozen=True)
-class PlacedUnit:
-    """A unit of the designer's trial set-up."""
-
-    hex: str
-    facing: int | None = None
-    down: bool = False
-
-
-def stack_problem(units: list, adding) -> str | None:
-    """Why ``adding`` (an engine unit) may not join ``units`` in a hex (8.62/8.63: six men plus
-    one AFV, one CW counter a side; 8.61 one AFV a hex), or None."""
-    from core.ironcross.state import stacking_problem
-
-    return stacking_problem([u for u in units if u.id != adding.id] + [adding])
-
-
-class ScenarioEditCommand(QUndoCommand):
-    """Replace the scenario by another snapshot; ``stroke`` merges consecutive paint edits."""
-
-    def __init__(self, doc: "ScenarioDocument", text: str, new: Scenario, stroke: int | None = None):
-        super().__init__(text)
-        self.doc, self.before, self.after, self.stroke = doc, doc.scenario, new, stroke
-
-    def redo(self) -> None:
-        self.doc._set_scenario(self.after)
-
-    def undo(self) -> None:
-        self.doc._set_scenario(self.before)
-
-    def id(self) -> int:  # noqa: A003
-        return 101 if self.stroke is not None else -1
-
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802
-        if not isinstance(other, ScenarioEditCommand) or other.stroke is None or other.stroke != self.stroke:
-            return False
-        self.after = other.after
-        return True
-
-
-class PlacementCommand(QUndoCommand):
-    """Change the designer's set-up: the placement (place, move, turn, UP/DOWN or remove units),
-    the hidden hexes (hex -> side), the mines (hex -> {"side", "ap", "at"}), the IPs (hex ->
-    {"side", "points"}) and the 24.1 choices (``left_out``: unit ids); what is not given stays
-    as it is."""
-
-    def __init__(self, doc: "ScenarioDocument", text: str, new: dict[str, PlacedUnit] | None = None, *,
-                 hidden: dict[str, str] | None = None, mines: dict[str, dict] | None = None,
-                 left_out: set[str] | None = None, ips: dict[str, dict] | None = None):
-        super().__init__(text)
-        self.doc = doc
-        self.before = (dict(doc.placement), dict(doc.hidden), {k: dict(v) for k, v in doc.mines.items()},
-                       frozenset(doc.left_out), {k: dict(v) for k, v in doc.ips.items()})
-        self.after = (dict(new) if new is not None else self.before[0],
-                      dict(hidden) if hidden is not None else self.before[1],
-                      {k: dict(v) for k, v in mines.items()} if mines is not None else self.before[2],
-                      frozenset(left_out) if left_out is not None else self.before[3],
-                      {k: dict(v) for k, v in ips.items()} if ips is not None else self.before[4])
-
-    def redo(self) -> None:
-        self.doc._set_setup(*self.after)
-
-    def undo(self) -> None:
-        self.doc._set_setup(*self.before)
 
 
 class ScenarioDocument(QObject):

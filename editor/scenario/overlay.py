@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from maps import hexgrid
 from editor.drawing.canvas import hex_path
-from editor.drawing.map_painter import SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_Y
 from editor.drawing.pieces import (
     CountersItem,
     GROUP_COLOURS,

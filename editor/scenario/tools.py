@@ -26,7 +26,7 @@ from PySide6.QtGui import QColor, QPen
 
 from maps import hexgrid
 from editor.drawing.canvas import ToolEvent, hex_path
-from editor.scenario.document import region_at, set_region_at
+from editor.scenario.scenario_files import region_at, set_region_at
 from editor.drawing.tool import Tool
 
 __all__ = ["NorthTool", "RegionPaintTool", "RegionPickTool", "PlacementTool", "SetupMarkTool"]
@@ -139,7 +139,7 @@ class RegionPaintTool(_ScenarioTool):
         True to go on. No (or closing the question) leaves the region as it is."""
         from PySide6.QtWidgets import QMessageBox
 
-        from editor.scenario.docks import loc_label
+        from editor.scenario.wording import loc_label
 
         r = _model(self.sdoc.scenario, loc)
         n = len(self.sdoc.resolve(r)[0])

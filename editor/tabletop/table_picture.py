@@ -20,7 +20,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QTransform
 import shapely.affinity
 
-from editor.drawing.map_painter import _line_path, _shapely_path, _tank_trap_crosses, ensure_app
+from editor.drawing.map_symbols import _line_path, _shapely_path, _tank_trap_crosses
+from editor.drawing.map_painter import ensure_app
 from maps.table_map import TableMap
 
 __all__ = ["render_table_png", "main"]

@@ -37,7 +37,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen, QUndoCommand
 from PySide6.QtWidgets import QButtonGroup, QRadioButton, QWidget
 
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 from editor.drawing.pieces import HEX_SCENE, PiecesItem, _label, _path_item, bearing_vector, map_point, reach_item
 from editor.drawing.tool import Tool
 from maps import hexgrid

@@ -20,7 +20,10 @@ from maps.hexgrid import Hex, hex_id  # noqa: E402
 from editor.drawing.canvas import TILE, MapScene, MapView  # noqa: E402
 from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.drawing.map_painter import BLOCK, HEX_HEIGHT, HEX_WIDTH, MARGIN_BG, MapPainter, hex_centre_scene  # noqa: E402
+from editor.drawing.map_geometry import BLOCK
+from editor.drawing.map_style import HEX_HEIGHT, HEX_WIDTH, MARGIN_BG
+from editor.drawing.map_painter import MapPainter
+from editor.drawing.hex_scene import hex_centre_scene
 from tests.mapbuilder import make_map  # noqa: E402
 
 COLS, ROWS = (10, 41), (1, 27)   # 32 x 27 hexes

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.docks import ValidationPanel  # noqa: E402
+from editor.scenario.docks.validation import ValidationPanel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"

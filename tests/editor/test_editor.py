@@ -27,7 +27,7 @@ from editor.map import edits  # noqa: E402
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.map.document import MapDocument, autosave_path  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -649,7 +649,8 @@ def test_chart_edits_undo_and_atomic_save(win, tmp_path, monkeypatch):
 
 def test_repaint_after_edits_rebuilds_only_what_changed_and_matches(win):
     from PySide6.QtGui import QImage, QPainter
-    from editor.drawing.map_painter import BLOCK, MapPainter
+    from editor.drawing.map_geometry import BLOCK
+    from editor.drawing.map_painter import MapPainter
 
     item = win.scene.map_item
 

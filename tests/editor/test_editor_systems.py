@@ -326,7 +326,7 @@ def test_20mm_watch_draws_pieces_where_they_stand_with_fire_and_templates(win20)
     the decision's marks: a line of fire, a template, a corridor; a removed piece's cross."""
     from PySide6.QtGui import QImage, QPainter
 
-    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
     from editor.drawing.pieces import PiecesItem
 
     ctl = win20.scenario_ctl
@@ -374,7 +374,7 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
 
     from core.twentymm.actions import EndTurn
     from editor.play.hotseat import PICK_RADIUS
-    from editor.drawing.map_painter import SCENE_PER_Y
+    from editor.drawing.map_style import SCENE_PER_Y
 
     ctl = win20.scenario_ctl
     hs = ctl.hotseat
@@ -393,7 +393,7 @@ def test_20mm_hotseat_click_near_a_piece_selects_it_and_a_game_plays_to_its_end(
               for k in range(hs.actions.topLevelItem(i).childCount())]
     assert labels and ctl.overlay.layers["hotseat"][0].selected == p0.uid
     # a click far from every piece selects none of them
-    from editor.drawing.map_painter import SCENE_PER_X
+    from editor.drawing.map_style import SCENE_PER_X
 
     far = next((x, y) for x in range(100, 160) for y in range(5, 55)
                if all(math.hypot((p.point[0] - x) * SCENE_PER_X, (p.point[1] - y) * SCENE_PER_Y) > PICK_RADIUS
@@ -436,7 +436,7 @@ def test_measured_pieces_and_marks_are_drawn_from_map_units_alone(qtbot):
     """A piece at a point and a system's marks need no system: map units in, scene items out (a
     hex is 100 scene units across flats); the selected piece's arc reaches ``reach`` hexes."""
     from core.rule_system import Mark
-    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
     from editor.drawing.pieces import PiecesItem, arc_polygon, bearing_vector, map_point, mark_items
 
     tank = Piece("T", "german", ("4307",), "T Pz IV", "afv", (), 1, point=(129.0, 14.0), bearing=0.0,

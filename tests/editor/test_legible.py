@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 from maps import hexgrid  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
 from editor.modes import MODE_TOOLS  # noqa: E402
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
 from editor.drawing.pieces import FILL_ALPHA, CountersItem, hex_centre
 from editor.scenario.overlay import TAG_TOP, CompassRoseItem, LegendItem, ZoneLabelsItem, map_top
 from tests.mapbuilder import make_map  # noqa: E402
@@ -445,7 +445,7 @@ def test_10_hidden_and_mine_tags_stay_off_the_counters(win):
 
 # ------------------------------------------------------------------------------------ item 11
 def test_11_regions_are_named_as_a_designer_says_them(qtbot):
-    from editor.scenario.docks import loc_label
+    from editor.scenario.wording import loc_label
 
     w = window(qtbot, S1)
     doc = w.scenario_ctl.doc

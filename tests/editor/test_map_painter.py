@@ -18,16 +18,9 @@ pytest.importorskip("PySide6.QtSvg")
 from PySide6.QtCore import QRectF  # noqa: E402
 from PySide6.QtGui import QColor, QImage, QPainter  # noqa: E402
 
-from editor.drawing.map_painter import (  # noqa: E402
-    HEX_HEIGHT,
-    HEX_WIDTH,
-    LAYERS,
-    MapPainter,
-    UnknownSectionError,
-    hex_at_scene,
-    hex_centre_scene,
-    render_png,
-)
+from editor.drawing.map_style import HEX_HEIGHT, HEX_WIDTH, LAYERS
+from editor.drawing.map_painter import MapPainter, UnknownSectionError, render_png
+from editor.drawing.hex_scene import hex_at_scene, hex_centre_scene
 
 SAMPLE = Path(__file__).resolve().parents[2] / "maps" / "data" / "sample_village.json"
 PX = 64.0  # the CLI's pixels per hex (across flats)
@@ -247,7 +240,7 @@ def test_provenance_conventions(qapp, tmp_path):
 def test_20mm_infantry_moving_and_firing_in_buildings_painter_draws_room_walls_doors_and_windows(qapp, tmp_path):
     """A door is a gap in the outline (the building's fill), a window a thin double line with a
     light core, a room wall a thin dark line (seed 003, "Infantry Moving and Firing in Buildings")."""
-    from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y
+    from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
     from tests.maps.test_map_rooms import with_rooms
 
     m = map_from_data(with_rooms(), "x.json")

@@ -16,7 +16,8 @@ from maps.model import Obstacle, TankTraps  # noqa: E402
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.drawing.map_painter import LAYERS, SCENE_PER_X, SCENE_PER_Y, MapPainter  # noqa: E402
+from editor.drawing.map_style import LAYERS, SCENE_PER_X, SCENE_PER_Y
+from editor.drawing.map_painter import MapPainter
 from tests.editor.test_canvas_cache import assert_same_as_fresh, big_doc, zoom_to  # noqa: E402
 from tests.mapbuilder import make_map  # noqa: E402
 

@@ -29,8 +29,9 @@ from maps.los import line_of_sight  # noqa: E402
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.map.document import MapDocument  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
-from editor.scenario.document import ScenarioDocument, placement_path  # noqa: E402
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.scenario.document import ScenarioDocument
+from editor.scenario.scenario_files import placement_path
 from tests.mapbuilder import make_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

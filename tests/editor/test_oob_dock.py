@@ -16,7 +16,7 @@ from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.docks import SIDE_WIDE  # noqa: E402
+from editor.scenario.wording import SIDE_WIDE  # noqa: E402
 from editor.scenario.builders.side_forms import GroupDialog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

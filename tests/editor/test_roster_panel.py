@@ -16,7 +16,8 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.builders.roster_panel import ADDED_COLOUR, RosterEntryDialog, parse_value  # noqa: E402
+from editor.scenario.builders.roster_values import ADDED_COLOUR, parse_value
+from editor.scenario.builders.roster_entry_dialog import RosterEntryDialog
 from scenarios.counters import shipped_counters_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,9 @@ pytest.importorskip("pytestqt")
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.play.game_record import GameRecording  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.document import ScenarioDocument, file_format, stack_problem  # noqa: E402
+from editor.scenario.document import ScenarioDocument
+from editor.scenario.scenario_files import file_format
+from editor.scenario.undo_commands import stack_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"

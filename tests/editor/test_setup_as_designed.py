@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QPushButton  # noqa: E402
 
 from editor.drawing.canvas import ToolEvent  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario.docks import UNIT_ROLE  # noqa: E402
+from editor.scenario.wording import UNIT_ROLE  # noqa: E402
 from editor.scenario.document import ScenarioDocument  # noqa: E402
 from editor.scenario.builders.setup_forms import parse_cap_limits, region_field  # noqa: E402
 from maps import hexgrid  # noqa: E402

@@ -18,7 +18,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QPointF, Qt  # noqa: E402
 
 from editor.drawing.canvas import ToolEvent  # noqa: E402
-from editor.drawing.map_painter import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
+from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y  # noqa: E402
 from editor.drawing.pieces import PiecesItem, map_point  # noqa: E402
 from editor.tabletop import tools as T  # noqa: E402
 

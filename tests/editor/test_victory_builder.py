@@ -23,14 +23,11 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox  # noqa: E402
 
 from scenarios.scenario_file import SHIPPED_SCENARIOS, load_scenario  # noqa: E402
 from scenarios.victory import UnitRef, Victory, evaluate  # noqa: E402
-from editor.scenario.document import PlacedUnit, PlacementCommand, ScenarioDocument  # noqa: E402
-from editor.scenario.builders.victory_builder import (  # noqa: E402
-    RegionField,
-    VictoryPanel,
-    convert_condition,
-    parse_hex_list,
-    region_mode,
-)
+from editor.scenario.undo_commands import PlacedUnit, PlacementCommand
+from editor.scenario.document import ScenarioDocument
+from editor.scenario.builders.victory_region_field import RegionField
+from editor.scenario.builders.victory_builder import VictoryPanel
+from editor.scenario.builders.victory_conditions import convert_condition, parse_hex_list, region_mode
 
 ROOT = Path(__file__).resolve().parents[2]
 S1, S2, S3, S4, S5, S6 = SHIPPED_SCENARIOS

@@ -1,0 +1,60 @@
+"""The shell's wiring of the Play mode and the measured systems' tools onto the scenario's map.
+
+The Scenario controller (:class:`editor.scenario.window.ScenarioController`) is the one place a
+scenario is shown on the map, for the Scenario and the Play modes alike; it imports neither the
+Play mode (:mod:`editor.play`) nor the tabletop tools (:mod:`editor.tabletop`). The shell gives it
+:class:`PlayMode`, which makes those parts and hands them what they need of the scenario: the
+game to play (a snapshot of the documents in memory), the designer's set-up and the overlay they
+draw on.
+"""
+
+from __future__ import annotations
+
+from core.rule_system import ScenarioError
+from editor.play.hotseat import HotseatPanel, HotseatTool
+from editor.play.playtest_dock import PlaytestPanel
+from editor.play.watch import WatchPanel
+from editor.tabletop.tools import TablePlaceTool, TapeTool, setup_items, table_document
+
+__all__ = ["PlayMode"]
+
+
+class PlayMode:
+    """The Play mode's panels and tool and the tabletop tools for the scenario controller ``ctl``.
+
+    ``playtest`` (batch), ``watch`` and ``hotseat``: the Play mode's panels; they play
+    ``ctl.playable_file(folder)`` (a snapshot of the scenario, the live map and the roster), start
+    from ``ctl.designers_setup()`` when asked, and Watch and Hot-seat draw their games on
+    ``ctl.overlay``. Watch and Hot-seat play with the Playtest panel's AIs and rules (Watch: its
+    seed and set-up too). ``tools``: the hot-seat tool (its panel is ``hotseat``) and the measured
+    systems' Set-up and Tape tools, in that order.
+    """
+
+    def __init__(self, ctl):
+        self.ctl = ctl
+        ctx = ctl.win.ctx
+        self.playtest = PlaytestPanel(ctl.playable_file, fixed_setup=ctl.designers_setup)
+        self.watch = WatchPanel(ctl.overlay, ctl.playable_file, settings=self.playtest.game_settings,
+                                describe_settings=self.playtest.describe_settings)
+        self.hotseat = HotseatPanel(ctl.overlay, ctl.playable_file, settings=self.playtest.game_settings,
+                                    fixed_setup=ctl.designers_setup, describe_settings=self.playtest.describe_settings)
+        self.playtest.settings_changed.connect(self.watch.update_settings)
+        self.playtest.settings_changed.connect(self.hotseat.update_settings)
+        hotseat_tool = HotseatTool(ctx)
+        hotseat_tool.panel = self.hotseat
+        self.tools = (hotseat_tool, TablePlaceTool(ctx), TapeTool(ctx))
+
+    def draw_table_setup(self, doc) -> None:
+        """A measured system's units where they set up (``setup_pieces``), unless the Set-up tool
+        (which draws them itself, with the selected piece's arc and reach) is the current one."""
+        win = self.ctl.win
+        cur = win.tools.current
+        if table_document(win.ctx) is not doc:
+            return
+        if cur is not None and cur.name == "tableplace":
+            cur.show()
+            return
+        try:
+            self.ctl.overlay.set_layer("units", setup_items(doc))
+        except ScenarioError as e:   # the System panel lists the scenario's problems
+            win.statusBar().showMessage(f"the set-up cannot be drawn: {e}", 8000)
