@@ -335,7 +335,7 @@ def test_load_scenario_errors_name_the_file_the_place_and_the_problem(tmp_path):
 
     cases = {"missing.json": (None, "$: file not found"),
              "bad.json": (b'{"title": ', "$: not valid JSON at line 1 column 11"),
-             "latin.json": (b'{"title": "\xe9"}', "$: cannot read file"),
+             "latin.json": (b'{"title": "\xe9"}', "$: not UTF-8 text (byte 11: 0xe9)"),
              "chess.json": (b'{"rule_system": "chess"}', "$.rule_system: unknown rule system 'chess'")}
     for name, (raw, want) in cases.items():
         p = tmp_path / name
