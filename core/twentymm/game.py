@@ -251,7 +251,7 @@ class Game:
                     for e in enemies:
                         if e.uid in h.known_by or e.pos is None:
                             continue
-                        for k in list(h.known_by):
+                        for k in sorted(h.known_by):  # uid order, never hash order: the "told" events replay
                             ku = self.units[k]
                             if ku.alive and ku.pos is not None and self.los(ku.pos, e.pos):
                                 h.known_by.add(e.uid)
