@@ -1,15 +1,16 @@
 """Random input on the editor (issue 16 item 13): 10,000 seeded mouse, key, dock, tool, mode and
-menu events (:mod:`editor.fuzz`) on a copy of Scenario 1 with its map, and on a new scenario on a
-map whose first column is 00. Prints the events per second and the exceptions (0 expected: one
+menu events (:mod:`editor.fuzz`) on a copy of Scenario 1 with its map, on a new scenario on a
+map whose first column is 00, and on the shipped Red Flags and 20 mm scenarios (their schema form). Prints the events per second and the exceptions (0 expected: one
 that reached the event loop, or one an event returned to the driver), then checks that every
 document still validates (saved and loaded back). Exit status 1 when anything raised.
 
-    python benchmarks/editor_fuzz.py [--events N] [--seed S]
+    python benchmarks/editor_fuzz.py [--events N] [--seed S] [--only redflags,twentymm]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -44,6 +45,16 @@ def _validate(w, tmp: Path) -> str:
     doc = w.scenario_ctl.doc
     if doc is None:
         return "map valid"
+    from editor.system_scenario import SystemScenarioDocument
+
+    if isinstance(doc, SystemScenarioDocument):   # another rule system's scenario: saved, opened again, checked
+        data = json.loads(json.dumps(doc.data))
+        # saved beside the file (its map reference stays the same relative path)
+        again = SystemScenarioDocument.open(doc.save(doc.path.parent / f"fuzzed_{doc.system.name}.json"))
+        if again.data != data:
+            return "THE SCENARIO DOES NOT LOAD BACK AS IT WAS"
+        summary, problems, _warnings = again.check()
+        return f"map valid, scenario loads back and is checked ({len(problems)} problem(s) shown with their paths)"
     doc.problems()
     doc.setup_problems()
     before = (dict(doc.placement), dict(doc.hidden), dict(doc.mines))
@@ -84,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--only", default=None, help="comma-separated runs: ironcross, edge, redflags, twentymm")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="ironcross-fuzz-"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
@@ -119,8 +131,26 @@ def main(argv: list[str] | None = None) -> int:
         w.scenario_ctl.new_scenario()
         return w
 
-    bad = run("Scenario 1", scenario, args.events, args.seed, tmp)
-    bad += run("map from column 00, new scenario", edge, args.events, args.seed + 1, tmp)
+    def system_scenario(name: str):
+        def opener():
+            shutil.copy(ROOT / "scenarios" / "data" / name, tmp / "scenarios" / "data" / name)
+            w = MainWindow(persist_settings=False)
+            w.resize(1366, 768)
+            w.show()
+            w.open_file(tmp / "scenarios" / "data" / name, offer_recovery=False)
+            return w
+        return opener
+
+    only = set(args.only.split(",")) if args.only else None
+    bad = 0
+    for key, label, opener, seed in (
+            ("ironcross", "Scenario 1", scenario, args.seed),
+            ("edge", "map from column 00, new scenario", edge, args.seed + 1),
+            ("redflags", "Red Flags scenario 1 (Hill J)", system_scenario("redflags_1_hill_j.json"), args.seed + 2),
+            ("twentymm", "20 mm scenario 1 (village counterattack)",
+             system_scenario("twentymm_1_village_counterattack.json"), args.seed + 3)):
+        if only is None or key in only:
+            bad += run(label, opener, args.events, seed, tmp)
     del app
     return 1 if bad else 0
 
