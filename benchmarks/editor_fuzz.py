@@ -65,7 +65,16 @@ def _validate(w, tmp: Path) -> str:
     return "map and scenario valid"
 
 
-def run(label: str, open_window, n: int, seed: int, tmp: Path) -> int:
+def yardstick() -> float:
+    """Seconds of the project's yardstick loop in this run (timings are also printed as multiples of it)."""
+    t0 = time.perf_counter()
+    s = 0
+    for i in range(2_000_000):
+        s += i * i % 7
+    return time.perf_counter() - t0
+
+
+def run(label: str, open_window, n: int, seed: int, tmp: Path, yard: float = 0.0) -> int:
     from editor.fuzz import ExceptionTrap, Fuzzer
 
     w = open_window()
@@ -78,7 +87,8 @@ def run(label: str, open_window, n: int, seed: int, tmp: Path) -> int:
     dt = time.perf_counter() - t0
     errors = trap.errors + fz.errors
     valid = _validate(w, tmp)
-    print(f"{label}: {stats.events} events in {dt:.1f} s ({stats.events / dt:.0f} events/s), "
+    print(f"{label}: {stats.events} events in {dt:.1f} s"
+          + (f" ({dt / yard:.0f} yardsticks)" if yard else "") + f" ({stats.events / dt:.0f} events/s), "
           f"{len(errors)} exceptions; {valid}")
     print("   events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_kind.items(), key=lambda kv: -kv[1])))
     for e in errors[:3]:
@@ -142,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         return opener
 
     only = set(args.only.split(",")) if args.only else None
+    yard = yardstick()
+    print(f"yardstick: {yard:.2f} s")
     bad = 0
     for key, label, opener, seed in (
             ("ironcross", "Scenario 1", scenario, args.seed),
@@ -150,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             ("twentymm", "20 mm scenario 1 (village counterattack)",
              system_scenario("twentymm_1_village_counterattack.json"), args.seed + 3)):
         if only is None or key in only:
-            bad += run(label, opener, args.events, seed, tmp)
+            bad += run(label, opener, args.events, seed, tmp, yard)
     del app
     return 1 if bad else 0
 
