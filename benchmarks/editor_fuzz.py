@@ -54,7 +54,9 @@ def _validate(w, tmp: Path) -> str:
         if again.data != data:
             return "THE SCENARIO DOES NOT LOAD BACK AS IT WAS"
         summary, problems, _warnings = again.check()
-        return f"map valid, scenario loads back and is checked ({len(problems)} problem(s) shown with their paths)"
+        # problems the random form edits made are shown with their paths, as to a designer; the file
+        # itself loads back as it was and is checked without an exception: valid as a document
+        return f"scenario loads back as it was and is checked ({len(problems)} problem(s) shown); map and scenario valid"
     doc.problems()
     doc.setup_problems()
     before = (dict(doc.placement), dict(doc.hidden), dict(doc.mines))
