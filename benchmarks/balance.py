@@ -505,7 +505,7 @@ def _idle_text(d: dict, played: int) -> str:
     return f"{d['mean']:.1f}" + (f" (most often {ids})" if ids else "")
 
 
-def _scenario_section(num: int, a: dict, verdict: dict | None, status: dict | None) -> list[str]:
+def _scenario_section(num: int, a: dict, verdict: dict | None, status: dict | None, seed: int = 1) -> list[str]:
     f = a["facts"]
     s = a["summary"]
     t = s["trust"]
@@ -558,14 +558,14 @@ def _scenario_section(num: int, a: dict, verdict: dict | None, status: dict | No
                  + (f"; replay `{e['replay']}`" if e.get("replay") else ""))
     L.append("")
     if a["lopsided"]:
-        L += _cause_section(a, verdict, status)
+        L += _cause_section(a, verdict, status, seed)
     elif verdict is not None:
         L += ["### Verdict on file", ""] + _verdict_lines(verdict, status) + [""]
     L += _reconstructed_section(a)
     return L
 
 
-def _cause_section(a: dict, verdict: dict | None, status: dict | None) -> list[str]:
+def _cause_section(a: dict, verdict: dict | None, status: dict | None, seed: int = 1) -> list[str]:
     e = a["evidence"]
     w, l = a["winner"], a["loser"]
     W, Lo = LABEL[w], LABEL[l]
@@ -594,11 +594,13 @@ def _cause_section(a: dict, verdict: dict | None, status: dict | None) -> list[s
          f"that stood on the map: {_idle_text(idle['never_attacked'], k)}.",
          f"- First contact: Game Turn {_num(e['first_contact'])} on average."]
     if e["replays"]:
-        rp = "; ".join(f"game {x['index']} (seed {x['seed']}, decided at Game Turn {x['decided']})"
-                       + (f" `{x['replay']}`" if x["replay"] else "") for x in e["replays"])
-        L.append(f"- Lost games decided earliest, to read with `ironcross replay FILE`: {rp}"
-                 + ("" if any(x["replay"] for x in e["replays"]) else " (run with `--replays DIR` to keep them)")
-                 + ".")
+        # named by batch seed and game index, never by a replay path of the machine that ran the batch:
+        # the command below writes the same games anywhere
+        rp = "; ".join(f"game {x['index']} (seed {x['seed']}, decided at Game Turn {x['decided']})" for x in e["replays"])
+        files = ", ".join(f"`DIR/game_{x['index']:05d}_seed_{x['seed']}.jsonl`" for x in e["replays"])
+        L.append(f"- Lost games decided earliest: {rp}. To read them: `ironcross playtest "
+                 f"scenarios/data/{a['facts']['stem']}.json --games {a['games']} --seed {seed} --replays DIR` (the "
+                 f"sheet's rules) writes {files}; then `ironcross replay FILE`.")
     L.append("")
     if verdict is None:
         L += [f"Verdict: none on file. Read replays of lost games, then add an entry for `{a['facts']['stem']}` to "
@@ -710,7 +712,7 @@ def render_sheet(meta: dict, analyses: dict[int, dict], verdicts: dict[str, dict
     L.append("")
     for num, a in analyses.items():
         stem = a["facts"]["stem"]
-        L += _scenario_section(num, a, verdicts.get(stem), statuses.get(stem))
+        L += _scenario_section(num, a, verdicts.get(stem), statuses.get(stem), meta["seed"])
     return "\n".join(L).rstrip() + "\n"
 
 

@@ -281,7 +281,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     import json as _json
     import time as _time
 
-    from core.playtest import DEFAULT_ERROR_DIR, PlaytestError, parse_ai, run_batch, summarise
+    from core.playtest import (DEFAULT_ERROR_DIR, BatchInterrupted, PlaytestError, ReplayWriteError, parse_ai, run_batch,
+                               summarise)
     from core.rule_system import ScenarioError, load_scenario
 
     try:
@@ -348,14 +349,25 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                                 scheduler=scheduler,
                                 replay_dir=replays, error_dir=DEFAULT_ERROR_DIR, connect_timeout=connect_timeout,
                                 on_progress=tick, fixed_setup=fixed)
+    except BatchInterrupted as e:   # Ctrl-C: the finished games are summarised and kept, exit 130
+        results = e.results
+    except ReplayWriteError as e:
+        raise InputError(str(e)) from None
     except PlaytestError as e:
         raise InputError(f"--scheduler: {e}" if scheduler else str(e)) from None
     except OSError as e:
         raise InputError(f"cannot write replays: {e}") from None
     elapsed = _time.perf_counter() - t0
+    partial = len(results) < games   # interrupted: everything below covers the finished games only
     s = summarise(results, loaded)
     click.echo("")
-    click.echo(f"{games} games in {elapsed:.1f} s. Outcomes (count, share of the games played to the end, "
+    if partial:
+        click.echo(f"INTERRUPTED: {len(results)} of {games} games finished; the summary covers them only", err=True)
+        if not results:
+            click.echo("no game finished: nothing to summarise" + (f" or to write to {json_out}" if json_out else ""),
+                       err=True)
+            raise SystemExit(130)
+    click.echo(f"{len(results)} games in {elapsed:.1f} s. Outcomes (count, share of the games played to the end, "
                f"95 % confidence interval):")
     for k, v in s["outcomes"].items():
         r = s["rates"].get(k)
@@ -376,7 +388,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         click.echo("Eliminations per game by cause: " + ", ".join(f"{k} {v:.1f}" for k, v in causes.items()))
     fc = s["first_contact"]
     if fc["mean_turn"] is not None:
-        click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {games} games)")
+        click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {len(results)} games)")
     if s["hot_hexes"]:
         click.echo("Most fought-over hexes: " + ", ".join(f"{h} ({n})" for h, n in s["hot_hexes"][:6]))
     if s["fire_origins"]:
@@ -394,7 +406,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         from maps.document_file import atomic_write_text
 
         doc = {"scenario": scenario, "rule_system": system.name, "setup": setup_file, "title": title, "games": games,
-               "seed": seed, "rules": rules,
+               "partial": partial, "games_finished": len(results), "seed": seed, "rules": rules,
                "options": list(options), "ai": ai,
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
@@ -404,11 +416,18 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                              "idle": r.idle, "seconds": r.seconds, "decisions": r.actions,
                              "reason": r.reason, "error": r.error,
                              "replay": r.replay} for r in results]}
+        text = _json.dumps(doc, indent=1) + "\n"
         try:
-            atomic_write_text(json_out, _json.dumps(doc, indent=1) + "\n")
-        except OSError as e:
-            raise InputError(f"{json_out}: cannot write: {e}") from None
-        click.echo(f"wrote {json_out}")
+            atomic_write_text(json_out, text)
+        except OSError as e:   # the games are played: their results go to a temporary file, named
+            import os
+            import tempfile
+
+            fd, alt = tempfile.mkstemp(prefix="ironcross-playtest-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            raise InputError(f"{json_out}: cannot write: {e.strerror or e}; the results are in {alt}") from None
+        click.echo(f"wrote {json_out}" + (f" (partial: {len(results)} of {games} games)" if partial else ""))
     if report_dir:
         from cli.playtest_report import write_report  # Qt, imported only for --report
 
@@ -419,6 +438,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         except OSError as e:
             raise InputError(f"--report {report_dir}: cannot write: {e}") from None
         click.echo(f"wrote {len(paths)} pictures to {report_dir}: " + ", ".join(Path(p).name for p in paths))
+    if partial:
+        raise SystemExit(130)  # interrupted: what finished is kept and summarised
     if s["errors"]:
         raise SystemExit(3)  # the batch ran, but some games raised: its answer is incomplete
 

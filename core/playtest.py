@@ -47,8 +47,9 @@ from typing import Callable, Iterable
 from core.dice import derive_seed
 from core.rule_system import DEFAULT_SYSTEM, LoadedScenario, ScenarioRef, add_module, get, load_scenario
 
-__all__ = ["GameResult", "PlaytestError", "play_game", "run_batch", "summarise", "wilson_interval", "parse_ai",
-           "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES", "Scenario"]
+__all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "ReplayWriteError", "play_game", "run_batch", "summarise",
+           "wilson_interval", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
+           "Scenario"]
 
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
 DEFAULT_ERROR_DIR = "playtest-errors"
@@ -91,6 +92,21 @@ def _system_of_ref(ref: ScenarioRef):
 
 class PlaytestError(RuntimeError):
     """The batch cannot run (no Dask, unreachable scheduler, workers without this package)."""
+
+
+class ReplayWriteError(PlaytestError):
+    """A replay could not be written (full disk, no permission): the message names the file and
+    the game; the batch stops."""
+
+
+class BatchInterrupted(Exception):
+    """Ctrl-C (``KeyboardInterrupt``) during :func:`run_batch`: the workers are stopped and
+    :attr:`results` holds the games that finished (ordered by game index), whose replays are
+    written; the caller summarises them as a partial batch."""
+
+    def __init__(self, results: list["GameResult"], total: int):
+        super().__init__(f"interrupted after {len(results)} of {total} games")
+        self.results, self.total = results, total
 
 
 @dataclass
@@ -301,9 +317,13 @@ def _replay_path(folder: str | os.PathLike[str], index: int, seed: int, error: b
 def _write_payload(folder: str | os.PathLike[str], res: GameResult, payload: dict) -> str:
     from core.replay import write_replay
 
-    Path(folder).mkdir(parents=True, exist_ok=True)
     path = _replay_path(folder, res.index, res.seed, res.outcome == "error")
-    write_replay(path, payload["header"], payload["events"])
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        write_replay(path, payload["header"], payload["events"])
+    except OSError as e:
+        raise ReplayWriteError(f"{path}: cannot write the replay of game {res.index} (seed {res.seed}): "
+                               f"{e.strerror or e}") from None
     return str(path)
 
 
@@ -423,20 +443,53 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
         if on_progress:
             on_progress(len(part))
 
-    if scheduler:
-        for part in _dask_parts(scheduler, make_tasks, connect_timeout, ref.module):
-            take(part)
-    else:
-        workers = max(1, workers or os.cpu_count() or 1)
-        if workers == 1:
-            for t in make_tasks(1):
-                take(_run_chunk(t))
+    try:
+        if scheduler:
+            for part in _dask_parts(scheduler, make_tasks, connect_timeout, ref.module):
+                take(part)
         else:
-            with ProcessPoolExecutor(max_workers=workers) as ex:
-                for f in as_completed([ex.submit(_run_chunk, t) for t in make_tasks(workers)]):
-                    take(f.result())
+            workers = max(1, workers or os.cpu_count() or 1)
+            if workers == 1:
+                for t in make_tasks(1):
+                    take(_run_chunk(t))
+            else:
+                _run_pool(workers, make_tasks(workers), take)
+    except KeyboardInterrupt:
+        out.sort(key=lambda r: r.index)
+        raise BatchInterrupted(out, games) from None
     out.sort(key=lambda r: r.index)
     return out
+
+
+def _ignore_sigint() -> None:  # runs in each pool worker as it starts
+    """Ctrl-C reaches the whole process group: the workers leave it to the parent, which stops them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_pool(workers: int, tasks: list, take: Callable[[list], None]) -> None:
+    """Run ``tasks`` on a local pool of ``workers`` processes, ``take`` each result part as it
+    completes. On Ctrl-C (or any error) the queued tasks are cancelled and the running workers
+    terminated at once, not waited for: the interrupt is re-raised promptly."""
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    ok = False
+    try:
+        for f in as_completed([ex.submit(_run_chunk, t) for t in tasks]):
+            take(f.result())
+        ok = True
+    finally:
+        if not ok:
+            # the executor has no "terminate": its live worker processes are stopped directly
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                if p.is_alive():
+                    p.terminate()
+            for p in procs:
+                p.join(5)
+        else:
+            ex.shutdown(wait=True)
 
 
 def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -6,8 +6,9 @@ weapons artillery, vehicles and tanks; only anti-aircraft weapons aircraft) and 
 its dice (the weapon table: D6 per figure, crew figure, engineer, AFV, aircraft); the commander in
 the hex adds 1D6. The engaged unit returns fire if it can (it sees the firer, is in range, is not
 shaken and not marked enfiladed); who fires first is the 1D6 roll-off with its exceptions (dug in
-first, reconnaissance last; ties at once, r.initiative_tie). Artillery hits (and bombs) count
-against every unit in the hex. Dice become hits, hits casualties, casualties morale checks as
+first, reconnaissance last; ties at once, r.initiative_tie). Artillery hits count against every
+unit in the hex: the hits scored against the engaged unit count as hits on each unit there (bombs
+and strafing, which engage no unit, throw against each unit's own hit number). Dice become hits, hits casualties, casualties morale checks as
 reconstructed (r.hits, r.armour, r.damage, r.morale).
 """
 
@@ -312,18 +313,22 @@ class CombatRules:
             self._event("charges", rule="fire.demolition", unit=f.uid, used=used, left=f.charges)
         hits: dict[str, int] = {}
         for wid, w, dice in rolls:
+            # the dice score hits against the engaged unit ``t`` (its hit number); artillery hits
+            # "take effect on all the units in the hex (i.e. a hit on one unit will count as a hit on
+            # all the units in the hex)" (general.artillery_hits): each other unit there takes the
+            # same hits, whatever its own hit number (a Tiger beside a rifle section takes the
+            # section's hits). Units of the firer's side there are spared (an assault hex).
+            hn = self.hit_number(w, t, h)
+            n = sum(1 for x in dice if x >= hn) if hn is not None else 0
+            if not n:
+                continue
             victims = self.units_in(h) if w.artillery and t.kind != "aircraft" else [t]
             for v in victims:
                 if v.side == f.side and v is not t:
                     continue
                 if v.target_class not in w.targets:
                     continue
-                hn = self.hit_number(w, v, h)
-                if hn is None:
-                    continue
-                n = sum(1 for x in dice if x >= hn)
-                if n:
-                    hits[v.uid] = hits.get(v.uid, 0) + n
+                hits[v.uid] = hits.get(v.uid, 0) + n
         self._event("fire", rule="general.artillery_hits" if any(g[2].artillery for g in groups) else "fire.weapon_table",
                     unit=f.uid, target=t.uid, hex=h, range=d, returning=returning,
                     weapons={wid: n for wid, n, _w in groups}, hits=dict(sorted(hits.items())))

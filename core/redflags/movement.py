@@ -111,10 +111,17 @@ class MovementRules:
             if not first:
                 return ("movement.uphill", False)
             ends = True
-        if u.armoured and (t.is_hill(a) or t.is_hill(b) or t.woods_for_vehicles(a) or t.woods_for_vehicles(b)):
-            if not first:  # Movement: AFVs at most 1 hex on hills or in woods
+        rough = t.is_hill(a) or t.is_hill(b) or t.woods_for_vehicles(a) or t.woods_for_vehicles(b)
+        if u.armoured and rough:
+            # Movement: "AFV units may not move more than 1 hex per turn on hills or in woods": one
+            # step of the move may start or end on a hill or in woods, the rest of it runs in the
+            # open (reading in docs/redflags.md). The move's first step left a hill or woods: that
+            # was the one; a step into a hill or woods: any further step would be a second.
+            start = u.hexes[0]
+            if not first and (t.is_hill(start) or t.woods_for_vehicles(start)):
                 return ("movement.afv_hills_woods", False)
-            ends = True
+            if t.is_hill(b) or t.woods_for_vehicles(b):
+                ends = True
         if u.kind == "transport" and not self.black_card() and (
                 t.is_hill(a) or t.is_hill(b) or t.woods_for_vehicles(a) or t.woods_for_vehicles(b)):
             return ("movement.transport_hills_woods", False)

@@ -251,7 +251,7 @@ class Game:
                     for e in enemies:
                         if e.uid in h.known_by or e.pos is None:
                             continue
-                        for k in list(h.known_by):
+                        for k in sorted(h.known_by):  # uid order, never hash order: the "told" events replay
                             ku = self.units[k]
                             if ku.alive and ku.pos is not None and self.los(ku.pos, e.pos):
                                 h.known_by.add(e.uid)
@@ -355,6 +355,7 @@ class Game:
     def _start_side_turn(self) -> None:
         for u in self.living(self.side):
             u.acted, u.moved, u.fired, u.shots, u.hold, u.anchored = False, False, set(), 0, False, False
+            u.traversed = 0.0
             if u.directing is not None:
                 u.directing = dict(u.directing, this_turn=False)
             if u.stunned:   # Damaged vehicle table 1: no action next turn
@@ -600,7 +601,14 @@ class Game:
         if facing is None and moving:
             last = [p for p in pts if self.table.distance(p, end) > EPS]
             facing = bearing(last[-1], end) if last else u.facing
-        return {"end": end, "facing": u.facing if facing is None else float(facing) % 360, "ditch": ditch, "moving": moving}
+        new_facing = u.facing if facing is None else float(facing) % 360
+        # Vehicle Movement: "Traversing a tank turret by upto 45 degrees counts as free movement and
+        # does not stop the tank firing" (the Tiger 22.5): a turret-only traverse within what is left
+        # of the free traverse this turn is no action; more, or any movement of the vehicle, is one
+        free = (u.kind == "vehicle" and a.turret is not None and u.turret is not None and not moving
+                and angdiff(new_facing, u.facing) <= EPS
+                and u.traversed + angdiff(u.turret, float(a.turret) % 360) <= self._free_limit(u) + EPS)
+        return {"end": end, "facing": new_facing, "ditch": ditch, "moving": moving, "free_traverse": free}
 
     def _through_hole(self, p) -> bool:
         return any(self.table.distance(p, h) <= HOLE_HALF_WIDTH + EPS for h in self.holes)
@@ -609,6 +617,12 @@ class Game:
         u = self.units[a.uid]
         old = u.pos
         u.pos, u.facing = plan["end"], plan["facing"]
+        if plan.get("free_traverse"):
+            u.traversed += angdiff(u.turret, float(a.turret) % 360)
+            u.turret = float(a.turret) % 360
+            self._ev("move", "Vehicle Movement", uid=u.uid, frm=list(old), to=list(u.pos), facing=round(u.facing, 3),
+                     turret=round(u.turret, 3), free_traverse=True)
+            return
         if a.turret is not None:
             u.turret = float(a.turret) % 360
         u.acted = True
@@ -681,11 +695,16 @@ class Game:
         face = u.turret if (mount == "turret" and u.turret is not None) else u.facing
         return angdiff(face, bearing(u.pos, target_pos)) <= ARC + free + EPS
 
+    def _free_limit(self, u: Unit) -> float:
+        """Vehicle Movement: the free turret traverse of a turn, 45 degrees (the Tiger 22.5)."""
+        return 22.5 if u.ref.get("slow_turret") else 45.0
+
     def free_traverse(self, u: Unit) -> float:
-        """Vehicle Movement: turret traverse up to 45 degrees is free (the Tiger 22.5)."""
+        """Vehicle Movement: turret traverse up to 45 degrees a turn is free (the Tiger 22.5), less
+        what a turret-only traverse took this turn."""
         if u.kind != "vehicle" or u.turret is None or u.turret_jammed:
             return 0.0
-        return 22.5 if u.ref.get("slow_turret") else 45.0
+        return max(0.0, self._free_limit(u) - u.traversed)
 
     def _firer_ok(self, u: Unit, group: str) -> None:
         if u.acted:

@@ -73,6 +73,8 @@ class Unit:
     known_by: set = field(default_factory=set)
     acted: bool = False
     moved: bool = False
+    #: degrees of turret traverse taken this turn as free movement (Vehicle Movement)
+    traversed: float = 0.0
     fired: set = field(default_factory=set)
     shots: int = 0
     under_fire: bool = False

@@ -48,9 +48,10 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QImage, QPainter, QPainterPath, QPen
 
+from maps.document_file import atomic_write_bytes
 from maps.hexmap import HexMap
 from editor.drawing.map_geometry import MapGeometry, _Building, _Geometry, _Label, _Obstacle
 from editor.drawing.map_margins import MapMargins
@@ -508,8 +509,11 @@ def _render_png(hexmap, path, section, px_per_hex, layers) -> QSize:
         mp.paint(painter, section=section, scale=scale)
     finally:
         painter.end()
-    if not img.save(str(path), "PNG"):
-        raise OSError(f"cannot write PNG file {path}")
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not img.save(buf, "PNG"):
+        raise OSError(f"cannot encode PNG file {path}")
+    atomic_write_bytes(path, bytes(buf.data()))   # never a truncated picture on a full disk
     return size
 
 
@@ -532,7 +536,9 @@ def _render_svg(hexmap, path, section, layers, px_per_hex) -> QSize:
     size = QSize(math.ceil(rect.width() * scale), math.ceil(rect.height() * scale))
     view = QRectF(0, 0, rect.width(), rect.height())
     gen = QSvgGenerator()
-    gen.setFileName(str(path))
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen.setOutputDevice(buf)
     gen.setSize(size)
     gen.setViewBox(view)
     gen.setResolution(96)
@@ -546,6 +552,7 @@ def _render_svg(hexmap, path, section, layers, px_per_hex) -> QSize:
         mp.paint(painter, section=section, scale=1.0)
     finally:
         painter.end()
+    atomic_write_bytes(path, bytes(buf.data()))
     return size
 
 

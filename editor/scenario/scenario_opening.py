@@ -30,13 +30,16 @@ class ScenarioOpening:
         else:
             doc = SystemScenarioDocument.open(path, self)
         self.set_document(doc)
-        auto = doc.newer_autosave() if isinstance(doc, SystemScenarioDocument) and doc.editable else None
+        auto = doc.newer_autosave() if not isinstance(doc, SystemScenarioDocument) or doc.editable else None
         if auto is not None:
             ans = QMessageBox.question(self.win, "Recover autosave",
                                        f"An autosave of {doc.display_name()} newer than the file exists (the editor may "
                                        "have crashed).\nRecover the autosaved scenario?")
             if ans == QMessageBox.StandardButton.Yes:
-                doc.recover_from(auto)
+                try:
+                    doc.recover_from(auto)
+                except DocumentError as e:   # a damaged autosave: the file as saved stays open
+                    QMessageBox.warning(self.win, "Cannot recover autosave", str(e))
             else:
                 doc.discard_autosave()
         return doc
@@ -118,8 +121,8 @@ class ScenarioOpening:
             self.overlay.set_layer("region", region_items(self.system_panel.form.highlighted(), "paint", None, None))
 
     def autosave_system(self) -> None:
-        """The autosave timer: another system's scenario with unsaved edits is written beside its file."""
-        if isinstance(self.doc, SystemScenarioDocument):
+        """The autosave timer: the scenario (of any rule system) with unsaved edits is written beside its file."""
+        if self.doc is not None:
             try:
                 self.doc.autosave()
             except OSError as e:
@@ -302,7 +305,10 @@ class ScenarioOpening:
                                    | QMessageBox.StandardButton.Cancel)
         if ans == QMessageBox.StandardButton.Save:
             return self.save()
-        return ans == QMessageBox.StandardButton.Discard
+        if ans == QMessageBox.StandardButton.Discard:
+            self.doc.discard_autosave()   # changes thrown away: nothing to offer on the next open
+            return True
+        return False
 
     def open_dialog(self) -> None:
         if not self.maybe_save():

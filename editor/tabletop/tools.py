@@ -304,7 +304,17 @@ class TablePlaceTool(Tool):
         if doc is None or self.ctx.scene is None:
             self.pieces = []
             return
-        self.pieces = doc.system.setup_pieces(*doc.system_args())   # the live map (one truth)
+        from core.rule_system import ScenarioError
+        from maps.document_file import DocumentError
+
+        try:
+            self.pieces = doc.system.setup_pieces(*doc.system_args())   # the live map (one truth)
+        except (ScenarioError, DocumentError) as e:
+            # the scenario in memory has a problem (the form shows it with its path): nothing to
+            # draw until it is mended, never an exception out of a redraw
+            self.pieces = []
+            self.set_status(f"Set up: the scenario cannot be set up yet: {str(e).splitlines()[0]}")
+            return
         if self.selected is not None and not any(p.uid == self.selected for p in self.pieces):
             self.selected = None
         if self._ghost is not None and self.selected is not None and self._trial is not None:

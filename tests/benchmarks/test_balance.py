@@ -106,6 +106,20 @@ def test_balance_lopsided_evidence_from_the_games(facts):
     assert "from the end of Game Turn 3.0 on average" in text
 
 
+def test_balance_sheet_names_lost_games_by_batch_seed_and_index_never_by_a_replay_path(facts):
+    """The replays to read are named by the batch seed and game index (the playtest command that
+    writes them anywhere), never by the replay folder of the machine that ran the batch."""
+    rs = [fake(0, "russian", decided_from=3), fake(1, "russian", decided_from=1), fake(2, "russian", decided_from=2)]
+    for r in rs:
+        r.replay = f"/tmp/somewhere/game_{r.index:05d}_seed_{r.seed}.jsonl"
+    a = analysed(facts, rs)
+    text = balance.render_sheet(dict(META, seed=7), {1: a}, {}, {})
+    line = next(x for x in text.splitlines() if x.startswith("- Lost games decided earliest"))
+    assert "/tmp" not in text
+    assert f"`ironcross playtest scenarios/data/{facts['stem']}.json --games 3 --seed 7 --replays DIR`" in line
+    assert f"`DIR/game_00001_seed_{rs[1].seed}.jsonl`" in line and f"game 1 (seed {rs[1].seed}" in line
+
+
 def test_balance_decided_turn():
     assert balance.decided_turn(fake(0, "russian", decided_from=4)) == 4
     r = fake(1, "german")

@@ -296,3 +296,49 @@ def test_red_flags_tow_chosen_among_the_sides_unit_ids_and_undo_is_the_scenarios
     assert rfwin.tools.current.name == "formpick" and rfwin.undo_group.activeStack() is doc.undo_stack
     rfwin.undo_group.undo()
     assert doc.data["german"]["groups"][2]["units"][0]["tow"] == "GZUG" and not doc.is_dirty
+
+
+@pytest.mark.parametrize("src,loc,typed,want", [(RF, ("turns",), "7", 7), (S20, ("scale",), "5", 5.0),
+                                                (S20, ("turns",), "10", 10)])
+def test_number_field_typed_and_return_pressed_sets_the_value_without_a_crash(qtbot, tmp_path, src, loc, typed, want):
+    """Return in a spin box of the schema form sets the value; the form shows the new value in a new
+    spin box while the old one (the sender of editingFinished) is only deleted later; an undo then
+    is not undone again by the old spin box's focus-out."""
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent, Qt
+
+    from editor.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_file(_copy(tmp_path, src))
+    ctl = w.scenario_ctl
+    form, doc = ctl.system_panel.form, ctl.doc
+    form.select(loc)
+    spin = form.value_widget
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, typed)
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert shiboken6.isValid(spin)   # the sender of editingFinished outlives its own handler (deleted there: a crash)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qtbot.wait(10)
+    assert not shiboken6.isValid(spin)   # then it is gone: no spin box piles up
+    assert doc.data[loc[0]] == want and form.loc == loc
+    assert form.value_widget is not spin and form.value_widget.value() == want
+    doc.undo_stack.undo()
+    qtbot.wait(10)
+    assert doc.data[loc[0]] != want
+    # twice in a row on the new spin box, then a click elsewhere (focus out of a retired spin box)
+    form.select(loc)
+    spin = form.value_widget
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, typed)
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    qtbot.keyClick(form.value_widget, Qt.Key.Key_Return)
+    form.tree.setFocus()
+    qtbot.wait(10)
+    assert doc.data[loc[0]] == want and doc.undo_stack.count() == 1
+    ctl.shutdown()

@@ -453,3 +453,19 @@ def test_rf_general_reconnaissance_aircraft_spot_for_artillery(tmp_path):
     activate(g, "german", "A")
     assert g.spotter_for(g.units["H"], "3007").uid == "P"
     assert Fire("H", "3007", "R") in g.legal_actions()
+
+
+def test_rf_general_artillery_hits_a_hit_on_one_unit_counts_as_a_hit_on_all_the_units_in_the_hex(tmp_path):
+    """General rules: "any artillery hits on the hex will take effect on all the units in the hex
+    (i.e. a hit on one unit will count as a hit on all the units in the hex)": the dice score hits
+    against the engaged unit, and a Tiger sharing its hex takes the same hits, although a 5 would not
+    hit the Tiger itself."""
+    g = duel(tmp_path, gtype="ger_schuetzengruppe", rtype="sov_zis3", rhex="3011",
+             extra_g=[unit("T", "ger_tiger")], places={"T": G_HEX})
+    assert g.hit_number(g.weapons[g.units["R"].gun], g.units["T"], G_HEX) != 5   # a 5 alone does not hit a Tiger
+    activate(g, "russian", "B")
+    FixedDice(g, [5, 5, 5, 5] + [1] * 20)
+    g.apply(Fire("R", G_HEX, "G"))
+    hits = events(g, "fire")[-1]
+    assert hits["rule"] == "general.artillery_hits" and hits["hits"] == {"G": 4, "T": 4}
+    assert g.units["T"].status == "eliminated"   # r.hits: two hits knock out a heavy AFV

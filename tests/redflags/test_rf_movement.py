@@ -167,14 +167,29 @@ def test_rf_movement_leaving_a_mined_hex_needs_a_black_card(tmp_path):
 
 
 def test_rf_movement_afv_one_hex_on_hills_or_in_woods(tmp_path):
+    """Movement: "AFV units may not move more than 1 hex per turn on hills or in woods": one hex of
+    the move on a hill or in woods, the rest in the open (a medium tank may go one clear hex, then
+    one hex into woods); never two steps on hills or in woods."""
     g = one(tmp_path, "ger_pzkpfw_ii", start="3616")  # on Hill J
-    assert {dist("3616", h) for h in reach(g, "G")} == {1}
+    r, _blocked = g.reachable(g.units["G"])
+    rough = lambda h: g.terrain.is_hill(h) or g.terrain.woods_for_vehicles(h)  # noqa: E731
+    for h, path in r.items():   # from the hill: the first step is its one hex there, then only open ground
+        assert not any(rough(x) for x in path[2:]), path
     g = one(tmp_path, "ger_pzkpfw_ii", start="3120")  # next to the woods 3121
     r, blocked = g.reachable(g.units["G"])
     assert "3121" in r
-    beyond = [h for h in (nb("3121", s) for s in range(1, 7)) if dist("3120", h) == 2]
-    assert all(h not in r or not g.terrain.woods_for_vehicles(h) for h in beyond)
-    assert nb("3121", 4) not in r
+    assert nb("3121", 4) not in r or r[nb("3121", 4)][1] != "3121"   # never on through the woods
+    for h, path in r.items():   # a step into woods or onto a hill ends the move: never two
+        assert sum(1 for x in path[1:] if rough(x)) <= 1 and all(not rough(x) for x in path[1:-1]), path
+
+
+def test_rf_movement_afv_on_hills_or_in_woods_one_clear_hex_then_one_into_woods(tmp_path):
+    """The clause limits the hexes moved on hills or in woods, not the whole move (unlike "moving
+    uphill ... a maximum movement distance of 1 hex"): a tank two hexes from the woods reaches them."""
+    g = one(tmp_path, "ger_pzkpfw_iii", start="3119")   # two hexes from the woods 3121
+    assert not g.terrain.woods_for_vehicles("3119") and not g.terrain.woods_for_vehicles("3120")
+    r, _blocked = g.reachable(g.units["G"])
+    assert "3121" in r and r["3121"][0] == "3119" and len(r["3121"]) == 3
 
 
 def test_rf_movement_transport_on_hills_or_in_woods_needs_a_black_card(tmp_path):

@@ -183,6 +183,32 @@ def test_20mm_vehicle_movement_tiger_traverses_22_5_free_and_at_most_90_a_turn()
     g2.apply(Fire("T", "at", "R"))          # 40 degrees: within the free 22.5
 
 
+def test_20mm_vehicle_movement_turret_only_traverse_up_to_45_degrees_is_free_movement_and_the_tank_still_fires():
+    """Vehicle Movement: "Traversing a tank turret by upto 45 degrees counts as free movement and does
+    not stop the tank firing. However, traversing a turret by greater than 45 degrees, or any movement
+    of the vehicle itself, prevents firing in the same turn." The free 45 degrees are the turn's:
+    what a turret-only traverse took is no longer free when it fires."""
+    target = (60.0, 40.0 + 10 * math.tan(math.radians(60)))
+    g = game([veh("T", "german", A, "Pz IV", facing=0.0), veh("R", "russian", target, "T-34/76")])
+    g.apply(Move("T", (), turret=30.0))      # free: no action spent
+    t = g.units["T"]
+    assert not t.acted and t.turret == 30.0 and g.free_traverse(t) == pytest.approx(15.0)
+    assert g.events[-1]["free_traverse"] is True
+    script(g, 1, 1)
+    g.apply(Fire("T", "at", "R"))            # 60 degrees: 30 traversed + 22.5 arc + 15 free left
+    assert g.units["T"].turret == pytest.approx(60.0)
+    g2 = game([veh("T", "german", A, "Pz IV", facing=0.0), veh("R", "russian", target, "T-34/76")])
+    g2.apply(Move("T", (), turret=50.0))     # more than 45: movement, no fire this turn
+    assert g2.units["T"].acted
+    with pytest.raises(TwentyIllegal, match="Sequence of Play|already"):
+        g2.apply(Fire("T", "at", "R"))
+    g3 = game([veh("T", "german", A, "Tiger I", facing=0.0), veh("R", "russian", target, "T-34/76")])
+    g3.apply(Move("T", (), turret=20.0))     # the Tiger: 22.5 free
+    assert not g3.units["T"].acted and g3.free_traverse(g3.units["T"]) == pytest.approx(2.5)
+    g3.apply(Move("T", (), turret=40.0))     # 40 in all: over its free traverse, movement
+    assert g3.units["T"].acted
+
+
 def test_20mm_ditching_tanks_dice_in_difficult_terrain_and_ditch_on_a_1():
     t = table(hexes=[{"id": "2010", "terrain": "marsh"}])
     c = t.hex_centre("2010")

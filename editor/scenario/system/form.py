@@ -486,8 +486,18 @@ class SystemForm(QWidget):
 
     # -------------------------------------------------------------- editors
     def _show_editor(self) -> None:
+        # The form is rebuilt from inside its own value widget's editingFinished handler (Return in
+        # a spin box sets the value, the document changes, the form shows the new value): deleting
+        # that widget there crashes Qt. Retire the old row instead: silenced (its focus-out must not
+        # set a stale value after an undo), hidden, and deleted once control is back in the event loop.
         while self.editor_lay.rowCount():
-            self.editor_lay.removeRow(0)
+            taken = self.editor_lay.takeRow(0)
+            for item in (taken.labelItem, taken.fieldItem):
+                old = item.widget() if item is not None else None
+                if old is not None:
+                    old.blockSignals(True)
+                    old.hide()
+                    old.deleteLater()
         self.pick_note.setText("")
         self.value_widget = None
         loc = self.loc

@@ -1,0 +1,139 @@
+"""Interrupted or failing output of ``ironcross playtest`` and ``render``: Ctrl-C keeps and
+summarises the finished games (exit 130, --json marked partial) and stops the workers; a --json
+that cannot be written leaves the results in a temporary file named in the message; a replay
+that cannot be written is named; a picture is written atomically (never truncated)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import core.playtest as playtest
+from cli.main import cli
+from tests.core.test_playtest import RANDOM, ROOT, short_scenario
+
+AI = ["--ai", "german=random,russian=random"]
+
+
+def test_ctrl_c_in_a_batch_summarises_the_finished_games_writes_partial_json_exit_130(tmp_path, monkeypatch):
+    sc = short_scenario(tmp_path)
+    real = playtest._play
+
+    def play(scenario_path, index, *a, **k):   # Ctrl-C while game 2 is played
+        if index == 2:
+            raise KeyboardInterrupt
+        return real(scenario_path, index, *a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(cli, ["playtest", sc, "--games", "5", "--seed", "3", "--workers", "1", "--quiet",
+                                   "--json", str(out), "--replays", str(tmp_path / "rp"), *AI])
+    assert res.exit_code == 130, res.output
+    assert "INTERRUPTED: 2 of 5 games finished" in res.output and "2 games in" in res.output
+    assert "Outcomes" in res.output and "(partial: 2 of 5 games)" in res.output
+    doc = json.loads(out.read_text())
+    assert doc["partial"] is True and doc["games"] == 5 and doc["games_finished"] == 2
+    assert [g["index"] for g in doc["per_game"]] == [0, 1]
+    assert sorted(p.name for p in (tmp_path / "rp").iterdir()) == [Path(g["replay"]).name for g in doc["per_game"]]
+    # run_batch itself: the finished games travel with the interruption
+    with pytest.raises(playtest.BatchInterrupted) as e:
+        playtest.run_batch(sc, 4, 3, RANDOM, workers=1)
+    assert [r.index for r in e.value.results] == [0, 1] and e.value.total == 4
+
+
+def test_ctrl_c_before_any_game_finished_exit_130_nothing_to_summarise(tmp_path, monkeypatch):
+    sc = short_scenario(tmp_path)
+    monkeypatch.setattr(playtest, "_play", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+    res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--workers", "1", "--quiet",
+                                   "--json", str(tmp_path / "r.json"), *AI])
+    assert res.exit_code == 130 and "no game finished" in res.output
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_sigint_to_a_batch_with_two_workers_stops_them_and_keeps_the_finished_games(tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group: the workers leave it to the parent,
+    which terminates them and summarises what finished."""
+    sc = short_scenario(tmp_path, turns=2)
+    out, rp = tmp_path / "r.json", tmp_path / "rp"
+    p = subprocess.Popen([sys.executable, "-m", "cli", "playtest", sc, "--games", "24", "--workers", "2", "--quiet",
+                          "--json", str(out), "--replays", str(rp), *AI], cwd=ROOT, start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for _ in range(1200):   # until two games have finished (the first one's result taken), at most 2 minutes
+            if len(list(rp.glob("game_*.jsonl"))) >= 2 or p.poll() is not None:
+                break
+            select.select([], [], [], 0.1)
+        assert p.poll() is None, p.stdout.read()
+        os.killpg(p.pid, signal.SIGINT)
+        text, _ = p.communicate(timeout=120)   # promptly: never the rest of the 24 games
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130, text
+    assert "Traceback" not in text and "INTERRUPTED:" in text
+    doc = json.loads(out.read_text())
+    assert doc["partial"] and 1 <= doc["games_finished"] < 24
+    assert len(doc["per_game"]) == doc["games_finished"]
+    with pytest.raises(ProcessLookupError):   # no worker left behind in the group
+        os.killpg(p.pid, 0)
+
+
+def test_json_that_cannot_be_written_after_a_finished_batch_goes_to_a_named_temporary_file(tmp_path):
+    sc = short_scenario(tmp_path)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--workers", "1", "--quiet",
+                                   "--json", str(blocker / "r.json"), *AI])
+    assert res.exit_code == 1
+    line = [x for x in res.output.splitlines() if "cannot write" in x][0]
+    assert line.startswith(f"{blocker / 'r.json'}: cannot write: ") and "the results are in " in line
+    alt = Path(line.rsplit("the results are in ", 1)[1])
+    try:
+        doc = json.loads(alt.read_text())
+        assert doc["games"] == 2 and len(doc["per_game"]) == 2 and doc["partial"] is False
+    finally:
+        alt.unlink()
+
+
+def test_replay_that_cannot_be_written_is_named(tmp_path, monkeypatch):
+    import core.replay
+
+    def full(path, header, events):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(core.replay, "write_replay", full)
+    sc = short_scenario(tmp_path)
+    res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--seed", "4", "--workers", "1", "--quiet",
+                                   "--replays", str(tmp_path / "rp"), *AI])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    want = tmp_path / "rp" / f"game_00000_seed_{playtest.derive_seed(4, 0)}.jsonl"
+    assert f"{want}: cannot write the replay of game 0" in res.output and "No space left on device" in res.output
+
+
+def test_render_on_a_full_disk_leaves_the_old_picture_and_no_truncated_file(tmp_path, monkeypatch):
+    import maps.document_file
+
+    out = tmp_path / "map.png"
+    out.write_bytes(b"the old picture")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(maps.document_file.os, "fsync", full)
+    mp = ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json"
+    res = CliRunner().invoke(cli, ["render", str(mp), "-o", str(out), "--section", "Map 2"])
+    assert res.exit_code == 1 and f"{out}: cannot write" in res.output
+    assert out.read_bytes() == b"the old picture" and [p.name for p in tmp_path.iterdir()] == ["map.png"]
+    monkeypatch.undo()
+    res = CliRunner().invoke(cli, ["render", str(mp), "-o", str(out), "--section", "Map 2"])
+    assert res.exit_code == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
