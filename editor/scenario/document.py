@@ -41,6 +41,7 @@ from maps.document_file import DocumentError, Problem, atomic_write_text
 from maps.hexmap import HexMap
 from scenarios.model import Scenario
 from scenarios.regions import RegionError
+from editor.scenario.scenario_autosave import ScenarioAutosave
 from editor.scenario.scenario_files import new_scenario, placement_path
 from editor.scenario.undo_commands import PlacedUnit, PlacementCommand, ScenarioEditCommand
 
@@ -54,7 +55,7 @@ _strokes = itertools.count(1)
 MAP_REDRAW_MS = 200
 
 
-class ScenarioDocument(QObject):
+class ScenarioDocument(ScenarioAutosave, QObject):
     """A scenario being edited. Signals: ``changed(str)`` ("scenario" or "placement"),
     ``dirty_changed(bool)``, ``path_changed(object)``."""
 
@@ -747,72 +748,6 @@ class ScenarioDocument(QObject):
         if old != target:
             self.path_changed.emit(target)
         return target
-
-    def autosave_path(self) -> Path | None:
-        """``FILE.autosave`` beside the scenario file (None while untitled); the designer's set-up
-        goes beside it as ``FILE.placement.json.autosave``."""
-        from editor.document import autosave_path
-
-        return autosave_path(self._path) if self._path is not None else None
-
-    def autosave(self) -> Path | None:
-        """Write the unsaved scenario to ``FILE.autosave`` and its set-up to
-        ``FILE.placement.json.autosave`` (the main window's autosave timer, every minute, as for the
-        map and other systems' scenarios); returns the scenario's autosave, None when there is nothing
-        unsaved or the scenario is untitled. Raises OSError."""
-        from core.ironcross.placement import placement_json
-        from editor.document import autosave_path
-        from scenarios.scenario_file import scenario_json
-
-        a = self.autosave_path()
-        if a is None or not self.is_dirty:
-            return None
-        # the set-up first: an autosave newer than the file always has its set-up beside it
-        atomic_write_text(autosave_path(placement_path(self._path)),
-                          json.dumps(placement_json(self.fixed_setup()), indent=1) + "\n")
-        atomic_write_text(a, scenario_json(self._scenario, self._layout))
-        return a
-
-    def newer_autosave(self) -> Path | None:
-        """The autosave beside the file when it is newer than the file (the editor crashed)."""
-        a = self.autosave_path()
-        try:
-            return a if a is not None and a.stat().st_mtime > self._path.stat().st_mtime else None
-        except OSError:
-            return None
-
-    def recover_from(self, autosave: str | os.PathLike[str]) -> None:
-        """Take the autosaved scenario and set-up (one undoable edit: the document becomes dirty).
-        Raises :class:`DocumentError` naming the autosave file when it cannot be read."""
-        from core.ironcross.placement import load_placement
-        from editor.document import autosave_path
-        from scenarios.scenario_file import load_scenario
-
-        sc = load_scenario(autosave, check=False)
-        pa = autosave_path(placement_path(self._path))
-        fixed = load_placement(pa) if pa.is_file() else None
-        self.undo_stack.beginMacro("Recover autosave")
-        self.undo_stack.push(ScenarioEditCommand(self, "Recover autosave", sc))
-        if fixed is not None:
-            self.undo_stack.push(PlacementCommand(
-                self, "Recover autosave",
-                {k: PlacedUnit(v["hex"], v.get("facing"), bool(v.get("down"))) for k, v in fixed["units"].items()},
-                hidden=dict(fixed["hidden_hexes"]), mines={k: dict(v) for k, v in fixed["mines"].items()},
-                ips={k: dict(v) for k, v in (fixed.get("ips") or {}).items()},
-                left_out=set(fixed.get("left_out") or [])))
-        self.undo_stack.endMacro()
-
-    def discard_autosave(self) -> None:
-        """Remove the autosave side files (saved, or the changes discarded)."""
-        from editor.document import autosave_path
-
-        if self._path is None:
-            return
-        for a in (autosave_path(self._path), autosave_path(placement_path(self._path))):
-            try:
-                a.unlink()
-            except OSError:
-                pass
 
     def playable_copy(self, folder: str | os.PathLike[str]) -> Path:
         """Write a consistent snapshot of what the designer sees to a new sub-folder of ``folder``

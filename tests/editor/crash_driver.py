@@ -27,7 +27,7 @@ def main(kind: str, path: str) -> None:
     win.show()
     assert win.open_file(path), path
     if kind == "map":
-        from editor.commands import MapPropertiesCommand
+        from editor.map.commands import MapPropertiesCommand
 
         doc = win.document
         doc.undo_stack.push(MapPropertiesCommand(doc, "Rename", fields={"name": "Renamed before the crash"}))
@@ -43,7 +43,7 @@ def main(kind: str, path: str) -> None:
     def check() -> None:
         a = doc.autosave_path() if callable(getattr(doc, "autosave_path", None)) else None
         if a is None:
-            from editor.document import autosave_path
+            from editor.map.document import autosave_path
 
             a = autosave_path(doc.path)
         if a.is_file():
