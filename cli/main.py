@@ -240,6 +240,37 @@ def render(map_file: str, out: str, section: str | None) -> None:
     click.echo(f"wrote {out}: {m.name}, {what}, {size.width()}x{size.height()} px")
 
 
+def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
+    """``ai`` with every player known to the scenario's rule system and its behaviour settings
+    validated and written out (``NAME:k=v,...``; a ``@FILE`` read now, so the games and their
+    replays carry the values); the settings the scenario stores per side (``ai_settings``) are
+    checked too. Raises InputError (exit 1) naming the side and the unknown player, the unknown
+    setting or the value out of range."""
+    out = {}
+    for side, spec in ai.items():
+        name, _, settings = spec.partition(":")
+        if name not in system.players:
+            raise InputError(f"--ai: unknown AI player {name!r} for {side} in {system.title}; "
+                             f"known: {', '.join(sorted(system.players))}")
+        if settings.strip() and system.player_settings is None:
+            raise InputError(f"--ai {side}: {system.title}'s players take no behaviour settings")
+        try:
+            out[side] = system.player_settings(spec) if system.player_settings is not None else spec
+        except ValueError as e:
+            raise InputError(f"--ai {side}: {e}") from None
+    stored = (data or {}).get("ai_settings") if isinstance(data, dict) else None
+    if isinstance(stored, dict) and system.player_settings is not None:
+        for side, block in stored.items():
+            if isinstance(block, dict) and block.get("settings"):
+                spec = str(block.get("player", "heuristic")) + ":" + ",".join(
+                    f"{k}={v!r}" for k, v in block["settings"].items())
+                try:
+                    system.player_settings(spec)
+                except ValueError as e:
+                    raise InputError(f"{scenario}: ai_settings.{side}: {e}") from None
+    return out
+
+
 @cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
@@ -247,7 +278,8 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.option("--ai", "ai_spec", default=ai_spec_text(DEFAULT_AI), show_default=True,
               help="players per side, from the scenario's rule system (every system has heuristic, which plays to "
                    "the victory conditions, and random; 'ironcross systems' lists them); a side left out takes "
-                   "the default")
+                   "the default. Behaviour settings after a colon: german=heuristic:aggression=0.7,fire_threshold=0.1 "
+                   "or german=heuristic:@settings.json (docs/ai.md)")
 @click.option("--rules", default=None, metavar="LEVEL",
               help="rule level of the scenario's rule system (default: its first; 'ironcross systems' lists them)")
 @click.option("--option", "options", multiple=True, metavar="NAME",
@@ -298,10 +330,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         ai = parse_ai(ai_spec)
     except ValueError as e:
         raise InputError(f"--ai: {e}") from None
-    for side, name in ai.items():
-        if name not in system.players:
-            raise InputError(f"--ai: unknown AI player {name!r} for {side} in {system.title}; "
-                             f"known: {', '.join(sorted(system.players))}")
+    ai = _checked_ai(ai, system, scenario, data)
     fixed = None
     if setup_file:
         if system.load_placement is None:

@@ -125,17 +125,28 @@ class GameResult:
 
 def parse_ai(text: str | None) -> dict[str, str]:
     """``"german=random,russian=heuristic"`` -> {"german": "random", "russian": "heuristic"};
-    missing sides (and an empty spec) take :data:`DEFAULT_AI`. Raises ValueError on a malformed spec."""
+    missing sides (and an empty spec) take :data:`DEFAULT_AI`. A player may carry behaviour
+    settings after a colon, ``k=v`` pairs (the commas after it belong to it until the next
+    ``SIDE=``) or ``@FILE``: ``"german=heuristic:aggression=0.7,fire_threshold=0.1,russian=random"``
+    -> {"german": "heuristic:aggression=0.7,fire_threshold=0.1", "russian": "random"} (checked by
+    :func:`core.players.canonical_settings`, not here). Raises ValueError on a malformed spec."""
     out = dict(DEFAULT_AI)
     if not text:
         return out
+    last = None
     for part in text.split(","):
+        key = part.split("=", 1)[0].strip().lower() if "=" in part else None
+        if key in out:
+            side, name = key, part.split("=", 1)[1].strip()
+            out[side] = name if ":" in name else name.lower()
+            last = side
+            continue
+        if last is not None and ":" in out[last]:  # one more setting of the last side's player
+            out[last] += "," + part.strip()
+            continue
         if "=" not in part:
             raise ValueError(f"--ai expects SIDE=NAME pairs, got {part!r}")
-        side, name = (x.strip().lower() for x in part.split("=", 1))
-        if side not in out:
-            raise ValueError(f"unknown side {side!r} in --ai (german or russian)")
-        out[side] = name
+        raise ValueError(f"unknown side {key!r} in --ai (german or russian)")
     return out
 
 

@@ -307,6 +307,11 @@ class RuleSystem:
     scenario_schema: Callable[[], Mapping[str, Any]] | None = None
     scenario_hints: Callable[[], Mapping[str, Any]] | None = None
     new_scenario: Callable[[str, list[str], str], dict] | None = None
+    # -- optional, behaviour settings and blunders (docs/ai.md)
+    #: a player spec ``NAME:SETTINGS`` -> the same with its settings validated and written out
+    #: (``@FILE`` read); raises ValueError naming the unknown setting or the value out of range.
+    #: None: the system's players take no settings.
+    player_settings: Callable[[str], str] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),
