@@ -240,6 +240,22 @@ def render(map_file: str, out: str, section: str | None) -> None:
     click.echo(f"wrote {out}: {m.name}, {what}, {size.width()}x{size.height()} px")
 
 
+def _echo_blunders(report: dict, played: int) -> None:
+    """The blunder report's lines (docs/ai.md): per side, each kind with its count a game, the games
+    with one and the mean Game Turn of the first."""
+    per_side = report.get("per_side") or {}
+    if not report.get("kinds"):
+        return
+    if not per_side:
+        click.echo("Blunders: none of the kinds the rule system reports")
+        return
+    click.echo("Blunders (a game; games with one of " f"{played}; first in Game Turn, mean):")
+    for side, kinds in per_side.items():
+        for kind, d in kinds.items():
+            first = f", first in turn {d['first_turn']:.1f}" if d.get("first_turn") is not None else ""
+            click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({d['games']} games{first})")
+
+
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
     """``ai`` with every player known to the scenario's rule system and its behaviour settings
     validated and written out (``NAME:k=v,...``; a ``@FILE`` read now, so the games and their
@@ -417,6 +433,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                f"a game (median)")
     for w in t["warnings"]:
         click.echo(f"WARNING: {w}")
+    _echo_blunders(t.get("blunders") or {}, t["played"])
     for e in s["errors"]:
         click.echo(f"ERROR in game {e['index']} (seed {e['seed']}): {e['error'].splitlines()[0]}"
                    + (f"; replay {e['replay']}" if e["replay"] else ""), err=True)
@@ -432,7 +449,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                              "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
                              "first_contact": r.first_contact, "eliminations_by_rule": r.eliminations_by_rule,
                              "idle": r.idle, "seconds": r.seconds, "decisions": r.actions,
-                             "reason": r.reason, "error": r.error,
+                             "reason": r.reason, "error": r.error, "blunders": r.blunders,
                              "replay": r.replay} for r in results]}
         try:
             atomic_write_text(json_out, _json.dumps(doc, indent=1) + "\n")

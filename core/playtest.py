@@ -121,6 +121,9 @@ class GameResult:
     standing_by_turn: list[str] = field(default_factory=list)
     objective_by_turn: dict[str, list[int]] = field(default_factory=dict)
     rule_system: str = DEFAULT_SYSTEM
+    #: the blunder report: side -> kind -> items (each a dict with its Game Turn ``turn``, the hex,
+    #: the units; ``RuleSystem.blunder_watch``, docs/ai.md), read off the events and states
+    blunders: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
@@ -225,6 +228,7 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
         players = system.make_players(setup, ai, seed)
         view = system.view
         record = system.action_record
+        watch = system.blunder_watch(game) if system.blunder_watch is not None else None  # the blunder report
         n = 0
         seen = 0
         events = game.events
@@ -237,10 +241,16 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
             acts = game.legal_actions()
             where = f"in the {side} player {ai[side]!r} at decision {n}"
             a = players[side].choose(view(game, side), side, acts)
+            if watch is not None:
+                where = f"in the blunder report at decision {n}"
+                watch.before(game, side, a, acts)
             where = f"in the engine at decision {n} ({a!r})"
             failed_action = a
             game.apply(a)
             failed_action = None
+            if watch is not None:
+                where = f"in the blunder report at decision {n}"
+                watch.after(game, events[seen:])
             if record is not None:  # what only the running game shows (Iron Cross: where each firer stood)
                 for name, c in record(game, events[seen:]).items():
                     counts.setdefault(name, Counter()).update(c)
@@ -256,6 +266,8 @@ def _play(scenario_path: str, index: int, seed: int, ai: dict[str, str], rules: 
         for name, c in counts.items():
             setattr(res, name, dict(c))
         res.standing_by_turn, res.objective_by_turn = standing, held
+        if watch is not None:
+            res.blunders = watch.finish(game)
     except Exception as e:  # one broken game must not stop the batch: it is reported, never swallowed
         res = GameResult(index, seed, "error", game.turn if game else 0,
                          actions=len(game.actions) if game else 0,
@@ -543,8 +555,34 @@ def summarise(results: Iterable[GameResult]) -> dict:
         "fire_origins": origins.most_common(10),
         "errors": [{"seed": r.seed, "index": r.index, "error": r.error, "replay": r.replay}
                    for r in rs if r.outcome == "error"],
-        "trust": trust_report(rs),
+        "trust": {**trust_report(rs), "blunders": blunder_report(rs)},
     }
+
+
+def blunder_report(results: Iterable[GameResult]) -> dict:
+    """The blunder report of a batch (docs/ai.md): ``{"kinds": {kind: definition}, "per_side":
+    {side: {kind: {"per_game": mean count a played game, "games": games with at least one, "total",
+    "first_turn": mean Game Turn of the first one (None without)}}}, "per_game": [{"index", "seed",
+    side: {kind: count}}]}``; kinds are the results' rule system's (``RuleSystem.blunder_kinds``),
+    sides and kinds without any left out of ``per_side``."""
+    rs = list(results)
+    system = _system_of(rs)
+    played = [r for r in rs if r.outcome != "error"]
+    per_side: dict[str, dict] = {}
+    for side in system.sides:
+        for kind in system.blunder_kinds:
+            counts = [len((r.blunders.get(side) or {}).get(kind, [])) for r in played]
+            if not any(counts):
+                continue
+            firsts = [min(i.get("turn", 0) for i in r.blunders[side][kind]) for r in played
+                      if (r.blunders.get(side) or {}).get(kind)]
+            per_side.setdefault(side, {})[kind] = {
+                "per_game": sum(counts) / len(played), "games": sum(1 for c in counts if c), "total": sum(counts),
+                "first_turn": statistics.mean(firsts) if firsts else None}
+    per_game = [{"index": r.index, "seed": r.seed,
+                 **{side: {k: len(v) for k, v in kinds.items()} for side, kinds in r.blunders.items()}}
+                for r in played if r.blunders]
+    return {"kinds": dict(system.blunder_kinds), "per_side": per_side, "per_game": per_game}
 
 
 def trust_report(results: Iterable[GameResult]) -> dict:

@@ -312,6 +312,11 @@ class RuleSystem:
     #: (``@FILE`` read); raises ValueError naming the unknown setting or the value out of range.
     #: None: the system's players take no settings.
     player_settings: Callable[[str], str] | None = None
+    #: the blunder report (docs/ai.md): kind -> definition, and ``blunder_watch(game)`` -> a watcher
+    #: with ``before(game, side, action, legal)``, ``after(game, events)`` and ``finish(game)`` ->
+    #: ``{side: {kind: [item, ...]}}`` (items JSON-ready, each with its ``turn``). None: no report.
+    blunder_kinds: Mapping[str, str] = field(default_factory=dict)
+    blunder_watch: Callable[[Any], Any] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

@@ -85,6 +85,18 @@ def stored_ai(sc) -> dict[str, str]:
     return out
 
 
+def _blunder_kinds() -> dict[str, str]:
+    from core.ironcross.blunders import KINDS
+
+    return dict(KINDS)
+
+
+def _blunder_watch(game):
+    from core.ironcross.blunders import blunder_watch
+
+    return blunder_watch(game)
+
+
 def _player_settings(spec: str) -> str:
     from core.players import canonical_settings
 
@@ -514,6 +526,8 @@ SYSTEM = RuleSystem(
     new_game=new_game,
     make_players=make_players,
     player_settings=_player_settings,
+    blunder_kinds=_blunder_kinds(),
+    blunder_watch=_blunder_watch,
     view=view,
     action_to_json=_action_to_json,
     action_from_json=_action_from_json,
