@@ -577,6 +577,10 @@ def _verify_error_replay(file: str, rp, system) -> None:
     raise SystemExit(1)
 
 
+# -- further commands, each in its own module (registered on import)
+from cli import tune_command as _tune_command  # noqa: E402,F401  ironcross tune
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit code."""
     try:

@@ -315,6 +315,9 @@ class RuleSystem:
     #: the blunder report (docs/ai.md): kind -> definition, and ``blunder_watch(game)`` -> a watcher
     #: with ``before(game, side, action, legal)``, ``after(game, events)`` and ``finish(game)`` ->
     #: ``{side: {kind: [item, ...]}}`` (items JSON-ready, each with its ``turn``). None: no report.
+    #: ``settings_space(player)`` -> (search space {setting: (low, high, log scale)}, defaults
+    #: {setting: value}) for ``ironcross tune``; KeyError for a player without settings
+    settings_space: Callable[[str], tuple[Mapping[str, tuple[float, float, bool]], Mapping[str, float]]] | None = None
     blunder_kinds: Mapping[str, str] = field(default_factory=dict)
     blunder_watch: Callable[[Any], Any] | None = None
 

@@ -97,6 +97,15 @@ def _blunder_watch(game):
     return blunder_watch(game)
 
 
+def _settings_space(player: str) -> tuple[dict, dict]:
+    """(search space, defaults) of the heuristic's behaviour settings (core.ai.settings)."""
+    if player != "heuristic":
+        raise KeyError(player)
+    from core.ai.settings import SEARCH_SPACE, BehaviorSettings
+
+    return dict(SEARCH_SPACE), BehaviorSettings().model_dump()
+
+
 def _player_settings(spec: str) -> str:
     from core.players import canonical_settings
 
@@ -526,6 +535,7 @@ SYSTEM = RuleSystem(
     new_game=new_game,
     make_players=make_players,
     player_settings=_player_settings,
+    settings_space=_settings_space,
     blunder_kinds=_blunder_kinds(),
     blunder_watch=_blunder_watch,
     view=view,
