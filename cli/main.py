@@ -313,10 +313,17 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
               help="start every game from the designer's set-up: a placement file (the editor saves "
                    "NAME.placement.json beside the scenario); checked like the editor's Validation dock")
 @click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--robust", is_flag=True,
+              help="say whether the answer depends on the AI: default vs default, then each side tuned against the "
+                   "other (ironcross tune) on the same seeds; robust when no side gains more than 10 points")
+@click.option("--trials", default=30, show_default=True, type=click.IntRange(1), help="with --robust: tuning trials a side")
+@click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1),
+              help="with --robust: games a tuning trial")
 def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | None, options: tuple[str, ...],
              workers: int | None,
              scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,
-             report_dir: str | None, setup_file: str | None, quiet: bool) -> None:
+             report_dir: str | None, setup_file: str | None, quiet: bool, robust: bool = False, trials: int = 30,
+             tune_games: int = 20) -> None:
     """Play GAMES whole games of SCENARIO headless with AI players and summarise them.
 
     The scenario's rule system (its "rule_system"; absent = Iron Cross) plays the games. A game
@@ -347,6 +354,11 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     except ValueError as e:
         raise InputError(f"--ai: {e}") from None
     ai = _checked_ai(ai, system, scenario, data)
+    if robust:  # the robust verdict (cli/tune_command.py) plays its own batches
+        from cli.tune_command import robust_playtest
+
+        return robust_playtest(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
+                               workers=workers, scheduler=scheduler, json_out=json_out, quiet=quiet, ai=ai)
     fixed = None
     if setup_file:
         if system.load_placement is None:

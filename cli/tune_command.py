@@ -12,7 +12,7 @@ import click
 
 from cli.main import InputError, cli
 
-__all__ = ["tune_cmd", "share_line"]
+__all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines"]
 
 
 def share_line(label: str, d: dict) -> str:
@@ -139,3 +139,75 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
     click.echo(f"wrote {out} (use: --ai {side}={player}:@{out})")
     if res.interrupted:
         raise SystemExit(130)
+
+
+def robust_lines(title: str, ans) -> list[str]:
+    """The text of a :class:`core.robust_balance.RobustAnswer`: the shares of each pairing with
+    their 95 % intervals, each side's gain from tuning with its paired interval and the settings
+    that moved, and the verdict."""
+
+    def row(label: str, shares: dict) -> str:
+        return f"  {label:24s} " + "  ".join(
+            f"{k} {v['share']:6.1%} [{v['ci95'][0]:.0%}-{v['ci95'][1]:.0%}]" for k, v in shares.items())
+
+    out = [f"{title}: {ans.games} games a pairing, seed {ans.seed}", row("default vs default", ans.default)]
+    for side, t in ans.tuned.items():
+        out.append(row(f"{side} tuned", t.shares))
+    for side, t in ans.tuned.items():
+        g = t.gain
+        moved = ", ".join(f"{k} {a:g} -> {b:.3g}" for k, (a, b) in t.moved.items()) or "none"
+        out.append(f"  {side} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}] from tuning "
+                   f"({t.tuning.trials} trials, tuning score {t.tuning.best_score:.3f}"
+                   + (f" vs default {t.tuning.default_score:.3f}" if t.tuning.default_score is not None else "")
+                   + f"); settings moved: {moved}")
+    out.append(f"Verdict: {ans.verdict.upper()} -- {ans.text}")
+    return out
+
+
+def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int, tune_games: int,
+                    workers: int | None, scheduler: str | None, json_out: str | None, quiet: bool,
+                    ai: dict[str, str] | None = None) -> None:
+    """``ironcross playtest SCENARIO --robust`` (:func:`core.robust_balance.robust_balance`): the
+    player both sides' ``--ai`` name (default heuristic), its defaults against each side tuned."""
+    from dataclasses import asdict
+
+    from core.playtest import PlaytestError
+    from core.robust_balance import robust_balance
+    from maps.document_file import atomic_write_text
+
+    if system.settings_space is None:
+        raise InputError(f"--robust: {system.title}'s players take no behaviour settings to tune")
+    names = {spec.partition(":")[0] for spec in (ai or {}).values()} or {"heuristic"}
+    if len(names) != 1 or any(":" in spec for spec in (ai or {}).values()):
+        raise click.UsageError("--robust compares one player's defaults with each side tuned: name the same "
+                               "player without settings for both sides in --ai")
+    player = names.pop()
+    try:
+        system.settings_space(player)
+    except KeyError:
+        raise InputError(f"--robust: the player {player!r} takes no behaviour settings to tune") from None
+    click.echo(f"{scenario}: robust balance, {games} games a pairing, {trials} tuning trials x {tune_games} games "
+               "a side")
+    try:
+        ans = robust_balance(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
+                             workers=workers, scheduler=scheduler, player=player,
+                             on_stage=None if quiet else (lambda s: click.echo(f"... {s}")))
+    except PlaytestError as e:
+        raise InputError(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: no verdict", err=True)
+        raise SystemExit(130)
+    for line in robust_lines(scenario, ans):
+        click.echo(line)
+    if json_out:
+        doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
+               "default": ans.default, "verdict": ans.verdict, "text": ans.text,
+               "tuned": {s: {"shares": t.shares, "gain": list(t.gain), "moved": {k: list(v) for k, v in t.moved.items()},
+                             "settings": t.tuning.best, "spec": t.tuning.best_spec,
+                             "tuning": {k: v for k, v in asdict(t.tuning).items() if k != "history"}}
+                         for s, t in ans.tuned.items()}}
+        try:
+            atomic_write_text(json_out, json.dumps(doc, indent=1) + "\n")
+        except OSError as e:
+            raise InputError(f"{json_out}: cannot write: {e}") from None
+        click.echo(f"wrote {json_out}")

@@ -119,3 +119,37 @@ def test_the_tune_command_writes_a_settings_file(race, tmp_path):
     assert "default" in r.output and "tuned" in r.output and "%" in r.output
     bad = CliRunner().invoke(cli, ["tune", race, "--side", "prussian", "-o", str(out)])
     assert bad.exit_code == 2 and "prussian" in bad.output
+
+
+def test_the_robust_verdict_names_the_side_that_gains_and_the_settings_that_moved(race):
+    from core.robust_balance import robust_balance
+
+    system = rule_system.get(NAME)
+    ans = robust_balance(race, system, games=40, seed=2, trials=6, tune_games=20, workers=1, player="tunable")
+    assert ans.verdict == "AI-dependent"
+    side = max(ans.tuned.values(), key=lambda t: t.gain[0]).side
+    assert f"{side} gains" in ans.text and "two_dice 0 ->" in ans.text
+    assert ans.tuned[side].gain[1] > 10
+
+
+def test_robust_and_undecided_verdicts_from_the_gains_intervals():
+    from core.robust_balance import SideTuning, verdict
+
+    def t(side, g):
+        return SideTuning(side, None, {}, {}, g)
+
+    assert verdict({"german": t("german", (2.0, -4.0, 8.0)), "russian": t("russian", (-1.0, -6.0, 5.0))})[0] == "robust"
+    assert verdict({"german": t("german", (9.0, 2.0, 16.0)), "russian": t("russian", (0.0, -3.0, 3.0))})[0] == "undecided"
+    v, text = verdict({"german": t("german", (25.0, 15.0, 35.0)), "russian": t("russian", (0.0, -3.0, 3.0))})
+    assert v == "AI-dependent" and text.startswith("german gains +25.0")
+
+
+def test_playtest_robust_prints_the_verdict(race, tmp_path):
+    from cli.main import cli
+
+    out = tmp_path / "robust.json"
+    r = CliRunner().invoke(cli, ["playtest", race, "--robust", "--games", "20", "--trials", "3", "--tune-games", "10",
+                                 "--workers", "1", "--ai", "german=tunable,russian=tunable", "--json", str(out),
+                                 "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "Verdict:" in r.output and json.loads(out.read_text())["verdict"] in ("robust", "AI-dependent", "undecided")
