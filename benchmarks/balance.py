@@ -550,6 +550,14 @@ def _scenario_section(num: int, a: dict, verdict: dict | None, status: dict | No
           "| side | " + " | ".join(CAUSES) + " |", "|---|" + "---:|" * len(CAUSES)]
     for side in SIDES:
         L.append(f"| {LABEL[side]} units | " + " | ".join(f"{a['causes'][side][c]:.1f}" for c in CAUSES) + " |")
+    bl = (t.get("blunders") or {}).get("per_side") or {}
+    if bl:  # the blunder report (docs/ai.md): kinds a wargamer names, read off the events
+        L += ["", "Blunders a game (games with one; mean Game Turn of the first):", "",
+              "| side | kind | a game | games | first in turn |", "|---|---|---:|---:|---:|"]
+        for side in SIDES:
+            for kind, d in (bl.get(side) or {}).items():
+                first = f"{d['first_turn']:.1f}" if d.get("first_turn") is not None else "-"
+                L.append(f"| {LABEL[side]} | {kind} | {d['per_game']:.2f} | {d['games']} | {first} |")
     L += ["", f"Trust: {t['played']} of {t['games']} games played to the end; {t['errors']} raised "
               f"({t['player_errors']} inside a player); engine bookkeeping eliminations: "
               f"{sum(t['bookkeeping_eliminations'].values())}; median {t['seconds_per_game']['median']:.2f} s and "
