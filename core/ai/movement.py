@@ -1029,15 +1029,15 @@ class MovementMixin:
 
     def _hidden_reluctance(self, view, units) -> float:
         """Hidden discipline: the extra gain per unit a group standing in an own hidden hex (24.2)
-        needs to move (moving reveals it, 24.22) while no visible enemy unit is within 8 hexes of
-        it; 0 otherwise (and always with the default ``hidden_discipline`` 0)."""
+        needs to move (moving reveals it, 24.22) while no visible enemy unit has LOS to it (10.3:
+        nobody could see it yet); 0 otherwise (and always with the default ``hidden_discipline`` 0)."""
         extra = self.settings.hidden_discipline
         if extra <= 0.0:
             return 0.0
         h = units[0].hex
         if h is None or h not in view.own_hidden_hexes():
             return 0.0
-        if any(e.hex is not None and _dist(h, e.hex) <= 8 for e in view.enemy_units()):
+        if any(e.hex is not None and view.los(e.hex, h).clear for e in view.enemy_units()):
             return 0.0
         return extra
 

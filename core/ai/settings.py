@@ -57,7 +57,7 @@ class BehaviorSettings(BaseModel):
         "least gain per unit for a group to move in the Reaction Movement Phase when defending"))
     hidden_discipline: float = Field(0.0, ge=0.0, le=10.0, description=(
         "extra gain per unit a group standing in one of its own hidden hexes (24.2) needs before it "
-        "moves (and so reveals itself, 24.22) while no enemy unit is within 8 hexes of it; "
+        "moves (and so reveals itself, 24.22) while no visible enemy unit has LOS to it; "
         "0 = no extra reluctance"))
     # -- fire -------------------------------------------------------------------------------------
     fire_threshold: float = Field(0.06, ge=0.0, le=2.0, description=(

@@ -137,3 +137,25 @@ def test_fire_discipline_threshold_ends_the_phase():
     assert isinstance(HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts), Fire)
     strict = HeuristicPlayer(1, BehaviorSettings(fire_threshold=2.0))
     assert strict.choose(PlayerView(g, "german"), "german", acts) == EndPhase()
+
+
+def test_24_22_hidden_discipline_keeps_a_hidden_stack_still_while_no_enemy_sees_it():
+    """A German in a hidden hex (24.2) behind a wall of woods would walk toward its objective in the
+    Movement Phase (revealing itself, 24.22); with hidden discipline it stays until it is seen."""
+    from core.ironcross.actions import StartMove
+    from tests.core.engine_helpers import advance_to
+
+    wall = {f"{c}07": 4 for c in range(10, 21)} | {f"{c}08": 4 for c in range(10, 21)}
+    m = make_map(cols=(10, 20), rows=(1, 12), trees=wall)
+    g = small_game([inf("G1", "german"), inf("R1", "russian", pr=6)], {"G1": "1510", "R1": "1503"}, hexmap=m,
+                   length=6)
+    g.units["G1"].hidden = True
+    g.setup.objectives = {"german": [{"hexes": ["1512"], "goal": "occupy", "weight": 1.0, "text": "test"}],
+                          "russian": []}
+    g.setup.victory = lambda st, game: "german" if any(u.hex == "1512" for u in st.units_of("german")) else "russian"
+    advance_to(g, Phase.MOVEMENT)
+    assert not g.los("1503", "1510").clear
+    acts = g.legal_actions()
+    assert isinstance(HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts), StartMove)
+    keep = HeuristicPlayer(1, BehaviorSettings(hidden_discipline=10.0))
+    assert keep.choose(PlayerView(g, "german"), "german", acts) == EndPhase()
