@@ -9,19 +9,21 @@ long-standing values: a player with default settings plays exactly the games it 
 (multiplying by 1.0 and comparing against the same constants change no float).
 
 Each field's meaning and range is in ``docs/ai.md`` ("Behaviour settings"); the fields' ``description``
-texts below are the same, for ``ironcross tune`` and error messages.
+texts below are the same, for ``ironcross tune`` and error messages. A scenario stores settings
+per side as :class:`scenarios.model.AISettingsBlock` (values, provenance), checked here when a game
+starts.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 __all__ = ["BehaviorSettings", "SettingsError", "parse_settings", "settings_text", "load_settings_file",
-           "StoredSettings", "SEARCH_SPACE"]
+           "settings_from_mapping", "SEARCH_SPACE"]
 
 
 class SettingsError(ValueError):
@@ -198,16 +200,3 @@ def settings_text(s: BehaviorSettings) -> str:
     field order, floats with ``repr`` so the text parses back to the same settings."""
     d = s.model_dump(exclude_defaults=True)
     return ",".join(f"{k}={d[k]!r}" for k in BehaviorSettings.model_fields if k in d)
-
-
-class StoredSettings(BaseModel):
-    """Settings stored per side in a scenario file (``ai_settings``) or written by ``ironcross tune``:
-    the values that differ from the defaults and where they come from."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    player: str = "heuristic"
-    settings: dict[str, Any] = Field(default_factory=dict)
-    #: "default" (never changed), "designer" (set by hand) or "tuned" (``by`` names the command)
-    provenance: Literal["default", "designer", "tuned"] = "designer"
-    by: str = ""
