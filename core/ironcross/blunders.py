@@ -29,8 +29,8 @@ KINDS: dict[str, str] = {
                                "trees, building or IP) in the LOS and normal range (11.2) of a visible, "
                                "working enemy MG, while a hex with more AP dice (11.31) within 2 hexes "
                                "held no enemy",
-    "lone_assault_failed": "an assault (17.0) whose PCs (17.12) failed for a single unit assaulting alone, "
-                           "or for leaderless units fewer than the defenders",
+    "lone_assault_failed": "an assault (17.0) on a hex holding enemy units whose PCs (17.12) failed for a "
+                           "single unit assaulting alone, or for leaderless units fewer than the defenders",
     "objective_abandoned": "a move leaves an objective hex the side's units stood in empty (or with one "
                            "unit where there were three or more) while a visible enemy unit is within 6 "
                            "hexes of it",
@@ -220,7 +220,7 @@ class BlunderWatch:
         every = [game.state.units[x] for x in dict.fromkeys(list(failed_ids) + list(passed)) if x in game.state.units]
         defenders = sum(1 for (p, s) in self._pos.values() if p == target and s != side)
         leader = any(a.is_leader_for(b) for a in every for b in every if a is not b) or any(u.is_commander for u in every)
-        if len(every) == 1 or (not leader and len(every) < defenders):
+        if defenders and (len(every) == 1 or (not leader and len(every) < defenders)):
             self._add(side, "lone_assault_failed", turn=game.state.turn, hex=target, units=sorted(failed_ids),
                       attackers=len(every), defenders=defenders)
 
