@@ -26,7 +26,14 @@ playtest`` seeds them, through :func:`core.playtest.run_batch`) and writes:
   (under ``core/``, ``scenarios/`` or ``maps/``) changed since; a differing commit without such a
   change is printed as a warning only.
 
+With ``--robust`` it prints instead the robust-balance table (``docs/ai.md``; the same as
+``ironcross playtest SCENARIO --robust``): per scenario, default vs default, each side tuned against
+the other's defaults (``--trials`` x ``--tune-games`` games, Optuna), the shares with their 95 %
+intervals, each side's gain with its paired interval and the settings that moved, and the verdict
+(robust / AI-dependent / undecided); times also in yardstick multiples. It writes no sheet.
+
 Run: .venv/bin/python benchmarks/balance.py                          (40 games per scenario: long)
+     .venv/bin/python benchmarks/balance.py --robust --games 40 --trials 30 --tune-games 20 --scenarios 1
      .venv/bin/python benchmarks/balance.py --games 4 --workers 2 --scenarios 1,3 --replays /tmp/rp
 """
 
@@ -543,6 +550,14 @@ def _scenario_section(num: int, a: dict, verdict: dict | None, status: dict | No
           "| side | " + " | ".join(CAUSES) + " |", "|---|" + "---:|" * len(CAUSES)]
     for side in SIDES:
         L.append(f"| {LABEL[side]} units | " + " | ".join(f"{a['causes'][side][c]:.1f}" for c in CAUSES) + " |")
+    bl = (t.get("blunders") or {}).get("per_side") or {}
+    if bl:  # the blunder report (docs/ai.md): kinds a wargamer names, read off the events
+        L += ["", "Blunders a game (games with one; mean Game Turn of the first):", "",
+              "| side | kind | a game | games | first in turn |", "|---|---|---:|---:|---:|"]
+        for side in SIDES:
+            for kind, d in (bl.get(side) or {}).items():
+                first = f"{d['first_turn']:.1f}" if d.get("first_turn") is not None else "-"
+                L.append(f"| {LABEL[side]} | {kind} | {d['per_game']:.2f} | {d['games']} | {first} |")
     L += ["", f"Trust: {t['played']} of {t['games']} games played to the end; {t['errors']} raised "
               f"({t['player_errors']} inside a player); engine bookkeeping eliminations: "
               f"{sum(t['bookkeeping_eliminations'].values())}; median {t['seconds_per_game']['median']:.2f} s and "
@@ -754,6 +769,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", choices=RULES, default=DEFAULT_RULES)
     ap.add_argument("--option", action="append", choices=("observation-penalty", "observation-special-roll"),
                     help="optional rule (advanced rules only; repeatable)")
+    ap.add_argument("--robust", action="store_true", help="print the robust-balance table instead (no sheet)")
+    ap.add_argument("--trials", type=int, default=30, help="with --robust: tuning trials a side (default 30)")
+    ap.add_argument("--tune-games", type=int, default=20, help="with --robust: games a trial (default 20)")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -762,6 +780,8 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.ai_strength import select_scenarios
 
     paths = select_scenarios(ap, args.scenarios)
+    if args.robust:
+        return robust_table(paths, args)
     all_scenarios = sorted(paths) == sorted(scenario_paths())
     try:
         verdicts = load_verdicts(args.verdicts)
@@ -808,6 +828,42 @@ def main(argv: list[str] | None = None) -> int:
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)
     print(f"wrote {out} ({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+def robust_table(paths: dict, args) -> int:
+    """The robust-balance table of the scenarios ``paths`` (see the module's docstring)."""
+    from benchmarks.blunder_cost import yardstick
+
+    from cli.tune_command import robust_lines
+    from core.robust_balance import robust_balance
+    from core.rule_system import for_scenario
+
+    ys = yardstick()
+    print(f"robust balance: {args.games} games a pairing, seed {args.seed}, {args.trials} trials x "
+          f"{args.tune_games} games a side; yardstick {ys:.2f} s")
+    rows = []
+    for num, path in paths.items():
+        t1 = time.perf_counter()
+        system = for_scenario(path)
+        if system.settings_space is None:
+            print(f"Scenario {num}: {system.title}'s players have no settings to tune: skipped")
+            continue
+        ans = robust_balance(str(path), system, games=args.games, seed=args.seed, trials=args.trials,
+                             tune_games=args.tune_games, workers=args.workers)
+        for line in robust_lines(f"Scenario {num}", ans):
+            print(line, flush=True)
+        dt = time.perf_counter() - t1
+        print(f"  {dt:.0f} s = {dt / ys:.0f} yardsticks")
+        rows.append((num, ans))
+    print("\n| scenario | default vs default (G / R / draw) | German tuned gain | Russian tuned gain | verdict |")
+    print("|---|---|---|---|---|")
+    for num, ans in rows:
+        d = ans.default
+        gains = [ans.tuned[s].gain if s in ans.tuned else None for s in SIDES]
+        cells = [f"{g[0]:+.0f} [{g[1]:+.0f}, {g[2]:+.0f}]" if g else "-" for g in gains]
+        print(f"| {num} | {d['german']['share']:.0%} / {d['russian']['share']:.0%} / {d['draw']['share']:.0%} | "
+              + " | ".join(cells) + f" | {ans.verdict} |")
     return 0
 
 

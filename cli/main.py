@@ -240,6 +240,53 @@ def render(map_file: str, out: str, section: str | None) -> None:
     click.echo(f"wrote {out}: {m.name}, {what}, {size.width()}x{size.height()} px")
 
 
+def _echo_blunders(report: dict, played: int) -> None:
+    """The blunder report's lines (docs/ai.md): per side, each kind with its count a game, the games
+    with one and the mean Game Turn of the first."""
+    per_side = report.get("per_side") or {}
+    if not report.get("kinds"):
+        return
+    if not per_side:
+        click.echo("Blunders: none of the kinds the rule system reports")
+        return
+    click.echo("Blunders (a game; games with one of " f"{played}; first in Game Turn, mean):")
+    for side, kinds in per_side.items():
+        for kind, d in kinds.items():
+            first = f", first in turn {d['first_turn']:.1f}" if d.get("first_turn") is not None else ""
+            click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({d['games']} games{first})")
+
+
+def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
+    """``ai`` with every player known to the scenario's rule system and its behaviour settings
+    validated and written out (``NAME:k=v,...``; a ``@FILE`` read now, so the games and their
+    replays carry the values); the settings the scenario stores per side (``ai_settings``) are
+    checked too. Raises InputError (exit 1) naming the side and the unknown player, the unknown
+    setting or the value out of range."""
+    out = {}
+    for side, spec in ai.items():
+        name, _, settings = spec.partition(":")
+        if name not in system.players:
+            raise InputError(f"--ai: unknown AI player {name!r} for {side} in {system.title}; "
+                             f"known: {', '.join(sorted(system.players))}")
+        if settings.strip() and system.player_settings is None:
+            raise InputError(f"--ai {side}: {system.title}'s players take no behaviour settings")
+        try:
+            out[side] = system.player_settings(spec) if system.player_settings is not None else spec
+        except ValueError as e:
+            raise InputError(f"--ai {side}: {e}") from None
+    stored = (data or {}).get("ai_settings") if isinstance(data, dict) else None
+    if isinstance(stored, dict) and system.player_settings is not None:
+        for side, block in stored.items():
+            if isinstance(block, dict) and block.get("settings"):
+                spec = str(block.get("player", "heuristic")) + ":" + ",".join(
+                    f"{k}={v!r}" for k, v in block["settings"].items())
+                try:
+                    system.player_settings(spec)
+                except ValueError as e:
+                    raise InputError(f"{scenario}: ai_settings.{side}: {e}") from None
+    return out
+
+
 @cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
@@ -247,7 +294,8 @@ def render(map_file: str, out: str, section: str | None) -> None:
 @click.option("--ai", "ai_spec", default=ai_spec_text(DEFAULT_AI), show_default=True,
               help="players per side, from the scenario's rule system (every system has heuristic, which plays to "
                    "the victory conditions, and random; 'ironcross systems' lists them); a side left out takes "
-                   "the default")
+                   "the default. Behaviour settings after a colon: german=heuristic:aggression=0.7,fire_threshold=0.1 "
+                   "or german=heuristic:@settings.json (docs/ai.md)")
 @click.option("--rules", default=None, metavar="LEVEL",
               help="rule level of the scenario's rule system (default: its first; 'ironcross systems' lists them)")
 @click.option("--option", "options", multiple=True, metavar="NAME",
@@ -265,10 +313,17 @@ def render(map_file: str, out: str, section: str | None) -> None:
               help="start every game from the designer's set-up: a placement file (the editor saves "
                    "NAME.placement.json beside the scenario); checked like the editor's Validation dock")
 @click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--robust", is_flag=True,
+              help="say whether the answer depends on the AI: default vs default, then each side tuned against the "
+                   "other (ironcross tune) on the same seeds; robust when no side gains more than 10 points")
+@click.option("--trials", default=30, show_default=True, type=click.IntRange(1), help="with --robust: tuning trials a side")
+@click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1),
+              help="with --robust: games a tuning trial")
 def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | None, options: tuple[str, ...],
              workers: int | None,
              scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,
-             report_dir: str | None, setup_file: str | None, quiet: bool) -> None:
+             report_dir: str | None, setup_file: str | None, quiet: bool, robust: bool = False, trials: int = 30,
+             tune_games: int = 20) -> None:
     """Play GAMES whole games of SCENARIO headless with AI players and summarise them.
 
     The scenario's rule system (its "rule_system"; absent = Iron Cross) plays the games. A game
@@ -298,10 +353,12 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         ai = parse_ai(ai_spec)
     except ValueError as e:
         raise InputError(f"--ai: {e}") from None
-    for side, name in ai.items():
-        if name not in system.players:
-            raise InputError(f"--ai: unknown AI player {name!r} for {side} in {system.title}; "
-                             f"known: {', '.join(sorted(system.players))}")
+    ai = _checked_ai(ai, system, scenario, loaded.data)
+    if robust:  # the robust verdict (cli/tune_command.py) plays its own batches
+        from cli.tune_command import robust_playtest
+
+        return robust_playtest(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
+                               workers=workers, scheduler=scheduler, json_out=json_out, quiet=quiet, ai=ai)
     fixed = None
     if setup_file:
         if system.load_placement is None:
@@ -399,6 +456,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                f"a game (median)")
     for w in t["warnings"]:
         click.echo(f"WARNING: {w}")
+    _echo_blunders(t.get("blunders") or {}, t["played"])
     for e in s["errors"]:
         click.echo(f"ERROR in game {e['index']} (seed {e['seed']}): {e['error'].splitlines()[0]}"
                    + (f"; replay {e['replay']}" if e["replay"] else ""), err=True)
@@ -414,7 +472,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                              "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
                              "first_contact": r.first_contact, "eliminations_by_rule": r.eliminations_by_rule,
                              "idle": r.idle, "seconds": r.seconds, "decisions": r.actions,
-                             "reason": r.reason, "error": r.error,
+                             "reason": r.reason, "error": r.error, "blunders": r.blunders,
                              "replay": r.replay} for r in results]}
         text = _json.dumps(doc, indent=1) + "\n"
         try:
@@ -555,6 +613,10 @@ def _verify_error_replay(file: str, rp, system) -> None:
         why.append(f"the events differ from event {d[0]}")
     click.echo(f"{file}: NOT REPRODUCED: recorded {first!r}; " + "; ".join(why), err=True)
     raise SystemExit(1)
+
+
+# -- further commands, each in its own module (registered on import)
+from cli import tune_command as _tune_command  # noqa: E402,F401  ironcross tune
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -157,21 +157,35 @@ class GameResult:
     standing_by_turn: list[str] = field(default_factory=list)
     objective_by_turn: dict[str, list[int]] = field(default_factory=dict)
     rule_system: str = DEFAULT_SYSTEM
+    #: the blunder report: side -> kind -> items (each a dict with its Game Turn ``turn``, the hex,
+    #: the units; ``RuleSystem.blunder_watch``, docs/ai.md), read off the events and states
+    blunders: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
 
 
 def parse_ai(text: str | None) -> dict[str, str]:
     """``"german=random,russian=heuristic"`` -> {"german": "random", "russian": "heuristic"};
-    missing sides (and an empty spec) take :data:`DEFAULT_AI`. Raises ValueError on a malformed spec."""
+    missing sides (and an empty spec) take :data:`DEFAULT_AI`. A player may carry behaviour
+    settings after a colon, ``k=v`` pairs (the commas after it belong to it until the next
+    ``SIDE=``) or ``@FILE``: ``"german=heuristic:aggression=0.7,fire_threshold=0.1,russian=random"``
+    -> {"german": "heuristic:aggression=0.7,fire_threshold=0.1", "russian": "random"} (checked by
+    :func:`core.ironcross.players.canonical_settings`, not here). Raises ValueError on a malformed spec."""
     out = dict(DEFAULT_AI)
     if not text:
         return out
+    last = None
     for part in text.split(","):
+        key = part.split("=", 1)[0].strip().lower() if "=" in part else None
+        if key in out:
+            side, name = key, part.split("=", 1)[1].strip()
+            out[side] = name if ":" in name else name.lower()
+            last = side
+            continue
+        if last is not None and ":" in out[last]:  # one more setting of the last side's player
+            out[last] += "," + part.strip()
+            continue
         if "=" not in part:
             raise ValueError(f"--ai expects SIDE=NAME pairs, got {part!r}")
-        side, name = (x.strip().lower() for x in part.split("=", 1))
-        if side not in out:
-            raise ValueError(f"unknown side {side!r} in --ai (german or russian)")
-        out[side] = name
+        raise ValueError(f"unknown side {key!r} in --ai (german or russian)")
     return out
 
 
@@ -250,6 +264,7 @@ def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: 
         players = system.make_players(setup, ai, seed)
         view = system.view
         record = system.action_record
+        watch = system.blunder_watch(game) if system.blunder_watch is not None else None  # the blunder report
         n = 0
         seen = 0
         events = game.events
@@ -262,10 +277,16 @@ def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: 
             acts = game.legal_actions()
             where = f"in the {side} player {ai[side]!r} at decision {n}"
             a = players[side].choose(view(game, side), side, acts)
+            if watch is not None:
+                where = f"in the blunder report at decision {n}"
+                watch.before(game, side, a, acts)
             where = f"in the engine at decision {n} ({a!r})"
             failed_action = a
             game.apply(a)
             failed_action = None
+            if watch is not None:
+                where = f"in the blunder report at decision {n}"
+                watch.after(game, events[seen:])
             if record is not None:  # what only the running game shows (Iron Cross: where each firer stood)
                 for name, c in record(game, events[seen:]).items():
                     counts.setdefault(name, Counter()).update(c)
@@ -281,6 +302,8 @@ def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: 
         for name, c in counts.items():
             setattr(res, name, dict(c))
         res.standing_by_turn, res.objective_by_turn = standing, held
+        if watch is not None:
+            res.blunders = watch.finish(game)
     except Exception as e:  # one broken game must not stop the batch: it is reported, never swallowed
         res = GameResult(index, seed, "error", game.turn if game else 0,
                          actions=len(game.actions) if game else 0,
@@ -588,8 +611,35 @@ def summarise(results: Iterable[GameResult], scenario: LoadedScenario | None = N
         "fire_origins": origins.most_common(10),
         "errors": [{"seed": r.seed, "index": r.index, "error": r.error, "replay": r.replay}
                    for r in rs if r.outcome == "error"],
-        "trust": trust_report(rs, system),
+        "trust": {**trust_report(rs, system), "blunders": blunder_report(rs, system)},
     }
+
+
+def blunder_report(results: Iterable[GameResult], system=None) -> dict:
+    """The blunder report of a batch (docs/ai.md): ``{"kinds": {kind: definition}, "per_side":
+    {side: {kind: {"per_game": mean count a played game, "games": games with at least one, "total",
+    "first_turn": mean Game Turn of the first one (None without)}}}, "per_game": [{"index", "seed",
+    side: {kind: count}}]}``; kinds are the results' rule system's (``RuleSystem.blunder_kinds``),
+    sides and kinds without any left out of ``per_side``. ``system``: the rule system (default: the
+    results' own ``rule_system``)."""
+    rs = list(results)
+    system = system if system is not None else _system_of(rs)
+    played = [r for r in rs if r.outcome != "error"]
+    per_side: dict[str, dict] = {}
+    for side in system.sides:
+        for kind in system.blunder_kinds:
+            counts = [len((r.blunders.get(side) or {}).get(kind, [])) for r in played]
+            if not any(counts):
+                continue
+            firsts = [min(i.get("turn", 0) for i in r.blunders[side][kind]) for r in played
+                      if (r.blunders.get(side) or {}).get(kind)]
+            per_side.setdefault(side, {})[kind] = {
+                "per_game": sum(counts) / len(played), "games": sum(1 for c in counts if c), "total": sum(counts),
+                "first_turn": statistics.mean(firsts) if firsts else None}
+    per_game = [{"index": r.index, "seed": r.seed,
+                 **{side: {k: len(v) for k, v in kinds.items()} for side, kinds in r.blunders.items()}}
+                for r in played if r.blunders]
+    return {"kinds": dict(system.blunder_kinds), "per_side": per_side, "per_game": per_game}
 
 
 def trust_report(results: Iterable[GameResult], system=None) -> dict:

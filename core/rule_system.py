@@ -310,6 +310,19 @@ class RuleSystem:
     scenario_schema: Callable[[], Mapping[str, Any]] | None = None
     scenario_hints: Callable[[], Mapping[str, Any]] | None = None
     new_scenario: Callable[[str, list[str], str], dict] | None = None
+    # -- optional, behaviour settings and blunders (docs/ai.md)
+    #: a player spec ``NAME:SETTINGS`` -> the same with its settings validated and written out
+    #: (``@FILE`` read); raises ValueError naming the unknown setting or the value out of range.
+    #: None: the system's players take no settings.
+    player_settings: Callable[[str], str] | None = None
+    #: the blunder report (docs/ai.md): kind -> definition, and ``blunder_watch(game)`` -> a watcher
+    #: with ``before(game, side, action, legal)``, ``after(game, events)`` and ``finish(game)`` ->
+    #: ``{side: {kind: [item, ...]}}`` (items JSON-ready, each with its ``turn``). None: no report.
+    #: ``settings_space(player)`` -> (search space {setting: (low, high, log scale)}, defaults
+    #: {setting: value}) for ``ironcross tune``; KeyError for a player without settings
+    settings_space: Callable[[str], tuple[Mapping[str, tuple[float, float, bool]], Mapping[str, float]]] | None = None
+    blunder_kinds: Mapping[str, str] = field(default_factory=dict)
+    blunder_watch: Callable[[Any], Any] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

@@ -778,6 +778,19 @@ class AppliedErratum(_Strict):
     line: str = ""
 
 
+class AISettingsBlock(_Strict):
+    """Behaviour settings of one side's AI stored in the scenario (``docs/ai.md``, "Behaviour
+    settings"): the player they are for, the settings that differ from its defaults (checked by the
+    player when a game starts: :func:`core.ironcross.players.canonical_settings`), and their provenance:
+    ``default`` (none changed), ``designer`` (set by hand) or ``tuned`` (``by`` names the command
+    that found them, e.g. ``ironcross tune ... --side german --trials 30 --games 20 --seed 1``)."""
+
+    player: str = "heuristic"
+    settings: dict[str, float | int | bool] = Field(default_factory=dict)
+    provenance: Literal["default", "designer", "tuned"] = "designer"
+    by: str = ""
+
+
 class Scenario(_Strict):
     """A whole scenario file (format ``ironcross-scenario``)."""
 
@@ -808,6 +821,9 @@ class Scenario(_Strict):
     victory: Victory
     #: regions a side controls from the start (:class:`InitialControl`)
     initial_control: list[InitialControl] = Field(default_factory=list)
+    #: per side, the behaviour settings its AI plays with when the command line names the bare
+    #: player (``--ai german=heuristic``); absent = the player's defaults
+    ai_settings: dict[Side, AISettingsBlock] | None = None
     notes: list[str] = Field(default_factory=list)
     errata: list[AppliedErratum] = Field(default_factory=list)
     provenance: Provenance | None = None

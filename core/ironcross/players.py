@@ -12,7 +12,8 @@ from typing import Callable, Protocol, Sequence
 
 from core.ironcross.actions import Action
 
-__all__ = ["Player", "RandomPlayer", "PLAYERS", "make_player"]
+__all__ = ["Player", "RandomPlayer", "PLAYERS", "make_player", "split_spec", "canonical_settings",
+           "SETTINGS_PLAYERS"]
 
 
 class Player(Protocol):
@@ -38,20 +39,63 @@ class RandomPlayer:
         return actions[self._rng.randrange(len(actions))]
 
 
-def _heuristic(seed: int) -> Player:
+def _heuristic(seed: int, settings: str = "") -> Player:
     from core.ironcross.ai.heuristic import HeuristicPlayer
+    from core.ironcross.ai.settings import parse_settings
 
-    return HeuristicPlayer(seed)
+    return HeuristicPlayer(seed, parse_settings(settings) if settings else None)
 
 
 #: name -> factory(seed) for ``--ai SIDE=NAME``.
 PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "heuristic": _heuristic}
 
 
+#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``):
+#: name -> the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
+SETTINGS_PLAYERS: dict[str, Callable[[str], str]] = {}
+
+
+def _heuristic_settings(text: str) -> str:
+    from core.ironcross.ai.settings import parse_settings, settings_text
+
+    return settings_text(parse_settings(text))
+
+
+SETTINGS_PLAYERS["heuristic"] = _heuristic_settings
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``"heuristic:aggression=0.7"`` -> ("heuristic", "aggression=0.7"); ``"random"`` -> ("random", "")."""
+    name, _, settings = spec.partition(":")
+    return name.strip(), settings.strip()
+
+
+def canonical_settings(spec: str) -> str:
+    """The player spec with its settings validated and written out (a ``@FILE`` read now, defaults
+    left out): ``"heuristic:@s.json"`` -> ``"heuristic:aggression=0.7"``; ``"heuristic:"`` ->
+    ``"heuristic"``. Raises ValueError naming an unknown setting, a value out of range, an unreadable
+    file, or a player that takes no settings."""
+    name, settings = split_spec(spec)
+    if not settings:
+        return name
+    canon = SETTINGS_PLAYERS.get(name)
+    if canon is None:
+        raise ValueError(f"the AI player {name!r} takes no settings (only {', '.join(sorted(SETTINGS_PLAYERS))} do)")
+    text = canon(settings)
+    return f"{name}:{text}" if text else name
+
+
 def make_player(name: str, seed: int) -> Player:
-    """Build the registered player ``name``; raises KeyError naming the known players."""
+    """Build the registered player ``name`` -- a spec ``NAME[:k=v,...]`` whose settings go to a
+    player of :data:`SETTINGS_PLAYERS`; raises KeyError naming the known players, ValueError for
+    settings a player does not take."""
+    base, settings = split_spec(name)
     try:
-        factory = PLAYERS[name]
+        factory = PLAYERS[base]
     except KeyError:
-        raise KeyError(f"unknown AI player {name!r}; known: {', '.join(sorted(PLAYERS))}") from None
+        raise KeyError(f"unknown AI player {base!r}; known: {', '.join(sorted(PLAYERS))}") from None
+    if settings:
+        if base not in SETTINGS_PLAYERS:
+            raise ValueError(f"the AI player {base!r} takes no settings")
+        return factory(seed, settings)
     return factory(seed)

@@ -70,7 +70,46 @@ def load_setup(path, seed: int, fixed: dict | None = None):
 
     left_out = (fixed or {}).get("left_out") or None
     sc, hexmap, roster = scenario_files(str(path))
-    return apply_fixed_setup(build_setup(sc, hexmap, seed=seed, roster=roster, left_out=left_out), fixed)
+    setup = apply_fixed_setup(build_setup(sc, hexmap, seed=seed, roster=roster, left_out=left_out), fixed)
+    setup.ai_settings = stored_ai(sc)  # the scenario's per-side AI settings (make_players)
+    return setup
+
+
+def stored_ai(sc) -> dict[str, str]:
+    """side -> player spec ``NAME:k=v,...`` of the behaviour settings the scenario stores for that
+    side (``ai_settings``; docs/ai.md); sides without settings are left out."""
+    out = {}
+    for side, block in (getattr(sc, "ai_settings", None) or {}).items():
+        if block.settings:
+            out[side] = block.player + ":" + ",".join(f"{k}={v!r}" for k, v in block.settings.items())
+    return out
+
+
+def _blunder_kinds() -> dict[str, str]:
+    from core.ironcross.blunders import KINDS
+
+    return dict(KINDS)
+
+
+def _blunder_watch(game):
+    from core.ironcross.blunders import blunder_watch
+
+    return blunder_watch(game)
+
+
+def _settings_space(player: str) -> tuple[dict, dict]:
+    """(search space, defaults) of the heuristic's behaviour settings (core.ironcross.ai.settings)."""
+    if player != "heuristic":
+        raise KeyError(player)
+    from core.ironcross.ai.settings import SEARCH_SPACE, BehaviorSettings
+
+    return dict(SEARCH_SPACE), BehaviorSettings().model_dump()
+
+
+def _player_settings(spec: str) -> str:
+    from core.ironcross.players import canonical_settings
+
+    return canonical_settings(spec)
 
 
 #: The scenario files this process has loaded for games: resolved path -> (stamps (inode, size,
@@ -135,7 +174,11 @@ def make_players(setup, ai: Mapping[str, str], seed: int) -> dict:
     from core.ironcross.fixed_setup_player import FixedSetupPlayer
     from core.ironcross.players import make_player
 
-    players = {side: make_player(ai[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
+    stored = getattr(setup, "ai_settings", None) or {}
+    # a bare player name takes the settings the scenario stores for that side and player (if any)
+    spec = {side: stored[side] if side in stored and stored[side].split(":")[0] == ai[side] else ai[side]
+            for side in ai}
+    players = {side: make_player(spec[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
     if getattr(setup, "fixed", None):
         players = {side: FixedSetupPlayer(p, setup.fixed, side) for side, p in players.items()}
     return players
@@ -491,6 +534,10 @@ SYSTEM = RuleSystem(
     load_setup=load_setup,
     new_game=new_game,
     make_players=make_players,
+    player_settings=_player_settings,
+    settings_space=_settings_space,
+    blunder_kinds=_blunder_kinds(),
+    blunder_watch=_blunder_watch,
     view=view,
     action_to_json=_action_to_json,
     action_from_json=_action_from_json,

@@ -354,7 +354,8 @@ class PlaytestPanel(QWidget):
         self.status.setText(f"{s['games']} games{cancelled}: German {o['german']}, Russian {o['russian']}, "
                             f"draw {o['draw']}" + (f", errors {o['error']}" if o.get("error") else "")
                             + f"; mean length {s['turns']['mean']:.1f} turns"
-                            + "".join(f"\nWARNING: {w}" for w in s["trust"]["warnings"]))
+                            + "".join(f"\nWARNING: {w}" for w in s["trust"]["warnings"])
+                            + blunder_lines(s["trust"].get("blunders") or {}))
         cas = s["casualties_per_game"]
         kinds = sorted(set(cas.get("german", {})) | set(cas.get("russian", {})))
         self.casualties.setRowCount(len(kinds))
@@ -385,3 +386,14 @@ class PlaytestPanel(QWidget):
         if self.runner is not None and self.runner.isRunning():
             self.runner.cancel()
             self.runner.wait(30000)
+
+
+def blunder_lines(report: dict) -> str:
+    """The blunder report (docs/ai.md) as status lines: per side, each kind with its count a game
+    and the games with one ("" when no kind was found or the system reports none)."""
+    out = []
+    for side, kinds in (report.get("per_side") or {}).items():
+        out.append(f"\nBlunders, {side} (a game): " + ", ".join(
+            f"{k.replace('_', ' ')} {d['per_game']:.1f} ({d['games']} games)" for k, d in kinds.items()))
+    return "".join(out)
+

@@ -69,7 +69,8 @@ def test_cli_scheduler_gives_the_local_pool_results(s1, cluster, local, tmp_path
         {"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
          "casualties": r.casualties, "casualties_by_turn": r.casualties_by_turn,
          "first_contact": r.first_contact, "eliminations_by_rule": r.eliminations_by_rule, "idle": r.idle,
-         "decisions": r.actions, "reason": r.reason, "error": None, "replay": None} for r in local]
+         "decisions": r.actions, "reason": r.reason, "error": None, "blunders": r.blunders, "replay": None}
+        for r in local]
 
 
 def test_bad_scheduler_address_is_a_clear_message_quickly():

@@ -524,3 +524,17 @@ def test_roster_edit_saved_in_the_scenario_and_type_names_shown(win, tmp_path):
     assert again.unit("R-45AT-1").crew == 3
     assert again.unit("R-45AT-1").provenance_of("crew").source == "designer"
     assert shipped_counters_path().read_bytes() == shipped
+
+
+def test_playtest_panel_shows_the_blunder_report(qtbot):
+    """The Playtest panel's summary lists each side's blunders a game (docs/ai.md)."""
+    from core.playtest import GameResult
+    from editor.playtest_dock import PlaytestPanel
+
+    panel = PlaytestPanel(lambda folder: None)
+    qtbot.addWidget(panel)
+    item = {"turn": 1, "hex": "4307", "units": ["GM"], "effect": "broken"}
+    panel._done([GameResult(0, 1, "russian", 7, blunders={"german": {"intensive_fire_burnout": [item, item]}}),
+                 GameResult(1, 2, "russian", 7)])
+    assert "Blunders, german (a game): intensive fire burnout 1.0 (1 games)" in panel.status.text()
+    panel.shutdown()

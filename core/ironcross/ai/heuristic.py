@@ -41,6 +41,7 @@ from core.ironcross.ai.evaluation import (
     ap_attack_value, assault_odds, at_kill_probability, flame_value, grenade_value, pc_pass, unit_value)
 from core.ironcross.ai.influence import InfluenceMaps
 from core.ironcross.ai.movement import MovementMixin
+from core.ironcross.ai.settings import BehaviorSettings
 from core.ironcross.ai.strategy import StrategyMixin
 from core.ironcross.ai.tactics import TacticsMixin
 from core.ironcross import combat_tables as ct
@@ -73,7 +74,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, settings: BehaviorSettings | None = None):
+        #: how it plays (:class:`core.ironcross.ai.settings.BehaviorSettings`; default = the original values)
+        self.settings = settings if settings is not None else BehaviorSettings()
         self._rng = random.Random(seed)
         self.maps = InfluenceMaps()
         self.posture: str | None = None
@@ -293,7 +296,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if not (u.is_mg or u.is_cw) and gm > 2:
                 return 0.45 if self.posture == "attack" else 0.2
             if self._last_turn and self.posture == "attack" and not (u.is_mg or u.is_cw) and gm > 0:
-                return 1.5  # the last move of the game: a goal hex not reached decides it
+                return self.settings.end_game_push  # the last move of the game: a goal hex not reached decides it
             return 0.05
         return 0.02
 
@@ -307,13 +310,14 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         """How much hitting the enemy in ``h`` counts: an enemy-held goal hex most (on the last Game
         Turn it decides the game), an enemy on or next to a goal hex more."""
         m = self.maps
+        st = self.settings
         if h in m.attack:
-            return 3.0 if self._last_turn else 1.6
+            return st.objective_target_factor_last_turn if self._last_turn else st.objective_target_factor
         near = self._dc.get(("near_goal", h))
         if near is None:
             goals = m.goal | m.guard
             near = self._dc[("near_goal", h)] = h in goals or any(n in goals for n in self._nbs_of(h))
-        return 1.3 if near else 1.0
+        return st.near_objective_target_factor if near else 1.0
 
     def _nbs_of(self, h: str) -> list[str]:
         nbs = self._nbs.get(h)
@@ -347,6 +351,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 if pk * p < 0.01:
                     return None  # 12.33: only all 1s: an attack whose effect is nothing
                 return p * pk * unit_value(t) * max(1.0, self._objective_factor(a.target) * 0.8) - cost
+            if a.intensive and view.turn < self.settings.intensive_fire_from_turn:
+                return None  # fire discipline: no Intensive Fire (11.15) this early
             fp_full = view.ap_firepower(a.firers, a.target, a.intensive, opportunity)
             ps = []
             for f in firers:
@@ -365,6 +371,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             ev = p_any * ap_attack_value(fp, self._targets(view, a.target, moved))
             if ev < 0.02:
                 return None
+            self._dc.setdefault("raw_ev", {})[a] = ev  # for the poor-target filter (target priority)
             ev *= self._objective_factor(a.target)
             for x in a.intensive:  # 11.15: the MG may jam or break (Intensive Fire Effects table)
                 ev -= self._intensive_cost(view, view.unit(x))
@@ -377,7 +384,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             others = [x for x in view.units_at(u.hex) if x.side == view.side and x.id != u.id and not x.fired
                       and x.ap > 0]
             left = view.grenades_left()
-            keep = 0.2 * max(0.0, 1.0 - left / (2.0 * self._turns_left(view)))
+            keep = self.settings.grenade_reserve * max(0.0, 1.0 - left / (2.0 * self._turns_left(view)))
             cost = self._fire_cost(view, u, ph, False, a.target) + 0.06 * len(others) + keep
             ev = pc_pass(u.pr, 2) * grenade_value(view.enemy_at(a.target), view.terrain.is_building(a.target))
             if ev < 0.02:
@@ -416,7 +423,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         out worth a share of the MG's value; late in the game a broken MG costs little."""
         left = 2 * self._turns_left(view)  # Player Turns in which it could still fire
         per_turn = 0.08 * unit_value(mg)
-        return per_turn * (6 / 36 * left + 8 / 36 * min(2, left) + 12 / 36 * min(1, left))
+        cost = per_turn * (6 / 36 * left + 8 / 36 * min(2, left) + 12 / 36 * min(1, left))
+        return cost * self.settings.intensive_fire_cost
 
     def _fire(self, view, actions: list[Action]) -> Action | None:
         # 14.0: mortar fire comes before any other fire of the phase, or not at all
@@ -434,10 +442,27 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 s = self._price(view, a, False)
                 if s is not None:
                     scored.append((s, a))
+        scored = self._drop_poor_targets(scored)
         s, a = self._best(scored)
-        if a is None or s < 0.06:
+        if a is None or s < self.settings.fire_threshold:
             return EndPhase()
         return a
+
+    def _drop_poor_targets(self, scored: list[tuple[float, Action]]) -> list[tuple[float, Action]]:
+        """Target priority (``poor_target_ratio``): leave out the AP fire actions whose expected
+        effect (before the objective weight and costs) is below that share of the best one the same
+        firers have. Ratio 0 (the default) keeps all."""
+        ratio = self.settings.poor_target_ratio
+        if ratio <= 0.0:
+            return scored
+        raw = self._dc.get("raw_ev", {})
+        best: dict[frozenset, float] = {}
+        for _s, a in scored:
+            if a.kind == "fire" and a in raw:
+                k = frozenset(a.firers)
+                best[k] = max(best.get(k, 0.0), raw[a])
+        return [(s, a) for s, a in scored
+                if not (a.kind == "fire" and a in raw and raw[a] < ratio * best[frozenset(a.firers)])]
 
     def _opportunity(self, view, actions: list[Action]) -> Action | None:
         scored = []
@@ -452,7 +477,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                     scored.append((s, a))
         s, a = self._best(scored)
         # fire now when the expected effect beats keeping the units for later fire
-        if a is None or s < 0.18:
+        if a is None or s < self.settings.opportunity_fire_threshold:
             return Pass()
         return a
 
@@ -460,12 +485,13 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
     def _assault_need(self, view, target: str) -> float:
         """The strength ratio an assault on ``target`` needs (17.0): 1.3; 1.0 on a goal hex; lower
         as the game runs out on an enemy-held goal hex (losing it decides the game)."""
+        st = self.settings
         f = self._objective_factor(target)
         if f <= 1.0:
-            return 1.3
+            return st.assault_ratio
         left = self._turns_left(view)
         if target in self.maps.attack or f >= 1.3:
-            return 0.3 if left <= 1 else 0.6 if left <= 2 else 1.0
+            return st.assault_ratio_last_turn if left <= 1 else 0.6 if left <= 2 else 1.0
         return 1.0
 
     def _designate(self, view, actions: list[Action]) -> Action | None:

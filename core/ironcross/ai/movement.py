@@ -219,7 +219,10 @@ class MovementMixin:
             # an attacker that did not move at all last Player Turn (a stalemate in front of the
             # enemy's guns) accepts more risk each such turn
             wr = 0.8 * 0.6 ** min(getattr(self, "_stalls", 0), 4) if attack else 1.3
-            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg, (0.3 if attack else 0.6) * urg, wr, urg)
+            st = self.settings
+            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg * st.aggression,
+                                       (0.3 if attack else 0.6) * urg * st.hold_objective,
+                                       wr * st.self_preservation, urg)
         return w
 
     def _turns_left(self, view) -> int:
@@ -242,7 +245,8 @@ class MovementMixin:
         pressure = min(1.5, need / self._turns_left(view))
         g["press"] = pressure
         base = 0.4 if self.posture == "attack" else 0.28
-        return base * (0.8 + 1.6 * pressure) * (1.0 + 0.5 * view.turn / max(1, view.game_length))
+        return base * (0.8 + 1.6 * pressure) * (1.0 + 0.5 * view.turn / max(1, view.game_length)) \
+            * self.settings.aggression
 
     def _hex_comp(self, view, h: str, cl: int | None = None) -> tuple:
         """Per-hex parts of a position's value: (infantry turns to the goals (of cluster ``cl``, MP
@@ -975,8 +979,10 @@ class MovementMixin:
             if sum(u.men for u in units) > 6 or sum(u.is_cw for u in units) > 1:
                 continue  # 8.62/8.63: the group could never stop anywhere
             (afv_moves if any(u.is_afv for u in units) else others).append((a, units))
-        thr = (0.4 if self.posture == "defend" else 0.25) if reaction else \
-            (0.12 if self.posture == "defend" else 0.1)
+        st = self.settings
+        defend = self.posture == "defend"
+        thr = (st.defend_reaction_move_threshold if defend else st.reaction_move_threshold) if reaction else \
+            (st.defend_move_threshold if defend else st.move_threshold)
         # 8.0: per AFV its best way of moving; AFVs alone first, then AFVs with infantry
         best_afv: dict[str, tuple] = {}
         for a, units in afv_moves:
@@ -1008,7 +1014,7 @@ class MovementMixin:
             # pays only if its chance beats the units' own PCs, unit for unit
             s = r[0] / len(units) if r is not None else -inf
             stale[a] = (s, mkey)
-            if r is not None and s > thr:
+            if r is not None and s > thr + self._hidden_reluctance(view, units):
                 scored.append((s, a))
                 notes[a] = r[3]
                 top = max(top, s)
@@ -1020,6 +1026,20 @@ class MovementMixin:
             return a
         end = self._end_steps(view, actions)  # 20.1, 8.65
         return end if end is not None else EndPhase()
+
+    def _hidden_reluctance(self, view, units) -> float:
+        """Hidden discipline: the extra gain per unit a group standing in an own hidden hex (24.2)
+        needs to move (moving reveals it, 24.22) while no visible enemy unit has LOS to it (10.3:
+        nobody could see it yet); 0 otherwise (and always with the default ``hidden_discipline`` 0)."""
+        extra = self.settings.hidden_discipline
+        if extra <= 0.0:
+            return 0.0
+        h = units[0].hex
+        if h is None or h not in view.own_hidden_hexes():
+            return 0.0
+        if any(e.hex is not None and view.los(e.hex, h).clear for e in view.enemy_units()):
+            return 0.0
+        return extra
 
     def _note_unit_stalls(self, view) -> None:
         """At the start of an own Movement Phase: per unit, the own Movement Phases in a row it

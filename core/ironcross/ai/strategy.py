@@ -227,6 +227,7 @@ class StrategyMixin:
         demand: list[float] = []
         at_need: list[tuple[float, int]] = []  # per cluster: (enemy AFVs, their least frontal armour)
         att = components(set(attack))
+        st = self.settings
         for c in att:
             n = sum(enemy_at.get(h, 0) for h in c)
             clusters.append(frozenset(c))
@@ -237,10 +238,12 @@ class StrategyMixin:
                 # 17.13: a hex holding an enemy AFV may not be assaulted; only AT fire clears it
                 at_need.append((float(k), min(arm)))
                 n_inf = n - 2 * k
-                demand.append(min(16.0, 2.0 * k + ((4.0 + 2.0 * n_inf) if n_inf > 0 else 1.0)))
+                demand.append(min(16.0, 2.0 * k + ((st.concentration_base + st.concentration_per_enemy * n_inf)
+                                                   if n_inf > 0 else 1.0)))
                 continue
             at_need.append((0.0, 0))
-            demand.append(min(16.0, (6.0 + 3.0 * n) if late else (4.0 + 2.0 * n)))
+            demand.append(min(16.0, (st.end_game_concentration_base + st.end_game_concentration_per_enemy * n) if late
+                              else (st.concentration_base + st.concentration_per_enemy * n)))
         for c in components((set(goal) | set(guard)) - set(attack)):
             near = far = 0
             for e in enemies:

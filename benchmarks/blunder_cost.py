@@ -1,0 +1,104 @@
+"""What each blunder kind costs (docs/ai.md, "Blunder report"): paired batches of games.
+
+For a scenario and a side, the default heuristic and a variant that avoids one blunder kind through
+its behaviour settings play the same game seeds against the unchanged opponent (the default
+heuristic). For each kind it prints how often the side made that blunder a game with the defaults
+and with the variant (the variant must avoid it, or the comparison says nothing), the side's share
+of wins for both, and the change with its paired 95 % interval (per-game differences); plus the
+seconds a game as a multiple of the yardstick (``s = 0; for i in range(2_000_000): s += i * i % 7``,
+timed in the same run).
+
+Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --games 40 --workers 2
+     .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side russian --kinds hidden_revealed_by_own_move
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from core.playtest import run_batch, wilson_interval  # noqa: E402
+from core.robust_balance import paired_gain  # noqa: E402
+
+#: kind -> the settings of a variant that avoids it (core/ironcross/ai/settings.py)
+VARIANTS: dict[str, str] = {
+    "intensive_fire_burnout": "intensive_fire_cost=1000.0",
+    "hidden_revealed_by_own_move": "hidden_discipline=5.0",
+    "halted_in_open_under_mg": "self_preservation=2.5",
+    "lone_assault_failed": "assault_ratio_last_turn=1.3",
+    "objective_abandoned": "hold_objective=3.0",
+    "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",
+    "poor_target": "poor_target_ratio=0.5",
+}
+
+
+def yardstick() -> float:
+    """Seconds of the project's yardstick loop."""
+    t = time.perf_counter()
+    s = 0
+    for i in range(2_000_000):
+        s += i * i % 7
+    return time.perf_counter() - t
+
+
+def _per_game(results, side: str, kind: str) -> float:
+    played = [r for r in results if r.outcome != "error"]
+    return sum(len((r.blunders.get(side) or {}).get(kind, [])) for r in played) / max(1, len(played))
+
+
+def _share(results, side: str) -> str:
+    played = [r for r in results if r.outcome != "error"]
+    k = sum(1 for r in played if r.outcome == side)
+    lo, hi = wilson_interval(k, len(played))
+    return f"{k}/{len(played)} {k / max(1, len(played)):.0%} [{lo:.0%}-{hi:.0%}]"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks.ai_strength import scenario_paths
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenario", type=int, default=1, help="shipped scenario number (default 1)")
+    ap.add_argument("--side", choices=("german", "russian"), default="german")
+    ap.add_argument("--games", type=int, default=40, help="games a batch (default 40)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--kinds", default=",".join(VARIANTS), help="comma-separated kinds (default: all)")
+    args = ap.parse_args(argv)
+    paths = scenario_paths()
+    if args.scenario not in paths:
+        ap.error(f"no shipped scenario {args.scenario}")
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in VARIANTS]
+    if bad:
+        ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
+    path = str(paths[args.scenario])
+    ys = yardstick()
+    ai = {"german": "heuristic", "russian": "heuristic"}
+    t0 = time.perf_counter()
+    base = run_batch(path, args.games, args.seed, ai, workers=args.workers)
+    per = statistics.median(r.seconds for r in base)
+    print(f"Scenario {args.scenario}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
+          f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
+    print(f"default: {args.side} wins {_share(base, args.side)}")
+    print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
+    for kind in kinds:
+        spec = f"heuristic:{VARIANTS[kind]}"
+        var = run_batch(path, args.games, args.seed, {**ai, args.side: spec}, workers=args.workers)
+        g, lo, hi = paired_gain(base, var, args.side)
+        print(f"{kind:30s} {_per_game(base, args.side, kind):15.2f} {_per_game(var, args.side, kind):8.2f}  "
+              f"{_share(var, args.side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]})", flush=True)
+    total = time.perf_counter() - t0
+    print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""``ironcross tune``: search one side's AI behaviour settings against the fixed other side
+(:mod:`core.tuning`, Optuna), and write them as a settings file ``--ai SIDE=heuristic:@FILE`` reads
+and a scenario's ``ai_settings`` can hold."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+import click
+
+from cli.main import InputError, cli
+
+__all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines"]
+
+
+def share_line(label: str, d: dict) -> str:
+    """``"  default  12 of 40 won  30.0 %  [18.1 % - 45.4 %], 3 draws, score 0.341"``."""
+    lo, hi = d["ci95"]
+    return (f"  {label:8s} {d['wins']:3d} of {d['games']} won  {d['share']:6.1%}  [{lo:.1%} - {hi:.1%}], "
+            f"{d['draws']} draws, score {d['score']:.3f}")
+
+
+@cli.command("tune")
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--side", required=True, help="the side whose AI settings are searched (german or russian)")
+@click.option("--trials", default=30, show_default=True, type=click.IntRange(1),
+              help="trials in the study (a resumed study counts the ones it has)")
+@click.option("--games", default=20, show_default=True, type=click.IntRange(1),
+              help="games a trial; the same seeds for every trial (common random numbers)")
+@click.option("--seed", default=1, show_default=True, type=int, help="games' batch seed and the sampler's seed")
+@click.option("--player", default="heuristic", show_default=True, help="the tuned side's player")
+@click.option("--against", "against", default="heuristic", show_default=True, metavar="SPEC",
+              help="the other side's player, with settings if any (heuristic:@settings.json)")
+@click.option("--check-games", type=click.IntRange(0), default=None,
+              help="games of the final check on fresh seeds, default and tuned each (default: --games; 0: none)")
+@click.option("--storage", type=click.Path(dir_okay=False), default=None,
+              help="the Optuna SQLite file (default: OUT.optuna.db); the same file resumes or extends the study")
+@click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="the settings file to write")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, player: str, against: str,
+             check_games: int | None, storage: str | None, workers: int | None, scheduler: str | None, out: str,
+             quiet: bool) -> None:
+    """Search the behaviour settings of SIDE's AI that maximise its score in SCENARIO against the
+    unchanged other side (Optuna; docs/ai.md), check them on fresh seeds and write them to OUT.
+
+    A game scores 1 won, 0.5 drawn, 0 lost, plus a tie-breaker within 0.1 for the units eliminated
+    on both sides. Ctrl-C stops the search and keeps the best found so far (exit 130)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from core.playtest import PlaytestError
+    from core.rule_system import for_scenario
+    from maps.document_file import DocumentError, atomic_write_text
+
+    try:
+        system = for_scenario(scenario)
+        system.load_setup(scenario, seed, None)
+    except DocumentError as e:
+        raise InputError(str(e)) from None
+    except (KeyError, ValueError) as e:
+        raise InputError(f"{scenario}: cannot be played: {e}") from None
+    except OSError as e:
+        raise InputError(f"{scenario}: cannot read: {e}") from None
+    side = side.strip().lower()
+    if side not in system.sides:
+        raise click.UsageError(f"--side: {side!r} is no side of {system.title} ({' or '.join(system.sides)})")
+    if system.settings_space is None:
+        raise InputError(f"{system.title}'s players take no behaviour settings: nothing to tune")
+    try:
+        space, defaults = system.settings_space(player)
+    except KeyError:
+        raise InputError(f"--player: {player!r} takes no behaviour settings in {system.title}") from None
+    try:
+        against = system.player_settings(against) if ":" in against else against
+    except ValueError as e:
+        raise InputError(f"--against: {e}") from None
+    if against.partition(":")[0] not in system.players:
+        raise InputError(f"--against: unknown AI player {against!r}; known: {', '.join(sorted(system.players))}")
+    storage = storage or out + ".optuna.db"
+    check_games = games if check_games is None else check_games
+    other = next(s for s in system.sides if s != side)
+    click.echo(f"Tuning {side} ({player}) against {other} ({against}) in {scenario}: {trials} trials x {games} "
+               f"games, seed {seed}, study in {storage}")
+    import time
+
+    from core.tuning import tune
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[best]}"), TimeElapsedColumn(), disable=quiet)
+    t0 = time.perf_counter()
+    try:
+        with progress:
+            task = progress.add_task("trials", total=trials, best="")
+            check_task = None
+
+            def on_trial(done: int, score: float, best: float) -> None:
+                progress.update(task, completed=done, best=f"last {score:.3f} best {best:.3f}")
+
+            def on_check(n: int) -> None:
+                nonlocal check_task
+                if check_task is None:
+                    check_task = progress.add_task("check", total=2 * check_games, best="fresh seeds")
+                progress.update(check_task, advance=n)
+
+            res = tune(scenario, side, space, player=player, opponent=against, trials=trials, games=games, seed=seed,
+                       workers=workers, scheduler=scheduler, storage=storage, check_games=check_games,
+                       defaults=defaults, canonical=system.player_settings, on_trial=on_trial, on_check=on_check)
+    except KeyboardInterrupt:
+        click.echo("interrupted before any trial completed: nothing written", err=True)
+        raise SystemExit(130)
+    except PlaytestError as e:
+        raise InputError(str(e)) from None
+    except ImportError as e:
+        raise InputError(f"tune needs Optuna (pip install optuna): {e}") from None
+    by = "ironcross tune " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["tune"] else \
+        f"ironcross tune {scenario} --side {side} --trials {trials} --games {games} --seed {seed}"
+    body = res.best_spec.partition(":")[2]  # the canonical k=v text (defaults left out)
+    settings = {k: json.loads(v) for k, v in (kv.split("=", 1) for kv in body.split(",") if kv)}
+    doc = {"player": player, "side": side, "settings": settings,
+           "provenance": "tuned", "by": by, "scenario": scenario, "against": against, "seed": seed,
+           "trials": res.trials, "games": games, "score": res.best_score, "default_score": res.default_score,
+           "interrupted": res.interrupted, "check": res.check}
+    try:
+        atomic_write_text(out, json.dumps(doc, indent=1) + "\n")
+    except OSError as e:
+        raise InputError(f"{out}: cannot write: {e}") from None
+    click.echo(f"{res.trials} trials in {time.perf_counter() - t0:.0f} s; best score {res.best_score:.3f}"
+               + (f" (default {res.default_score:.3f})" if res.default_score is not None else "")
+               + f" on the tuning seeds")
+    moved = {k: v for k, v in res.best.items() if k in defaults and abs(v - float(defaults[k])) > 1e-9}
+    click.echo("settings: " + (", ".join(f"{k} {defaults[k]:g} -> {v:.3g}" for k, v in moved.items()) or "the defaults"))
+    if res.check:
+        click.echo(f"check on fresh seeds (batch seed {res.check['seed']}), {side} wins with 95 % intervals:")
+        click.echo(share_line("default", res.check["default"]))
+        click.echo(share_line("tuned", res.check["tuned"]))
+    click.echo(f"wrote {out} (use: --ai {side}={player}:@{out})")
+    if res.interrupted:
+        raise SystemExit(130)
+
+
+def robust_lines(title: str, ans) -> list[str]:
+    """The text of a :class:`core.robust_balance.RobustAnswer`: the shares of each pairing with
+    their 95 % intervals, each side's gain from tuning with its paired interval and the settings
+    that moved, and the verdict."""
+
+    def row(label: str, shares: dict) -> str:
+        return f"  {label:24s} " + "  ".join(
+            f"{k} {v['share']:6.1%} [{v['ci95'][0]:.0%}-{v['ci95'][1]:.0%}]" for k, v in shares.items())
+
+    out = [f"{title}: {ans.games} games a pairing, seed {ans.seed}", row("default vs default", ans.default)]
+    for side, t in ans.tuned.items():
+        out.append(row(f"{side} tuned", t.shares))
+    for side, t in ans.tuned.items():
+        g = t.gain
+        moved = ", ".join(f"{k} {a:g} -> {b:.3g}" for k, (a, b) in t.moved.items()) or "none"
+        out.append(f"  {side} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}] from tuning "
+                   f"({t.tuning.trials} trials, tuning score {t.tuning.best_score:.3f}"
+                   + (f" vs default {t.tuning.default_score:.3f}" if t.tuning.default_score is not None else "")
+                   + f"); settings moved: {moved}")
+    out.append(f"Verdict: {ans.verdict.upper()} -- {ans.text}")
+    return out
+
+
+def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int, tune_games: int,
+                    workers: int | None, scheduler: str | None, json_out: str | None, quiet: bool,
+                    ai: dict[str, str] | None = None) -> None:
+    """``ironcross playtest SCENARIO --robust`` (:func:`core.robust_balance.robust_balance`): the
+    player both sides' ``--ai`` name (default heuristic), its defaults against each side tuned."""
+    from dataclasses import asdict
+
+    from core.playtest import PlaytestError
+    from core.robust_balance import robust_balance
+    from maps.document_file import atomic_write_text
+
+    if system.settings_space is None:
+        raise InputError(f"--robust: {system.title}'s players take no behaviour settings to tune")
+    names = {spec.partition(":")[0] for spec in (ai or {}).values()} or {"heuristic"}
+    if len(names) != 1 or any(":" in spec for spec in (ai or {}).values()):
+        raise click.UsageError("--robust compares one player's defaults with each side tuned: name the same "
+                               "player without settings for both sides in --ai")
+    player = names.pop()
+    try:
+        system.settings_space(player)
+    except KeyError:
+        raise InputError(f"--robust: the player {player!r} takes no behaviour settings to tune") from None
+    click.echo(f"{scenario}: robust balance, {games} games a pairing, {trials} tuning trials x {tune_games} games "
+               "a side")
+    try:
+        ans = robust_balance(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
+                             workers=workers, scheduler=scheduler, player=player,
+                             on_stage=None if quiet else (lambda s: click.echo(f"... {s}")))
+    except PlaytestError as e:
+        raise InputError(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo("interrupted: no verdict", err=True)
+        raise SystemExit(130)
+    for line in robust_lines(scenario, ans):
+        click.echo(line)
+    if json_out:
+        doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
+               "default": ans.default, "verdict": ans.verdict, "text": ans.text,
+               "tuned": {s: {"shares": t.shares, "gain": list(t.gain), "moved": {k: list(v) for k, v in t.moved.items()},
+                             "settings": t.tuning.best, "spec": t.tuning.best_spec,
+                             "tuning": {k: v for k, v in asdict(t.tuning).items() if k != "history"}}
+                         for s, t in ans.tuned.items()}}
+        try:
+            atomic_write_text(json_out, json.dumps(doc, indent=1) + "\n")
+        except OSError as e:
+            raise InputError(f"{json_out}: cannot write: {e}") from None
+        click.echo(f"wrote {json_out}")

@@ -1,0 +1,202 @@
+"""Behaviour settings of the Iron Cross heuristic player: its weights and thresholds in one object.
+
+In the spirit of MegaMek Princess's BehaviorSettings: every number the heuristic used to carry inline
+that says *how* it plays (not what the rules are) is a named, documented, range-checked field here,
+so a side's behaviour can be chosen on the command line (``--ai german=heuristic:aggression=0.7``,
+``--ai german=heuristic:@settings.json``), stored per side in a scenario (``ai_settings``, with its
+provenance) or tuned against the opponent (``ironcross tune``). The defaults are the heuristic's
+long-standing values: a player with default settings plays exactly the games it always played
+(multiplying by 1.0 and comparing against the same constants change no float).
+
+Each field's meaning and range is in ``docs/ai.md`` ("Behaviour settings"); the fields' ``description``
+texts below are the same, for ``ironcross tune`` and error messages. A scenario stores settings
+per side as :class:`scenarios.model.AISettingsBlock` (values, provenance), checked here when a game
+starts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+__all__ = ["BehaviorSettings", "SettingsError", "parse_settings", "settings_text", "load_settings_file",
+           "settings_from_mapping", "SEARCH_SPACE"]
+
+
+class SettingsError(ValueError):
+    """A settings text or file names an unknown setting or a value out of its range; the message
+    names the setting (and the file) and the allowed range."""
+
+
+class BehaviorSettings(BaseModel):
+    """How the heuristic plays (every field: its default is the heuristic's original value).
+
+    Multipliers ("x1 = default") scale a weight; thresholds are in the heuristic's score units
+    (expected eliminations, a unit worth about 1)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_assignment=True)
+
+    # -- movement -------------------------------------------------------------------------------
+    aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "progress toward the goal hexes: multiplier of the weight of each turn of MPs gained toward the "
+        "unit's goal cluster (0 = ignore goals, 4 = rush them)"))
+    self_preservation: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "multiplier of the weight of expected losses (enemy opportunity and next fire, mines) when "
+        "choosing where to move (0 = ignore danger, 4 = very cautious)"))
+    hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "multiplier of the bonus for ending a move on a goal hex of the unit's cluster"))
+    move_threshold: float = Field(0.1, ge=0.0, le=2.0, description=(
+        "least gain per unit for a group to move in its own Movement Phase when attacking (a defender "
+        "uses defend_move_threshold)"))
+    defend_move_threshold: float = Field(0.12, ge=0.0, le=2.0, description=(
+        "least gain per unit for a group to move in its own Movement Phase when defending"))
+    reaction_move_threshold: float = Field(0.25, ge=0.0, le=5.0, description=(
+        "least gain per unit for a group to move in the Reaction Movement Phase (8.0) when attacking"))
+    defend_reaction_move_threshold: float = Field(0.4, ge=0.0, le=5.0, description=(
+        "least gain per unit for a group to move in the Reaction Movement Phase when defending"))
+    hidden_discipline: float = Field(0.0, ge=0.0, le=10.0, description=(
+        "extra gain per unit a group standing in one of its own hidden hexes (24.2) needs before it "
+        "moves (and so reveals itself, 24.22) while no visible enemy unit has LOS to it; "
+        "0 = no extra reluctance"))
+    # -- fire -------------------------------------------------------------------------------------
+    fire_threshold: float = Field(0.06, ge=0.0, le=2.0, description=(
+        "fire discipline: least net value (expected effect less the cost of firing now) of an AP "
+        "attack, grenade or flamethrower attack the player makes; below it the phase ends"))
+    intensive_fire_cost: float = Field(1.0, ge=0.0, le=1000.0, description=(
+        "multiplier of the expected cost of MG Intensive Fire (11.15: jam, out two Player Turns, "
+        "broken for the game); 0 = free, 1000 = in effect never"))
+    intensive_fire_from_turn: int = Field(1, ge=1, le=30, description=(
+        "no MG Intensive Fire (11.15) before this Game Turn (1 = allowed from the start)"))
+    poor_target_ratio: float = Field(0.0, ge=0.0, le=1.0, description=(
+        "target priority: an AP fire action whose expected effect is below this share of the best "
+        "AP fire action the same firers have is not taken (0 = no such filter)"))
+    objective_target_factor: float = Field(1.6, ge=0.5, le=10.0, description=(
+        "target priority: how much more a hit on the enemy in a goal hex the side must take counts"))
+    objective_target_factor_last_turn: float = Field(3.0, ge=0.5, le=20.0, description=(
+        "target priority on the last Game Turn (end-game push) for the enemy in a goal hex to take"))
+    near_objective_target_factor: float = Field(1.3, ge=0.5, le=10.0, description=(
+        "target priority for the enemy on or next to any goal hex"))
+    opportunity_fire_threshold: float = Field(0.18, ge=0.0, le=2.0, description=(
+        "fire discipline in opportunity fire (13.0): least net value of firing now at a moving "
+        "enemy rather than keeping the units for later fire"))
+    assault_ratio: float = Field(1.3, ge=0.1, le=5.0, description=(
+        "least assault strength ratio (17.0: ratings, PCs, leaders, numbers) to assault a hex that is "
+        "no goal"))
+    assault_ratio_last_turn: float = Field(0.3, ge=0.1, le=5.0, description=(
+        "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
+        "(end-game push: losing it decides the game)"))
+    grenade_reserve: float = Field(0.2, ge=0.0, le=5.0, description=(
+        "reserve: cost of throwing a grenade (15.9, counted) while fewer are left than two a turn"))
+    # -- strategy ---------------------------------------------------------------------------------
+    concentration_base: float = Field(4.0, ge=0.0, le=16.0, description=(
+        "concentration: units sent against an enemy-held goal cluster, before counting its defenders"))
+    concentration_per_enemy: float = Field(2.0, ge=0.0, le=8.0, description=(
+        "concentration: units more per enemy unit in an enemy-held goal cluster"))
+    end_game_concentration_base: float = Field(6.0, ge=0.0, le=16.0, description=(
+        "end-game push: units sent against an enemy-held goal cluster on the last Game Turn"))
+    end_game_concentration_per_enemy: float = Field(3.0, ge=0.0, le=8.0, description=(
+        "end-game push: units more per enemy unit there on the last Game Turn"))
+    end_game_push: float = Field(1.5, ge=0.0, le=10.0, description=(
+        "end-game push: cost for an attacker's unit not yet on its goal hex of firing in the last "
+        "Support Fire Phase instead of moving on (8.21)"))
+
+
+#: Settings ``ironcross tune`` searches (name -> (low, high, log scale)); the others keep their value.
+SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
+    "aggression": (0.25, 4.0, True),
+    "self_preservation": (0.25, 4.0, True),
+    "hold_objective": (0.25, 4.0, True),
+    "reaction_move_threshold": (0.05, 2.0, True),
+    "defend_reaction_move_threshold": (0.05, 2.0, True),
+    "hidden_discipline": (0.0, 2.0, False),
+    "fire_threshold": (0.01, 0.5, True),
+    "intensive_fire_cost": (0.1, 100.0, True),
+    "poor_target_ratio": (0.0, 0.8, False),
+    "concentration_per_enemy": (0.5, 6.0, False),
+    "end_game_concentration_per_enemy": (0.5, 6.0, False),
+}
+
+
+def _field_error(e: ValidationError, where: str) -> SettingsError:
+    """One line naming the first bad setting and its allowed range."""
+    err = e.errors()[0]
+    name = ".".join(str(x) for x in err.get("loc", ())) or "?"
+    if err.get("type") == "extra_forbidden":
+        known = ", ".join(BehaviorSettings.model_fields)
+        return SettingsError(f"{where}unknown setting {name!r}; known: {known}")
+    f = BehaviorSettings.model_fields.get(name)
+    rng = ""
+    if f is not None:
+        lo = next((m.ge for m in f.metadata if getattr(m, "ge", None) is not None), None)
+        hi = next((m.le for m in f.metadata if getattr(m, "le", None) is not None), None)
+        if lo is not None and hi is not None:
+            rng = f" (allowed {lo:g} to {hi:g})"
+    return SettingsError(f"{where}setting {name!r} = {err.get('input')!r}: {err.get('msg')}{rng}")
+
+
+def settings_from_mapping(values: dict[str, Any], where: str = "") -> BehaviorSettings:
+    """Validate ``values`` ({name: value}) into settings; raises :class:`SettingsError` naming the
+    first unknown setting or out-of-range value (``where`` prefixes the message, e.g. a file name)."""
+    try:
+        return BehaviorSettings(**values)
+    except ValidationError as e:
+        raise _field_error(e, where) from None
+    except TypeError as e:  # a non-string key
+        raise SettingsError(f"{where}{e}") from None
+
+
+def load_settings_file(path: str | Path) -> BehaviorSettings:
+    """Settings from a JSON file: either ``{name: value, ...}`` or a file written by ``ironcross tune``
+    (``{"settings": {...}, "provenance": {...}, ...}``). Raises :class:`SettingsError` naming the file
+    and the problem (cannot read, not JSON, unknown setting, value out of range)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise SettingsError(f"{p}: cannot read: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise SettingsError(f"{p}: line {e.lineno}: not JSON: {e.msg}") from None
+    if isinstance(data, dict) and isinstance(data.get("settings"), dict):
+        data = data["settings"]
+    if not isinstance(data, dict):
+        raise SettingsError(f"{p}: expected a JSON object of settings")
+    return settings_from_mapping(data, f"{p}: ")
+
+
+def _number(text: str) -> Any:
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        return t  # pydantic names it
+
+
+def parse_settings(text: str, where: str = "") -> BehaviorSettings:
+    """``"aggression=0.7,fire_threshold=0.1"`` or ``"@FILE"`` (a settings JSON, :func:`load_settings_file`)
+    or both (``"@FILE,aggression=0.7"``: the later win) -> settings. Raises :class:`SettingsError`."""
+    values: dict[str, Any] = {}
+    for part in (x.strip() for x in text.split(",")):
+        if not part:
+            continue
+        if part.startswith("@"):
+            values.update(load_settings_file(part[1:]).model_dump(exclude_defaults=True))
+            continue
+        if "=" not in part:
+            raise SettingsError(f"{where}expected NAME=VALUE, got {part!r}")
+        k, v = part.split("=", 1)
+        values[k.strip()] = _number(v)
+    return settings_from_mapping(values, where)
+
+
+def settings_text(s: BehaviorSettings) -> str:
+    """The ``k=v,...`` text of the settings that differ from the defaults (empty for defaults); in
+    field order, floats with ``repr`` so the text parses back to the same settings."""
+    d = s.model_dump(exclude_defaults=True)
+    return ",".join(f"{k}={d[k]!r}" for k in BehaviorSettings.model_fields if k in d)

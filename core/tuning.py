@@ -1,0 +1,163 @@
+"""Tuning one side's AI against the fixed other side: Optuna searches the behaviour settings
+(``docs/ai.md``) that maximise the side's score over a batch of games.
+
+* **Common random numbers**: every trial plays the same game seeds (game ``i`` of a batch seeded
+  ``S`` uses ``derive_seed(S, i)``, :func:`core.playtest.run_batch`), so two settings are compared
+  on the same dice and pre-game draws, not on luck.
+* **Score with a tie-breaker**: a game is worth 1 won, 0.5 drawn, 0 lost, plus
+  ``0.1 * (inflicted - suffered) / (inflicted + suffered + 1)`` (units eliminated; within +-0.1,
+  so never more than half a draw): in a lopsided scenario where one side always loses, the
+  settings that sell its men more dearly still score higher. The trial's score is the mean.
+* **Storage**: an Optuna SQLite file; running again with the same file and study name resumes or
+  extends the study (``trials`` is the total wanted; the trials already complete count).
+* **Defaults first**: the first trial of a new study is the default settings, so the best is never
+  worse than the defaults on the tuning seeds.
+* **Check on fresh seeds**: the best settings and the defaults play ``check_games`` more games on
+  other seeds (paired: the same seeds for both); their shares of wins with 95 % Wilson intervals
+  say whether the gain survives outside the seeds it was found on.
+* **Ctrl-C** (KeyboardInterrupt) stops the search: what was found so far is kept (``interrupted``).
+
+Trials' games run through the same batch runner as ``ironcross playtest`` (local pool or Dask).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping
+
+from core.dice import derive_seed
+from core.playtest import GameResult, run_batch, wilson_interval
+
+__all__ = ["TuneResult", "game_score", "batch_score", "tune", "spec_of", "CHECK_SEED_SALT"]
+
+#: the fresh seeds of the final check: derive_seed(seed, CHECK_SEED_SALT)
+CHECK_SEED_SALT = 1_000_003
+
+
+def _eliminated(r: GameResult, side: str) -> int:
+    return sum((r.casualties.get(side) or {}).values())
+
+
+def game_score(r: GameResult, side: str) -> float:
+    """One game's score for ``side``: 1 won, 0.5 drawn, 0 lost, plus the tie-breaker
+    ``0.1 * (inflicted - suffered) / (inflicted + suffered + 1)`` over units eliminated."""
+    other = next(s for s in ("german", "russian") if s != side)
+    base = 1.0 if r.outcome == side else 0.5 if r.outcome == "draw" else 0.0
+    inflicted, suffered = _eliminated(r, other), _eliminated(r, side)
+    return base + 0.1 * (inflicted - suffered) / (inflicted + suffered + 1)
+
+
+def batch_score(results: list[GameResult], side: str) -> float:
+    """Mean :func:`game_score` over the games played to the end (errors left out; 0 without any)."""
+    played = [r for r in results if r.outcome != "error"]
+    return sum(game_score(r, side) for r in played) / len(played) if played else 0.0
+
+
+def spec_of(player: str, values: Mapping[str, float]) -> str:
+    """``"heuristic"`` + {"aggression": 0.7} -> ``"heuristic:aggression=0.7"`` (floats as ``repr``)."""
+    body = ",".join(f"{k}={v!r}" for k, v in sorted(values.items()))
+    return f"{player}:{body}" if body else player
+
+
+def _share(results: list[GameResult], side: str) -> dict:
+    played = [r for r in results if r.outcome != "error"]
+    wins = sum(1 for r in played if r.outcome == side)
+    draws = sum(1 for r in played if r.outcome == "draw")
+    lo, hi = wilson_interval(wins, len(played))
+    return {"games": len(played), "wins": wins, "draws": draws, "share": wins / len(played) if played else 0.0,
+            "ci95": [lo, hi], "score": batch_score(results, side)}
+
+
+@dataclass
+class TuneResult:
+    """What a tuning run found: ``best`` the settings (name -> value, only the searched ones),
+    ``best_spec`` the player spec, ``best_score``/``default_score`` on the tuning seeds,
+    ``trials`` complete in the study, ``interrupted`` (Ctrl-C), ``check``: {"default": share,
+    "tuned": share} on fresh seeds (each share: games, wins, draws, share, ci95, score) or None."""
+
+    side: str
+    best: dict[str, float]
+    best_spec: str
+    best_score: float
+    default_score: float | None
+    trials: int
+    interrupted: bool = False
+    check: dict | None = None
+    history: list[float] = field(default_factory=list)
+
+
+def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, bool]], *, player: str = "heuristic",
+         opponent: str = "heuristic", trials: int = 30, games: int = 20, seed: int = 1, workers: int | None = None,
+         scheduler: str | None = None, storage: str | None = None, study_name: str | None = None,
+         check_games: int = 0, defaults: Mapping[str, float] | None = None, rules: str | None = None,
+         canonical: Callable[[str], str] | None = None,
+         on_trial: Callable[[int, float, float], None] | None = None,
+         on_check: Callable[[int], None] | None = None) -> TuneResult:
+    """Search ``space`` (setting -> (low, high, log scale)) for the ``player`` settings of ``side``
+    that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
+    trial) against ``opponent`` (a player spec) on the other side. ``storage``: an SQLite file (the
+    study is resumed/extended; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
+    is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
+    validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
+    each trial; ``on_check(n)`` per game of the check. Raises ImportError without Optuna,
+    ValueError for a bad space, :class:`core.playtest.PlaytestError` when the games cannot run."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    if not space:
+        raise ValueError("nothing to tune: the search space is empty")
+    other = next(s for s in ("german", "russian") if s != side)
+    check = canonical or (lambda s: s)
+
+    def play(spec: str, n: int, batch_seed: int, progress=None) -> list[GameResult]:
+        ai = {side: check(spec), other: opponent}
+        return run_batch(scenario_path, n, batch_seed, ai, rules=rules, workers=workers, scheduler=scheduler,
+                         on_progress=progress)
+
+    url = f"sqlite:///{Path(storage).resolve()}" if storage else None
+    name = study_name or f"{Path(scenario_path).stem}-{side}-{player}"
+    study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
+                                sampler=optuna.samplers.TPESampler(seed=seed))
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if not done and defaults is not None:
+        study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})
+    history: list[float] = [t.value for t in done]
+
+    def objective(trial) -> float:
+        values = {k: trial.suggest_float(k, lo, hi, log=log) for k, (lo, hi, log) in space.items()}
+        score = batch_score(play(spec_of(player, values), games, seed), side)
+        history.append(score)
+        if on_trial is not None:
+            on_trial(len(history), score, max(history))
+        return score
+
+    interrupted = False
+    left = max(0, trials - len(done))
+    try:
+        if left:
+            study.optimize(objective, n_trials=left, catch=())
+    except KeyboardInterrupt:
+        interrupted = True
+    complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if not complete:
+        raise KeyboardInterrupt if interrupted else RuntimeError("no trial completed")
+    best_trial = max(complete, key=lambda t: (t.value, -t.number))
+    best = {k: v for k, v in sorted(best_trial.params.items())}
+    default_score = None
+    if defaults is not None:
+        first = [t for t in complete if all(math.isclose(t.params.get(k, defaults.get(k, 0.0)), float(defaults[k]))
+                                            for k in space if k in defaults)]
+        default_score = first[0].value if first else None
+    res = TuneResult(side, best, check(spec_of(player, best)), best_trial.value, default_score, len(complete),
+                     interrupted, None, history)
+    if check_games and not interrupted:
+        fresh = derive_seed(seed, CHECK_SEED_SALT)
+        try:
+            base = play(player, check_games, fresh, on_check)
+            tuned = play(spec_of(player, best), check_games, fresh, on_check)
+            res.check = {"seed": fresh, "default": _share(base, side), "tuned": _share(tuned, side)}
+        except KeyboardInterrupt:
+            res.interrupted = True
+    return res

@@ -1,0 +1,161 @@
+"""The heuristic's behaviour settings: parsing and validation (a clear error naming the setting),
+the ``--ai SIDE=NAME:k=v`` grammar, settings stored in a scenario, and small situations where a
+setting changes the decision (fire discipline, Intensive Fire 11.15)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from core.ironcross.ai.heuristic import HeuristicPlayer
+from core.ironcross.ai.settings import BehaviorSettings, SettingsError, load_settings_file, parse_settings, settings_text
+from core.ironcross.actions import EndPhase, Fire
+from core.ironcross.state import Phase
+from core.ironcross.view import PlayerView
+from core.ironcross.players import canonical_settings, make_player
+from core.playtest import parse_ai
+from tests.core.engine_fixtures import cw, inf, small_game
+from tests.mapbuilder import make_map
+
+SCEN1 = "scenarios/data/scenario_1_demyansk_pocket.json"
+
+
+def test_defaults_are_the_original_constants_and_round_trip():
+    s = BehaviorSettings()
+    assert (s.aggression, s.fire_threshold, s.opportunity_fire_threshold, s.intensive_fire_cost) == (1.0, 0.06, 0.18, 1.0)
+    assert settings_text(s) == ""
+    t = parse_settings("aggression=0.7,intensive_fire_from_turn=3")
+    assert settings_text(t) == "aggression=0.7,intensive_fire_from_turn=3"
+    assert parse_settings(settings_text(t)) == t
+    assert HeuristicPlayer(1).settings == s
+
+
+@pytest.mark.parametrize("text, words", [
+    ("agression=0.7", ["unknown setting 'agression'", "aggression"]),
+    ("aggression=7", ["'aggression'", "allowed 0 to 4"]),
+    ("fire_threshold=-1", ["'fire_threshold'", "allowed 0 to 2"]),
+    ("intensive_fire_from_turn=1.5", ["'intensive_fire_from_turn'"]),
+    ("aggression", ["NAME=VALUE"]),
+])
+def test_unknown_or_out_of_range_settings_are_named(text, words):
+    with pytest.raises(SettingsError) as e:
+        parse_settings(text)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_settings_file_plain_or_written_by_tune(tmp_path):
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps({"aggression": 2.0}))
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps({"settings": {"self_preservation": 0.5}, "provenance": "tuned", "by": "ironcross tune"}))
+    assert load_settings_file(a).aggression == 2.0
+    assert parse_settings(f"@{b},aggression=0.5") == BehaviorSettings(self_preservation=0.5, aggression=0.5)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"aggression": 9}))
+    with pytest.raises(SettingsError, match="bad.json: setting 'aggression'"):
+        load_settings_file(bad)
+    with pytest.raises(SettingsError, match="cannot read"):
+        load_settings_file(tmp_path / "none.json")
+
+
+def test_ai_spec_grammar_keeps_a_players_settings_together():
+    ai = parse_ai("german=heuristic:aggression=0.7,fire_threshold=0.1,russian=random")
+    assert ai == {"german": "heuristic:aggression=0.7,fire_threshold=0.1", "russian": "random"}
+    assert parse_ai("russian=heuristic:@x.json") == {"german": "heuristic", "russian": "heuristic:@x.json"}
+    with pytest.raises(ValueError, match="unknown side 'prussian'"):
+        parse_ai("prussian=random")
+    assert canonical_settings("heuristic:aggression=1.0") == "heuristic"  # defaults left out
+    with pytest.raises(ValueError, match="takes no settings"):
+        canonical_settings("random:aggression=1")
+    assert make_player("heuristic:aggression=0.5", 1).settings.aggression == 0.5
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("german=heuristic:agression=0.7", ["--ai german", "unknown setting 'agression'"]),
+    ("german=heuristic:aggression=9", ["--ai german", "'aggression'", "allowed 0 to 4"]),
+    ("german=random:aggression=1", ["--ai german", "takes no settings"]),
+])
+def test_playtest_refuses_bad_settings_with_exit_1(spec, words):
+    r = CliRunner().invoke(cli, ["playtest", SCEN1, "--games", "1", "--ai", spec, "--quiet"])
+    assert r.exit_code == 1, r.output
+    for w in words:
+        assert w in r.output
+    assert "Traceback" not in r.output
+
+
+def test_a_scenario_stores_settings_per_side_with_provenance(tmp_path):
+    from core.ironcross.system import SYSTEM
+
+    data = json.loads(open(SCEN1, encoding="utf-8").read())
+    data["map"]["file"] = str((Path(SCEN1).parent / data["map"]["file"]).resolve())  # the copy lives elsewhere
+    data["ai_settings"] = {"german": {"player": "heuristic", "settings": {"aggression": 0.5},
+                                      "provenance": "tuned", "by": "ironcross tune s1 --side german"}}
+    p = tmp_path / "s1.json"
+    p.write_text(json.dumps(data))
+    setup = SYSTEM.load_setup(str(p), 1, None)
+    players = SYSTEM.make_players(setup, {"german": "heuristic", "russian": "heuristic"}, 1)
+    assert players["german"].settings.aggression == 0.5
+    assert players["russian"].settings == BehaviorSettings()
+    # an explicit spec on the command line wins over the stored one
+    players = SYSTEM.make_players(setup, {"german": "heuristic:aggression=2", "russian": "heuristic"}, 1)
+    assert players["german"].settings.aggression == 2.0
+    data["ai_settings"]["german"]["settings"] = {"aggression": 40}
+    p.write_text(json.dumps(data))
+    r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--quiet"])
+    assert r.exit_code == 1 and "ai_settings.german" in r.output and "'aggression'" in r.output
+
+
+def _mg_duel():
+    """A German MMG in the Support Fire Phase with a Russian squad in the open 4 hexes off."""
+    m = make_map(cols=(10, 20), rows=(1, 12))
+    units = [cw("GM", "german", ap=8, rng=12, pr=9), inf("R1", "russian", pr=6)]
+    g = small_game(units, {"GM": ("1510", False, 1), "R1": "1506"}, hexmap=m, length=6)
+    assert g.state.phase is Phase.SUPPORT_FIRE
+    return g
+
+
+def test_11_15_intensive_fire_from_turn_keeps_the_mg_from_intensive_fire():
+    g = _mg_duel()
+    acts = g.legal_actions()
+    assert any(isinstance(a, Fire) and a.intensive for a in acts), "the engine offers Intensive Fire"
+    v = PlayerView(g, "german")
+    cheap = HeuristicPlayer(1, BehaviorSettings(intensive_fire_cost=0.0)).choose(v, "german", acts)
+    assert isinstance(cheap, Fire) and cheap.intensive  # free Intensive Fire: taken
+    late = HeuristicPlayer(1, BehaviorSettings(intensive_fire_cost=0.0, intensive_fire_from_turn=2))
+    a = late.choose(PlayerView(g, "german"), "german", acts)
+    assert isinstance(a, Fire) and not a.intensive
+
+
+def test_fire_discipline_threshold_ends_the_phase():
+    g = _mg_duel()
+    acts = g.legal_actions()
+    assert isinstance(HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts), Fire)
+    strict = HeuristicPlayer(1, BehaviorSettings(fire_threshold=2.0))
+    assert strict.choose(PlayerView(g, "german"), "german", acts) == EndPhase()
+
+
+def test_24_22_hidden_discipline_keeps_a_hidden_stack_still_while_no_enemy_sees_it():
+    """A German in a hidden hex (24.2) behind a wall of woods would walk toward its objective in the
+    Movement Phase (revealing itself, 24.22); with hidden discipline it stays until it is seen."""
+    from core.ironcross.actions import StartMove
+    from tests.core.engine_helpers import advance_to
+
+    wall = {f"{c}07": 4 for c in range(10, 21)} | {f"{c}08": 4 for c in range(10, 21)}
+    m = make_map(cols=(10, 20), rows=(1, 12), trees=wall)
+    g = small_game([inf("G1", "german"), inf("R1", "russian", pr=6)], {"G1": "1510", "R1": "1503"}, hexmap=m,
+                   length=6)
+    g.units["G1"].hidden = True
+    g.setup.objectives = {"german": [{"hexes": ["1512"], "goal": "occupy", "weight": 1.0, "text": "test"}],
+                          "russian": []}
+    g.setup.victory = lambda st, game: "german" if any(u.hex == "1512" for u in st.units_of("german")) else "russian"
+    advance_to(g, Phase.MOVEMENT)
+    assert not g.los("1503", "1510").clear
+    acts = g.legal_actions()
+    assert isinstance(HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts), StartMove)
+    keep = HeuristicPlayer(1, BehaviorSettings(hidden_discipline=10.0))
+    assert keep.choose(PlayerView(g, "german"), "german", acts) == EndPhase()
