@@ -531,6 +531,12 @@ def _verify_error_replay(file: str, rp, system) -> None:
     raise SystemExit(1)
 
 
+from cli.export_commands import export as _export, import_ as _import  # noqa: E402 (they use InputError)
+
+cli.add_command(_export)
+cli.add_command(_import)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit code."""
     try:

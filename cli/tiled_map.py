@@ -411,8 +411,14 @@ def export_tiled(doc: MapFile, out: str | os.PathLike[str]) -> list[str]:
             raise OSError(f"{image}: cannot write the tileset image")
         tmp_map = _temp_beside(dest)
         tmp_map.write_text(text, encoding="utf-8")
+        if dest.is_dir():
+            raise OSError(f"{dest}: is a folder")
         _replace(tmp_img, image)
-        _replace(tmp_map, dest)
+        try:
+            _replace(tmp_map, dest)
+        except BaseException:
+            image.unlink()  # the map could not be put in place: do not leave its tileset alone
+            raise
     except BaseException:
         for t in (tmp_img, tmp_map):
             if t is not None and t.exists():
