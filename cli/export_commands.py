@@ -22,7 +22,7 @@ def _input_error(message: str) -> click.ClickException:
 
 @click.group()
 def export() -> None:
-    """Write a map in another tool's format (Tiled)."""
+    """Write a scenario or a map in another tool's format (VASSAL, Tiled)."""
 
 
 @export.command("tiled")
@@ -55,6 +55,37 @@ def export_tiled_command(map_file: str, out: str) -> None:
     click.echo("Tiled holds these only as text properties (shown in its Properties panel, not drawn):")
     for line in NOT_DRAWN:
         click.echo(f"  - {line}")
+
+
+@export.command("vassal")
+@click.argument("scenario", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="the VASSAL module to write: NAME.vmod")
+def export_vassal_command(scenario: str, out: str) -> None:
+    """Write SCENARIO as a VASSAL module: the board drawn by the product's painter with a hex grid
+    named by the printed hex ids, a palette of every counter and marker, the designer's set-up
+    (SCENARIO's NAME.placement.json when it exists), entry boxes, private windows, a turn track and
+    the scenario's text as help.
+
+    Example: ironcross export vassal scenarios/data/scenario_6_spartakovka.json -o s6.vmod
+    """
+    from cli.vassal_module import ExportError, plan_from_files, write_vmod
+
+    if Path(out).suffix.lower() != ".vmod":
+        raise _input_error(f"{out}: a VASSAL module must end in .vmod")
+    try:
+        plan = plan_from_files(scenario)
+    except (DocumentError, ExportError) as e:
+        raise _input_error(str(e)) from None
+    try:
+        summary = write_vmod(plan, out)
+    except OSError as e:
+        raise _input_error(f"{out}: cannot write: {e.strerror or e}" if str(out) not in str(e) else str(e)) from None
+    w, h = summary["board"]
+    click.echo(f"wrote {out}: {plan.title}, {', '.join(plan.sections)} ({w}x{h} px board), "
+               f"{summary['pieces']} counters and {summary['markers']} markers in the palette, "
+               f"{summary['placed']} units set up, {summary['entering']} in entry boxes, "
+               f"{summary['size'] / 1e6:.1f} MB")
 
 
 @click.group("import")
