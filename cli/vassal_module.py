@@ -292,7 +292,7 @@ def counter_lines(u) -> tuple[str, str, str]:
 
 def _counter_image(side: str, lines: tuple[str, str, str], *, facing_mark: bool = False, band: str | None = None):
     from PySide6.QtCore import QPointF, QRectF, Qt
-    from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
+    from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPolygonF
 
     from editor.map_painter import ensure_app
 
@@ -313,11 +313,14 @@ def _counter_image(side: str, lines: tuple[str, str, str], *, facing_mark: bool 
             p.drawPolygon(QPolygonF([QPointF(n / 2 - 6, 3), QPointF(n / 2 + 6, 3), QPointF(n / 2, 10)]))
         p.setPen(QColor(ink))
         top, middle, bottom = lines
-        for text, y, px, bold in ((top, 10, 10, False), (middle, 30, 15 if len(middle) <= 6 else 11, True),
-                                  (bottom, 52, 10 if len(bottom) <= 10 else 8, True)):
+        for text, y, px, bold in ((top, 10, 10, False), (middle, 30, 15, True), (bottom, 52, 10, True)):
             f = QFont("DejaVu Sans")
-            f.setPixelSize(px)
             f.setBold(bold)
+            while True:  # the largest size up to px at which the line fits the counter
+                f.setPixelSize(px)
+                if px <= 6 or QFontMetricsF(f).horizontalAdvance(text) <= n - 8:
+                    break
+                px -= 1
             p.setFont(f)
             p.drawText(QRectF(2, y - 9, n - 4, 18), Qt.AlignmentFlag.AlignCenter, text)
         if band:
