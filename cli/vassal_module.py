@@ -439,8 +439,8 @@ def _safe(text: str) -> str:
 
 
 def _faces(u) -> bool:
-    """AFVs, MGs and ATGs have a facing (8.7)."""
-    return u.kind.value == "afv" or (u.kind.value == "cw" and (u.weapon.endswith("MG") or u.weapon.endswith("AT")))
+    """Whether the unit has a facing (8.7), as the engine says (``Unit.has_facing``)."""
+    return bool(u.has_facing)
 
 
 def write_vmod(plan: ExportPlan, out: str | os.PathLike[str]) -> dict[str, Any]:
@@ -483,10 +483,10 @@ def write_vmod(plan: ExportPlan, out: str | os.PathLike[str]) -> dict[str, Any]:
             img = f"images/{uid}.png"
             files[img] = _png(_counter_image(side, counter_lines(u), facing_mark=_faces(u)))
             traits = _value_traits(u)
-            if u.kind.value != "afv":  # 3.1: men and crew weapons are UP or DOWN
-                traits.append(LayerTrait(images=["", "down.png"], newNames=["", "DOWN"], activateName="DOWN",
-                                         activateChar="D", name="Down", description="UP or DOWN (3.1)",
-                                         loop=True, always=False, resetLevel=1))
+            # 3.1, 3.12: every unit is UP or DOWN (AFVs too, docs/rules-interpretations.md)
+            traits.append(LayerTrait(images=["", "down.png"], newNames=["", "DOWN"], activateName="DOWN",
+                                     activateChar="D", name="Down", description="UP or DOWN (3.1)",
+                                     loop=True, always=False, resetLevel=1))
             if _faces(u):
                 traits.append(RotateTrait(nangles=6, name="Facing", description="facing (8.7)"))
             gpid = game.nextPieceSlotId()

@@ -91,6 +91,12 @@ def test_every_placed_unit_stands_at_its_hex_id(s6_module) -> None:
         assert a["owningBoard"] == BOARD
         (piece,) = a.getPieces(asdict=False)
         assert _traits(piece)["ID"] == uid
+        states = {type(t).__name__: t for t in piece.getTraits()}
+        if spec["facing"]:  # 8.7: turned (facing - 1) steps from hexside 1
+            assert int(states["RotateTrait"]["angle"]) == spec["facing"] - 1
+        if spec["down"]:    # 3.1: the DOWN layer shows
+            assert int(states["LayerTrait"]["level"]) == 2
+    assert any(s["facing"] for s in placement["units"].values())
 
 
 def test_every_roster_counter_is_in_the_palette_with_its_values(s6_module) -> None:
@@ -184,3 +190,11 @@ def test_an_unwritable_output_is_an_error_naming_the_file(tmp_path: Path, capsys
     assert main(["export", "vassal", str(S1), "-o", str(out)]) == 1
     err = capsys.readouterr().err.strip()
     assert str(out) in err and "\n" not in err
+
+
+def test_another_rule_systems_scenario_is_refused_saying_so(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "rf.vmod"
+    assert main(["export", "vassal", str(DATA / "redflags_1_hill_j.json"), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "only Iron Cross scenarios" in err and "redflags" in err
+    assert not out.exists()
