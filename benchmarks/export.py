@@ -63,9 +63,9 @@ def played_setup(scenario: Path, seed: int = 3) -> dict:
 
 
 def pictures(vmod: Path, out_dir: Path) -> None:
-    from PySide6.QtCore import QPointF, QRectF, Qt
-    from PySide6.QtGui import QColor, QImage, QPainter, QTransform
-    from pywargame.vassal import BuildFile, MarkTrait, RotateTrait, VMod, LayerTrait
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from pywargame.vassal import BuildFile, MarkTrait, PieceSlot, RotateTrait, VMod
 
     with VMod(str(vmod), "r") as v:
         build = BuildFile(v.getBuildFile())
@@ -96,7 +96,7 @@ def pictures(vmod: Path, out_dir: Path) -> None:
     w, h = 1100, 800
     board.copy(max(0, int(cx - w / 2)), max(0, int(cy - h / 2)), w, h).save(str(out_dir / "export-board.png"))
     slots = [s["entryName"] for s in game.getPieceWindows()["Counters"].getAllElements(
-        __import__("pywargame.vassal", fromlist=["PieceSlot"]).PieceSlot, single=False)]
+        PieceSlot, single=False)]
     wanted = [n for n in slots if n.startswith("G-A-")][:3] + [n for n in slots if n.startswith("G-PL")][:1] + \
              [n for n in slots if "StugIIIb" in n][:1] + [n for n in slots if n.startswith("R-A-")][:2] + \
              [n for n in slots if n.startswith("R-MMG") or n.startswith("R-45AT")][:2] + \

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from maps import hexgrid
-from maps.document_file import DocumentError, Problem
+from maps.document_file import DocumentError
 from maps.model import MapFile
 
 __all__ = ["HEX_SIDE", "TILE_WIDTH", "TILE_HEIGHT", "PX_PER_X", "PX_PER_Y", "NOT_DRAWN", "TiledError",

@@ -242,7 +242,7 @@ class BoardGeometry:
 
 def render_board(plan: ExportPlan) -> tuple[bytes, BoardGeometry]:
     """The board image (PNG bytes) of the scenario's sections and where its hexes are."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
+    from PySide6.QtCore import QSize
     from PySide6.QtGui import QImage, QPainter
 
     from editor.map_painter import HEX_HEIGHT, MARGIN_BG, ensure_app

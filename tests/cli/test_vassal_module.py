@@ -100,10 +100,12 @@ def test_every_placed_unit_stands_at_its_hex_id(s6_module) -> None:
 
 
 def test_every_roster_counter_is_in_the_palette_with_its_values(s6_module) -> None:
+    from pywargame.vassal import PieceSlot
+
     out, _placement, plan = s6_module
     build, files = _build(out)
     slots = {s["entryName"]: s for s in build.getGame().getPieceWindows()["Counters"].getAllElements(
-        __import__("pywargame.vassal", fromlist=["PieceSlot"]).PieceSlot, single=False)}
+        PieceSlot, single=False)}
     for uid, u in plan.units.items():
         values = _traits(slots[uid])
         assert values["ID"] == uid and values["Weapon"] == u.weapon
