@@ -69,13 +69,13 @@ def export_vassal_command(scenario: str, out: str) -> None:
 
     Example: ironcross export vassal scenarios/data/scenario_6_spartakovka.json -o s6.vmod
     """
-    from cli.vassal_module import ExportError, plan_from_files, write_vmod
+    from cli.vassal_module import plan_from_files, write_vmod
 
     if Path(out).suffix.lower() != ".vmod":
         raise _input_error(f"{out}: a VASSAL module must end in .vmod")
     try:
         plan = plan_from_files(scenario)
-    except (DocumentError, ExportError) as e:
+    except (DocumentError, ValueError) as e:  # an invalid file, a scenario that cannot be exported
         raise _input_error(str(e)) from None
     try:
         summary = write_vmod(plan, out)

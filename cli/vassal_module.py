@@ -30,18 +30,17 @@ Only the Iron Cross rule system is exported; see ``docs/export.md`` for what is 
 
 from __future__ import annotations
 
-import html
 import math
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from maps import hexgrid
 
-__all__ = ["PX_PER_HEX", "COUNTER_PX", "BOARD", "ExportPlan", "plan_from_files", "plan_from_documents",
-           "write_vmod", "grid_location", "SIDE_NAMES"]
+__all__ = ["PX_PER_HEX", "COUNTER_PX", "BOARD", "ExportError", "plan_from_files", "write_vmod", "grid_location",
+           "SIDE_NAMES"]
 
 #: Board pixels per hex across flats (a printed 16 mm hex at about 150 dpi).
 PX_PER_HEX: float = 96.0
@@ -54,157 +53,29 @@ SIDE_COLOURS = {"german": ("#9aa59a", "#1b1f1b"), "russian": ("#c9a36b", "#2b1a0
 
 
 class ExportError(ValueError):
-    """The scenario cannot be exported (names the file and the problems)."""
+    """The scenario cannot be exported (names the file and the problems); the rule system's own
+    refusals (:class:`core.ironcross.vassal_plan.ExportError`) are ValueErrors too."""
 
 
-@dataclass
-class ExportPlan:
-    """What goes into the module, gathered from files or from the editor's in-memory documents.
-
-    ``units``: engine units (:class:`core.ironcross.state.Unit`) by id in roster order;
-    ``placed``: unit id -> (hex id, facing or None, down); ``entries``: (side, Game Turn, unit ids);
-    ``secrets``: side -> marker names for its private window ("IP 1 (4308)", "Hidden hex 4509").
-    """
-
-    title: str
-    hexmap: Any
-    sections: list[str]
-    turns: int
-    units: dict[str, Any]
-    placed: dict[str, tuple[str, int | None, bool]]
-    entries: list[tuple[str, int, list[str]]]
-    secrets: dict[str, list[str]]
-    help_html: str
-    source: str = ""
-    provenance: list[str] = field(default_factory=list)
-
-
-# ---------------------------------------------------------------------------------------------
-# Gathering the scenario
-# ---------------------------------------------------------------------------------------------
-def plan_from_files(scenario_path: str | os.PathLike[str]) -> ExportPlan:
-    """The plan for the scenario file (validated) with its map, roster and, when it exists,
-    ``NAME.placement.json`` beside it (the designer's set-up, checked). Raises
-    :class:`maps.document_file.DocumentError` for an invalid scenario or placement file and
-    :class:`ExportError` for a scenario that cannot be set up or is not an Iron Cross scenario."""
-    from core.ironcross.placement import load_placement
+def plan_from_files(scenario_path: str | os.PathLike[str]):
+    """The plan (:class:`core.ironcross.vassal_plan.ExportPlan`) of a scenario file, made by its rule
+    system (``RuleSystem.vassal_plan``). Raises :class:`maps.document_file.DocumentError` for an
+    invalid file and :class:`ExportError` for a scenario that cannot be set up or whose system does
+    not export to VASSAL."""
     from core.rule_system import for_scenario
-    from scenarios.scenario_file import load_scenario, load_scenario_map, load_scenario_roster
 
     path = Path(scenario_path)
     system = for_scenario(path)
-    if system.name != "ironcross":
+    if system.vassal_plan is None:
         raise ExportError(f"{path}: a {system.name!r} scenario: only Iron Cross scenarios are exported to VASSAL "
                           "so far (see docs/export.md)")
-    sc = load_scenario(path)
-    hexmap = load_scenario_map(sc, path)
-    roster = load_scenario_roster(sc, path)
-    placement_path = path.with_name(path.name.removesuffix(".json") + ".placement.json")
-    fixed = load_placement(placement_path) if placement_path.exists() else None
-    return plan_from_documents(sc, hexmap, roster, fixed, source=str(path),
-                               placement_source=str(placement_path) if fixed is not None else "")
-
-
-def plan_from_documents(scenario, hexmap, roster=None, fixed: dict | None = None, *, source: str = "<scenario>",
-                        placement_source: str = "<placement>") -> ExportPlan:
-    """The plan for in-memory documents (what the editor holds): a validated
-    :class:`scenarios.model.Scenario`, its :class:`maps.hexmap.HexMap`, roster and placement
-    (``fixed``, the dict :func:`core.ironcross.placement.load_placement` returns, or None).
-
-    Raises :class:`ExportError` naming ``source`` when the scenario cannot be set up, or naming
-    ``placement_source`` with every problem of the placement."""
-    from core.ironcross.placement import check_fixed_setup
-    from core.ironcross.scenario_setup import build_setup
-    from core.rule_system import ScenarioError
-
-    try:
-        setup = build_setup(scenario, hexmap, roster=roster, left_out=(fixed or {}).get("left_out"))
-    except ScenarioError as e:
-        raise ExportError(f"{source}: {e}") from None
-    if fixed is not None:
-        problems = check_fixed_setup(setup, fixed)
-        if problems:
-            raise ExportError("\n".join(f"{placement_source}: {p.path}: {p.message}" for p in problems))
-    fixed = fixed or {}
-    placed = {uid: (spec["hex"], spec.get("facing"), bool(spec.get("down")))
-              for uid, spec in fixed.get("units", {}).items() if uid in setup.units}
-    entries = []
-    for e in setup.entries:
-        ids = [u for u in e.units if u not in placed]
-        if ids:
-            entries.append((e.side, e.turn, ids))
-    secrets: dict[str, list[str]] = {"german": [], "russian": []}
-    placed_ips = fixed.get("ips", {})
-    for side in ("german", "russian"):
-        ips = [(h, v) for h, v in sorted(placed_ips.items()) if v["side"] == side]
-        if ips:
-            secrets[side] += [f"IP {v['points']} ({h})" for h, v in ips]
-        else:
-            secrets[side] += [f"IP {p}" for a in setup.allotments if a.side == side for p in a.ips]
-        hidden = sorted(h for h, s in fixed.get("hidden_hexes", {}).items() if s == side)
-        secrets[side] += [f"Hidden hex {h}" for h in hidden] or \
-            [f"Hidden hex {i + 1}" for i in range(setup.hidden_hexes.get(side, 0))]
-        mines = [(h, v) for h, v in sorted(fixed.get("mines", {}).items()) if v["side"] == side]
-        if mines:
-            for h, v in mines:
-                secrets[side] += ([f"AP mines {v['ap']} ({h})"] if v.get("ap") else []) + \
-                                 ([f"AT mines {v['at']} ({h})"] if v.get("at") else [])
-        else:
-            for a in setup.allotments:
-                if a.side == side:
-                    secrets[side] += ([f"AP mines {a.ap_mines}"] if a.ap_mines else []) + \
-                                     ([f"AT mines {a.at_mines}"] if a.at_mines else [])
-    provenance = []
-    for uid in setup.units:
-        try:
-            ru = roster.unit(uid) if roster is not None else None
-        except KeyError:
-            ru = None
-        if ru is not None:
-            rec = [f"{f}: {ru.provenance_of(f).short()}" for f in sorted(ru.sources) if ru.is_reconstructed(f)]
-            if rec:
-                provenance.append(f"{uid}: " + "; ".join(rec))
-    return ExportPlan(title=scenario.title, hexmap=hexmap, sections=list(scenario.map.sections),
-                      turns=scenario.turns, units=dict(setup.units), placed=placed, entries=entries,
-                      secrets=secrets, help_html=_help_html(scenario, provenance), source=source,
-                      provenance=provenance)
-
-
-def _help_html(sc, provenance: list[str]) -> str:
-    """The scenario's text as the designer wrote it, as one HTML page."""
-    e = html.escape
-    parts = [f"<h1>{e(sc.title)}</h1>"]
-    if sc.background:
-        parts.append(f"<p>{e(sc.background)}</p>")
-    parts.append(f"<h2>Map</h2><p>{e(sc.map.text or ', '.join(sc.map.sections))}</p>")
-    if sc.north_text:
-        parts.append(f"<p>{e(sc.north_text)}</p>")
-    parts.append(f"<p>Game length: {sc.turns} Game Turns. {e(SIDE_NAMES[sc.sets_up_first])} sets up first; "
-                 f"{e(SIDE_NAMES[sc.moves_first])} moves first.</p>")
-    for side in ("german", "russian"):
-        spec = sc.side(side)
-        parts.append(f"<h2>{SIDE_NAMES[side]} set-up</h2>")
-        if spec.setup_text:
-            parts.append(f"<p>{e(spec.setup_text)}</p>")
-        if spec.notes:
-            parts.append("<ol>" + "".join(f"<li>{e(n.text)}</li>" for n in spec.notes) + "</ol>")
-    victory_text = getattr(sc.victory, "text", "") or ""
-    parts.append(f"<h2>Victory conditions</h2><p>{e(victory_text)}</p>")
-    if sc.notes:
-        parts.append("<h2>Special rules and notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in sc.notes) + "</ul>")
-    if sc.provenance is not None:
-        parts.append(f"<h2>Provenance</h2><p>Scenario: {e(sc.provenance.short())}</p>")
-    if provenance:
-        parts.append("<h2>Reconstructed counter values</h2><p>The rulebook does not print these values; they are "
-                     "reconstructed (see the toolkit's docs/counters.md):</p><ul>"
-                     + "".join(f"<li>{e(p)}</li>" for p in provenance) + "</ul>")
-    return "<html><body>" + "\n".join(parts) + "</body></html>\n"
+    return system.vassal_plan(path)
 
 
 # ---------------------------------------------------------------------------------------------
 # Pictures: the board and the counters
 # ---------------------------------------------------------------------------------------------
-def _scenario_painter(plan: ExportPlan):
+def _scenario_painter(plan):
     """A painter and the section name covering the scenario's map sections (one section, or the
     span of several adjacent ones as one extra section of a copy of the map)."""
     from editor.map_painter import LAYERS, MapPainter
@@ -240,7 +111,7 @@ class BoardGeometry:
         return ((c.x() - self.origin[0]) * self.scale, (c.y() - self.origin[1]) * self.scale)
 
 
-def render_board(plan: ExportPlan) -> tuple[bytes, BoardGeometry]:
+def render_board(plan) -> tuple[bytes, BoardGeometry]:
     """The board image (PNG bytes) of the scenario's sections and where its hexes are."""
     from PySide6.QtCore import QSize
     from PySide6.QtGui import QImage, QPainter
@@ -443,7 +314,7 @@ def _faces(u) -> bool:
     return bool(u.has_facing)
 
 
-def write_vmod(plan: ExportPlan, out: str | os.PathLike[str]) -> dict[str, Any]:
+def write_vmod(plan, out: str | os.PathLike[str]) -> dict[str, Any]:
     """Write the module for ``plan`` to ``out`` (a temporary file beside it, renamed when complete).
 
     Returns a summary: ``size`` (bytes), ``pieces`` (palette counters), ``placed``, ``entering``,

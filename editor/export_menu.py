@@ -62,7 +62,8 @@ def export_vassal(win, path: str) -> str:
     """Write the open scenario (its in-memory scenario, map, roster and set-up) as a VASSAL module
     at ``path``; returns a one-line summary. Raises ValueError (the scenario cannot be set up, or
     the set-up has problems, each named) or OSError (cannot write)."""
-    from cli.vassal_module import plan_from_documents, write_vmod
+    from cli.vassal_module import write_vmod
+    from core.ironcross.vassal_plan import plan_from_documents
 
     doc = _scenario_document(win)
     if doc is None:
