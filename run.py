@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Quick start for a fresh machine with only Python 3.11+.
+"""Quick start for a fresh machine with Python 3.12 or newer somewhere on it.
 
     python3 run.py playtest   # the main job: a headless playtest of Scenario 1 (see README)
     python3 run.py test       # the whole test suite, headless
@@ -7,15 +7,21 @@
 Each command creates (or reuses) the virtual environment ``.venv`` next to this file and
 installs the toolkit with its test extra when ``pyproject.toml`` changed since the last install.
 Any further arguments are passed on (``python3 run.py test -k los``).
+
+The toolkit needs Python 3.12 or newer (pywargame, which writes the VASSAL modules, uses 3.12
+syntax). This script itself runs on 3.8+: when the interpreter running it is older, or when an
+existing ``.venv`` was made by an older one, it finds the newest working Python >= 3.12 among
+``python3.13`` and ``python3.12`` on the PATH and, when pyenv is installed, ``$(pyenv root)/
+versions/*/bin/python3``, each checked by actually running it, and builds ``.venv`` with that.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -25,12 +31,73 @@ PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".ironcross-installed"
 
 
+MIN_PYTHON = (3, 12)
+
+
+def python_version(exe: str) -> tuple[int, int] | None:
+    """(major, minor) of the interpreter at ``exe`` by running it, or None when it does not run.
+
+    A pyenv shim on the PATH exists but fails unless its version is selected: running it is the
+    only honest check.
+    """
+    try:
+        out = subprocess.run([exe, "-c", "import sys; print(sys.version_info[0], sys.version_info[1])"],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    try:
+        major, minor = (int(x) for x in out.stdout.split())
+    except ValueError:
+        return None
+    return major, minor
+
+
+def candidate_pythons() -> list[str]:
+    """Interpreters worth trying, in no particular order: this one, python3.X on the PATH, pyenv's."""
+    found = [sys.executable]
+    for name in ("python3.14", "python3.13", "python3.12", "python3"):
+        exe = shutil.which(name)
+        if exe:
+            found.append(exe)
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        try:
+            root = subprocess.run([pyenv, "root"], capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            root = ""
+        versions = Path(root) / "versions" if root else None
+        if versions and versions.is_dir():
+            for exe in sorted(versions.glob("*/bin/python3")):
+                found.append(str(exe))
+    return found
+
+
+def newest_python() -> str:
+    """Path of the newest working Python >= 3.12 on this machine; exits with a message if none."""
+    best: tuple[tuple[int, int], str] | None = None
+    for exe in candidate_pythons():
+        version = python_version(exe)
+        if version is None or version < MIN_PYTHON:
+            continue
+        if best is None or version > best[0]:
+            best = (version, exe)
+    if best is None:
+        sys.exit("Python 3.12 or newer is needed (tried python3.13, python3.12 on the PATH and pyenv's "
+                 "versions); install one and run again")
+    return best[1]
+
+
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
-        sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
-    if not PY.exists():
-        print(f"creating virtual environment in {VENV} ...", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
+    venv_version = python_version(str(PY)) if PY.exists() else None
+    if venv_version is None or venv_version < MIN_PYTHON:
+        python = newest_python()
+        if PY.exists():
+            print(f"recreating {VENV}: it was made by Python {venv_version} (3.12 or newer is needed)", flush=True)
+            shutil.rmtree(VENV)
+        print(f"creating virtual environment in {VENV} with {python} ...", flush=True)
+        subprocess.run([python, "-m", "venv", str(VENV)], check=True)
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not STAMP.exists() or STAMP.read_text().strip() != digest:
         print("installing ironcross and its dependencies (first run only) ...", flush=True)

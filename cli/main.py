@@ -617,6 +617,10 @@ def _verify_error_replay(file: str, rp, system) -> None:
 
 # -- further commands, each in its own module (registered on import)
 from cli import tune_command as _tune_command  # noqa: E402,F401  ironcross tune
+from cli.export_commands import export as _export, import_ as _import  # noqa: E402 (they use InputError)
+
+cli.add_command(_export)
+cli.add_command(_import)
 
 
 def main(argv: list[str] | None = None) -> int:

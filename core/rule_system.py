@@ -261,6 +261,9 @@ class RuleSystem:
       as given: the caller passes it relative to where the file will be saved, or absolute) and
       its map sections ``sections``; raises ValueError naming the problem (a section the map does
       not have, a map without hexes).
+
+    Optional, for ``ironcross export vassal``: ``vassal_plan(path)`` -> what the VASSAL module of a
+    scenario file holds (``core/ironcross/vassal_plan.py``); None: not exported (``docs/export.md``).
     """
 
     name: str
@@ -323,6 +326,10 @@ class RuleSystem:
     settings_space: Callable[[str], tuple[Mapping[str, tuple[float, float, bool]], Mapping[str, float]]] | None = None
     blunder_kinds: Mapping[str, str] = field(default_factory=dict)
     blunder_watch: Callable[[Any], Any] | None = None
+    #: ``vassal_plan(path)`` -> what ``ironcross export vassal`` writes for a scenario file of the
+    #: system (``core/ironcross/vassal_plan.py``: counters, set-up, entries, secrets, text); None:
+    #: the system's scenarios are not exported to VASSAL (``docs/export.md``).
+    vassal_plan: Callable[[str], Any] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

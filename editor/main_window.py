@@ -185,6 +185,9 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         self._act(f, "Export view as PNG/SVG...", lambda: self.export_dialog(whole=False))
         self._act(f, "Export whole map as PNG/SVG...", lambda: self.export_dialog(whole=True), "Ctrl+Shift+X")
+        from editor.export_menu import add_export_actions  # VASSAL module, Tiled map (docs/export.md)
+
+        add_export_actions(self, f)
         f.addSeparator()
         self._act(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 

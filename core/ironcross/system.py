@@ -523,6 +523,13 @@ TERRAIN_MAPPING: dict[str, Any] = {
                "(core.ironcross.game.Game.los)"),
 }
 
+def _vassal_plan(path):
+    """What the VASSAL module of the scenario file holds (:mod:`core.ironcross.vassal_plan`)."""
+    from core.ironcross.vassal_plan import plan_from_files
+
+    return plan_from_files(path)
+
+
 SYSTEM = RuleSystem(
     name="ironcross",
     title="Iron Cross",
@@ -566,4 +573,5 @@ SYSTEM = RuleSystem(
     click_action=editor_view.action_for_click,
     click_targets=editor_view.click_targets,
     decision_note=editor_view.decision_note,
+    vassal_plan=_vassal_plan,
 )
