@@ -123,6 +123,9 @@ class MainWindow(QMainWindow):
         self._make_modes()
         # scenario docks, tools and menus, with the Play mode's docks and the tabletop tools
         self.scenario_ctl = ScenarioController(self, PlayMode)
+        from editor.drawing.widgets import install_cut_cell_tips
+
+        self.cut_cell_tips = install_cut_cell_tips(self)   # a cut cell of any dock's tree: its text in full
         self.set_document(document or MapDocument(new_map()))
         self.resize(1366, 768)
         if persist_settings:

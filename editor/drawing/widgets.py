@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QTreeWidget, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractItemView, QGridLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QWidget
 
-__all__ = ["button_grid", "ElidedLabel", "fit_tree_columns"]
+__all__ = ["button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips"]
 
 
 def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int = 2) -> QGridLayout:
@@ -61,24 +61,39 @@ class ElidedLabel(QLabel):
         QLabel.setText(self, self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room))
 
 
-def fit_tree_columns(tree: QTreeWidget, last_min: int = 60) -> None:
-    """Size a tree's columns to their contents within the tree's width (the last column keeps at
-    least ``last_min`` pixels), and give every cell whose text is cut a tooltip with its full
-    text, so "Squad D (9) less R PR..." can always be read in full."""
-    n = tree.columnCount()
-    header = tree.header()
-    room = tree.viewport().width()
-    for c in range(n):
-        tree.resizeColumnToContents(c)
-    if n > 1:
-        rest = sum(header.sectionSize(c) for c in range(1, n))
-        first = max(120, min(header.sectionSize(0), room - min(rest, room - 120)))
-        if header.sectionSize(0) > first:
-            header.resizeSection(0, first)
-    stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
-    while stack:
-        it = stack.pop()
-        for c in range(n):
-            if it.text(c) and not it.toolTip(c):
-                it.setToolTip(c, it.text(c))
-        stack += [it.child(i) for i in range(it.childCount())]
+class CutCellTips(QObject):
+    """An event filter for the viewports of item views (trees, lists, tables): a cell whose text
+    does not fit its column ("Squad D (9) less R PR...") shows its whole text as a tooltip (a cell
+    with a tooltip of its own keeps it)."""
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        if ev.type() == QEvent.Type.ToolTip:
+            view = obj.parent()
+            if isinstance(view, QAbstractItemView):
+                text = cut_cell_text(view, ev.pos())
+                if text:
+                    QToolTip.showText(ev.globalPos(), text, obj)
+                    return True
+        return False
+
+
+def cut_cell_text(view: QAbstractItemView, pos) -> str:
+    """The whole text of the cell at viewport point ``pos`` when the cell shows it cut, else ""."""
+    idx = view.indexAt(pos)
+    if not idx.isValid() or idx.data(Qt.ItemDataRole.ToolTipRole):
+        return ""
+    text = idx.data(Qt.ItemDataRole.DisplayRole)
+    if not text:
+        return ""
+    text = str(text)
+    rect = view.visualRect(idx)
+    icon = 20 if idx.data(Qt.ItemDataRole.DecorationRole) is not None else 0
+    return text if view.fontMetrics().horizontalAdvance(text) + icon + 8 > rect.width() else ""
+
+
+def install_cut_cell_tips(root: QWidget) -> CutCellTips:
+    """Give every item view under ``root`` the whole text of its cut cells as tooltips."""
+    tips = CutCellTips(root)
+    for view in root.findChildren(QAbstractItemView):
+        view.viewport().installEventFilter(tips)
+    return tips

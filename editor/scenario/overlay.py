@@ -175,7 +175,10 @@ class ZoneLabelsItem(QGraphicsItem):
             area = transform.mapRect(bounds)
             if view is not None and not view.intersects(area):
                 continue   # a region out of the view: no label
-            small = area.width() < w + 2 * self.GAP or area.height() < 3 * h
+            # small: thinner than its label, or less ground on screen than four labels cover
+            hex_px = transform.mapRect(QRectF(0, 0, 100, 100)).width()
+            small = area.width() < w + 2 * self.GAP or area.height() < 3 * h or \
+                len(cands) * hex_px * hex_px * 0.87 < 4 * w * h
             boxes = []
             if not small:   # on one of its hexes in the view (a box at the view's edge moved inside it)
                 for q in cands:
