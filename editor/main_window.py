@@ -339,14 +339,15 @@ class MainWindow(QMainWindow):
         those of the groups shown, else the mode's tabbed docks (Playtest, Watch, Hot-seat) have
         no tabs to reach the ones behind."""
         shown = {d.windowTitle() for docks in self.mode_docks.values() for d in docks if not d.isHidden()}
-        for tb in self.findChildren(QTabBar):
-            if tb.parent() is not self:
-                continue
-            n = sum(tb.tabText(i) in shown for i in range(tb.count()))
+        bars = [tb for tb in self.findChildren(QTabBar) if tb.parent() is self]
+        for tb in bars:
+            titles = {tb.tabText(i) for i in range(tb.count())}
+            n = len(titles & shown)
             if n == 0 and not tb.isHidden():
                 tb.hide()
-            elif n >= 2 and tb.isHidden():
-                tb.show()
+            elif n >= 2 and tb.isHidden() and not any(
+                    o is not tb and titles & {o.tabText(i) for i in range(o.count())} for o in bars):
+                tb.show()   # the one bar of its group (a group with a twin bar is Qt's to show)
 
     def _fill_docks_menu(self) -> None:
         self.docks_menu.clear()
