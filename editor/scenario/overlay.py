@@ -233,9 +233,20 @@ class ZoneLabelsItem(QGraphicsItem):
 
     counter_rects = avoid_rects
 
+    def fixed_rects(self, transform) -> list[QRectF]:
+        """The scene boxes, for ``transform``, of the legend and the compass rose shown (items of
+        constant screen size, so their box on the map depends on the zoom)."""
+        sc = self.scene()
+        inv, ok = transform.inverted()
+        if sc is None or not ok:
+            return []
+        return [inv.mapRect(it.deviceTransform(transform).mapRect(it.boundingRect())) for it in sc.items()
+                if it.isVisible() and isinstance(it, (LegendItem, CompassRoseItem))]
+
     def paint(self, p: QPainter, option, widget=None) -> None:
         view = QRectF(widget.rect()) if widget is not None else None
-        self.layout(p.worldTransform(), self.avoid_rects(), view)
+        tr = p.worldTransform()
+        self.layout(tr, self.avoid_rects() + self.fixed_rects(tr), view)
         p.save()
         p.resetTransform()
         p.setFont(self.font)
