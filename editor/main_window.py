@@ -92,14 +92,13 @@ class MainWindow(QMainWindow):
             t.status_changed.connect(self._tool_status)
         self.scene.tools = self.tools
         self.scene.hover_hex.connect(self._hover)
+        self.view.hex_tooltip = self.hex_tooltip
 
-        self.hex_label = QLabel()
-        self.tool_label = QLabel()
+        from editor.drawing.widgets import ElidedLabel
+
+        self.hex_label = ElidedLabel()   # cut with "...", never over the tool's message
+        self.tool_label = ElidedLabel()
         self.zoom_label = QLabel()
-        from PySide6.QtWidgets import QSizePolicy
-
-        for lab in (self.hex_label, self.tool_label):
-            lab.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addWidget(self.hex_label, 1)
         self.statusBar().addWidget(self.tool_label, 2)
         self.statusBar().addPermanentWidget(self.zoom_label)
@@ -124,6 +123,9 @@ class MainWindow(QMainWindow):
         self._make_modes()
         # scenario docks, tools and menus, with the Play mode's docks and the tabletop tools
         self.scenario_ctl = ScenarioController(self, PlayMode)
+        from editor.drawing.widgets import install_cut_cell_tips
+
+        self.cut_cell_tips = install_cut_cell_tips(self)   # a cut cell of any dock's tree: its text in full
         self.set_document(document or MapDocument(new_map()))
         self.resize(1366, 768)
         if persist_settings:
@@ -336,14 +338,19 @@ class MainWindow(QMainWindow):
 
     def _hide_stale_tab_bars(self) -> None:
         """Hide the tab bars of dock groups whose docks are all hidden: ``QMainWindow`` leaves
-        them shown (over the docks of the new mode) until its next full relayout."""
+        them shown (over the docks of the new mode) until its next full relayout; and show again
+        those of the groups shown, else the mode's tabbed docks (Playtest, Watch, Hot-seat) have
+        no tabs to reach the ones behind."""
         shown = {d.windowTitle() for docks in self.mode_docks.values() for d in docks if not d.isHidden()}
-        for tb in self.findChildren(QTabBar):
-            if tb.parent() is not self:
-                continue
-            titles = [tb.tabText(i) for i in range(tb.count())]
-            if not any(t in shown for t in titles) and not tb.isHidden():
+        bars = [tb for tb in self.findChildren(QTabBar) if tb.parent() is self]
+        for tb in bars:
+            titles = {tb.tabText(i) for i in range(tb.count())}
+            n = len(titles & shown)
+            if n == 0 and not tb.isHidden():
                 tb.hide()
+            elif n >= 2 and tb.isHidden() and not any(
+                    o is not tb and titles & {o.tabText(i) for i in range(o.count())} for o in bars):
+                tb.show()   # the one bar of its group (a group with a twin bar is Qt's to show)
 
     def _fill_docks_menu(self) -> None:
         self.docks_menu.clear()
@@ -679,6 +686,13 @@ class MainWindow(QMainWindow):
         h = self.scene._last_hover
         if h is not None:
             self._hover(h)
+
+    def hex_tooltip(self, h: Hex) -> str:
+        """The map's tooltip for hex ``h``: its id, terrain, level, trees, road, buildings,
+        features and provenance, then what the scenario shows there (units, marks)."""
+        if not self.document.hexmap.contains(h):
+            return ""
+        return "\n".join([self.describe_hex(h)] + self.scenario_ctl.hex_contents(h.id))
 
     def describe_hex(self, h: Hex) -> str:
         """Hex id, terrain and provenance for the status bar."""

@@ -47,6 +47,10 @@ def tile_size(scale: float) -> int:
     return n
 
 
+#: the smallest hex id drawn on the canvas (screen pixels)
+MIN_ID_PX = 8.0
+
+
 def hex_path(hexes) -> QPainterPath:
     """A path of the outlines of ``hexes`` in scene units (vertices from the lattice)."""
     path = QPainterPath()
@@ -177,6 +181,7 @@ class MapItem(QGraphicsItem):
         self.document = document
         self.prepareGeometryChange()
         self.painter = MapPainter(document.hexmap, self._layers)
+        self.painter.min_id_px = MIN_ID_PX   # ids readable or not drawn (the hex tooltip has them)
         document.changed.connect(self._on_changed)
         self._stale = False
         self._pending = None
@@ -460,6 +465,26 @@ class MapView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPointF | None = None
         self._space = False
+        #: hex -> the tooltip of the hex under the cursor ("" for none), at every zoom
+        self.hex_tooltip = None
+
+    def viewportEvent(self, ev) -> bool:  # noqa: N802
+        """A tooltip over the map: the hex's id and contents (:attr:`hex_tooltip`), then the
+        tooltips of the items there (a set-up problem, say)."""
+        from PySide6.QtCore import QEvent
+        from PySide6.QtWidgets import QToolTip
+
+        if ev.type() == QEvent.Type.ToolTip and self.hex_tooltip is not None:
+            at = self.mapToScene(ev.pos())
+            lines = [self.hex_tooltip(hex_at_scene(at.x(), at.y()))]
+            lines += [it.toolTip() for it in self.items(ev.pos()) if it.toolTip()]
+            text = "\n".join(x for x in lines if x)
+            if text:
+                QToolTip.showText(ev.globalPos(), text, self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(ev)
 
     # -- zoom
     def scale_factor(self) -> float:
@@ -477,6 +502,14 @@ class MapView(QGraphicsView):
         self.zoom_by(0.8)
 
     def fit(self) -> None:
+        """Fit the map into the window: what :attr:`fitter` fits (the open scenario's playing
+        area, when it says so by returning True), else the whole map."""
+        fitter = getattr(self, "fitter", None)
+        if fitter is not None and fitter():
+            return
+        self.fit_whole()
+
+    def fit_whole(self) -> None:
         """Fit the whole map into the window."""
         item = getattr(self.scene(), "map_item", None)
         rect = item.boundingRect() if item is not None else self.scene().itemsBoundingRect()

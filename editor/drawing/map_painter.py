@@ -70,6 +70,7 @@ from editor.drawing.map_style import (
     GULLY_EDGE,
     GULLY_FILL,
     HEX_HEIGHT,
+    HEX_WIDTH,
     ID_COLOUR,
     ID_PX,
     LABEL_PX,
@@ -126,6 +127,24 @@ class MapPainter(MapGeometry, MapMargins):
         if layers is not None:
             self.set_layers(layers)
         self._cache: dict[tuple[int, int], _Geometry] = {}
+        #: the smallest hex id on screen (pixels): below it ids are drawn larger, up to the
+        #: zoom where they no longer fit in a hex, and left out below that. None (the renderer,
+        #: exports): ids at their printed size at every scale.
+        self.min_id_px: float | None = None
+
+    def id_scale(self, device_per_scene: float) -> float | None:
+        """How much larger than printed the hex ids are drawn at ``device_per_scene`` pixels per
+        scene unit: 1 when they are readable as printed (at least :attr:`min_id_px`), more below
+        that while a readable id fits across the top of its hex (three quarters of its width),
+        None (no ids) at smaller zooms."""
+        if self.min_id_px is None:
+            return 1.0
+        px = ID_PX * device_per_scene
+        if px >= self.min_id_px:
+            return 1.0
+        k = self.min_id_px / max(px, 1e-6)
+        width = QFontMetricsF(_font(ID_PX, condensed=True)).horizontalAdvance("0000") * k
+        return k if width <= 0.75 * HEX_WIDTH else None
 
     # ------------------------------------------------------------------ configuration
     def set_layers(self, layers: Iterable[str]) -> None:
@@ -320,20 +339,31 @@ class MapPainter(MapGeometry, MapMargins):
             marks = joined("reconstructed_marks")
             if not marks.isEmpty():
                 p.strokePath(marks, self._pen(QColor("#111111"), 1.8))
-        if "ids" in L:
+        k = self.id_scale(abs(p.worldTransform().m22())) if "ids" in L else None
+        if k is not None:
             p.setPen(ID_COLOUR)
-            p.setFont(_font(ID_PX, condensed=True))
+            id_font = _font(ID_PX, condensed=True)
+            p.setFont(id_font)
+            fm = QFontMetricsF(id_font)
             halo = QPen(QColor(241, 228, 195, 225), ID_PX * 0.3)
             halo.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
             for b in blocks:
                 for at, text, path in b.ids:
                     if not near(at):
                         continue
+                    if k != 1.0:   # enlarged about the top middle of the hex, where the id stands
+                        top = QPointF(at.x() + fm.horizontalAdvance(text) / 2, at.y() - fm.ascent())
+                        p.save()
+                        p.translate(top)
+                        p.scale(k, k)
+                        p.translate(-top)
                     if path is not None:  # on a road, gully or building: a light halo keeps the id legible
                         p.strokePath(path, halo)
                         p.fillPath(path, ID_COLOUR)
                     else:
                         p.drawText(at, text)
+                    if k != 1.0:
+                        p.restore()
         if "buildings" in L:
             f = _font(BUILDING_LABEL_PX, bold=True)
             for b in buildings:

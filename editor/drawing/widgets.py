@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractItemView, QGridLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QWidget
 
-__all__ = ["button_grid"]
+__all__ = ["button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips"]
 
 
 def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int = 2) -> QGridLayout:
@@ -24,3 +25,75 @@ def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int 
     for c in range(columns):
         grid.setColumnStretch(c, 1)
     return grid
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that never runs into its neighbours: a text longer than the label ends
+    in "..." (``shown_text()``) and the whole text is its tooltip. For the status bar, where the
+    hex's description with its provenance must not overwrite the tool's message."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        self._full = text or ""
+        self.setToolTip(self._full)
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def shown_text(self) -> str:
+        return super().text()
+
+    def text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802
+        super().resizeEvent(ev)
+        self._elide()
+
+    def _elide(self) -> None:
+        room = max(0, self.contentsRect().width() - 2)
+        QLabel.setText(self, self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room))
+
+
+class CutCellTips(QObject):
+    """An event filter for the viewports of item views (trees, lists, tables): a cell whose text
+    does not fit its column ("Squad D (9) less R PR...") shows its whole text as a tooltip (a cell
+    with a tooltip of its own keeps it)."""
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        if ev.type() == QEvent.Type.ToolTip:
+            view = obj.parent()
+            if isinstance(view, QAbstractItemView):
+                text = cut_cell_text(view, ev.pos())
+                if text:
+                    QToolTip.showText(ev.globalPos(), text, obj)
+                    return True
+        return False
+
+
+def cut_cell_text(view: QAbstractItemView, pos) -> str:
+    """The whole text of the cell at viewport point ``pos`` when the cell shows it cut, else ""."""
+    idx = view.indexAt(pos)
+    if not idx.isValid() or idx.data(Qt.ItemDataRole.ToolTipRole):
+        return ""
+    text = idx.data(Qt.ItemDataRole.DisplayRole)
+    if not text:
+        return ""
+    text = str(text)
+    rect = view.visualRect(idx)
+    icon = 20 if idx.data(Qt.ItemDataRole.DecorationRole) is not None else 0
+    return text if view.fontMetrics().horizontalAdvance(text) + icon + 8 > rect.width() else ""
+
+
+def install_cut_cell_tips(root: QWidget) -> CutCellTips:
+    """Give every item view under ``root`` the whole text of its cut cells as tooltips."""
+    tips = CutCellTips(root)
+    for view in root.findChildren(QAbstractItemView):
+        view.viewport().installEventFilter(tips)
+    return tips

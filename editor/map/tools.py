@@ -195,7 +195,9 @@ class FeatureTool(SelectTool):
         self.list = QListWidget()
         self.list.itemClicked.connect(lambda it: self.select_feature(it.text()))
         lay.addWidget(QLabel("Features (click to select):"))
-        lay.addWidget(self.list)
+        # room for eight names at least, and the rest of the dock's height
+        self.list.setMinimumHeight(8 * self.list.fontMetrics().height() + 2 * self.list.frameWidth() + 8)
+        lay.addWidget(self.list, 1)
         rm = QPushButton("Remove feature")
         rm.clicked.connect(lambda: self.list.currentItem() and self.remove_feature(self.list.currentItem().text()))
         lay.addWidget(rm)
@@ -206,12 +208,18 @@ class FeatureTool(SelectTool):
         super().activate()
         self._fill_list()
 
-    def _fill_list(self) -> None:
+    def _fill_list(self, current: str | None = None) -> None:
+        """List the map's features; ``current`` (a name just given) is selected and scrolled
+        into view."""
         if self._options is None and not hasattr(self, "list"):
             return
         if self.doc is not None:
             self.list.clear()
             self.list.addItems([f.name for f in self.doc.map.features])
+            found = self.list.findItems(current, Qt.MatchFlag.MatchExactly) if current else []
+            if found:
+                self.list.setCurrentItem(found[0])
+                self.list.scrollToItem(found[0])
 
     def select_feature(self, name: str) -> None:
         self.ctx.set_selection(self.doc.hexmap.feature_hexes(name))
@@ -228,7 +236,7 @@ class FeatureTool(SelectTool):
         kind = old.kind if old else ("hill" if name.lower().startswith("hill") else "area")
         feats.append(NamedFeature(name=name, kind=kind, hexes=hexes, provenance=edits.DESIGNER))
         pushed = self.ctx.push(C.NameFeatureCommand(self.doc, f"Name {name}", fields={"features": feats}))
-        self._fill_list()
+        self._fill_list(name)
         self.set_status(f"{name} = {len(hexes)} hexes")
         return pushed
 

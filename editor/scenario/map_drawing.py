@@ -25,6 +25,34 @@ from editor.drawing.pieces import CounterSpec, CountersItem, group_colour
 from editor.scenario.system.scenario import SystemScenarioDocument
 
 
+#: the map outside the scenario's sections: dimmed, so the playing area stands out
+OUTSIDE_DIM = QColor(70, 70, 70, 120)
+
+
+def outside_items(doc) -> list:
+    """The map's hexes outside the scenario's playing area, dimmed (one path item under the
+    zones); none when the scenario plays the whole map or its sections do not resolve."""
+    from editor.drawing.pieces import _outline, _path_item
+
+    try:
+        area = set(doc.context.area)
+        rest = [h for h in doc.hexmap.all_hexes() if h not in area]
+    except Exception:  # noqa: BLE001 - sections that do not resolve, no map yet: nothing to dim
+        return []
+    if not area or not rest:
+        return []
+    item = _path_item(_outline(rest), OUTSIDE_DIM, None, 2)
+    item.setData(0, "outside")
+    return [item]
+
+
+#: the Play mode's status bar for the dock in front (the Hot-seat's is its tool's)
+PLAY_STATUS = {
+    None: "Playtest: set the games, players and rules, then Run batch; the heat map shows on the map",
+    "watch": "Watch: a game of the Playtest batch, step by step (|< < > >|, Play); its counters on the map",
+}
+
+
 class ScenarioDrawing:
     """The drawing half of :class:`editor.scenario.window.ScenarioController` (its ``overlay``,
     ``doc``, ``win`` and docks are the controller's)."""
@@ -98,16 +126,28 @@ class ScenarioDrawing:
             elif w.dock_on_top(self.docks["hotseat"]):
                 view = "hotseat"
         self.game_view = view
+        if w.mode == "play" and self.doc is not None:   # the status bar speaks of the dock in front
+            tool = w.tools.current
+            w.tool_label.setText(PLAY_STATUS.get(view) if view != "hotseat" or tool is None else tool.status)
         hide = [n for v, names in GAME_LAYERS.items() if v != view for n in names]
         if view is not None:
             hide += list(DESIGNER_LAYERS)
         self.overlay.set_suppressed(hide)
 
+    def fit_if_shown(self) -> bool:
+        """The view's *Fit map* (``MapView.fitter``): in the Scenario and Play modes, with a
+        scenario open, fit its playing area (True); else leave the whole map to the view (False)."""
+        if self.doc is None or self.win.mode == "map":
+            return False
+        self.fit()
+        return True
+
     def fit(self) -> None:
-        """Fit the view to the scenario's playing area with the compass rose and the legend in
-        the margin (the legend has a constant size on screen: the fit is refined for it)."""
+        """Fit the view to the scenario's playing area (its map sections) with the compass rose
+        and the legend in the margin (the legend has a constant size on screen: the fit is
+        refined for it, and the legend wraps to stay within the view)."""
         if self.doc is None:
-            self.win.view.fit()
+            self.win.view.fit_whole()
             return
 
         from editor.drawing.canvas import hex_path
@@ -117,7 +157,7 @@ class ScenarioDrawing:
         except Exception:  # noqa: BLE001
             area = None
         if not area:
-            self.win.view.fit()
+            self.win.view.fit_whole()
             return
         view = self.win.view
         r = hex_path(area).boundingRect().adjusted(-60, -60, 60, 60)
@@ -128,6 +168,7 @@ class ScenarioDrawing:
         fitted = r
         for _ in range(3):
             view.fitInView(fitted, Qt.AspectRatioMode.KeepAspectRatio)
+            self.wrap_legend()
             s = max(view.scale_factor(), 1e-3)
             fitted = r
             for it in fixed:
@@ -135,6 +176,14 @@ class ScenarioDrawing:
                 fitted = fitted.united(QRectF(it.pos() + QPointF(b.left() / s, b.top() / s),
                                               QSizeF(b.width() / s + 20, b.height() / s + 20)))
         view.zoom_changed.emit(view.scale_factor())
+
+    def wrap_legend(self) -> None:
+        """Keep the legend within the view: it wraps into more rows when the view is narrow."""
+        view = self.win.view
+        for it in self.overlay.layers.get("legend", []):
+            if isinstance(it, LegendItem):
+                x = max(0, view.mapFromScene(it.pos()).x())
+                it.wrap(max(120, view.viewport().width() - x - 12))
 
     def _extra_scene_rect(self) -> None:
         """Let the view scroll to the compass rose and the legend in the margin."""
@@ -161,6 +210,7 @@ class ScenarioDrawing:
                     if isinstance(doc.data, dict) and side in doc.data:
                         zones += region_items(form.hexes_of((side,)), "setup", side)
             self.overlay.set_layer("zones", zones)
+            self.overlay.set_layer("outside", outside_items(doc))
             for name in ("labels", "compass", "legend", "units", "marks"):
                 self.overlay.set_layer(name, [])
             self.play.draw_table_setup(doc)
@@ -187,7 +237,7 @@ class ScenarioDrawing:
                         legend.append(("entry", colour, f"{g.name}: enters turn {turns}"))
             from scenarios.victory import iter_condition_regions
 
-            seen = set()
+            seen, names = set(), []
             for _loc, r in iter_condition_regions(sc.victory):
                 hexes, _ = doc.resolve(r)
                 key = frozenset(hexes)
@@ -195,12 +245,13 @@ class ScenarioDrawing:
                     continue
                 seen.add(key)
                 zones += region_items(hexes, "victory", None)
+                text = r.describe()
+                text = text if len(text) <= 28 else text[:27] + "..."
+                names.append(text)
                 if len(hexes) > 3:   # a victory hex or two is evident from its hatching
-                    text = r.describe()
-                    labels.append(((text if len(text) <= 28 else text[:27] + "...") + f" ({len(hexes)})",
-                                   QColor(130, 95, 0), hexes))
-            if seen:
-                legend.append(("victory", QColor(0, 0, 0), "victory area"))
+                    labels.append((text + f" ({len(hexes)})", QColor(130, 95, 0), hexes))
+            if seen:   # the legend names them, also when their labels find no room
+                legend.append(("victory", QColor(0, 0, 0), "victory area: " + "; ".join(names)))
             for side in ("german", "russian"):
                 if doc.scenario.side(side).hidden_hexes:
                     from editor.drawing.pieces import SIDE_COLOURS
@@ -209,6 +260,7 @@ class ScenarioDrawing:
             if any(doc.scenario.side(s).mine_factors(t) for s in ("german", "russian") for t in ("AP", "AT")):
                 legend.append(("mines", QColor(120, 0, 0), "mine factors"))
             self.overlay.set_layer("zones", zones)
+            self.overlay.set_layer("outside", outside_items(doc))
             self.overlay.set_layer("labels", [ZoneLabelsItem(labels)] if labels else [])
             cols = self._area_columns()
             try:
@@ -222,6 +274,7 @@ class ScenarioDrawing:
                 c0 = cols[0] if cols else hm.first_column
                 at = QPointF(hex_centre(hexgrid.Hex(c0, hm.last_row)).x() - 40, map_bottom(hm, cols) + 40)
                 self.overlay.set_layer("legend", [LegendItem(legend, at)])
+                self.wrap_legend()
             else:
                 self.overlay.set_layer("legend", [])
             self._extra_scene_rect()
@@ -253,6 +306,37 @@ class ScenarioDrawing:
             specs.append(CounterSpec(p.hex, u.side, lab, p.facing, p.down, "normal", uid == self.win.ctx.unit))
         self.overlay.set_layer("units", [CountersItem(specs)] if specs else [])
         self.overlay.set_layer("marks", marks_items(doc.hidden, doc.mines, doc.ips, doc.setup_problem_hexes()))
+
+    def hex_contents(self, hid: str) -> list[str]:
+        """What the scenario shows in hex ``hid`` (lines for the map's tooltip): the units of
+        the designer's set-up or of the game shown, by name, and the hidden-hex, IP and mine
+        marks; nothing of a layer that is hidden."""
+        doc = self.doc
+        if doc is None or isinstance(doc, SystemScenarioDocument):
+            return []
+        out = []
+        if self.overlay.visible_items("units"):
+            st = doc.setup()
+            names = [st.units[uid].name for uid, p in sorted(doc.placement.items()) if p.hex == hid and uid in st.units]
+            if names:
+                out.append("set-up: " + ", ".join(names))
+        for name in ("game", "hotseat"):
+            for it in self.overlay.visible_items(name):
+                if isinstance(it, CountersItem):
+                    here = [f"{c.label} ({c.side})" for c in it.counters if c.hex == hid]
+                    if here:
+                        out.append("in the game: " + ", ".join(here))
+        if self.overlay.visible_items("marks"):
+            if hid in doc.hidden:
+                out.append(f"hidden hex ({doc.hidden[hid]})")
+            ip = doc.ips.get(hid)
+            if ip:
+                out.append(f"IP{ip['points']} ({ip.get('side', '')})")
+            m = doc.mines.get(hid)
+            if m:
+                kinds = " ".join(f"{k.upper()}{m[k]}" for k in ("ap", "at") if m.get(k))
+                out.append(f"mines {kinds} ({m.get('side', '')})")
+        return out
 
     def _region_selected(self, loc) -> None:
         self.win.ctx.region_loc = loc

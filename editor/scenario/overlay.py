@@ -100,12 +100,17 @@ def region_items(hexes, kind: str, side: str | None, label: str | None = None, c
 
 
 class ZoneLabelsItem(QGraphicsItem):
-    """The labels of the regions, laid out at paint time (for the view's zoom) so that no two
-    overlap: each label goes on the first of its candidate hexes (nearest the region's middle
-    first) where its box meets no label placed before it; a label with no free place is left out
-    (the legend names every region). Labels are of constant screen size."""
+    """The labels of the regions, laid out at paint time (for the view's zoom): a label never
+    covers a counter, a heat circle or a mark tag, never overlaps another label, and never covers
+    a small area it names. A region larger than its label on screen is labelled on one of its hexes
+    (nearest its middle first) clear of what is drawn there; a smaller one (a hill, a victory hex
+    group) gets its label beside it, outside the area, with a leader line to it. A label with no
+    free place is left out (the legend names every group and victory area). Labels are of
+    constant screen size."""
 
     PX = 12
+    #: the gap (device pixels) between a small area and its label outside it
+    GAP = 8
 
     def __init__(self, labels: list[tuple[str, QColor, list]]):
         super().__init__()
@@ -119,7 +124,7 @@ class ZoneLabelsItem(QGraphicsItem):
             cx = sum(q.x() for q in pts) / len(pts)
             cy = sum(q.y() for q in pts) / len(pts)
             cands = sorted(pts, key=lambda q: ((q.x() - cx) ** 2 + (q.y() - cy) ** 2, q.x(), q.y()))[:1000]
-            self.labels.append((text, QColor(colour), cands))
+            self.labels.append((text, QColor(colour), cands, hex_path(hs).boundingRect()))
             xs += [q.x() for q in pts]
             ys += [q.y() for q in pts]
         self.font = QFont("DejaVu Sans")
@@ -128,63 +133,131 @@ class ZoneLabelsItem(QGraphicsItem):
         from PySide6.QtGui import QFontMetricsF
 
         self._fm = QFontMetricsF(self.font)
-        m = 600.0
+        m = 1200.0
         self._rect = QRectF(min(xs) - m, min(ys) - m, max(xs) - min(xs) + 2 * m, max(ys) - min(ys) + 2 * m) \
             if xs else QRectF()
+        #: the last layout: (text, colour, box, leader line or None) in device pixels
+        self.last_placed: list[tuple[str, QColor, QRectF, tuple[QPointF, QPointF] | None]] = []
         self.setZValue(31)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
 
+    def _outside(self, area: QRectF, w: float, h: float) -> list[QRectF]:
+        """Boxes of ``w`` x ``h`` beside a device rect ``area`` (above, below, left, right and the
+        corners, then the same one box further out), none touching it."""
+        g = self.GAP
+        out = []
+        for k in (1, 3, 6):
+            d = g * k
+            cx, cy = area.center().x(), area.center().y()
+            for x, y in ((cx - w / 2, area.top() - d - h), (cx - w / 2, area.bottom() + d),
+                         (area.right() + d, cy - h / 2), (area.left() - d - w, cy - h / 2),
+                         (area.right() + d, area.top() - d - h), (area.left() - d - w, area.top() - d - h),
+                         (area.right() + d, area.bottom() + d), (area.left() - d - w, area.bottom() + d)):
+                out.append(QRectF(x, y, w, h))
+        return out
+
     def layout(self, transform, avoid: list[QRectF] = (), view: QRectF | None = None
                ) -> list[tuple[str, QColor, QRectF]]:
         """The labels placed for a scene-to-device ``transform``: (text, colour, box in device
-        pixels), no two boxes intersecting. A label goes on one of its region's hexes (nearest the
-        region's middle first) that is in ``view`` (the viewport, device pixels; a box that
-        would stick out is moved inside it; a region out of the view has no label), preferably
-        where it covers none of ``avoid`` (scene rectangles: the counters shown)."""
+        pixels), no two boxes intersecting, none covering any of ``avoid`` (scene rectangles: the
+        counters, heat circles and mark tags shown) and, for an area smaller than its label, none
+        on the area (the label is beside it; :attr:`last_placed` has its leader line). Only a
+        region at least partly in ``view`` (the viewport, device pixels) is labelled, and its box
+        lies inside the view."""
         placed: list[tuple[str, QColor, QRectF]] = []
+        self.last_placed = []
         blocked = [transform.mapRect(r) for r in avoid]
-        for text, colour, cands in self.labels:
+        for text, colour, cands, bounds in self.labels:
             w, h = self._fm.horizontalAdvance(text) + 10, self._fm.height() + 4
+            area = transform.mapRect(bounds)
+            if view is not None and not view.intersects(area):
+                continue   # a region out of the view: no label
+            # small: thinner than its label, or less ground on screen than four labels cover
+            hex_px = transform.mapRect(QRectF(0, 0, 100, 100)).width()
+            small = area.width() < w + 2 * self.GAP or area.height() < 3 * h or \
+                len(cands) * hex_px * hex_px * 0.87 < 4 * w * h
             boxes = []
-            for q in cands:
-                d = transform.map(q)
-                r = QRectF(d.x() - w / 2, d.y() - h / 2, w, h)
-                if view is not None:
-                    if not view.contains(d):
-                        continue   # a hex out of the view: no label there
-                    if not view.contains(r):   # a hex at the edge of the view: the label inside it
+            if not small:   # on one of its hexes in the view (a box at the view's edge moved inside it)
+                for q in cands:
+                    d = transform.map(q)
+                    r = QRectF(d.x() - w / 2, d.y() - h / 2, w, h)
+                    if view is not None:
+                        if not view.contains(d):
+                            continue
                         r.moveLeft(min(max(r.left(), view.left()), view.right() - w))
                         r.moveTop(min(max(r.top(), view.top()), view.bottom() - h))
-                boxes.append(r)
-            free = [r for r in boxes if not any(r.intersects(o) for _t, _c, o in placed)]
-            best = next((r for r in free if not any(r.intersects(b) for b in blocked)), free[0] if free else None)
-            if best is not None:
-                placed.append((text, colour, best))
+                    boxes.append(r)
+            else:   # beside the area, preferably not over another region
+                others = [transform.mapRect(b) for _t, _c, _q, b in self.labels if b is not bounds]
+                outside = self._outside(area, w, h)
+                boxes += [r for r in outside if not any(r.intersects(o) for o in others)] + outside
+            best = None
+            for r in boxes:
+                if view is not None and not view.contains(r):
+                    continue
+                if any(r.intersects(o) for _t, _c, o in placed) or any(r.intersects(b) for b in blocked):
+                    continue
+                best = r
+                break
+            if best is None:
+                continue   # no free place: the legend names it
+            placed.append((text, colour, best))
+            leader = None
+            if small:
+                tip = min((transform.map(q) for q in cands),
+                          key=lambda d: (d.x() - best.center().x()) ** 2 + (d.y() - best.center().y()) ** 2)
+                leader = (_nearest_on_rect(best, tip), tip)
+            self.last_placed.append((text, colour, best, leader))
         return placed
 
-    def counter_rects(self) -> list[QRectF]:
-        """The boxes of the counters shown on the scene (the designer's set-up or a game's)."""
+    def avoid_rects(self) -> list[QRectF]:
+        """The scene boxes a label must not cover: each hex holding a counter shown (the
+        designer's set-up or a game's), each heat circle and each mark tag shown."""
         sc = self.scene()
         out: list[QRectF] = []
         if sc is None:
             return out
         for it in sc.items():
-            if isinstance(it, CountersItem) and it.isVisible():
+            if not it.isVisible():
+                continue
+            if isinstance(it, CountersItem):
                 for hid in {c.hex for c in it.counters}:
                     c = hex_centre(hid)
                     out.append(QRectF(c.x() - 42, c.y() - 42, 84, 84))
+            elif it.data(AVOID_KEY):
+                out.append(it.sceneBoundingRect())
         return out
+
+    counter_rects = avoid_rects
+
+    def fixed_rects(self, transform) -> list[QRectF]:
+        """The scene boxes, for ``transform``, of the legend and the compass rose shown (items of
+        constant screen size, so their box on the map depends on the zoom)."""
+        sc = self.scene()
+        inv, ok = transform.inverted()
+        if sc is None or not ok:
+            return []
+        return [inv.mapRect(it.deviceTransform(transform).mapRect(it.boundingRect())) for it in sc.items()
+                if it.isVisible() and isinstance(it, (LegendItem, CompassRoseItem))]
 
     def paint(self, p: QPainter, option, widget=None) -> None:
         view = QRectF(widget.rect()) if widget is not None else None
-        placed = self.layout(p.worldTransform(), self.counter_rects(), view)
+        tr = p.worldTransform()
+        self.layout(tr, self.avoid_rects() + self.fixed_rects(tr), view)
         p.save()
         p.resetTransform()
         p.setFont(self.font)
-        for text, colour, r in placed:
+        for text, colour, r, leader in self.last_placed:
+            if leader is not None:
+                p.setPen(QPen(QColor(255, 255, 255, 220), 3.5))
+                p.drawLine(*leader)
+                p.setPen(QPen(colour, 1.5))
+                p.drawLine(*leader)
+                p.setBrush(colour)
+                p.drawEllipse(leader[1], 2.5, 2.5)
             p.setPen(QPen(colour, 1.2))
             p.setBrush(QColor(255, 255, 255, 225))
             p.drawRoundedRect(r, 3, 3)
@@ -193,10 +266,19 @@ class ZoneLabelsItem(QGraphicsItem):
         p.restore()
 
 
+#: ``QGraphicsItem.data`` key marking an item a zone label must not cover (heat circles, mark tags)
+AVOID_KEY = 7
+
+
+def _nearest_on_rect(r: QRectF, to: QPointF) -> QPointF:
+    """The point of rectangle ``r`` nearest to ``to`` (where a leader line leaves a label)."""
+    return QPointF(min(max(to.x(), r.left()), r.right()), min(max(to.y(), r.top()), r.bottom()))
+
+
 class LegendItem(QGraphicsItem):
     """The legend of the regions and marks: a swatch drawn as on the map and its meaning, in
-    columns of :attr:`ROWS` rows; of constant screen size, its top-left corner at a scene point
-    (in the margin below the map)."""
+    columns of :attr:`ROWS` rows or more (:meth:`wrap` fits it to a width: the view's); of
+    constant screen size, its top-left corner at a scene point (in the margin below the map)."""
 
     ROWS = 3
     PX = 11
@@ -208,18 +290,40 @@ class LegendItem(QGraphicsItem):
         self.font.setPixelSize(self.PX)
         from PySide6.QtGui import QFontMetricsF
 
-        fm = QFontMetricsF(self.font)
-        self.row_h = fm.height() + 5
-        self.cols: list[float] = []
-        for i in range(0, len(self.entries), self.ROWS):
-            self.cols.append(max(fm.horizontalAdvance(t) for _s, _c, t in self.entries[i:i + self.ROWS]) + 40)
-        w = sum(self.cols) + 8
-        h = self.row_h * min(self.ROWS, max(1, len(self.entries))) + 8
-        self._rect = QRectF(0, 0, w, h)
+        self._fm = QFontMetricsF(self.font)
+        self.row_h = self._fm.height() + 5
+        self.rows = self.ROWS
+        self._texts = [t for _s, _c, t in self.entries]
+        self._layout(self.ROWS, None)
         self.setPos(at)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setZValue(35)
+
+    def _layout(self, rows: int, max_width: float | None) -> None:
+        self.rows = max(1, rows)
+        fm = self._fm
+        self._texts = [t if max_width is None else fm.elidedText(t, Qt.TextElideMode.ElideRight, max_width - 48)
+                       for _s, _c, t in self.entries]
+        self.cols = [max(fm.horizontalAdvance(t) for t in self._texts[i:i + self.rows]) + 40
+                     for i in range(0, len(self.entries), self.rows)]
+        w = sum(self.cols) + 8
+        h = self.row_h * min(self.rows, max(1, len(self.entries))) + 8
+        self._rect = QRectF(0, 0, w, h)
+
+    def wrap(self, max_width: float) -> None:
+        """Lay the legend out in as few rows (at least :attr:`ROWS`) as keep it within
+        ``max_width`` screen pixels; a single column still too wide has its texts elided (their
+        full text is the item's tooltip)."""
+        self.prepareGeometryChange()
+        for rows in range(self.ROWS, max(self.ROWS, len(self.entries)) + 1):
+            self._layout(rows, None)
+            if self._rect.width() <= max_width:
+                break
+        else:
+            self._layout(len(self.entries), max_width)
+        self.setToolTip("\n".join(t for _s, _c, t in self.entries))
+        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
@@ -231,7 +335,8 @@ class LegendItem(QGraphicsItem):
         p.setFont(self.font)
         x = 4.0
         for ci, cw in enumerate(self.cols):
-            for ri, (style, colour, text) in enumerate(self.entries[ci * self.ROWS:(ci + 1) * self.ROWS]):
+            part = slice(ci * self.rows, (ci + 1) * self.rows)
+            for ri, ((style, colour, _t), text) in enumerate(zip(self.entries[part], self._texts[part])):
                 y = 4 + ri * self.row_h
                 sw = QRectF(x + 2, y + 3, 24, self.row_h - 6)
                 if style == "victory":
@@ -365,7 +470,9 @@ def heat_items(counts: dict[str, int], colour: QColor, label: bool = True) -> li
         halo = _path_item(circle, None, _pen(QColor(255, 255, 255, 230), 5.0), 20)
         c = QColor(colour)
         c.setAlpha(int(150 + 90 * math.sqrt(n / top)))
-        items += [halo, _path_item(circle, c, _pen(QColor(colour).darker(220), 2.0), 20.5)]
+        disc = _path_item(circle, c, _pen(QColor(colour).darker(220), 2.0), 20.5)
+        disc.setData(AVOID_KEY, True)   # no zone label over it
+        items += [halo, disc]
         if label and n / top > 0.15:
             items += _label(str(n), hex_centre(h), QColor(255, 255, 255), 18, 21, bold=True, bg=None)
     return items
@@ -431,7 +538,9 @@ class ScenarioOverlay:
 
 class _TagItem(QGraphicsItem):
     """A small text tag drawn in scene units (it scales with the map, so it keeps to its band of
-    the hex at every zoom), under the counters (z below :class:`CountersItem`)."""
+    the hex at every zoom), under the counters (z below :class:`CountersItem`). Where its text
+    would be smaller than :data:`MIN_TEXT_PX` on screen, the tag is a band of its colour without
+    text (the hex's tooltip says what it is): never unreadable specks."""
 
     def __init__(self, text: str, rect: QRectF, colour: QColor):
         super().__init__()
@@ -441,18 +550,32 @@ class _TagItem(QGraphicsItem):
         self.font.setBold(True)
         self.setZValue(16)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setData(AVOID_KEY, True)   # no zone label over it
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._rect
 
+    def text_px(self, transform) -> float:
+        """The height of the tag's text on screen for a scene-to-device ``transform`` (pixels)."""
+        return self.font.pixelSize() * abs(transform.m22())
+
     def paint(self, p: QPainter, option, widget=None) -> None:
         p.setPen(Qt.PenStyle.NoPen)
+        if self.text_px(p.worldTransform()) < MIN_TEXT_PX:
+            band = QColor(self.colour)
+            band.setAlpha(170)
+            p.setBrush(band)
+            p.drawRoundedRect(self._rect.adjusted(6, 5, -6, -5), 4, 4)
+            return
         p.setBrush(QColor(255, 255, 255, 200))
         p.drawRoundedRect(self._rect, 4, 4)
         p.setFont(self.font)
         p.setPen(self.colour)
         p.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)
 
+
+#: the smallest text (pixels on screen) drawn on the map; smaller text is left out, not shown as specks
+MIN_TEXT_PX = 8.0
 
 #: the bands of a hex (scene units from its centre) where the hidden and mine tags go: clear of a
 #: counter in the middle of the hex (46 units square)

@@ -91,6 +91,7 @@ class ScenarioController(ScenarioDrawing, ScenarioOpening, QObject):
         self.win = win
         self.doc: ScenarioDocument | None = None
         self.overlay = ScenarioOverlay(win.scene)
+        win.view.fitter = self.fit_if_shown   # Fit map: the scenario's sections in its modes
         ctx = win.ctx
         ctx.scenario = None
         ctx.region_loc = None

@@ -140,6 +140,42 @@ def test_9_every_mode_fits_1366_by_768_with_nothing_cut(win):
             "Playtest", "Watch", "Hot-seat", "Terrain chart", "LOS / Sighting Chart"} <= seen
 
 
+def fully_shown(wdg) -> bool:
+    """Whether a widget is on screen in full (not below the fold of a scroll area, not cut)."""
+    return wdg.isVisible() and wdg.visibleRegion().boundingRect() == wdg.rect()
+
+
+def test_9_the_legend_status_bar_and_everyday_rows_fit_without_scrolling(qtbot):
+    """At 1366 x 768 in the default layout: the map legend within the view (Scenario and Play
+    modes), the status bar's hex text clear of the tool's message, the Victory dock's selected
+    outcome (result, condition, side) and *Evaluate now*, the Playtest dock's *Run batch* and heat
+    map choice, all without scrolling."""
+    w = window(qtbot, S3)
+    ctl = w.scenario_ctl
+    for mode in ("scenario", "play"):
+        assert w.set_mode(mode)
+        ctl.fit()
+        QApplication.processEvents()
+        legend = ctl.overlay.layers["legend"][0]
+        box = legend.deviceTransform(w.view.viewportTransform()).mapRect(legend.boundingRect())
+        assert QRectF(w.view.viewport().rect()).contains(box), mode
+        assert w.hex_label.geometry().right() <= w.tool_label.geometry().left(), mode
+    w.set_mode("scenario")
+    ctl.docks["victory"].raise_()
+    v = ctl.victory
+    v.tree.setCurrentItem(v.tree.topLevelItem(0))
+    QApplication.processEvents()
+    rows = [v.form.itemAt(i, QFormLayout.ItemRole.FieldRole).widget() for i in range(min(4, v.form.rowCount()))
+            if v.form.itemAt(i, QFormLayout.ItemRole.FieldRole) is not None]
+    assert len(rows) >= 3 and all(fully_shown(r) for r in rows[:4]), [r.geometry() for r in rows]
+    w.set_mode("play")
+    ctl.docks["playtest"].raise_()
+    QApplication.processEvents()
+    p = ctl.playtest
+    assert fully_shown(p.run_btn) and fully_shown(p.heat) and fully_shown(p.games)
+    close(w)
+
+
 def test_9_the_scenario_form_has_no_gaps(win):
     win.set_mode("scenario")
     d = win.scenario_ctl.docks["properties"]
