@@ -509,7 +509,8 @@ class SideOfRegion(_Node):
     direction: Compass
     of: "Region"
     include_boundary: bool = False
-    bounded: bool = False
+    #: None (left out of the file) reads the side per line, as False does
+    bounded: bool | None = None
 
     def children(self):
         return [(("of",), self.of)]
