@@ -496,18 +496,35 @@ class SideOfRegion(_Node):
     path, or a list of hexes): a hex is included when the line of hexes through it running in that
     direction (a hex column when north is up or down the sheet; a hex row for east/west) meets
     ``of`` and every hex of ``of`` on that line lies behind it. Lines that do not meet ``of``
-    contribute nothing. ``include_boundary`` adds the hexes of ``of`` themselves."""
+    contribute nothing. ``include_boundary`` adds the hexes of ``of`` themselves.
+
+    ``bounded`` reads "south of the road" as *the pocket the road closes off*: the hexes reachable
+    from the first hexes just beyond ``of`` (on the literal side) by steps between adjacent hexes
+    of the playing area that never cross ``of``. Along a straight line both readings agree; along a
+    road that bends, the literal one also takes hexes beyond its far leg (columns that meet the road
+    only on a leg running the other way), the bounded one stops at the road, as *Reachable, with
+    barriers* does."""
 
     kind: Literal["side_of"] = "side_of"
     direction: Compass
     of: "Region"
     include_boundary: bool = False
+    #: None (left out of the file) reads the side per line, as False does
+    bounded: bool | None = None
 
     def children(self):
         return [(("of",), self.of)]
 
     def _resolve(self, ctx):
         ref = _sub(self.of, ctx, "of")
+        literal = self._literal(ctx, ref)
+        out = set(self._pocket(ctx, ref, literal)) if self.bounded else set(literal)
+        if self.include_boundary:
+            out |= ref
+        return frozenset(out)
+
+    def _literal(self, ctx, ref: frozenset) -> frozenset:
+        """The literal reading (no boundary hexes): beyond the front hex of ``ref`` on each line."""
         k = ctx.direction(self.direction)
         try:
             front: dict[int, int] = {}
@@ -515,7 +532,7 @@ class SideOfRegion(_Node):
                 c, a = _line_coords(r, k)
                 if c not in front or a > front[c]:
                     front[c] = a
-            out = set(ref) if self.include_boundary else set()
+            out = set()
             for h in ctx.area:
                 c, a = _line_coords(h, k)
                 if c in front and a > front[c] and h not in ref:
@@ -524,8 +541,33 @@ class SideOfRegion(_Node):
             raise e.at("direction") from None
         return frozenset(out)
 
+    @staticmethod
+    def _pocket(ctx, ref: frozenset, literal: frozenset) -> frozenset:
+        """The bounded reading: the hexes connected (not across ``ref``) to the literal hexes that
+        touch ``ref``."""
+        area = ctx.area
+        seeds = sorted(h for h in literal if any(n in ref for n in hexgrid.neighbours(h)))
+        seen = set(seeds)
+        q = deque(seeds)
+        while q:
+            h = q.popleft()
+            for n in hexgrid.neighbours(h):
+                if n in area and n not in ref and n not in seen:
+                    seen.add(n)
+                    q.append(n)
+        return frozenset(seen)
+
+    def readings(self, ctx: RegionContext) -> tuple[frozenset, frozenset]:
+        """(the literal reading, the bounded reading) of this side, boundary hexes left out, for a
+        form to say what each means; raises :class:`RegionError`."""
+        ref = _sub(self.of, ctx, "of")
+        literal = self._literal(ctx, ref)
+        return literal, self._pocket(ctx, ref, literal)
+
     def describe(self) -> str:
         inc = " (inclusive)" if self.include_boundary else ""
+        if self.bounded:
+            return f"the pocket {self.direction} of {_paren(self.of)}, bounded by it{inc}"
         return f"{self.direction} of {_paren(self.of)}{inc}"
 
 

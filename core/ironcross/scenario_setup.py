@@ -37,7 +37,7 @@ from core.ironcross.state import Phase, Unit, UnitKind
 from maps.document_file import json_path
 from scenarios.model import UNIT_ENTRY_TYPES
 
-__all__ = ["build_setup", "load_setup", "apply_fixed_setup", "SetupError"]
+__all__ = ["build_setup", "load_setup", "apply_fixed_setup", "entry_problem", "SetupError"]
 
 
 _PHASES = {"movement": Phase.MOVEMENT, "reaction_movement": Phase.REACTION_MOVEMENT}
@@ -153,6 +153,28 @@ def _check_squad_ammo(entry, label: str, men: list) -> None:
     """24.1 AMMO POINTS: a squad's "(N)" is its LMG's; a squad with no LMG in play would drop it."""
     if entry.ammo is not None and not any(m.weapon == "LMG" for m in men):
         raise SetupError(f"{label} ({entry.ammo}): the squad has no LMG in play to take the ammo points (24.1)")
+
+
+def entry_problem(roster, side: str, entry) -> str | None:
+    """Why ``roster`` cannot give the units of one OOB entry of ``side`` (a
+    :class:`scenarios.model` entry), in the words :func:`build_setup` would raise it with (24.1:
+    the squad has no such man to leave out / keep, an ammo number for no LMG; the roster has no
+    such commander, crew weapon or AFV), or None when it can (entries that bring no unit: None).
+    The 24.1 random choices are drawn with a fixed generator: a problem does not depend on them."""
+    try:
+        if entry.kind == "squad":
+            _squad_units(roster, side, entry, random.Random(0), [])
+        elif entry.kind == "commander":
+            roster.commander(side, entry.type, pr=entry.pr)
+        elif entry.kind == "crew_weapon":
+            for n in entry.numbers:
+                roster.crew_weapon(side, entry.weapon, n)
+        elif entry.kind == "afv":
+            for n in entry.numbers:
+                roster.afv(side, entry.type, n)
+    except (SetupError, KeyError, ValueError) as e:
+        return str(e.args[0]) if e.args else str(e)
+    return None
 
 
 def build_setup(scenario, hexmap, *, seed: int = 0, roster=None, chart=None,

@@ -58,6 +58,30 @@ def adjacent(a: Hex, b: Hex) -> bool:
     return hexgrid.distance(a, b) == 1
 
 
+def hex_walk(a: Hex, b: Hex) -> list[Hex]:
+    """The hexes a road drawn from ``a`` to ``b`` runs through, hex to adjacent hex, as close to
+    the straight line between their centres as hexes go: ``distance(a, b) + 1`` hexes from ``a``
+    to ``b``. Each step goes to the neighbour nearer ``b``; among equals, the one whose centre
+    lies nearest the line (then the lower hex id), so the same two waypoints always give the same
+    hexes. Off-map hexes are not checked (the caller keeps to the map)."""
+    ax, ay = hexgrid.centre(a)
+    bx, by = hexgrid.centre(b)
+    dx, dy = bx - ax, by - ay
+
+    def off_line(h: Hex) -> float:
+        x, y = hexgrid.centre(h)
+        return abs((x - ax) * dy - (y - ay) * dx)
+
+    out = [a]
+    cur = a
+    while cur != b:
+        d = hexgrid.distance(cur, b)
+        cur = min((n for n in hexgrid.neighbours(cur) if hexgrid.distance(n, b) < d),
+                  key=lambda n: (off_line(n), n.id))
+        out.append(cur)
+    return out
+
+
 def set_hex_attrs(records: dict[str, HexRecord], hexes: Iterable[Hex], fn: Callable[[HexRecord], dict]
                   ) -> dict[str, HexRecord]:
     """New records for ``hexes``: ``fn(current_record)`` gives the fields to change.

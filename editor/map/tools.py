@@ -506,14 +506,17 @@ class LevelBrushTool(_Brush):
 # Paths
 # ------------------------------------------------------------------------------------------
 class PathTool(Tool):
-    """Roads and gullies, hex to adjacent hex: click (or drag) from hex to hex; double-click,
-    Enter, Esc or a right click ends the path. One path is one undo step. A road hex on a gully
-    is a bridge (drawn automatically)."""
+    """Roads and gullies by waypoints: click the first hex, then each bend; the hexes between two
+    clicks are filled hex to adjacent hex along the straight line (:func:`edits.hex_walk`), as the
+    region builder's road kind reads "4001 - 4018 - 3014". A drag adds the hexes it crosses.
+    Double-click, Enter, Esc or a right click ends the path; Backspace takes back the last leg.
+    One path is one undo step. A road hex on a gully is a bridge (drawn automatically)."""
 
     name = "path"
     label = "Road/Gully"
     shortcut = "P"
-    help = "Path: click hex to adjacent hex to draw a road or gully; double-click or Esc ends it"
+    help = ("Path by waypoints: click the first hex, then each bend (the hexes between are filled); "
+            "double-click or Esc ends it, Backspace takes back the last leg")
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -522,6 +525,8 @@ class PathTool(Tool):
         self.index: int | None = None
         self.stroke: int | None = None
         self.last: Hex | None = None
+        #: per waypoint of the path being drawn: (the paths, the path's index, the last hex) before it
+        self.legs: list[tuple[list, int | None, Hex]] = []
 
     def deactivate(self) -> None:
         self.finish()
@@ -545,9 +550,39 @@ class PathTool(Tool):
         if key in (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.finish()
             return True
+        if key == Qt.Key.Key_Backspace and self.legs:
+            self.back()
+            return True
         return False
 
+    def back(self) -> None:
+        """Take back the last leg (back to the previous waypoint), in the same undo step."""
+        paths, index, last = self.legs.pop()
+        what = "road" if self.kind == "roads" else "gully"
+        self.ctx.push(C.PathCommand(self.doc, f"Draw {what}", fields={self.kind: paths}, stroke=self.stroke))
+        self.index, self.last = index, last
+        self._mark()
+        self.set_status(f"{what}: back to {last.id}")
+
     def step(self, h: Hex) -> bool:
+        """Add hex ``h`` to the path being drawn (starting one if none): an adjacent hex, or a
+        waypoint further on, the hexes between filled by :func:`edits.hex_walk`."""
+        if self.last is not None and self.doc.hexmap.contains(h) and h != self.last and not edits.adjacent(self.last, h):
+            walk = edits.hex_walk(self.last, h)
+            off = [x.id for x in walk if not self.doc.hexmap.contains(x)]
+            if off:
+                self.set_status(f"the way from {self.last.id} to {h.id} leaves the map at {off[0]}: click a bend first")
+                return False
+            self.legs.append((list(getattr(self.doc.map, self.kind)), self.index, self.last))
+            pushed = False
+            for x in walk[1:]:
+                pushed = self._step(x) or pushed
+            return pushed
+        if self.last is not None and h != self.last and self.doc.hexmap.contains(h):
+            self.legs.append((list(getattr(self.doc.map, self.kind)), self.index, self.last))
+        return self._step(h)
+
+    def _step(self, h: Hex) -> bool:
         """Add hex ``h`` to the path being drawn (starting one if none)."""
         if not self.doc.hexmap.contains(h):
             return False
@@ -556,7 +591,7 @@ class PathTool(Tool):
             self.stroke = next(_strokes)
             self.index = None
             self._mark()
-            self.set_status(f"{self.kind[:-1] if self.kind == 'roads' else 'gully'} from {h.id}: click the next hex")
+            self.set_status(f"{self.kind[:-1] if self.kind == 'roads' else 'gully'} from {h.id}: click the next bend")
             return False
         if h == self.last:
             return False
@@ -583,6 +618,7 @@ class PathTool(Tool):
 
     def finish(self) -> None:
         self.last = None
+        self.legs = []
         self.index = None
         self.stroke = None
         self.clear_overlay()

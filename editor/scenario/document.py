@@ -395,7 +395,11 @@ class ScenarioDocument(ScenarioAutosave, QObject):
                 self._cache["setup_error"] = None
             except Exception as e:  # noqa: BLE001 - SetupError, KeyError from the roster, RegionError
                 self._cache["setup"] = None
-                self._cache["setup_error"] = f"{type(e).__name__}: {e}"
+                # the loader's own sentence; a class name only for what is not a scenario's fault
+                from core.rule_system import ScenarioError
+
+                known = isinstance(e, (ScenarioError, KeyError)) and e.args
+                self._cache["setup_error"] = str(e.args[0]) if known else f"{type(e).__name__}: {e}"
         return self._cache["setup"]
 
     def setup_error(self) -> str | None:

@@ -82,7 +82,7 @@ class NorthTool(_ScenarioTool):
             self.first = hid
             self.clear_overlay()
             self.add_overlay(hex_path([hexgrid.parse_hex_id(hid)]), QColor(255, 0, 0, 90), QPen(QColor(200, 0, 0), 4), 60)
-            self.set_status(f"north indicator in {hid}: now click the adjacent hex it points to")
+            self.set_status(f"north indicator in {hid}: now click the adjacent hex it points to (Esc cancels)")
             return None
         a, b = self.first, hid
         self.first = None
@@ -90,11 +90,26 @@ class NorthTool(_ScenarioTool):
         if hexgrid.hexside_between(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b)) is None:
             self.set_status(f"{b} is not adjacent to {a}: click the indicator's hex again")
             return "not adjacent"
+        old = self.sdoc.scenario.north
+        if old is not None and (old.hex, old.points_to) == (a, b):
+            self.set_status(f"the north indicator is already in {a} pointing to {b}: nothing changed")
+            return None
         self.sdoc.edit(f"North indicator {a} -> {b}",
                        lambda d: d.__setitem__("north", {"hex": a, "points_to": b}))
+        # the placement is one undo step of the scenario: Ctrl+Z undoes it whatever had the focus
+        self.sdoc.undo_stack.setActive(True)
         n = self.sdoc.scenario.north
-        self.set_status(f"north indicator in {a} pointing to {b}: north is {n.sheet_word('north')}")
+        self.set_status(f"north indicator in {a} pointing to {b}: north is {n.sheet_word('north')} (Ctrl+Z undoes)")
         return None
+
+    def key(self, key: int, modifiers) -> bool:
+        """Esc drops a first click (the indicator's hex) not yet followed by the hex it points to."""
+        if key == Qt.Key.Key_Escape and self.first is not None:
+            self.first = None
+            self.clear_overlay()
+            self.set_status("north indicator: cancelled")
+            return True
+        return False
 
 
 class RegionPaintTool(_ScenarioTool):

@@ -124,9 +124,22 @@ def loc_label(doc: ScenarioDocument, loc: tuple) -> str:
                 e = None
             what = (getattr(e, "text", "") or getattr(e, "kind", "")) if e is not None else "entry"
             return f"{who} placement: {what}"
+        if loc[1] == "caps" and len(loc) > 2 and isinstance(loc[2], int):
+            try:
+                c = sc.side(side).caps[loc[2]]
+                return f"{who} set-up cap: {c.text or c.describe()}"
+            except IndexError:
+                return f"{who} set-up cap {loc[2] + 1}"
         if loc[1] == "detachments":
             return f"{who} detachment {sc.side(side).detachments[loc[2]].name}: entry edge"
         return f"{who} {_words_of(loc[1:])}"
+    if loc[0] == "initial_control" and len(loc) > 1 and isinstance(loc[1], int):
+        # the region a side holds from the start (control until the enemy occupies it)
+        try:
+            ic = sc.initial_control[loc[1]]
+        except IndexError:
+            return "controlled at start"
+        return f"{_SIDES.get(ic.side, ic.side)} control from the start: {region_words(ic.region)}"
     if loc[0] == "victory":
         v = sc.victory
         if loc[1] == "points" and v.points is not None:

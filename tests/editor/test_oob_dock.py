@@ -128,9 +128,9 @@ def test_24_1_several_entries_separated_by_semicolons_are_one_undo_step(win, dia
     ctl = win.scenario_ctl
     doc, oob = ctl.doc, ctl.oob
     before = doc.scenario
-    type_entry(oob, ("german", "groups", 0), "Squad D (10) less R PR9; PS; IP1 x2; 6 grenades")
+    type_entry(oob, ("german", "groups", 0), "Squad D less R PR9; PS; IP1 x2; 6 grenades")
     assert dialogs == [] and doc.undo_stack.count() == 1
-    assert [e.text for e in doc.scenario.german.groups[0].oob[-3:]] == ["Squad D (10) less R PR9", "PS", "IP1 x2"]
+    assert [e.text for e in doc.scenario.german.groups[0].oob[-3:]] == ["Squad D less R PR9", "PS", "IP1 x2"]
     assert doc.scenario.german.oob[-1].text == "6 grenades"
     doc.undo_stack.undo()
     assert doc.scenario == before

@@ -68,9 +68,9 @@ def test_open_scenario_detects_format_and_draws_zones(win):
 def test_oob_edit_with_undo(win):
     doc, oob = sdoc(win), win.scenario_ctl.oob
     before = doc.scenario
-    assert oob.add_entry("german", 0, "Squad D (10) less R PR9")
+    assert oob.add_entry("german", 0, "Squad D less R PR9")
     e = doc.scenario.german.groups[0].oob[-1]
-    assert (e.letter, e.ammo, e.less[0].type, e.less[0].pr) == ("D", 10, "R", 9)
+    assert (e.letter, e.ammo, e.less[0].type, e.less[0].pr) == ("D", None, "R", 9)
     assert oob.select_loc(("german", "groups", 0, "oob", 4))
     assert oob.set_entry(("german", "groups", 0, "oob", 4), "Squad F (3 units, MP PR9, PR8, PR6 only)") is False \
         or doc.scenario.german.groups[0].oob[4].only is not None
@@ -85,7 +85,7 @@ def test_oob_edit_with_undo(win):
     assert doc.scenario.german.groups[0].oob[-1].letter == "D"
     # the tree shows the squad's men with the one "less" leaves out struck through
     texts = [it.text(0) for it in oob._items()]
-    assert any("Squad D (10) less R PR9" in t for t in texts)
+    assert any("Squad D less R PR9" in t for t in texts)
 
 
 def test_region_painting_and_live_count(win, qtbot, monkeypatch):
@@ -170,7 +170,10 @@ def test_drop_refused_over_the_stacking_limit(win):
 def test_validation_panel_after_an_error(win):
     ctl = win.scenario_ctl
     assert ctl.validation.problems() == []
-    ctl.oob.add_entry("german", 0, "Squad Z (10)")
+    assert ctl.oob.add_entry("german", 0, "Squad Z (10)") is False      # refused where it is typed
+    assert "Add squad..." in ctl.oob.info.text()
+    sdoc(win).edit("a line written in the file by hand", lambda d: d["german"]["groups"][0]["oob"].append(
+        {"kind": "squad", "letter": "Z", "ammo": 10, "text": "Squad Z (10)"}))
     probs = ctl.validation.problems()
     assert any("Squad 'Z'" in p or "Squad Z" in p for p in probs)
     item = ctl.validation.list.item(0)

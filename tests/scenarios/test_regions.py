@@ -363,3 +363,27 @@ def test_north_of_the_road_network_on_the_mapsheet(sheet):
     assert not (n & s) and not (n & road) and not (s & road)
     assert n | s | road == block(10, 30, 1, 27)
     assert {"1027", "2110"} <= n and "2107" in road and {"2105", "1001"} <= s
+
+
+def test_side_of_bounded_reads_the_pocket_a_bent_line_closes_off(m):
+    """"South or east of the road" along a road that bends (west edge -> 1505, then north up
+    column 15 to the north edge): the literal per-line sides miss the hexes south-east of the
+    bend (their columns and rows never meet the road on the right leg); the bounded reading is the
+    pocket the road closes off, the same hexes as *reachable, with barriers*."""
+    bent = {"kind": "hexes", "hexes": [f"{c}05" for c in range(10, 16)] + [f"15{r:02d}" for r in range(1, 5)]}
+
+    def side(direction, bounded):
+        return {"kind": "side_of", "direction": direction, "of": bent, "bounded": bounded}
+
+    literal = res(m, {"kind": "union", "of": [side("south", False), side("east", False)]})
+    pocket = res(m, {"kind": "reachable", "start": {"kind": "hexes", "hexes": ["2010"]}, "barrier": bent})
+    bounded = res(m, {"kind": "union", "of": [side("south", True), side("east", True)]})
+    assert bounded == pocket == block(10, 20, 1, 10) - block(10, 14, 1, 4) - set(bent["hexes"])
+    assert literal == block(10, 15, 6, 10) | block(16, 20, 1, 5) and literal < pocket
+    # a straight line: both readings agree
+    assert res(m, side("south", True) | {"of": ROW5}) == res(m, side("south", False) | {"of": ROW5})
+    # the readings, for a form
+    ctx = RegionContext(m, UP, None, {})
+    lit, bnd = region_from_data(side("south", False)).readings(ctx)
+    assert ids(lit) == block(10, 15, 6, 10) and ids(bnd) == pocket
+    assert "bounded by it" in region_from_data(side("south", True)).describe()

@@ -252,6 +252,8 @@ class RegionForm(QFrame):
                     self._hexes = frozenset(h.id for h in region_from_data(d).resolve(ctx))
                 except RegionError as e:
                     msg = e.message
+            if hasattr(self.editor, "explain"):
+                self.editor.explain(ctx)   # what a side of a bent line means there
         self._error = self._own_error = msg
         if msg is not None:
             self.status.setText("")

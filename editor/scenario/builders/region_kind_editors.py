@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -283,8 +284,17 @@ class _SideOfEditor(_Editor):
         self.direction.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.boundary = QCheckBox("include the line itself")
         self.boundary.toggled.connect(lambda _on: self.changed.emit())
+        self.bounded = QCheckBox("bounded by the line (the pocket it closes off)")
+        self.bounded.setToolTip("read 'south of the road' as the hexes the road closes off on that side (as "
+                                "Reachable, with barriers), not hex column by hex column: they differ where the "
+                                "road bends")
+        self.bounded.toggled.connect(lambda _on: self.changed.emit())
+        self.note = QLabel()
+        self.note.setWordWrap(True)
         self.lay.addRow("Side", self.direction)
         self.lay.addRow(self.boundary)
+        self.lay.addRow(self.bounded)
+        self.lay.addRow(self.note)
         self.of: RegionForm | None = None
 
     def set_context(self, ctx):
@@ -293,12 +303,38 @@ class _SideOfEditor(_Editor):
     def load(self, d):
         _select(self.direction, d.get("direction", "north"))
         self.boundary.setChecked(bool(d.get("include_boundary", False)))
+        self.bounded.setChecked(bool(d.get("bounded", False)))
         self.of = self._child(d.get("of") or _leaf_default("path"), "of (a road, gully, hex line or any region)")
 
     def dump(self):
-        return {"kind": "side_of", "direction": self.direction.currentData(),
-                "of": self.of.region() if self.of else {}, "include_boundary": self.boundary.isChecked()}
+        d = {"kind": "side_of", "direction": self.direction.currentData(),
+             "of": self.of.region() if self.of else {}, "include_boundary": self.boundary.isChecked()}
+        if self.bounded.isChecked():
+            d["bounded"] = True
+        return d
 
+    def explain(self, ctx) -> None:
+        """Say what the side means along this line: both readings' hex counts when they differ
+        (the line bends), else that they agree."""
+        from scenarios.regions import RegionError, region_from_data
+
+        self.note.setText("")
+        if ctx is None:
+            return
+        try:
+            literal, pocket = region_from_data({**self.dump(), "bounded": False}).readings(ctx)
+        except (RegionError, ValueError):
+            return
+        side = self.direction.currentData()
+        if literal == pocket:
+            self.note.setText(f"Here both readings agree: {len(literal)} hexes {side} of the line.")
+            return
+        lines = "hex column" if side in ("north", "south") else "hex row"
+        beyond = len(literal - pocket)
+        self.note.setText(
+            f"The line bends here. Read literally (each {lines} beyond the line's last hex on it), {side} of it is "
+            f"{len(literal)} hexes" + (f", {beyond} of them beyond its far leg" if beyond else "") +
+            f"; bounded by it, the pocket it closes off on that side is {len(pocket)} hexes.")
     def children(self):
         return [self.of] if self.of else []
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 import re
 
 from pydantic import ValidationError
+from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import (
     QComboBox,
+    QCompleter,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -31,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from editor.scenario.document import ScenarioDocument, validation_message
 
-__all__ = ["SetupSpecsTab", "hexes_region", "region_field", "region_text", "parse_cap_limits", "format_cap_limits"]
+__all__ = ["SetupSpecsTab", "hexes_region", "region_field", "map_feature_names", "region_text", "parse_cap_limits", "format_cap_limits"]
 
 
 def hexes_region(text: str) -> dict:
@@ -59,20 +62,51 @@ def hexes_region(text: str) -> dict:
 
 
 def region_field(doc: ScenarioDocument, text: str) -> dict | None:
-    """A region field's text -> region JSON: a name of the scenario's regions table (any case)
-    -> ``{"kind": "named"}``; else hexes (``"4307, 4308"``, ``"3001-3013"``); blank -> None.
-    Raises ValueError naming what was not understood."""
+    """A region field's text -> region JSON. The same field everywhere a region is asked (initial
+    control, a cap's region, a mines area): a name of the scenario's regions table (any case)
+    -> ``{"kind": "named"}``; a named feature or building of the scenario's map ("Hill I",
+    "Building 2") -> ``{"kind": "feature"}``; several of these separated by "," or ";" -> their
+    union; else hexes (``"4307, 4308"``, ``"3001-3013"``); blank -> None. A region name wins over
+    a feature of the same name. Raises ValueError naming what was not understood and what is known."""
     t = text.strip()
     if not t:
         return None
     names = {n.lower(): n for n in doc.scenario.regions}
-    if t.lower() in names:
-        return {"kind": "named", "name": names[t.lower()]}
+    features = {n.lower(): n for n in map_feature_names(doc)}
+
+    def one(part: str) -> dict | None:
+        p = part.strip()
+        if p.lower() in names:
+            return {"kind": "named", "name": names[p.lower()]}
+        if p.lower() in features:
+            return {"kind": "feature", "name": features[p.lower()]}
+        return None
+
+    whole = one(t)
+    if whole is not None:
+        return whole
+    parts = [p for p in re.split(r"[;,]", t) if p.strip()]
+    named = [one(p) for p in parts]
+    if len(parts) > 1 and all(named):
+        return {"kind": "union", "of": named}
     try:
         return hexes_region(t)
     except ValueError as e:
         known = ", ".join(sorted(doc.scenario.regions)) or "none"
-        raise ValueError(f"{t!r} is neither a region of the scenario (regions: {known}) nor hexes: {e}") from None
+        feats = ", ".join(sorted(features.values())) or "none"
+        raise ValueError(f"{t!r} is neither a region of the scenario (regions: {known}), a feature of the map "
+                         f"(features: {feats}) nor hexes: {e}") from None
+
+
+def map_feature_names(doc: ScenarioDocument) -> list[str]:
+    """The named features and buildings of the scenario's map ("Hill K", "Building 1"), sorted;
+    none when the map is not open."""
+    m = getattr(doc, "hexmap", None)
+    if m is None:
+        return []
+    out = set(m.features)
+    out.update(b.display_name() for b in m.buildings.values() if b.number is not None or b.name)
+    return sorted(out)
 
 
 def region_text(region) -> str:
@@ -80,8 +114,10 @@ def region_text(region) -> str:
     if region is None:
         return ""
     k = getattr(region, "kind", "")
-    if k == "named":
+    if k in ("named", "feature"):
         return region.name
+    if k == "union" and all(getattr(r, "kind", "") in ("named", "feature") for r in region.of):
+        return ", ".join(r.name for r in region.of)
     if k == "hexes":
         return ", ".join(region.hexes)
     if k == "hex_range":
@@ -142,7 +178,7 @@ class SetupSpecsTab(QWidget):
         f.addRow("Set-up text", self.setup_text)
         f.addRow(b)
         self.control = QLineEdit()
-        self.control.setPlaceholderText("region name or hexes; blank: none")
+        self.control.setPlaceholderText("region, map feature (Hill I) or hexes; blank: none")
         self.control.setToolTip("the side holds these hexes from the start until the enemy occupies them")
         self.control.editingFinished.connect(lambda: self.set_initial_control(self.control.text()))
         f.addRow("Controls at start", self.control)
@@ -152,7 +188,7 @@ class SetupSpecsTab(QWidget):
         self.mines = QComboBox()
         self.mines.currentIndexChanged.connect(lambda _i: self._mines_selected())
         self.mines_area = QLineEdit()
-        self.mines_area.setPlaceholderText("region name or hexes; blank: the group's set-up zone")
+        self.mines_area.setPlaceholderText("region, map feature or hexes; blank: the group's set-up zone")
         self.mines_area.editingFinished.connect(lambda: self.set_mines_area(self.mines_area.text()))
         mf.addRow("Mines", self.mines)
         mf.addRow("Mines area", self.mines_area)
@@ -165,7 +201,7 @@ class SetupSpecsTab(QWidget):
         v.addWidget(self.caps)
         cf = QFormLayout()
         self.cap_region = QLineEdit()
-        self.cap_region.setPlaceholderText("region name or hexes")
+        self.cap_region.setPlaceholderText("region, map feature (Hill I) or hexes")
         self.cap_squad = QLineEdit()
         self.cap_squad.setPlaceholderText("squad letter, e.g. D (blank: any)")
         self.cap_group = QComboBox()
@@ -176,19 +212,46 @@ class SetupSpecsTab(QWidget):
         self.cap_others.setSpecialValueText("not capped")
         self.cap_text = QLineEdit()
         self.cap_text.setPlaceholderText("as printed (optional)")
+        others_tip = ("the units of the squad / group that no 'At most' limit names: how many of them may set up "
+                      "in the region too ('not capped': any number; 0: none of them)")
+        self.cap_others.setToolTip(others_tip)
         cf.addRow("Region", self.cap_region)
         cf.addRow("Squad", self.cap_squad)
         cf.addRow("Group", self.cap_group)
         cf.addRow("At most", self.cap_limits)
-        cf.addRow("Other units", self.cap_others)
+        others_label = QLabel("Other units")
+        others_label.setToolTip(others_tip)
+        cf.addRow(others_label, self.cap_others)
+        self.cap_others_note = QLabel("Other units: the squad's units no limit names ('not capped': any).")
+        self.cap_others_note.setWordWrap(True)
+        self.cap_others_note.setToolTip(others_tip)
+        cf.addRow(self.cap_others_note)
         cf.addRow("Printed text", self.cap_text)
         v.addLayout(cf)
-        row = QHBoxLayout()
-        for text, slot in (("Add cap", self.add_cap), ("Apply", self.apply_cap), ("Remove", self.remove_cap)):
+        # what is wrong with the cap typed, said under the form (no modal box)
+        self.cap_error = QLabel()
+        self.cap_error.setWordWrap(True)
+        self.cap_error.setStyleSheet("color: #b00")
+        self.cap_error.hide()
+        v.addWidget(self.cap_error)
+        # the region fields complete the scenario's regions and the map's features
+        self._region_words = QStringListModel(self)
+        for field in (self.control, self.mines_area, self.cap_region):
+            c = QCompleter(self._region_words, field)
+            c.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            field.setCompleter(c)
+        # the buttons on a grid of two columns: the row fits the Sides dock at 1366 x 768
+        grid = QGridLayout()
+        self.cap_buttons = {}
+        for i, (text, slot) in enumerate((("Add cap", self.add_cap), ("Apply", self.apply_cap),
+                                          ("Remove", self.remove_cap))):
             b = QPushButton(text)
             b.clicked.connect(slot)
-            row.addWidget(b)
-        v.addLayout(row)
+            grid.addWidget(b, i // 2, i % 2)
+            self.cap_buttons[text] = b
+        self.cap_buttons["Apply"].setToolTip("change the cap selected in the list above to the form's values")
+        self.cap_buttons["Remove"].setToolTip("remove the cap selected in the list above")
+        v.addLayout(grid)
         v.addStretch(1)
 
     # ------------------------------------------------------------------ document
@@ -249,6 +312,10 @@ class SetupSpecsTab(QWidget):
                 w.blockSignals(False)
         self._mines_selected()
         self._cap_selected()
+        # the region fields complete the scenario's regions and the map's features
+        words = sorted(self.doc.scenario.regions) + map_feature_names(self.doc)
+        if self._region_words.stringList() != words:
+            self._region_words.setStringList(words)
 
     # ------------------------------------------------------------------ set-up text, control
     def apply_setup_text(self, text: str | None = None) -> bool:
@@ -312,6 +379,8 @@ class SetupSpecsTab(QWidget):
             return
         caps = self.doc.scenario.side(self.side).caps
         r = self.caps.currentRow()
+        for name in ("Apply", "Remove"):
+            self.cap_buttons[name].setEnabled(0 <= r < len(caps))
         if not 0 <= r < len(caps):
             return
         c = caps[r]
@@ -340,13 +409,19 @@ class SetupSpecsTab(QWidget):
                 d[k] = v
         return d
 
+    def _cap_problem(self, text: str) -> None:
+        """Say under the form why the cap is not taken ("" hides the line)."""
+        self.cap_error.setText(text)
+        self.cap_error.setVisible(bool(text))
+
     def add_cap(self) -> bool:
         side = self.side
         try:
             cap = self.cap_form()
         except ValueError as e:
-            QMessageBox.warning(self, "Invalid cap", str(e))
+            self._cap_problem(f"Cannot add the cap: {e}")
             return False
+        self._cap_problem("")
         ok = self._edit(f"{side.capitalize()} set-up cap", lambda d: d[side].setdefault("caps", []).append(cap))
         if ok:
             self.caps.setCurrentRow(self.caps.count() - 1)
@@ -355,16 +430,19 @@ class SetupSpecsTab(QWidget):
     def apply_cap(self) -> bool:
         side, r = self.side, self.caps.currentRow()
         if r < 0:
+            self._cap_problem("No cap is selected: choose one in the list to change it, or use Add cap.")
             return False
         try:
             cap = self.cap_form(self.doc.data()[side]["caps"][r])
         except ValueError as e:
-            QMessageBox.warning(self, "Invalid cap", str(e))
+            self._cap_problem(f"Cannot apply: {e}")
             return False
+        self._cap_problem("")
         return self._edit(f"{side.capitalize()} set-up cap {r + 1}", lambda d: d[side]["caps"].__setitem__(r, cap))
 
     def remove_cap(self) -> bool:
         side, r = self.side, self.caps.currentRow()
         if r < 0:
+            self._cap_problem("No cap is selected: choose the one to remove in the list.")
             return False
         return self._edit(f"Remove {side} set-up cap {r + 1}", lambda d: d[side]["caps"].pop(r))

@@ -3,6 +3,8 @@ by forms, and what each entry gives (its squads' men, the men a "less" entry lea
 
 from __future__ import annotations
 
+import html
+
 from pydantic import ValidationError
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush, QColor
@@ -316,6 +318,36 @@ class OOBPanel(QWidget):
         return parse_oob_line(text, **self._types(side)) if ";" in text else \
             [parse_oob_entry(text, **self._types(side))]
 
+    def unbuildable(self, side: str, entries: list) -> str | None:
+        """Why the roster the scenario is played with cannot give the units of ``entries`` (the
+        loader's sentence, :func:`core.ironcross.scenario_setup.entry_problem`) with the roster
+        change that would make the entry valid, or None."""
+        from core.ironcross.scenario_setup import entry_problem
+
+        for e in entries:
+            if not isinstance(e, UNIT_ENTRY_TYPES):
+                continue
+            problem = entry_problem(self.doc.roster, side, e)
+            if problem is None:
+                continue
+            if e.kind == "squad":
+                have = {sq.letter for sq in self.doc.roster.squads(side)}
+                fix = (f"Squad {e.letter} is not in the roster: Counter roster dock > Add squad... adds it to this "
+                       "scenario's roster." if e.letter not in have else
+                       f"To play it, change a man of Squad {e.letter} in the Counter roster dock (Override value..., "
+                       "e.g. its weapon or PR) or add a squad of your own (Add squad...): the change is this "
+                       "scenario's roster override, the shipped roster is not touched.")
+            else:
+                button = {"commander": "Add commander...", "crew_weapon": "Add CW...", "afv": "Add AFV..."}[e.kind]
+                fix = f"Counter roster dock > {button} adds that counter to this scenario's roster."
+            return f"{e.text or e.label()}: {problem}. {fix}"
+        return None
+
+    def _refuse(self, text: str) -> None:
+        """Say under the entry field why a typed entry is not taken (the field keeps the text)."""
+        self.info.setText(f"<span style='color:#b00'>Not added: {html.escape(text)}</span>")
+        self.entry_text.setToolTip(text)
+
     def add_entry(self, side: str, group: int | None, text: str) -> bool:
         """Add printed OOB entries (one, or several separated by ";") to group ``group`` of
         ``side`` (None: the side-wide entries), one undo step. Grenades always go to the side
@@ -333,6 +365,10 @@ class OOBPanel(QWidget):
                       f"{', '.join(units)}: a unit belongs to a group, which sets it up or brings it in (24.1). "
                       "Select a group of the side first; the side-wide entries hold grenades, IPs and mines.")
                 return False
+        problem = self.unbuildable(side, entries)
+        if problem is not None:   # refused where it is typed, in the loader's words (24.1)
+            self._refuse(problem)
+            return False
         # (entry, goes to the side-wide entries)
         placed = [(e, group is None or isinstance(e, GrenadesEntry)) for e in entries]
 
@@ -370,6 +406,10 @@ class OOBPanel(QWidget):
         if loc[1] == "oob" and isinstance(e, UNIT_ENTRY_TYPES):
             _warn(self, "Units belong to a group", f"{text}: a unit belongs to a group (24.1); add it to a group.")
             return False
+        problem = self.unbuildable(loc[0], [e])
+        if problem is not None:
+            self._refuse(problem)
+            return False
         try:
             self.doc.edit(f"Edit {text}", lambda d: set_region_at(d, loc, e.model_dump(mode="json", exclude_none=True)))
         except ValidationError as err:
@@ -388,6 +428,7 @@ class OOBPanel(QWidget):
         side, group = self.target_of(self.current_loc())
         if self.add_entry(side, group, text):
             self.entry_text.clear()
+            self.entry_text.setToolTip(accepted_forms())
 
     def edit_selected(self) -> None:
         loc = self.current_loc()
