@@ -532,7 +532,7 @@ def test_roster_edit_saved_in_the_scenario_and_type_names_shown(win, tmp_path):
 def test_playtest_panel_shows_the_blunder_report(qtbot):
     """The Playtest panel's summary lists each side's blunders a game (docs/ai.md)."""
     from core.playtest import GameResult
-    from editor.playtest_dock import PlaytestPanel
+    from editor.play.playtest_dock import PlaytestPanel
 
     panel = PlaytestPanel(lambda folder: None)
     qtbot.addWidget(panel)
