@@ -323,6 +323,13 @@ class RuleSystem:
     settings_space: Callable[[str], tuple[Mapping[str, tuple[float, float, bool]], Mapping[str, float]]] | None = None
     blunder_kinds: Mapping[str, str] = field(default_factory=dict)
     blunder_watch: Callable[[Any], Any] | None = None
+    #: -- optional, the what-if search (``ironcross balance``, :mod:`core.whatif`): ``()`` -> the
+    #: system's change kinds, an object with ``KINDS`` (kind -> description), ``GRAMMAR`` (text),
+    #: ``parse_change(text, data, path)`` -> :class:`core.whatif.Change` (ValueError naming the
+    #: text), ``apply_change(data, change, path)`` -> new scenario JSON (ValueError when it cannot
+    #: be made), ``default_changes(data, path, kinds=...)`` -> change texts and
+    #: ``check_file(path, known)`` -> design-warning keys or a one-line problem. None: no search.
+    whatif_changes: Callable[[], Any] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),
