@@ -617,6 +617,7 @@ def _verify_error_replay(file: str, rp, system) -> None:
 
 # -- further commands, each in its own module (registered on import)
 from cli import tune_command as _tune_command  # noqa: E402,F401  ironcross tune
+from cli import balance_command as _balance_command  # noqa: E402,F401  ironcross balance
 
 
 def main(argv: list[str] | None = None) -> int:
