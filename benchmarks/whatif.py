@@ -45,7 +45,7 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
     best = res.best
     lines = [f"### What would balance {loaded.title}?", "",
              f"`ironcross balance {Path(loaded.path).relative_to(ROOT)} --target {side}=50 --budget {args.budget} "
-             f"--first {args.first} --seed {args.seed}` over the {n_changes} default changes that apply (heuristic "
+             f"--first {args.first} --seed {args.seed} {f'--kinds {args.kinds} ' if args.kinds else ''}over the {n_changes} default changes that apply (heuristic "
              f"AI both sides, basic rules): {spent} games of a budget of **{args.budget}** (a small budget: the "
              f"intervals are wide), {ys.fmt(wall)} on {args.workers} workers"
              + (", interrupted" if res.interrupted else "") + ".", ""]
@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--scheduler", default=None)
+    ap.add_argument("--kinds", default=None, help="comma-separated kinds of change (default: all that apply but ammo)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))
     ap.add_argument("--no-write", action="store_true", help="print only")
     args = ap.parse_args(argv)
@@ -100,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         name, side = LOPSIDED[number]
         loaded = load_scenario(ROOT / "scenarios" / "data" / name)
         wk = loaded.system.whatif_changes()
-        changes = wk.default_changes(loaded.data, str(loaded.path))
+        changes = wk.default_changes(loaded.data, str(loaded.path),
+                                     *((tuple(args.kinds.split(",")),) if args.kinds else ()))
         t0 = time.perf_counter()
         res = search(loaded, side=side, target=0.5, changes=changes, budget=args.budget, seed=args.seed,
                      first=args.first, workers=args.workers, scheduler=args.scheduler,

@@ -362,11 +362,12 @@ def search(loaded, *, side: str, target: float, changes: Sequence[str] | None = 
     return out
 
 
-def table_rows(result: WhatIfSearch, side: str, target: float) -> list[dict]:
-    """The ranked table as JSON-ready rows: change, shares with 95 % intervals, games played,
-    distance to the target (points), status ("racing"/"kept", "dropped: ...", "invalid: ...")."""
+def arm_rows(arms: Iterable[Arm], side: str, target: float) -> list[dict]:
+    """JSON-ready rows of ``arms`` in their order: change, its changes' texts and description,
+    games played and errors, status ("kept", "dropped", "invalid") with the reason, and for a
+    played arm the shares with 95 % intervals and the distance to the target (points)."""
     rows = []
-    for a in result.rows():
+    for a in arms:
         d = {"change": a.candidate.label, "changes": [c.text for c in a.candidate.changes],
              "description": "; ".join(c.description for c in a.candidate.changes) or "the scenario as it is",
              "games": len(a.played), "errors": len(a.outcomes) - len(a.played)}
@@ -379,7 +380,12 @@ def table_rows(result: WhatIfSearch, side: str, target: float) -> list[dict]:
     return rows
 
 
-__all__.append("table_rows")
+def table_rows(result: WhatIfSearch, side: str, target: float) -> list[dict]:
+    """The ranked table of a search as :func:`arm_rows` (pairs first when they were raced)."""
+    return arm_rows(result.rows(), side, target)
+
+
+__all__ += ["table_rows", "arm_rows"]
 
 
 def describe_changes(items: Iterable[Change]) -> str:
