@@ -141,8 +141,10 @@ class BalancePanel(QWidget):
         self.workers.setValue(1)
         form.addRow("Workers", self.workers)
         lay.addLayout(form)
-        from core.ironcross.whatif_changes import DEFAULT_KINDS, KINDS
+        from core.rule_system import get
 
+        wk = get(None).whatif_changes()   # the default system's kinds (Iron Cross)
+        KINDS, DEFAULT_KINDS = wk.KINDS, wk.DEFAULT_KINDS
         self.kinds = QListWidget()
         for k, text in KINDS.items():
             it = QListWidgetItem(f"{k}: {text}")
