@@ -386,8 +386,3 @@ def table_rows(result: WhatIfSearch, side: str, target: float) -> list[dict]:
 
 
 __all__ += ["table_rows", "arm_rows"]
-
-
-def describe_changes(items: Iterable[Change]) -> str:
-    """The descriptions of ``items`` joined with "; "."""
-    return "; ".join(c.description or c.text for c in items)

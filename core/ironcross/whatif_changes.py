@@ -74,7 +74,9 @@ def _int(value: str, text: str) -> int:
 
 
 def parse_change(text: str, data: dict | None = None, path: str | None = None) -> Change:
-    """The :class:`core.whatif.Change` that ``text`` names (see the module's grammar). Raises
+    """The :class:`core.whatif.Change` that ``text`` names (see the module's grammar; ``data`` and
+    ``path``, the scenario, are part of the boundary's signature: Iron Cross's grammar does not
+    need them to parse, :func:`apply_change` reads them). Raises
     ValueError naming the text and the problem (unknown target, a value that is no number)."""
     m = _RE.match(text or "")
     if not m:
@@ -413,7 +415,6 @@ def default_changes(data: dict, path: str | None = None, kinds: tuple[str, ...] 
     if "turns" in kinds:
         texts += ["turns+=1", "turns-=1", "turns+=2", "turns-=2"]
     if "oob" in kinds:
-        roster = _roster(data, path)
         for side in SIDES:
             sd = data[side]
             types: list[str] = []
@@ -426,7 +427,6 @@ def default_changes(data: dict, path: str | None = None, kinds: tuple[str, ...] 
                     types.append(e["type"])
             for t in types:
                 texts += [f"{side}.oob+={t}", f"{side}.oob-={t}"]
-        del roster
     for kind, word, ops in (("ammo", "ammo", ("+=2", "-=2")), ("entry", "entry", ("+=1", "-=1")),
                             ("grenades", "grenades", ("+=2", "-=2")), ("ips", "ips", ("+=1", "-=1")),
                             ("mines", "mines.AP", ("+=2", "-=2")), ("mines", "mines.AT", ("+=2", "-=2")),
