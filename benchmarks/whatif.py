@@ -143,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
             f"`{commit[:10]}`: the what-if search (`ironcross balance`, see \"What-if search\" in `docs/balance.md`'s "
             "scheme below) for each lopsided scenario it was run on, toward 50 % for the losing side.", "",
             *SCHEME.splitlines(), ""]
+    rest = sorted(set(LOPSIDED) - set(args.scenario or LOPSIDED))
+    if rest:
+        body += [f"Not searched this time: Scenario{'s' if len(rest) > 1 else ''} {', '.join(map(str, rest))} of the "
+                 "lopsided ones (`benchmarks/whatif.py --scenario N`).", ""]
     for number in args.scenario or sorted(LOPSIDED):
         name, side = LOPSIDED[number]
         loaded = load_scenario(ROOT / "scenarios" / "data" / name)
