@@ -823,6 +823,11 @@ def main(argv: list[str] | None = None) -> int:
             "command": regenerate_command(args, all_scenarios)}
     text = render_sheet(meta, analyses, verdicts, statuses)
     out = Path(args.out)
+    # the what-if block (benchmarks/whatif.py) is kept as it stands
+    old = out.read_text(encoding="utf-8") if out.exists() else ""
+    if "<!-- whatif:begin -->" in old and "<!-- whatif:end -->" in old:
+        block = "<!-- whatif:begin -->" + old.split("<!-- whatif:begin -->", 1)[1].split("<!-- whatif:end -->", 1)[0]
+        text = text.rstrip("\n") + "\n\n" + block + "<!-- whatif:end -->\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")

@@ -621,6 +621,7 @@ from cli.export_commands import export as _export, import_ as _import  # noqa: E
 
 cli.add_command(_export)
 cli.add_command(_import)
+from cli import balance_command as _balance_command  # noqa: E402,F401  ironcross balance
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -436,7 +436,8 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
 def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, rules: str | None = None,
               options: tuple[str, ...] = (), workers: int | None = None, scheduler: str | None = None,
               replay_dir: str | None = None, error_dir: str | None = None, connect_timeout: float = 5.0,
-              on_progress: Callable[[int], None] | None = None, fixed_setup: dict | None = None) -> list[GameResult]:
+              on_progress: Callable[[int], None] | None = None, fixed_setup: dict | None = None,
+              seeds: list[int] | None = None) -> list[GameResult]:
     """Run ``games`` games of ``scenario`` (a :class:`LoadedScenario`, or its path, loaded here);
     returns their results ordered by game index (independent of the number of workers and of the
     backend). ``scheduler``: address of a Dask scheduler
@@ -444,9 +445,12 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
     count). Replays are written by the caller: every game's to ``replay_dir`` when given; a game
     that raised always to ``replay_dir`` or ``error_dir`` (default :data:`DEFAULT_ERROR_DIR`).
     ``fixed_setup``: a designer's set-up every game starts from (the editor's "use this set-up").
+    ``seeds``: the games' own seeds (game ``i`` plays ``seeds[i]``; ``games`` and ``seed`` are then
+    ignored): a what-if search (:mod:`core.whatif`) plays the next games of a seed sequence.
     Raises :class:`PlaytestError` when the batch cannot run at all, ``DocumentError`` (naming the
     file and the place) for a scenario path that cannot be loaded."""
-    items = [(i, derive_seed(seed, i)) for i in range(games)]
+    items = list(enumerate(seeds)) if seeds is not None else [(i, derive_seed(seed, i)) for i in range(games)]
+    games = len(items)
     want = replay_dir is not None
     ref = _ref(scenario)
 

@@ -330,6 +330,13 @@ class RuleSystem:
     #: system (``core/ironcross/vassal_plan.py``: counters, set-up, entries, secrets, text); None:
     #: the system's scenarios are not exported to VASSAL (``docs/export.md``).
     vassal_plan: Callable[[str], Any] | None = None
+    #: -- optional, the what-if search (``ironcross balance``, :mod:`core.whatif`): ``()`` -> the
+    #: system's change kinds, an object with ``KINDS`` (kind -> description), ``GRAMMAR`` (text),
+    #: ``parse_change(text, data, path)`` -> :class:`core.whatif.Change` (ValueError naming the
+    #: text), ``apply_change(data, change, path)`` -> new scenario JSON (ValueError when it cannot
+    #: be made), ``default_changes(data, path, kinds=...)`` -> change texts and
+    #: ``check_file(path, known)`` -> design-warning keys or a one-line problem. None: no search.
+    whatif_changes: Callable[[], Any] | None = None
 
     def resolve_rules(self, rules: str | None, options: tuple[str, ...] = ()) -> str:
         """The rule level a game is played under: ``rules`` (None = the first of :attr:`rules`),

@@ -11,6 +11,7 @@ draw on.
 from __future__ import annotations
 
 from core.rule_system import ScenarioError
+from editor.play.balance_dock import BalancePanel
 from editor.play.hotseat import HotseatPanel, HotseatTool
 from editor.play.playtest_dock import PlaytestPanel
 from editor.play.watch import WatchPanel
@@ -22,7 +23,7 @@ __all__ = ["PlayMode"]
 class PlayMode:
     """The Play mode's panels and tool and the tabletop tools for the scenario controller ``ctl``.
 
-    ``playtest`` (batch), ``watch`` and ``hotseat``: the Play mode's panels; they play
+    ``playtest`` (batch), ``watch``, ``hotseat`` and ``balance`` (the what-if search): the Play mode's panels; they play
     ``ctl.playable_file(folder)`` (a snapshot of the scenario, the live map and the roster), start
     from ``ctl.designers_setup()`` when asked, and Watch and Hot-seat draw their games on
     ``ctl.overlay``. Watch and Hot-seat play with the Playtest panel's AIs and rules (Watch: its
@@ -38,11 +39,48 @@ class PlayMode:
                                 describe_settings=self.playtest.describe_settings)
         self.hotseat = HotseatPanel(ctl.overlay, ctl.playable_file, settings=self.playtest.game_settings,
                                     fixed_setup=ctl.designers_setup, describe_settings=self.playtest.describe_settings)
+        self.balance = BalancePanel(ctl.playable_file, apply_change=self.apply_change)
+        self.balance.playtest_requested.connect(self._confirming_playtest)
         self.playtest.settings_changed.connect(self.watch.update_settings)
         self.playtest.settings_changed.connect(self.hotseat.update_settings)
         hotseat_tool = HotseatTool(ctx)
         hotseat_tool.panel = self.hotseat
         self.tools = (hotseat_tool, TablePlaceTool(ctx), TapeTool(ctx))
+
+    def apply_change(self, texts: list[str], scenario_path: str | None) -> str | None:
+        """Make the what-if changes ``texts`` one undoable edit of the open scenario document (its
+        rule system's ``apply_change``; ``scenario_path``: the snapshot the search ran on, whose
+        roster an OOB change reads). Returns None, or why it cannot be made."""
+        doc = self.ctl.doc
+        if doc is None or not hasattr(doc, "edit"):
+            return "no Iron Cross scenario is open"
+        from core.rule_system import get
+
+        system = get(getattr(doc.scenario, "rule_system", None))
+        if system.whatif_changes is None:
+            return f"{system.title} names no what-if changes"
+        kinds = system.whatif_changes()
+
+        def change(data: dict) -> None:
+            new = data
+            for t in texts:
+                new = kinds.apply_change(new, t, scenario_path)
+            data.clear()
+            data.update(new)
+
+        try:
+            doc.edit(f"What-if: {' & '.join(texts)}", change)
+        except ValueError as e:   # pydantic's ValidationError is a ValueError
+            return str(e).splitlines()[0]
+        return None
+
+    def _confirming_playtest(self) -> None:
+        """The Balance panel's confirming playtest: the Playtest dock runs a batch of the edited scenario."""
+        docks = getattr(self.ctl, "docks", {})
+        if "playtest" in docks:
+            docks["playtest"].show()
+            docks["playtest"].raise_()
+        self.playtest.start()
 
     def draw_table_setup(self, doc) -> None:
         """A measured system's units where they set up (``setup_pieces``), unless the Set-up tool

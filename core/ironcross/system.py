@@ -97,6 +97,12 @@ def _blunder_watch(game):
     return blunder_watch(game)
 
 
+def _whatif_changes():
+    from core.ironcross import whatif_changes
+
+    return whatif_changes
+
+
 def _settings_space(player: str) -> tuple[dict, dict]:
     """(search space, defaults) of the heuristic's behaviour settings (core.ironcross.ai.settings)."""
     if player != "heuristic":
@@ -545,6 +551,7 @@ SYSTEM = RuleSystem(
     settings_space=_settings_space,
     blunder_kinds=_blunder_kinds(),
     blunder_watch=_blunder_watch,
+    whatif_changes=_whatif_changes,
     view=view,
     action_to_json=_action_to_json,
     action_from_json=_action_from_json,

@@ -45,7 +45,7 @@ SCENARIO_TOOLS = ("north", "region", "place", "marks", "hotseat", "tableplace", 
 #: the docks of the Scenario mode (left and right tab groups) and of the Play mode
 SCENARIO_LEFT = ("properties", "sides", "oob", "roster")
 SCENARIO_RIGHT = ("setup", "regions", "victory", "validation", "history")
-PLAY_DOCKS = ("playtest", "watch", "hotseat")
+PLAY_DOCKS = ("playtest", "watch", "hotseat", "balance")
 
 
 class _DropFilter(QObject):
@@ -175,6 +175,7 @@ class ScenarioController(ScenarioDrawing, ScenarioOpening, QObject):
             "playtest": dock("Playtest", self.playtest, right, "sc_playtest"),
             "watch": dock("Watch", self.watch, right, "sc_watch"),
             "hotseat": dock("Hot-seat", self.hotseat, right, "sc_hotseat"),
+            "balance": dock("Balance", self.play.balance, right, "sc_balance"),
             # Scenario mode for a scenario of another rule system: what is generic about it
             "system": dock("Scenario (other rule system)", self.system_panel, left, "sc_system"),
         }

@@ -1,0 +1,173 @@
+"""What would balance the lopsided shipped scenarios? Runs the what-if search (:mod:`core.whatif`,
+``ironcross balance``) on each named scenario toward 50 % for the side the balance sheet finds
+losing, prints the ranked table and the wall time (also in yardsticks), and writes one section per
+scenario into ``docs/balance.md`` between the markers ``<!-- whatif:begin -->`` and
+``<!-- whatif:end -->`` (``benchmarks/balance.py`` keeps that block when it regenerates the sheet).
+
+Usage::
+
+    .venv/bin/python benchmarks/whatif.py --budget 2000 --workers 2            # every lopsided one
+    .venv/bin/python benchmarks/whatif.py --scenario 1 --budget 160 --first 4   # Scenario 1, small
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.yardstick import Yardstick  # noqa: E402
+
+BEGIN, END = "<!-- whatif:begin -->", "<!-- whatif:end -->"
+
+#: the scheme, written into docs/balance.md with the results (the why of the search)
+SCHEME = """### What-if search: the scheme
+
+`ironcross balance SCENARIO --target german=50 [--band 5] [--budget 2000] [--try CHANGE]... [--changes FILE]
+[--kinds K1,K2] [--first 8] [--precision 10] [--workers W | --scheduler ADDRESS] [--json OUT] [--seed S] [--robust]`
+(and the Play mode's *Balance* panel) race candidate changes of a scenario toward a target share of
+wins (`core/whatif.py`).
+
+- **Candidates** are changes in the rule system's change grammar (Iron Cross:
+  `core/ironcross/whatif_changes.py`, reached through the rule system's `whatif_changes`):
+  `turns=8`, `turns+=1`, `russian.oob-=LMG`, `russian.oob+=R`, `german.oob+=MMG`, `LMG@B` names a squad,
+  `russian.entry+=1` (or `russian.entry[2]+=1`, the second group), `german.grenades-=2`,
+  `german.ips+=1`, `russian.mines.AP+=2`, `german.setup+=1` / `-=1` (the set-up zone one hex ring
+  wider / narrower), `russian.entry_edge+=1` / `-=1` (entry hexes one hex wider / narrower along the
+  edge), `victory.count+=1` (every "at least N units"; `victory.count[2]` one of them),
+  `victory.band+=1` (every victory-point band boundary), `german.hidden+=1`, `russian.ammo+=2`. A
+  change file holds one a line (`#` comments). Without `--try` the defaults are every kind that
+  applies to the scenario except ammo (the basic rules never deplete ammo, 22.0).
+- **Validation first**: each candidate scenario is written atomically to its own file and checked
+  as `ironcross validate --warnings` checks a scenario, with the engine's set-up; a candidate with
+  an error, or with a design warning the scenario did not already have (an objective out of reach,
+  hidden hexes nobody can use, ...), is listed with its reason and never played.
+- **Common random numbers**: every candidate plays game i on the seed `derive_seed(S, i)`, the
+  seeds `ironcross playtest --seed S` uses, so candidates differ by the change, not the dice, and
+  a candidate's first n games are those of a playtest of its file.
+- **Successive halving with interval elimination** (not a bandit): every candidate plays
+  `--first` games; after each round a candidate whose 95 % Wilson interval of the target side's
+  share lies wholly outside the band (target +- `--band` points) is dropped, and of the rest only
+  the better half by distance to the target goes on (at least three); the survivors' games double
+  each round. It stops when at most three survive with intervals no wider than +- `--precision`
+  points, when none survives, or when the budget is spent. Why this and not a bandit (UCB,
+  Thompson): the question is "which changes land in the band, and how sure", not "maximise wins
+  while searching"; halving gives every survivor the same seeds in every round (common random
+  numbers stay paired, which a bandit's uneven allocation breaks), its rounds are whole batches
+  (one pool or Dask submission per candidate, not one game at a time) and its cost is bounded and
+  known in advance.
+- **Two-change combinations** of the top three single changes (never two of the same field) race
+  with the budget left when no single change's share lies in the band.
+- **Robust or AI-dependent**: `--robust` runs the robust verdict (`core/robust_balance.py`) on the
+  best change (expensive); otherwise the table says "not checked".
+- Ctrl-C keeps the table so far (exit 130); the same seed gives the same table.
+"""
+
+
+#: the lopsided scenarios of the balance sheet (docs/balance.md) and the side each should favour
+#: less: the target is the losing side at 50 %
+LOPSIDED = {
+    1: ("scenario_1_demyansk_pocket.json", "german"),
+    3: ("scenario_3_closing_the_ring.json", "russian"),
+    4: ("scenario_4_tula.json", "russian"),
+    5: ("scenario_5_through_the_marshes.json", "german"),
+    6: ("scenario_6_spartakovka.json", "german"),
+}
+
+
+def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstick, n_changes: int) -> list[str]:
+    """The markdown section of one scenario's search."""
+    from cli.balance_command import table_lines
+
+    spent = res.pairs.spent if res.pairs else res.singles.spent
+    best = res.best
+    lines = [f"### What would balance {loaded.title}?", "",
+             f"`ironcross balance {Path(loaded.path).relative_to(ROOT)} --target {side}=50 --budget {args.budget} "
+             f"--first {args.first} --seed {args.seed}{f' --kinds {args.kinds}' if args.kinds else ''}` over the {n_changes} "
+             f"default changes that apply{f' of the kinds {args.kinds}' if args.kinds else ''} (heuristic "
+             f"AI both sides, basic rules): {spent} games of a budget of **{args.budget}** (a small budget: the "
+             f"intervals are wide), {ys.fmt(wall)} on {args.workers} workers"
+             + (", interrupted" if res.interrupted else "") + ".", ""]
+    if best is not None:
+        p, lo, hi = best.share(side)
+        lines.append(f"Proposed: **{best.candidate.label}** ({'; '.join(c.description for c in best.candidate.changes)})"
+                     f": {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over {len(best.played)} games; the interval "
+                     f"{'contains' if lo <= 0.5 <= hi else 'does not contain'} 50 %. Confirm it with a playtest of "
+                     "200 games before trusting it.")
+        lines.append("")
+    lines += ["```"] + table_lines(res, side, 0.5) + ["```", ""]
+    return lines
+
+
+def write_block(out: Path, body: list[str]) -> None:
+    """Put ``body`` between the markers of ``out`` (appended when it has none), atomically."""
+    text = out.read_text(encoding="utf-8") if out.exists() else ""
+    block = "\n".join([BEGIN, *body, END])
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenario", type=int, action="append", help="scenario number (repeatable; default all lopsided)")
+    ap.add_argument("--budget", type=int, default=2000)
+    ap.add_argument("--first", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--scheduler", default=None)
+    ap.add_argument("--kinds", default=None, help="comma-separated kinds of change (default: all that apply but ammo)")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))
+    ap.add_argument("--no-write", action="store_true", help="print only")
+    args = ap.parse_args(argv)
+    from cli.balance_command import table_lines
+    from core.rule_system import load_scenario
+    from core.whatif import search
+
+    ys = Yardstick.measure()
+    print(ys.describe())
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    body = ["## What would balance it?", "",
+            f"Generated by `benchmarks/whatif.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC at commit "
+            f"`{commit[:10]}`: the what-if search (`ironcross balance`, see \"What-if search\" in `docs/balance.md`'s "
+            "scheme below) for each lopsided scenario it was run on, toward 50 % for the losing side.", "",
+            *SCHEME.splitlines(), ""]
+    rest = sorted(set(LOPSIDED) - set(args.scenario or LOPSIDED))
+    if rest:
+        body += [f"Not searched this time: Scenario{'s' if len(rest) > 1 else ''} {', '.join(map(str, rest))} of the "
+                 "lopsided ones (`benchmarks/whatif.py --scenario N`).", ""]
+    for number in args.scenario or sorted(LOPSIDED):
+        name, side = LOPSIDED[number]
+        loaded = load_scenario(ROOT / "scenarios" / "data" / name)
+        wk = loaded.system.whatif_changes()
+        changes = wk.default_changes(loaded.data, str(loaded.path),
+                                     *((tuple(args.kinds.split(",")),) if args.kinds else ()))
+        t0 = time.perf_counter()
+        res = search(loaded, side=side, target=0.5, changes=changes, budget=args.budget, seed=args.seed,
+                     first=args.first, workers=args.workers, scheduler=args.scheduler,
+                     on_progress=lambda s, b, _a: print(f"  {s}/{b} games", end="\r", flush=True))
+        wall = time.perf_counter() - t0
+        print()
+        for line in table_lines(res, side, 0.5):
+            print(line)
+        print(f"{loaded.title}: wall {ys.fmt(wall)}")
+        body += section(number, loaded, side, res, args, wall, ys, len(changes))
+    if not args.no_write:
+        write_block(Path(args.out), body)
+        print(f"wrote the what-if block of {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""The Balance panel of the Play mode: "What would balance it?" (:mod:`core.whatif`).
+
+The designer sets the target (a side's share of wins), the band around it, the budget of games
+and the kinds of change to try, and presses *Run*: a :class:`BalanceRunner` (``QThread``) races
+the candidate changes on a snapshot of the documents in memory (the scenario, the live map and
+the roster, as the Playtest panel plays them), its games in the thread itself or on a local pool
+of worker processes, and the ranked table fills in as the games come in. *Cancel* stops the race
+after the running candidate's games and keeps the table so far. *Apply* makes the selected change
+one undoable edit of the scenario document (``apply_change``, given by the shell) and then offers
+a confirming playtest (``playtest_requested``).
+
+Heat maps of the chosen change beside today's are not drawn here: the confirming playtest draws
+the heat map of the changed scenario in the Playtest panel.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = ["BalanceRunner", "BalancePanel"]
+
+
+class BalanceRunner(QThread):
+    """Runs :func:`core.whatif.search` on the scenario file ``path``; signals ``progress(spent,
+    budget, rows)`` (rows: :func:`core.whatif.arm_rows`), ``done(WhatIfSearch)``, ``failed(str)``.
+    ``play``: replaces the games (tests); default :func:`core.playtest.run_batch` with ``workers``."""
+
+    progress = Signal(int, int, object)
+    done = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, path: str, *, side: str, target: float, band: float, budget: int, first: int,
+                 kinds: tuple[str, ...], seed: int = 1, workers: int = 1, ai: dict | None = None,
+                 rules: str | None = None, play=None, parent=None):
+        super().__init__(parent)
+        self.path, self.side, self.target, self.band = str(path), side, target, band
+        self.budget, self.first, self.kinds, self.seed, self.workers = budget, first, kinds, seed, max(1, workers)
+        self.ai, self.rules, self._play = ai, rules, play
+        self._cancel = False
+
+    def cancel(self) -> None:
+        self._cancel = True
+
+    def run(self) -> None:  # in the thread
+        from core.playtest import run_batch
+        from core.rule_system import load_scenario
+        from core.whatif import arm_rows, search
+
+        def play(arm, seeds):
+            if self._cancel:   # the race ends here and keeps its table (core.whatif.race)
+                raise KeyboardInterrupt
+            if self._play is not None:
+                return self._play(arm, seeds)
+            rs = run_batch(arm.path, 0, self.seed, dict(self.ai or {"german": "heuristic", "russian": "heuristic"}),
+                           rules=self.rules, workers=self.workers, seeds=seeds)
+            return [r.outcome for r in rs]
+
+        try:
+            loaded = load_scenario(self.path)
+            kinds = loaded.system.whatif_changes()
+            changes = kinds.default_changes(loaded.data, self.path, self.kinds)
+            if not changes:
+                self.failed.emit("no change of the kinds chosen applies to this scenario")
+                return
+            res = search(loaded, side=self.side, target=self.target, changes=changes, band=self.band,
+                         budget=self.budget, seed=self.seed, first=self.first, play=play,
+                         folder=os.path.join(os.path.dirname(self.path), "whatif"),
+                         on_progress=lambda s, b, arms: self.progress.emit(
+                             s, b, arm_rows(arms, self.side, self.target)))
+        except Exception as e:  # shown in the panel, never a crash of the UI
+            self.failed.emit(f"{type(e).__name__}: {e}")
+            return
+        self.done.emit(res)
+
+
+class BalancePanel(QWidget):
+    """The Balance dock (see the module docstring). ``playable_file(folder)`` -> the snapshot to
+    search on; ``apply_change(texts, scenario_path) -> str | None`` makes the changes one undoable
+    edit of the scenario (None) or says why not. Signals ``applied(label)`` and
+    ``playtest_requested()`` (the confirming playtest)."""
+
+    applied = Signal(str)
+    playtest_requested = Signal()
+
+    def __init__(self, playable_file, apply_change=None, parent=None):
+        super().__init__(parent)
+        self.playable_file, self.apply_change = playable_file, apply_change
+        self.runner: BalanceRunner | None = None
+        self.result = None
+        self.rows: list[dict] = []
+        self.scenario_path: str | None = None
+        self._tmp = tempfile.mkdtemp(prefix="ironcross-balance-")
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.side = QComboBox()
+        self.side.addItems(["german", "russian"])
+        self.share = QSpinBox()
+        self.share.setRange(0, 100)
+        self.share.setValue(50)
+        self.share.setSuffix(" %")
+        tgt = QHBoxLayout()
+        tgt.addWidget(self.side)
+        tgt.addWidget(self.share)
+        form.addRow("Target wins", tgt)
+        self.band = QDoubleSpinBox()
+        self.band.setRange(0, 50)
+        self.band.setValue(5)
+        self.band.setSuffix(" points")
+        form.addRow("Band +-", self.band)
+        self.budget = QSpinBox()
+        self.budget.setRange(1, 100_000)
+        self.budget.setValue(400)
+        self.budget.setSuffix(" games")
+        form.addRow("Budget", self.budget)
+        self.first = QSpinBox()
+        self.first.setRange(1, 200)
+        self.first.setValue(8)
+        form.addRow("First round", self.first)
+        self.workers = QSpinBox()
+        self.workers.setRange(1, max(1, os.cpu_count() or 1))
+        self.workers.setValue(1)
+        form.addRow("Workers", self.workers)
+        lay.addLayout(form)
+        from core.rule_system import get
+
+        wk = get(None).whatif_changes()   # the default system's kinds (Iron Cross)
+        KINDS, DEFAULT_KINDS = wk.KINDS, wk.DEFAULT_KINDS
+        self.kinds = QListWidget()
+        for k, text in KINDS.items():
+            it = QListWidgetItem(f"{k}: {text}")
+            it.setData(Qt.ItemDataRole.UserRole, k)
+            it.setFlags(it.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            it.setCheckState(Qt.CheckState.Checked if k in DEFAULT_KINDS else Qt.CheckState.Unchecked)
+            self.kinds.addItem(it)
+        self.kinds.setMaximumHeight(120)
+        lay.addWidget(QLabel("Kinds of change to try:"))
+        lay.addWidget(self.kinds)
+        row = QHBoxLayout()
+        self.run_btn = QPushButton("Run")
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setEnabled(False)
+        row.addWidget(self.run_btn)
+        row.addWidget(self.cancel_btn)
+        lay.addLayout(row)
+        self.bar = QProgressBar()
+        lay.addWidget(self.bar)
+        self.table = QTableWidget(0, 6)
+        self.table.setHorizontalHeaderLabels(["change", "target side", "95 % interval", "games", "dist", "status"])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        lay.addWidget(self.table)
+        row = QHBoxLayout()
+        self.apply_btn = QPushButton("Apply")
+        self.apply_btn.setEnabled(False)
+        self.confirm_btn = QPushButton("Confirm with a playtest")
+        self.confirm_btn.setEnabled(False)
+        row.addWidget(self.apply_btn)
+        row.addWidget(self.confirm_btn)
+        lay.addLayout(row)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        self.run_btn.clicked.connect(self.start)
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.apply_btn.clicked.connect(self.apply_selected)
+        self.confirm_btn.clicked.connect(self.playtest_requested.emit)
+        self.table.itemSelectionChanged.connect(self._selection)
+
+    # ------------------------------------------------------------------ running
+    def chosen_kinds(self) -> tuple[str, ...]:
+        return tuple(self.kinds.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.kinds.count())
+                     if self.kinds.item(i).checkState() == Qt.CheckState.Checked)
+
+    def start(self, play=None) -> bool:
+        """Start a search on a snapshot of the scenario in memory; False when one runs or the
+        snapshot cannot be made (the reason in the status line). ``play``: fake games (tests)."""
+        if self.runner is not None and self.runner.isRunning():
+            return False
+        try:
+            path = self.playable_file(self._tmp)
+        except (ValueError, OSError) as e:
+            self.status.setText(f"cannot search: {e}")
+            return False
+        self.scenario_path = str(path)
+        self.rows, self.result = [], None
+        self.table.setRowCount(0)
+        self.bar.setRange(0, self.budget.value())
+        self.bar.setValue(0)
+        self.runner = BalanceRunner(path, side=self.side.currentText(), target=self.share.value() / 100,
+                                    band=self.band.value() / 100, budget=self.budget.value(), first=self.first.value(),
+                                    kinds=self.chosen_kinds(), workers=self.workers.value(),
+                                    play=play if callable(play) else None, parent=self)
+        self.runner.progress.connect(self._progress)
+        self.runner.done.connect(self._done)
+        self.runner.failed.connect(self._failed)
+        self.run_btn.setEnabled(False)
+        self.cancel_btn.setEnabled(True)
+        self.apply_btn.setEnabled(False)
+        self.status.setText("validating the candidate changes ...")
+        self.runner.start()
+        return True
+
+    def cancel(self) -> None:
+        if self.runner is not None:
+            self.runner.cancel()
+            self.status.setText("cancelling after the running candidate's games ...")
+
+    def _progress(self, spent: int, budget: int, rows: list) -> None:
+        self.bar.setValue(spent)
+        self._show(rows)
+        self.status.setText(f"{spent} of {budget} games")
+
+    def _done(self, res) -> None:
+        from core.whatif import table_rows
+
+        self.result = res
+        self._show(table_rows(res, self.side.currentText(), self.share.value() / 100))
+        self.run_btn.setEnabled(True)
+        self.cancel_btn.setEnabled(False)
+        best = res.best
+        spent = res.pairs.spent if res.pairs else res.singles.spent
+        head = "cancelled: the table so far. " if res.interrupted else ""
+        if best is not None:
+            p, lo, hi = best.share(self.side.currentText())
+            self.status.setText(f"{head}{spent} games. Best change: {best.candidate.label}: "
+                                f"{p:.0%} [{lo:.0%}-{hi:.0%}] over {len(best.played)} games")
+        else:
+            self.status.setText(f"{head}{spent} games; no change played")
+
+    def _failed(self, message: str) -> None:
+        self.run_btn.setEnabled(True)
+        self.cancel_btn.setEnabled(False)
+        self.status.setText(f"<span style='color:#b00'>{message}</span>")
+
+    def _show(self, rows: list[dict]) -> None:
+        self.rows = list(rows)
+        self.table.setRowCount(len(rows))
+        for i, r in enumerate(rows):
+            if r["status"] == "invalid":
+                cells = [r["change"], "", "", "0", "", f"invalid: {r['reason']}"]
+            else:
+                s = r["shares"][self.side.currentText()]
+                cells = [r["change"], f"{s['share']:.0%}", f"{s['ci95'][0]:.0%}-{s['ci95'][1]:.0%}", str(r["games"]),
+                         "" if r["distance"] is None else f"{r['distance']:.0f}",
+                         "kept" if r["status"] == "kept" else r["reason"]]
+            for j, c in enumerate(cells):
+                it = QTableWidgetItem(c)
+                it.setToolTip(r.get("description", ""))
+                self.table.setItem(i, j, it)
+        self.table.resizeColumnsToContents()
+        self._selection()
+
+    # ------------------------------------------------------------------ applying
+    def _selection(self) -> None:
+        r = self.selected_row()
+        running = self.runner is not None and self.runner.isRunning()
+        self.apply_btn.setEnabled(bool(r and r["changes"] and r["status"] != "invalid" and not running
+                                       and self.apply_change is not None))
+
+    def selected_row(self) -> dict | None:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return self.rows[rows[0].row()] if rows and rows[0].row() < len(self.rows) else None
+
+    def apply_selected(self) -> bool:
+        """Apply the selected change to the scenario (one undo step); then offer the playtest."""
+        r = self.selected_row()
+        if r is None or not r["changes"] or self.apply_change is None:
+            return False
+        why = self.apply_change(list(r["changes"]), self.scenario_path)
+        if why:
+            self.status.setText(f"<span style='color:#b00'>cannot apply {r['change']}: {why}</span>")
+            return False
+        self.confirm_btn.setEnabled(True)
+        self.status.setText(f"applied {r['change']} (Edit > Undo takes it back); confirm it with a playtest")
+        self.applied.emit(r["change"])
+        return True

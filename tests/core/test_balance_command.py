@@ -1,0 +1,63 @@
+"""``ironcross balance``: bad input is refused in one line; an invalid change is listed, never
+played; Ctrl-C keeps the table so far (exit 130). The games are faked (no engine games here)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import core.playtest as playtest
+from cli.main import cli
+from core.playtest import BatchInterrupted, GameResult
+
+S1 = str(Path(__file__).resolve().parents[2] / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+
+
+def fake_batch(calls):
+    def run_batch(path, games, seed, ai, *, seeds=None, **kw):
+        calls.append((path, list(seeds)))
+        return [GameResult(index=i, seed=s, outcome="german" if random.Random(s).random() < 0.4 else "russian",
+                           turns=7) for i, s in enumerate(seeds)]
+    return run_batch
+
+
+def test_bad_target_and_bad_change_are_refused():
+    r = CliRunner().invoke(cli, ["balance", S1, "--target", "italian=50"])
+    assert r.exit_code == 2 and "SIDE=PERCENT" in r.output
+    r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "turns+=x"])
+    assert r.exit_code == 1 and "no whole number" in r.output
+
+
+def test_invalid_listed_not_played_and_json(tmp_path, monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(playtest, "run_batch", fake_batch(calls))
+    out = tmp_path / "t.json"
+    r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "turns+=1", "--try",
+                                 "russian.hidden+=1", "--budget", "16", "--first", "4", "--quiet", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "invalid, not played: design check oob_unused" in r.output
+    assert "robust/AI-dependent: not checked" in r.output
+    doc = json.loads(out.read_text())
+    rows = {row["change"]: row for row in doc["rows"]}
+    assert rows["russian.hidden+=1"]["status"] == "invalid" and rows["russian.hidden+=1"]["games"] == 0
+    assert rows["turns+=1"]["games"] >= 4 and doc["spent"] <= 16
+    assert len({tuple(s) for _p, s in calls[:2]}) == 1   # the same seeds for both candidates
+
+
+def test_ctrl_c_keeps_the_table(monkeypatch):
+    calls: list = []
+    inner = fake_batch(calls)
+
+    def run_batch(*a, **k):
+        if len(calls) == 1:
+            raise BatchInterrupted([], 4)
+        return inner(*a, **k)
+
+    monkeypatch.setattr(playtest, "run_batch", run_batch)
+    r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "turns+=1", "--budget", "16",
+                                 "--first", "4", "--quiet"])
+    assert r.exit_code == 130
+    assert "(as is)" in r.output and "Best change" in r.output

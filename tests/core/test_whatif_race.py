@@ -1,0 +1,119 @@
+"""The what-if race (core.whatif.race) on a fake game whose outcome probabilities are known: it
+finds the candidate nearest the target within the budget, drops the wrong ones, plays every
+candidate on the same seeds (common random numbers) and is reproducible from its seed; and the
+search reports an invalid candidate without playing it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.whatif import Arm, Candidate, Change, combinations, parse_target, race, search
+
+#: change text -> the German win probability of the fake game it makes
+TRUE = {"a": 0.05, "b": 0.20, "c": 0.48, "d": 0.80, "e": 0.95, "f": 0.35}
+
+
+def fake_play(calls: list):
+    def play(cand: Candidate, seeds: list[int]) -> list[str]:
+        calls.append((cand.label, list(seeds)))
+        p = TRUE[cand.changes[0].text] if cand.changes else 0.10
+        out = []
+        for s in seeds:   # the game is a function of its seed: same seed, same dice
+            u = random.Random(s).random()
+            out.append("german" if u < p else "russian")
+        return out
+    return play
+
+
+def arms() -> list[Arm]:
+    return [Arm(Candidate())] + [Arm(Candidate((Change(t, "test", t),))) for t in TRUE]
+
+
+def test_race_finds_the_candidate_nearest_the_target_and_drops_the_wrong_ones():
+    calls: list = []
+    res = race(arms(), fake_play(calls), side="german", target=0.5, band=0.05, budget=600, seed=7, first=8)
+    assert res.best().candidate.label == "c"
+    assert res.spent <= 600
+    by = {a.candidate.label: a for a in res.arms}
+    # the far ones are dropped, never the best
+    for far in ("a", "e", "(as is)"):
+        assert by[far].dropped is not None, far
+    assert by["c"].dropped is None
+    assert len(by["c"].played) > len(by["a"].played)   # games went to the promising one
+    assert "excluded" in by["a"].dropped or "halved" in by["a"].dropped
+    assert res.arms[0].candidate.label == "c"
+
+
+def test_race_plays_every_candidate_on_the_same_seeds_and_is_reproducible():
+    c1, c2 = [], []
+    r1 = race(arms(), fake_play(c1), side="german", target=0.5, budget=300, seed=3, first=6)
+    r2 = race(arms(), fake_play(c2), side="german", target=0.5, budget=300, seed=3, first=6)
+    assert c1 == c2
+    assert [(a.candidate.label, a.outcomes, a.dropped) for a in r1.arms] == \
+        [(a.candidate.label, a.outcomes, a.dropped) for a in r2.arms]
+    first_round = [s for _l, s in c1[:len(TRUE) + 1]]
+    assert all(s == first_round[0] for s in first_round)   # common random numbers
+    r3 = race(arms(), fake_play([]), side="german", target=0.5, budget=300, seed=4, first=6)
+    assert [a.outcomes for a in r3.arms] != [a.outcomes for a in r1.arms]
+
+
+def test_race_respects_the_budget_and_keeps_its_table_on_interrupt():
+    calls: list = []
+    res = race(arms(), fake_play(calls), side="german", target=0.5, budget=20, seed=1, first=4)
+    assert res.spent == 20 == sum(len(a.outcomes) for a in res.arms)
+
+    def interrupted(cand, seeds):
+        if len(calls) > 3:
+            raise KeyboardInterrupt
+        return fake_play(calls)(cand, seeds)
+
+    calls.clear()
+    res = race(arms(), interrupted, side="german", target=0.5, budget=200, seed=1, first=4)
+    assert res.interrupted and res.spent == 16
+    assert sum(1 for a in res.arms if a.outcomes) == 4
+
+
+def test_invalid_arms_are_listed_never_played():
+    calls: list = []
+    bad = Arm(Candidate((Change("x", "test", "x"),)), invalid="invalid: no such thing")
+    res = race(arms() + [bad], fake_play(calls), side="german", target=0.5, budget=100, seed=1, first=4)
+    assert all(label != "x" for label, _s in calls)
+    assert res.arms[-1] is bad and not bad.outcomes
+
+
+def test_combinations_skip_changes_of_the_same_field():
+    a, b, c = (Change("turns+=1", "turns", "turns"), Change("turns+=2", "turns", "turns"),
+               Change("german.grenades+=2", "grenades", "german.grenades"))
+    pairs = combinations([Arm(Candidate((x,))) for x in (a, b, c)])
+    assert [p.label for p in pairs] == ["turns+=1 & german.grenades+=2", "turns+=2 & german.grenades+=2"]
+
+
+def test_parse_target():
+    assert parse_target("German=50") == ("german", 0.5)
+    for bad in ("german", "italian=50", "german=150", "german=x"):
+        with pytest.raises(ValueError):
+            parse_target(bad)
+
+
+def test_search_reports_an_invalid_candidate_and_never_plays_it(tmp_path):
+    """The whole search on Scenario 1 with a fake game: a change the roster cannot make and one
+    that brings a new design warning (24.21) are reported; the valid one is played."""
+    from core.rule_system import load_scenario
+    from tests.core.test_whatif_changes import S1
+
+    played: list[str] = []
+
+    def play(arm, seeds):
+        played.append(arm.candidate.label)
+        assert arm.path and arm.invalid is None
+        return ["german" if random.Random(s).random() < 0.5 else "russian" for s in seeds]
+
+    res = search(load_scenario(S1), side="german", target=0.5, budget=12, first=4, folder=tmp_path, play=play,
+                 changes=["turns+=1", "german.oob-=Tiger", "russian.hidden+=1"])
+    rows = {a.candidate.label: a for a in res.rows()}
+    assert "Tiger" in rows["german.oob-=Tiger"].invalid
+    assert "oob_unused" in rows["russian.hidden+=1"].invalid and "24.21" in rows["russian.hidden+=1"].invalid
+    assert set(played) == {"(as is)", "turns+=1"}
+    assert len(rows["turns+=1"].played) >= 4
