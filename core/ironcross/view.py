@@ -154,8 +154,16 @@ class PlayerView:
         return _dist(a, b)
 
     def neighbours(self, hex_id: str) -> list[str]:
+        """The ids of the hexes next to ``hex_id`` on the map, in hexside order (a new list); kept
+        on the map object, which lasts as long as its scenario (the same for every game)."""
         m = self._game.map
-        return [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(hex_id)) if m.contains(n)]
+        cache = m.__dict__.get("_neighbour_ids")
+        if cache is None:
+            cache = m.__dict__["_neighbour_ids"] = {}
+        t = cache.get(hex_id)
+        if t is None:
+            t = cache[hex_id] = tuple(n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(hex_id)) if m.contains(n))
+        return list(t)
 
     # ------------------------------------------------------------------ units
     def _visible(self) -> dict[str, Unit]:
