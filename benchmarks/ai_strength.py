@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, trust_report, wilson_interval  # noqa: E402
 
 DATA = ROOT / "scenarios" / "data"
@@ -105,15 +106,18 @@ def meets(c: dict) -> bool:
             and c["lost_share"] <= 0.05)
 
 
-def print_row(c: dict, ended_by: bool = False) -> None:
-    """One row of the table; ``ended_by``: and a line of how the cell's games ended."""
+def print_row(c: dict, ended_by: bool = False, ys: Yardstick | None = None) -> None:
+    """One row of the table; ``ended_by``: and a line of how the cell's games ended; ``ys``: the
+    median seconds a game also as yardsticks (column ys/game)."""
     dw = "    n/a" if c["decisive_won"] is None else f"{c['decisive_won']:6.1%}"
     ci = "" if c["decisive_won"] is None else f"[{c['ci95'][0]:4.0%}-{c['ci95'][1]:4.0%}]"
     lost = "  n/a" if c["lost_share"] is None else f"{c['lost_share']:5.1%}"
     turns = "  n/a" if c["mean_turns"] is None else f"{c['mean_turns']:5.1f}"
     ok = "ok" if meets(c) else "SHORT"
     print(f"{c['scenario'][:28]:28s} {c['side']:7s} {c['wins']:4d} {c['losses']:4d} {c['draws']:4d} {c['errors']:4d}"
-          f"  {dw} {ci:13s} {lost:>6s} {c['median_seconds']:7.1f} {turns:>5s}  {c['never_entered']:5.1f}"
+          f"  {dw} {ci:13s} {lost:>6s} {c['median_seconds']:7.1f}"
+          + (f" {ys.multiple(c['median_seconds']):7.1f}" if ys else "")
+          + f" {turns:>5s}  {c['never_entered']:5.1f}"
           f" {c['never_acted']:5.1f}  {ok}", flush=True)
     if ended_by:
         print("    ended by: " + "; ".join(f"{n} x {why}" for why, n in c["ended_by"].items()))
@@ -165,22 +169,25 @@ def main(argv: list[str] | None = None) -> int:
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
     if any(s not in SIDES for s in sides):
         ap.error("--sides: german and/or russian")
+    ys = Yardstick.measure()
+    print(ys.describe())
     print(f"Heuristic AI against random, {args.games} games per cell, seed {args.seed}, {args.workers} worker(s). "
           "Target: >= 90 % of decisive games won, <= 5 % of all games lost.")
     print(f"{'scenario':28s} {'side':7s} {'won':>4s} {'lost':>4s} {'draw':>4s} {'err':>4s}  {'dec.won':>6s} "
-          f"{'95 % CI':13s} {'lost':>6s} {'s/game':>7s} {'turns':>5s}  {'!ent':>5s} {'!act':>5s}")
+          f"{'95 % CI':13s} {'lost':>6s} {'s/game':>7s} {'ys/game':>7s} {'turns':>5s}  {'!ent':>5s} {'!act':>5s}")
     t0 = time.perf_counter()
     cells = []
     for n, path in paths.items():
         for side in sides:
             c = cell(path, side, args.games, args.seed, args.workers, args.replays)
             cells.append(c)
-            print_row(c, args.ended_by)
+            c["median_yardsticks"] = ys.multiple(c["median_seconds"])
+            print_row(c, args.ended_by, ys)
     short = [c for c in cells if not meets(c)]
-    print(f"\n{len(cells) - len(short)} of {len(cells)} cells meet the target; total {time.perf_counter() - t0:.0f} s."
+    print(f"\n{len(cells) - len(short)} of {len(cells)} cells meet the target; total {ys.fmt(time.perf_counter() - t0, 0)}."
           " (!ent / !act: the heuristic side's units a game that never entered / never acted)")
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"games": args.games, "seed": args.seed, "cells": cells}, indent=1)
+        Path(args.json_out).write_text(json.dumps({"games": args.games, "seed": args.seed, "yardstick_seconds": ys.seconds, "cells": cells}, indent=1)
                                        + "\n")
         print(f"wrote {args.json_out}")
     return 0

@@ -838,13 +838,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def robust_table(paths: dict, args) -> int:
     """The robust-balance table of the scenarios ``paths`` (see the module's docstring)."""
-    from benchmarks.blunder_cost import yardstick
+    from benchmarks.yardstick import Yardstick
 
     from cli.tune_command import robust_lines
     from core.robust_balance import robust_balance
     from core.rule_system import for_scenario
 
-    ys = yardstick()
+    ys = Yardstick.measure().seconds
     print(f"robust balance: {args.games} games a pairing, seed {args.seed}, {args.trials} trials x "
           f"{args.tune_games} games a side; yardstick {ys:.2f} s")
     rows = []

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, wilson_interval  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
 
@@ -38,15 +39,6 @@ VARIANTS: dict[str, str] = {
     "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",
     "poor_target": "poor_target_ratio=0.5",
 }
-
-
-def yardstick() -> float:
-    """Seconds of the project's yardstick loop."""
-    t = time.perf_counter()
-    s = 0
-    for i in range(2_000_000):
-        s += i * i % 7
-    return time.perf_counter() - t
 
 
 def _per_game(results, side: str, kind: str) -> float:
@@ -80,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
     path = str(paths[args.scenario])
-    ys = yardstick()
+    ys = Yardstick.measure().seconds
     ai = {"german": "heuristic", "russian": "heuristic"}
     t0 = time.perf_counter()
     base = run_batch(path, args.games, args.seed, ai, workers=args.workers)

@@ -8,7 +8,8 @@ fit-to-window, 100 % (100 px per hex) and zoomed in (400 %). A drag step is what
 for one mouse move of a drag: the move event sent to the viewport (the tool applies the edit, the
 status bar follows), then the event loop runs until the viewport has repainted what is in view.
 
-Prints the figures (no assertions).
+Prints the figures (no assertions), each also as a multiple of the yardstick
+(``benchmarks/yardstick.py``) timed at the start of the same run ("ys").
 
     python benchmarks/editor.py             # every figure
     python benchmarks/editor.py --profile   # also cProfile the 100 x 100 drag steps at fit
@@ -32,10 +33,19 @@ from PySide6.QtCore import QEvent, QPointF, QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QImage, QMouseEvent, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from benchmarks.yardstick import Yardstick  # noqa: E402
+
 MAPSHEET = Path(__file__).resolve().parents[1] / "maps" / "data" / "iron_cross_mapsheet_corrected.json"
 
 
+def _ys(ys: Yardstick, seconds: float) -> str:
+    """``seconds`` as yardsticks, for the end of a figure's line."""
+    return f"= {ys.multiple(seconds):.3f} ys"
+
+
 def main() -> None:
+    ys = Yardstick.measure()
+    print(ys.describe())
     tmp = tempfile.mkdtemp()
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
@@ -53,7 +63,7 @@ def main() -> None:
     win.view.viewport().repaint()
     app.processEvents()
     t_open = time.perf_counter() - t0
-    print(f"open the full mapsheet and show it:       {t_open * 1000:7.0f} ms   (target <= 1000 ms)")
+    print(f"open the full mapsheet and show it:       {t_open * 1000:7.0f} ms {_ys(ys, t_open)}   (target <= 1000 ms)")
 
     vp = win.view.viewport()
     img = QImage(vp.size(), QImage.Format.Format_ARGB32_Premultiplied)
@@ -67,7 +77,7 @@ def main() -> None:
             win.view.render(p)
             p.end()
             out.append(time.perf_counter() - t0)
-    print(f"repaint the whole scene at fit-to-window: {min(times) * 1000:7.1f} ms   (target <= 50 ms; "
+    print(f"repaint the whole scene at fit-to-window: {min(times) * 1000:7.1f} ms {_ys(ys, min(times))}   (target <= 50 ms; "
           f"median {sorted(times)[2] * 1000:.1f}; drawing the whole map anew {sorted(anew)[2] * 1000:.1f})")
 
     doc = win.document
@@ -83,7 +93,7 @@ def main() -> None:
     win.view.render(p)
     p.end()
     t_redraw = time.perf_counter() - t0
-    print(f"apply a brush stroke over 100 hexes:      {t_stroke * 1000:7.1f} ms   (target <= 100 ms; "
+    print(f"apply a brush stroke over 100 hexes:      {t_stroke * 1000:7.1f} ms {_ys(ys, t_stroke)}   (target <= 100 ms; "
           f"{doc.undo_stack.count()} undo step; then redraw of the edited map {t_redraw * 1000:.0f} ms)")
 
     # repaint after an edit: a brush drag, one hex per step, each step painted at fit-to-window
@@ -114,7 +124,7 @@ def main() -> None:
         win.view.render(p)
         p.end()
         full.append(time.perf_counter() - t0)
-    print(f"repaint after an edit (brush drag step):  {steps[len(steps) // 2] * 1000:7.1f} ms   (target <= 50 ms; "
+    print(f"repaint after an edit (brush drag step):  {steps[len(steps) // 2] * 1000:7.1f} ms {_ys(ys, steps[len(steps) // 2])}   (target <= 50 ms; "
           f"median of {len(steps)} steps, max {steps[-1] * 1000:.1f}; full rebuild + repaint {min(full) * 1000:.0f} ms)")
 
     los = win.tools.set_tool("los")
@@ -127,17 +137,18 @@ def main() -> None:
     while not th.wait(5):
         app.processEvents()
     t_vis = time.perf_counter() - t0
-    print(f"visible from here (4307, full mapsheet):  {t_vis * 1000:7.0f} ms   (target <= 1000 ms; "
+    print(f"visible from here (4307, full mapsheet):  {t_vis * 1000:7.0f} ms {_ys(ys, t_vis)}   (target <= 1000 ms; "
           f"{len(th.visible)} hexes visible, worker thread)")
     # the same drag as the big map's, by mouse events, at every zoom
     for label, zoom in ZOOMS:
         steps = drag_steps(app, win, zoom, Hex(40, 14))
-        print(f"full mapsheet: brush drag step at {label}:{' ' * (10 - len(label))}{_median(steps) * 1000:7.1f} ms   "
+        print(f"full mapsheet: brush drag step at {label}:{' ' * (10 - len(label))}{_median(steps) * 1000:7.1f} ms "
+              f"{_ys(ys, _median(steps))}   "
               f"(target <= 30 ms; median of {len(steps)} steps, max {max(steps) * 1000:.1f})")
     doc.undo_stack.setClean()
     win.close()
 
-    big_map_figures(app, tmp, profile="--profile" in sys.argv[1:])
+    big_map_figures(app, tmp, ys, profile="--profile" in sys.argv[1:])
 
 
 # ------------------------------------------------------------------------------------------
@@ -233,7 +244,7 @@ def _centre(h):
     return hex_centre_scene(h)
 
 
-def big_map_figures(app, tmp: str, *, profile: bool = False) -> None:
+def big_map_figures(app, tmp: str, ys: Yardstick, *, profile: bool = False) -> None:
     from maps.hexgrid import Hex
     from maps.mapfile import save_map
     from editor.main_window import MainWindow
@@ -251,7 +262,7 @@ def big_map_figures(app, tmp: str, *, profile: bool = False) -> None:
     app.processEvents()
     t_open = time.perf_counter() - t0
     print(f"100 x 100 map ({len(doc.hexes)} hexes with trees and levels): open and show: "
-          f"{t_open * 1000:5.0f} ms   (target <= 1500 ms)")
+          f"{t_open * 1000:5.0f} ms {_ys(ys, t_open)}   (target <= 1500 ms)")
     centre = Hex(50, 50)
     for label, zoom in ZOOMS:
         if profile and zoom is None:
@@ -261,7 +272,8 @@ def big_map_figures(app, tmp: str, *, profile: bool = False) -> None:
             prof.disable()
         else:
             steps = drag_steps(app, win, zoom, centre)
-        print(f"100 x 100 map: brush drag step at {label}:{' ' * (10 - len(label))}{_median(steps) * 1000:7.1f} ms   "
+        print(f"100 x 100 map: brush drag step at {label}:{' ' * (10 - len(label))}{_median(steps) * 1000:7.1f} ms "
+              f"{_ys(ys, _median(steps))}   "
               f"(target <= 50 ms; median of {len(steps)} steps, max {max(steps) * 1000:.1f})")
         if profile and zoom is None:
             pstats.Stats(prof).sort_stats("cumulative").print_stats(30)

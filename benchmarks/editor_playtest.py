@@ -95,19 +95,24 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
+    from benchmarks.yardstick import Yardstick
+
+    ys = Yardstick.measure()
+    print(ys.describe())
     print(f"Scenario 1, {a.games} games, heuristic vs heuristic, {a.workers} workers, seed {a.seed} "
           f"({os.cpu_count()} CPUs)")
     wall_e, res_e, late = editor_batch(a.games, a.workers, a.seed)
-    print(f"editor batch runner: {wall_e:7.1f} s  ({len(res_e)} games)")
+    print(f"editor batch runner: {ys.fmt(wall_e, 1)}  ({len(res_e)} games)")
     wall_c, res_c = cli_batch(a.games, a.workers, a.seed)
-    print(f"core.playtest.run_batch (CLI): {wall_c:7.1f} s  ({len(res_c)} games)")
+    print(f"core.playtest.run_batch (CLI): {ys.fmt(wall_c, 1)}  ({len(res_c)} games)")
     print(f"ratio editor / CLI: {wall_e / wall_c:.3f}")
     same = [(r.seed, r.outcome, r.turns) for r in res_e] == [(r.seed, r.outcome, r.turns) for r in res_c]
     print(f"same results game by game: {same}")
     if late:
         q = statistics.quantiles(late, n=100)[98] if len(late) >= 100 else max(late)
         print(f"UI timer (20 ms, GUI thread) during the editor batch: {len(late)} firings, "
-              f"lateness max {1000 * max(late):.1f} ms, 99th percentile {1000 * q:.1f} ms, "
+              f"lateness max {1000 * max(late):.1f} ms = {ys.multiple(max(late)):.2f} yardsticks, "
+              f"99th percentile {1000 * q:.1f} ms, "
               f"median {1000 * statistics.median(late):.1f} ms")
 
 

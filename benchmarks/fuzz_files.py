@@ -32,14 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def yardstick() -> float:
-    """Seconds for the shared yardstick loop, timed in this run."""
-    t = time.perf_counter()
-    s = 0
-    for i in range(2_000_000):
-        s += i * i % 7
-    return time.perf_counter() - t
+from benchmarks.yardstick import Yardstick  # noqa: E402
 
 
 # --------------------------------------------------------------------------- the worker side
@@ -149,7 +142,7 @@ def main() -> None:
     problems: list[str] = []
     lock = threading.Lock()
     indices = [int(a.only)] if a.only is not None else list(range(a.cases))
-    ys = yardstick()
+    ys = Yardstick.measure().seconds
     t0 = time.perf_counter()
     shares = [indices[k::a.workers] for k in range(a.workers)]
     threads = [threading.Thread(target=run_cases, args=(s, a.seed, a.playtest_share, a.timeout, counts, problems, lock))

@@ -21,14 +21,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-
-def yardstick() -> float:
-    t0 = time.perf_counter()
-    s = 0
-    for i in range(2_000_000):
-        s += i * i % 7
-    return time.perf_counter() - t0
+from benchmarks.yardstick import Yardstick  # noqa: E402
 
 
 def _cli(hash_seed: int, *args: str) -> subprocess.CompletedProcess:
@@ -40,8 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=5, help="batch seed of the one game a scenario")
     args = ap.parse_args(argv)
-    yard = yardstick()
-    print(f"yardstick: {yard:.2f} s")
+    ys = Yardstick.measure()
+    yard = ys.seconds
+    print(ys.describe())
     tmp = Path(tempfile.mkdtemp(prefix="ironcross-hash-seed-"))
     bad = 0
     for sc in sorted((ROOT / "scenarios" / "data").glob("*.json")):

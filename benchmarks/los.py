@@ -12,6 +12,9 @@ Prints, on the shipped corrected mapsheet, one core:
 3. with ``--exact``: the exact ``line_of_sight`` per query, line cache cold and warm, and the old
    pair-by-pair table of Map 1 (slow: about 15 s).
 
+Every time is also printed as a multiple of the yardstick (``benchmarks/yardstick.py``), timed at
+the start of the same run (a query's microseconds as millionths of a yardstick, "uys").
+
 Asserts nothing. Run: .venv/bin/python benchmarks/los.py [--quick] [--exact] [--pairs N]
 ``--quick`` uses 2,000 pairs and skips the cold build (for a smoke run).
 """
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.yardstick import Yardstick  # noqa: E402
 from maps import hexgrid  # noqa: E402
 from maps import los_table as lt  # noqa: E402
 from maps.hexgrid import Hex  # noqa: E402
@@ -54,6 +58,11 @@ def _times(fn, pairs) -> tuple[float, float]:
     return statistics.median(ts) * 1e6, ts[int(0.95 * len(ts))] * 1e6
 
 
+def _uys(us: float, ys: Yardstick) -> str:
+    """``us`` microseconds as millionths of the yardstick."""
+    return f"{us / ys.seconds:.1f} uys"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2,000 pairs, no cold build")
@@ -61,6 +70,8 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=None, help="random pairs per query figure (default 10,000)")
     args = ap.parse_args()
     npairs = args.pairs or (2_000 if args.quick else 10_000)
+    ys = Yardstick.measure()
+    print(ys.describe())
 
     sheet = ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json"
     m = load_map(sheet)
@@ -76,18 +87,19 @@ def main() -> None:
         t0 = time.perf_counter()
         table = lt.build_los_table(m, sec)
         print(f"1. terrain LOS table of Map 1, built from nothing (exact lines cold): "
-              f"{time.perf_counter() - t0:.2f} s (target <= 3 s)")
+              f"{ys.fmt(time.perf_counter() - t0)} (target <= 3 s)")
     t0 = time.perf_counter()
     table = lt.build_los_table(m, sec)
     print(f"{'1. terrain LOS table of Map 1, built' if args.quick else '   built again'} (exact lines warm): "
-          f"{time.perf_counter() - t0:.2f} s; "
+          f"{ys.fmt(time.perf_counter() - t0)}; "
           f"{(table.flags_array & 1).sum() / (table.n * (table.n - 1)):.0%} of the pairs clear (firer UP)")
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "los-map1.npz"
         table.save(path)
         t0 = time.perf_counter()
         lt.LosTable.load(path, table.key)
-        print(f"   loaded from the disk cache: {(time.perf_counter() - t0) * 1e3:.0f} ms "
+        dt = time.perf_counter() - t0
+        print(f"   loaded from the disk cache: {dt * 1e3:.0f} ms = {ys.multiple(dt):.2f} yardsticks "
               f"({path.stat().st_size / 1e6:.2f} MB compressed)")
 
     # 2. queries on the precomputed map
@@ -97,38 +109,39 @@ def main() -> None:
     oracle = lt.LosOracle(m, None, table)
     med, p95 = _times(lambda a, b: oracle.los(a, b).trees_afvs_wrecks, pairs)
     print(f"2. one LOS query on the precomputed map (LosOracle.los, {npairs:,} random pairs, no AFVs/wrecks): "
-          f"median {med:.1f} us, p95 {p95:.1f} us (target median <= 5 us)")
+          f"median {med:.1f} us = {_uys(med, ys)}, p95 {p95:.1f} us = {_uys(p95, ys)} (target median <= 5 us)")
     occ = lt.FrozenOccupancy({hexgrid.parse_hex_id(h): HexOccupancy(afvs=rnd.randint(0, 1), wrecks=rnd.randint(0, 1))
                               for h in rnd.sample(ids, 12)})
     med1, p951 = _times(lambda a, b: oracle.los(a, b, occupancy=occ).trees_afvs_wrecks, pairs)
     exact = sum(not isinstance(oracle.los(a, b, occupancy=occ), lt.TableLos) for a, b in pairs)
     med, p95 = _times(lambda a, b: oracle.los(a, b, occupancy=occ).trees_afvs_wrecks, pairs)
     print(f"   with 12 hexes holding AFVs/wrecks ({exact / len(pairs):.0%} of the lines meet one and go to "
-          f"line_of_sight): first time median {med1:.1f} us, p95 {p951:.1f} us; asked again (exact answers "
-          f"cached) median {med:.1f} us, p95 {p95:.1f} us")
+          f"line_of_sight): first time median {med1:.1f} us = {_uys(med1, ys)}, p95 {p951:.1f} us; asked again "
+          f"(exact answers cached) median {med:.1f} us = {_uys(med, ys)}, p95 {p95:.1f} us")
     med, p95 = _times(lambda a, b: table.clear(a, b), pairs)
-    print(f"   bare table lookup (LosTable.clear): median {med:.2f} us, p95 {p95:.2f} us")
+    print(f"   bare table lookup (LosTable.clear): median {med:.2f} us = {_uys(med, ys)}, p95 {p95:.2f} us")
 
     # 3. the exact function
     if args.exact:
         hexes = [Hex(*hexgrid.parse_hex_id(h)) for h in ids]
         _clear_line_caches()
         med, p95 = _times(lambda a, b: line_of_sight(m, a, b), pairs)
-        print(f"3. line_of_sight, cold line cache: median {med:.1f} us, p95 {p95:.1f} us")
+        print(f"3. line_of_sight, cold line cache: median {med:.1f} us = {_uys(med, ys)}, p95 {p95:.1f} us")
         _clear_line_caches()
         t0 = time.perf_counter()
         n = warm_line_cache(m)
-        print(f"   exact lines for all {n:,} displacements of the sheet: {time.perf_counter() - t0:.2f} s")
+        print(f"   exact lines for all {n:,} displacements of the sheet: {ys.fmt(time.perf_counter() - t0)}")
         from maps.los import _map_los
 
         _map_los(m).met.clear()  # the building geometry of lines already asked: not this figure
         med, p95 = _times(lambda a, b: line_of_sight(m, a, b), pairs)
-        print(f"   line_of_sight, warm line cache: median {med:.1f} us, p95 {p95:.1f} us (target <= 50 us)")
+        print(f"   line_of_sight, warm line cache: median {med:.1f} us = {_uys(med, ys)}, p95 {p95:.1f} us "
+              "(target <= 50 us)")
         _clear_line_caches()
         t0 = time.perf_counter()
         old = los_table(m, hexes)
         print(f"   pair-by-pair table of Map 1 with line_of_sight (maps.los.los_table, UP only): "
-              f"{time.perf_counter() - t0:.2f} s, {sum(old.values()) / len(old):.0%} clear")
+              f"{ys.fmt(time.perf_counter() - t0)}, {sum(old.values()) / len(old):.0%} clear")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Time to load and validate a full 61 x 27 mapsheet (target <= 0.5 s).
 
 Uses the shipped mapsheet when present, else a synthetic full sheet with every hex listed.
-Prints figures; asserts nothing.  Run: .venv/bin/python benchmarks/map_load.py
+Prints figures (each also as a multiple of the yardstick of ``benchmarks/yardstick.py``, timed in
+the same run); asserts nothing.  Run: .venv/bin/python benchmarks/map_load.py
 """
 
 from __future__ import annotations
@@ -9,13 +10,17 @@ from __future__ import annotations
 import json
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from maps.mapfile import load_map
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.yardstick import Yardstick  # noqa: E402
+from maps.mapfile import load_map  # noqa: E402
+
 SHEET = ROOT / "maps" / "data" / "iron_cross_mapsheet.json"
 
 
@@ -40,6 +45,8 @@ def synthetic_sheet(path: Path) -> None:
 
 
 def main() -> None:
+    ys = Yardstick.measure()
+    print(ys.describe())
     if SHEET.exists():
         path, label = SHEET, "shipped mapsheet"
     else:
@@ -52,7 +59,8 @@ def main() -> None:
         m = load_map(path)
         times.append(time.perf_counter() - t0)
     print(f"map load + validate ({label}, {m.hex_count} hexes, {len(m.buildings)} buildings): "
-          f"median {statistics.median(times) * 1000:.1f} ms, best {min(times) * 1000:.1f} ms (target <= 500 ms)")
+          f"median {statistics.median(times) * 1000:.1f} ms = {ys.multiple(statistics.median(times)):.2f} yardsticks, "
+          f"best {min(times) * 1000:.1f} ms = {ys.multiple(min(times)):.2f} yardsticks (target <= 500 ms)")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,11 @@
    (``run_batch``, the local pool), heuristic vs heuristic: wall time, games per second and the
    time 10,000 games take at that rate (target: 10,000 games on 2 workers <= 40 min).
 
+Every time is also printed as a multiple of the yardstick (``benchmarks/yardstick.py``: the loop
+``s = 0; for i in range(2_000_000): s += i * i % 7``) measured at the start of the same run; the
+targets of the speed work are in those multiples (one worker: Scenario 1 median <= 3, Scenario 6
+<= 35; 2 workers / 1 worker >= 1.9) because seconds do not travel between machines.
+
 Run: .venv/bin/python benchmarks/playtest.py            (default: 10 games per side and scenario)
      .venv/bin/python benchmarks/playtest.py --games 200  (the target's figure; long)
      .venv/bin/python benchmarks/playtest.py --quick      (a smoke run: a few games each)
@@ -35,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.ironcross.players import PLAYERS  # noqa: E402
 from core.playtest import _play, run_batch, summarise, wilson_interval  # noqa: E402
 
@@ -53,7 +59,7 @@ def _timed_game(args) -> tuple[float, int, str]:
     return dt, rss, res.outcome
 
 
-def win_shares(smart: str, games: int, workers: int, seed: int) -> None:
+def win_shares(smart: str, games: int, workers: int, seed: int, ys: Yardstick) -> None:
     print(f"\n1. {smart} against random, {games} games per side and scenario (share of decisive games won "
           f"by the {smart} side, 95 % CI):")
     for n in (1, 3):
@@ -70,10 +76,10 @@ def win_shares(smart: str, games: int, workers: int, seed: int) -> None:
             lo, hi = wilson_interval(wins, dec)
             share = f"{wins / dec:.1%} [{lo:.0%}-{hi:.0%}]" if dec else "n/a (no decisive game)"
             print(f"   Scenario {n}, {smart} as {side:7s}: {share}  ({wins} won, {losses} lost, {draws} drawn,"
-                  f" {errs} errors; {time.perf_counter() - t0:.0f} s)", flush=True)
+                  f" {errs} errors; {ys.fmt(time.perf_counter() - t0, 0)})", flush=True)
 
 
-def median_times(ai_name: str, counts: dict[int, int], seed: int) -> float:
+def median_times(ai_name: str, counts: dict[int, int], seed: int, ys: Yardstick) -> float:
     print(f"\n2. Median wall time of one {ai_name}-vs-{ai_name} game (one process, sequential):")
     peak = 0
     for n, k in counts.items():
@@ -82,12 +88,13 @@ def median_times(ai_name: str, counts: dict[int, int], seed: int) -> float:
             dt, rss, _ = _timed_game((SCEN[n], i, seed + i, {"german": ai_name, "russian": ai_name}))
             ts.append(dt)
             peak = max(peak, rss)
-        print(f"   Scenario {n}: median {statistics.median(ts):.2f} s over {k} games "
-              f"(min {min(ts):.2f}, max {max(ts):.2f})", flush=True)
+        target = {1: "target <= 3", 6: "target <= 35"}.get(n, "")
+        print(f"   Scenario {n}: median {ys.fmt(statistics.median(ts))} over {k} games "
+              f"(min {ys.multiple(min(ts)):.1f}, max {ys.multiple(max(ts)):.1f} yardsticks; {target})", flush=True)
     return peak
 
 
-def throughput(ai: dict, games: int, seed: int) -> int:
+def throughput(ai: dict, games: int, seed: int, ys: Yardstick) -> int:
     print(f"\n3. Throughput of the local pool, Scenario 1, {games} games ({ai['german']} vs {ai['russian']}):")
     rates = {}
     peak = 0
@@ -98,13 +105,14 @@ def throughput(ai: dict, games: int, seed: int) -> int:
         dt = time.perf_counter() - t0
         rates[w] = games / dt
         peak = max([peak] + [o[1] for o in out])
-        print(f"   {w} worker(s): {rates[w]:.3f} games/s ({dt:.1f} s)", flush=True)
-    print(f"   ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} x  (this machine has {os.cpu_count()} CPUs;"
+        print(f"   {w} worker(s): {rates[w]:.3f} games/s ({ys.fmt(dt, 1)}; "
+              f"{ys.multiple(dt) / games:.1f} yardsticks a game)", flush=True)
+    print(f"   ratio 2 workers / 1 worker: {rates[2] / rates[1]:.2f} x (target >= 1.9)  (this machine has {os.cpu_count()} CPUs;"
           f" load average now {os.getloadavg()[0]:.1f})")
     return peak
 
 
-def batch(games: int, workers: int, seed: int) -> None:
+def batch(games: int, workers: int, seed: int, ys: Yardstick) -> None:
     """Figure 6: one batch of ``games`` Scenario 1 games through ``run_batch`` on ``workers`` processes."""
     print(f"\n6. One batch of {games} heuristic-vs-heuristic games of Scenario 1 through the runner "
           f"({workers} workers, seed {seed}):", flush=True)
@@ -112,12 +120,13 @@ def batch(games: int, workers: int, seed: int) -> None:
     rs = run_batch(str(SCEN[1]), games, seed, {"german": "heuristic", "russian": "heuristic"}, workers=workers)
     dt = time.perf_counter() - t0
     errors = sum(r.outcome == "error" for r in rs)
-    print(f"   {games} games in {dt:.1f} s ({dt / 60:.1f} min): {games / dt:.2f} games/s, {errors} errors; "
-          f"10,000 games at this rate: {10_000 / games * dt / 60:.1f} min  (load average now "
+    print(f"   {games} games in {ys.fmt(dt, 1)} ({dt / 60:.1f} min): {games / dt:.2f} games/s, {errors} errors; "
+          f"10,000 games at this rate: {10_000 / games * dt / 60:.1f} min = "
+          f"{ys.multiple(10_000 / games * dt):.0f} yardsticks  (load average now "
           f"{os.getloadavg()[0]:.1f})", flush=True)
 
 
-def bookkeeping(games: int, workers: int, seed: int) -> int:
+def bookkeeping(games: int, workers: int, seed: int, ys: Yardstick) -> int:
     """Figure 5: units eliminated by no attack, mine, scenario roll or crew rule; returns the total."""
     print(f"\n5. Eliminations by cause, {games} heuristic-vs-heuristic games of each shipped scenario "
           f"(--rules basic; 'bookkeeping' must be 0):")
@@ -133,7 +142,7 @@ def bookkeeping(games: int, workers: int, seed: int) -> int:
         rules = (" (" + ", ".join(f"rule {r}: {n}" for r, n in bk["by_rule"].items()) + ")") if bk["total"] else ""
         errs = len(s["errors"])
         print(f"   {path.stem}: bookkeeping {bk['total']}{rules}; all eliminations by cause: {causes}; "
-              f"{errs} errors; {time.perf_counter() - t0:.0f} s", flush=True)
+              f"{errs} errors; {ys.fmt(time.perf_counter() - t0, 0)}", flush=True)
     print(f"   total eliminated by bookkeeping: {total}")
     return total
 
@@ -157,11 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     if smart is None:
         print('No "heuristic" player is registered yet (core/ironcross/players.py): measuring random vs random instead.')
     name = smart or "random"
+    ys = Yardstick.measure()
+    print(ys.describe())
     t0 = time.perf_counter()
     if "wins" not in only:
         pass
     elif smart:
-        win_shares(smart, games, args.workers, args.seed)
+        win_shares(smart, games, args.workers, args.seed, ys)
     else:
         print(f"\n1. random against random, {games} games per scenario (baseline; German share of decisive games):")
         for n in (1, 3):
@@ -176,17 +187,17 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
     peak = 0
     if "times" in only:
-        peak = median_times(name, {1: 2 if args.quick else 5, 6: 1 if args.quick else 3}, args.seed)
+        peak = median_times(name, {1: 2 if args.quick else 5, 6: 1 if args.quick else 3}, args.seed, ys)
     if "throughput" in only:
         peak = max(peak, throughput({"german": name, "russian": name}, 4 if args.quick else args.throughput_games,
-                                    args.seed))
+                                    args.seed, ys))
     if peak:
         print(f"\n4. Peak memory (RSS) of a worker process: {peak / 2**20:.0f} MB")
     if "bookkeeping" in only and smart:
-        bookkeeping(2 if args.quick else args.bookkeeping_games, args.workers, args.seed)
+        bookkeeping(2 if args.quick else args.bookkeeping_games, args.workers, args.seed, ys)
     if "batch" in only and smart:
-        batch(40 if args.quick else args.batch_games, args.workers, args.seed)
-    print(f"\n(total {time.perf_counter() - t0:.0f} s)")
+        batch(40 if args.quick else args.batch_games, args.workers, args.seed, ys)
+    print(f"\n(total {ys.fmt(time.perf_counter() - t0, 0)}; {ys.describe()})")
     return 0
 
 

@@ -31,6 +31,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.yardstick import Yardstick  # noqa: E402
+
 DATA = ROOT / "scenarios" / "data"
 
 #: (label, scenario file, games) of every batch, all at seed 1.
@@ -44,15 +48,6 @@ BATCHES: tuple[tuple[str, str, int], ...] = (
 SEED = 1
 #: per-game fields that differ from run to run and say nothing about the game played
 VOLATILE = ("seconds", "replay")
-
-
-def yardstick() -> float:
-    """Seconds of the project's yardstick loop on this machine, now."""
-    t0 = time.perf_counter()
-    s = 0
-    for i in range(2_000_000):
-        s += i * i % 7
-    return time.perf_counter() - t0
 
 
 def run_batch(scenario: Path, games: int, workers: int) -> tuple[list[dict], float]:
@@ -73,8 +68,9 @@ def run_batch(scenario: Path, games: int, workers: int) -> tuple[list[dict], flo
 
 def record(workers: int) -> dict[str, list[dict]]:
     """Run every batch; returns label -> per_game. Prints one line per batch."""
-    unit = yardstick()
-    print(f"yardstick: {unit:.3f} s")
+    ys = Yardstick.measure()
+    unit = ys.seconds
+    print(ys.describe())
     out: dict[str, list[dict]] = {}
     for label, name, games in BATCHES:
         per_game, seconds = run_batch(DATA / name, games, workers)

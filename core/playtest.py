@@ -40,6 +40,7 @@ import time
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -48,7 +49,7 @@ from core.dice import derive_seed
 from core.rule_system import DEFAULT_SYSTEM, LoadedScenario, ScenarioRef, add_module, get, load_scenario
 
 __all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "ReplayWriteError", "play_game", "run_batch", "summarise",
-           "wilson_interval", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
+           "wilson_interval", "shared_pool", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
            "Scenario"]
 
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
@@ -495,11 +496,48 @@ def _ignore_sigint() -> None:  # runs in each pool worker as it starts
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: the pool :func:`shared_pool` keeps open for the batches run inside it: (workers, executor)
+_shared: dict = {}
+
+
+@contextmanager
+def shared_pool(workers: int | None = None):
+    """Run every local-pool batch of :func:`run_batch` with ``workers`` processes (default: CPU
+    count) inside this block on one pool, started once: its workers keep what they read and
+    computed (the scenario, the LOS answers, the AI's map fields) from one batch to the next, for
+    callers that run many small batches of one scenario (``ironcross tune``: one batch a trial).
+    The results are those of separate pools (the same tasks, ordered by game index). Nested
+    blocks share the outer pool; the pool is shut down when the outermost block ends."""
+    workers = max(1, workers or os.cpu_count() or 1)
+    if _shared:
+        yield
+        return
+    _shared["pool"] = (workers, None)
+    try:
+        yield
+    finally:
+        _, ex = _shared.pop("pool", (0, None))
+        if ex is not None:
+            ex.shutdown(wait=True)
+
+
+def _pool_for(workers: int) -> tuple[ProcessPoolExecutor, bool]:
+    """(executor, shared): the pool of the enclosing :func:`shared_pool` when it has ``workers``
+    processes (started on first use), else a new pool the caller shuts down."""
+    held = _shared.get("pool")
+    if held is not None and held[0] == workers:
+        if held[1] is None:
+            _shared["pool"] = (workers, ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint))
+        return _shared["pool"][1], True
+    return ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint), False
+
+
 def _run_pool(workers: int, tasks: list, take: Callable[[list], None]) -> None:
     """Run ``tasks`` on a local pool of ``workers`` processes, ``take`` each result part as it
     completes. On Ctrl-C (or any error) the queued tasks are cancelled and the running workers
-    terminated at once, not waited for: the interrupt is re-raised promptly."""
-    ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    terminated at once, not waited for: the interrupt is re-raised promptly (a pool kept by
+    :func:`shared_pool` is dropped with them)."""
+    ex, shared = _pool_for(workers)
     ok = False
     try:
         for f in as_completed([ex.submit(_run_chunk, t) for t in tasks]):
@@ -515,7 +553,9 @@ def _run_pool(workers: int, tasks: list, take: Callable[[list], None]) -> None:
                     p.terminate()
             for p in procs:
                 p.join(5)
-        else:
+            if shared:
+                _shared["pool"] = (workers, None)  # the next batch of the block starts a new pool
+        elif not shared:
             ex.shutdown(wait=True)
 
 

@@ -22,13 +22,14 @@ Trials' games run through the same batch runner as ``ironcross playtest`` (local
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
 from core.dice import derive_seed
-from core.playtest import GameResult, run_batch, wilson_interval
+from core.playtest import GameResult, run_batch, shared_pool, wilson_interval
 
 __all__ = ["TuneResult", "game_score", "batch_score", "tune", "spec_of", "CHECK_SEED_SALT"]
 
@@ -135,11 +136,25 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
 
     interrupted = False
     left = max(0, trials - len(done))
-    try:
-        if left:
-            study.optimize(objective, n_trials=left, catch=())
-    except KeyboardInterrupt:
-        interrupted = True
+    # one local pool for every trial and the check: its workers keep the scenario and what the
+    # players computed on its map from one trial to the next (the results are the same)
+    pool = shared_pool(workers) if scheduler is None else contextlib.nullcontext()
+    with pool:
+        try:
+            if left:
+                study.optimize(objective, n_trials=left, catch=())
+        except KeyboardInterrupt:
+            interrupted = True
+        res = _finish(study, side, player, check, defaults, space, interrupted, history, check_games, seed, play,
+                      on_check)
+    return res
+
+
+def _finish(study, side: str, player: str, check, defaults, space, interrupted: bool, history: list[float],
+            check_games: int, seed: int, play, on_check) -> TuneResult:
+    """The :class:`TuneResult` of a study: the best trial, the defaults' score, the check."""
+    import optuna
+
     complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not complete:
         raise KeyboardInterrupt if interrupted else RuntimeError("no trial completed")

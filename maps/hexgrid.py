@@ -167,10 +167,21 @@ def neighbour(h: Hex, side: int) -> Hex:
     return from_cube(x + dx, y + dy, z + dz)
 
 
+#: hex -> its six neighbours (a tuple), computed once per hex and process: the engine, the view
+#: and the AI ask for the same few thousand hexes' neighbours again and again
+_NEIGHBOURS: dict[tuple[int, int], tuple[Hex, ...]] = {}
+
+
 def neighbours(h: Hex) -> list[Hex]:
-    """The six neighbours of ``h`` in hexside order 1..6 (may lie off any particular map)."""
-    x, y, z = to_cube(h)
-    return [from_cube(x + d[0], y + d[1], z + d[2]) for d in _CUBE_DIRS.values()]
+    """The six neighbours of ``h`` in hexside order 1..6 (may lie off any particular map); a new
+    list each call (the caller may change it)."""
+    t = _NEIGHBOURS.get(h)
+    if t is None:
+        x, y, z = to_cube(h)
+        t = tuple(from_cube(x + d[0], y + d[1], z + d[2]) for d in _CUBE_DIRS.values())
+        if len(_NEIGHBOURS) < 20_000:  # ids CCRR: at most 10,000 hexes on any map
+            _NEIGHBOURS[Hex(h[0], h[1])] = t
+    return list(t)
 
 
 def hexside_between(a: Hex, b: Hex) -> int | None:

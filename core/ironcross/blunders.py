@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.ironcross import combat_tables as ct
+from core.ironcross.state import positions_changed
 from maps import hexgrid
 
 __all__ = ["KINDS", "BlunderWatch", "blunder_watch", "EXPECTED_EFFECT_WEIGHTS"]
@@ -72,8 +73,16 @@ class BlunderWatch:
         self.found.setdefault(side, {}).setdefault(kind, []).append(item)
 
     def _snapshot(self, game) -> None:
+        """Where every unit stands now (unit id -> (hex or None, side)). Taken again only when some
+        unit's hex or elimination changed since, or units came or went (the state's position
+        counter, which also keeps ``GameState.units_at``): most decisions move nobody."""
+        units = game.state.units
+        key = (positions_changed(), id(units), len(units))
+        if key == getattr(self, "_pos_key", None):
+            return
+        self._pos_key = key
         self._pos = {u.id: (u.hex if u.on_map and not u.eliminated else None, u.side)
-                     for u in game.state.units.values()}
+                     for u in units.values()}
 
     def _units_at(self, game, h: str, side: str) -> list:
         return [u for u in game.state.units_at(h) if u.side == side and not u.eliminated]

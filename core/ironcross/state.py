@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 
 __all__ = ["SIDES", "other_side", "stacking_problem", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState",
-           "unit_changes"]
+           "unit_changes", "positions_changed"]
 
 SIDES: tuple[str, str] = ("german", "russian")
 
@@ -259,6 +259,12 @@ _WHAT = frozenset(("kind", "weapon"))  # what the classification depends on
 _POSITIONS = [0]
 #: Bumped whenever any attribute of any unit is set (see :func:`unit_changes`).
 _CHANGES = [0]
+
+
+def positions_changed() -> int:
+    """A number that changes whenever any unit's ``hex`` or ``eliminated`` is set (what
+    :meth:`GameState.units_at` and the blunder report's snapshot of positions depend on)."""
+    return _POSITIONS[0]
 
 
 def unit_changes() -> int:

@@ -26,7 +26,7 @@ from maps.los_table import FrozenOccupancy
 
 __all__ = ["PlayerView", "LosInfo"]
 
-#: game -> {(from, to, firer_down, occupancy signature): LosInfo}
+#: LOS oracle (or a game without one) -> {(from, to, firer_down[, occupancy signature]): LosInfo}
 _LOS_CACHES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 
 
@@ -154,8 +154,16 @@ class PlayerView:
         return _dist(a, b)
 
     def neighbours(self, hex_id: str) -> list[str]:
+        """The ids of the hexes next to ``hex_id`` on the map, in hexside order (a new list); kept
+        on the map object, which lasts as long as its scenario (the same for every game)."""
         m = self._game.map
-        return [n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(hex_id)) if m.contains(n)]
+        cache = m.__dict__.get("_neighbour_ids")
+        if cache is None:
+            cache = m.__dict__["_neighbour_ids"] = {}
+        t = cache.get(hex_id)
+        if t is None:
+            t = cache[hex_id] = tuple(n.id for n in hexgrid.neighbours(hexgrid.parse_hex_id(hex_id)) if m.contains(n))
+        return list(t)
 
     # ------------------------------------------------------------------ units
     def _visible(self) -> dict[str, Unit]:
@@ -469,10 +477,16 @@ class PlayerView:
         return r
 
     def _game_los_cache(self) -> dict:
-        """The game's LOS answers (shared by every view of the game, bounded)."""
-        cache = _LOS_CACHES.get(self._game)
+        """The LOS answers of the game's LOS oracle (bounded): they depend only on the map, its
+        chart and playing area (the oracle, :func:`maps.los_table.los_oracle`, one per map object)
+        and on the occupancy the keys name, so every view of every game played on that map in this
+        process shares them (a playtest worker plays many games of one scenario). A game without
+        an oracle keeps its own."""
+        oracle = getattr(self._game, "los_oracle", None)
+        owner = oracle() if oracle is not None else self._game
+        cache = _LOS_CACHES.get(owner)
         if cache is None:
-            cache = _LOS_CACHES[self._game] = {}
+            cache = _LOS_CACHES[owner] = {}
         if len(cache) > 400_000:
             cache.clear()
         return cache

@@ -117,3 +117,32 @@ def test_cluster_plays_the_shipped_scenarios_of_the_other_rule_systems(cluster, 
     remote = run_batch(sc, 2, 5, RANDOM, scheduler=cluster.scheduler_address)
     assert all(r.outcome in ("german", "russian", "draw") for r in remote), [r.error for r in remote]
     assert [_key(r) for r in remote] == [_key(r) for r in local]
+
+
+def test_a_tuning_run_on_the_cluster_gives_the_local_pools_trials_and_results(cluster, tmp_path):
+    """``ironcross tune`` plays its trials' games through the batch runner: on a Dask LocalCluster
+    of two workers a small run (3 trials x 2 games of the toy race with a tunable player,
+    tests/tuning_race.py) suggests the same settings, scores them the same and finds the same best
+    as on the local pool (the sampler is seeded; every trial plays the same game seeds)."""
+    optuna = pytest.importorskip("optuna")
+    from core import rule_system
+    from core.tuning import tune
+    from tests.toy_system import toy_file
+    from tests.tuning_race import MODULE, NAME, SYSTEM, canonical
+
+    rule_system.register(SYSTEM, MODULE)
+    try:
+        sc = toy_file(tmp_path, rule_system=NAME, turns=6, target=30)
+        runs = {}
+        for where, how in (("pool", {"workers": 2}), ("cluster", {"scheduler": cluster.scheduler_address})):
+            db = tmp_path / f"{where}.db"
+            res = tune(sc, "german", {"two_dice": (0.0, 1.0, False)}, player="tunable", opponent="heuristic",
+                       trials=3, games=2, seed=4, defaults={"two_dice": 0.0}, canonical=canonical,
+                       storage=str(db), study_name="race", **how)
+            study = optuna.load_study(study_name="race", storage=f"sqlite:///{db}")
+            trials = [(t.number, t.params, t.value) for t in study.trials]
+            runs[where] = (trials, res.best, res.best_score, res.default_score, res.history)
+        assert len(runs["pool"][0]) == 3
+        assert runs["cluster"] == runs["pool"]
+    finally:
+        rule_system.unregister(NAME)

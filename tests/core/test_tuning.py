@@ -1,71 +1,25 @@
-"""Tuning (core/tuning.py, ``ironcross tune``) on a toy dice race whose best setting is known: a
-player that rolls two dice (T.2) with probability ``two_dice`` races a player that rolls two only
-when behind. Two dice add 7 a roll on average against 3.5, and a reset (T.3, two 1s) comes once in
-36 rolls, so the more often two dice, the better: the best ``two_dice`` is near 1."""
+"""Tuning (core/tuning.py, ``ironcross tune``) on a toy dice race whose best setting is known
+(``tests/tuning_race.py``): a player that rolls two dice (T.2) with probability ``two_dice`` races a
+player that rolls two only when behind; the best ``two_dice`` is near 1."""
 
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
 
 from core import rule_system
-from core.dice import derive_seed
 from core.playtest import GameResult
 from core.tuning import batch_score, game_score, tune
-from tests.toy_system import SYSTEM as TOY_SYSTEM
-from tests.toy_system import TOY_PLAYERS, ToyRoll, toy_file
-
-NAME = "toytune"
-
-
-class TwoDice:
-    """Rolls two dice with probability ``two_dice`` (its one setting), else one."""
-
-    name = "tunable"
-
-    def __init__(self, seed: int, two_dice: float = 0.0):
-        self._rng = random.Random(seed)
-        self.two_dice = two_dice
-
-    def choose(self, view, side, actions):
-        n = 2 if self._rng.random() < self.two_dice else 1
-        return next(a for a in actions if isinstance(a, ToyRoll) and a.dice == n)
-
-
-def _canonical(spec: str) -> str:
-    name, _, body = spec.partition(":")
-    if not body:
-        return name
-    k, _, v = body.partition("=")
-    if k != "two_dice" or "," in v:
-        raise ValueError(f"unknown setting {k!r}")
-    x = float(v)
-    if not 0.0 <= x <= 1.0:
-        raise ValueError(f"setting 'two_dice' = {x}: allowed 0 to 1")
-    return f"{name}:two_dice={x!r}" if x else name
-
-
-def _make_players(setup, ai, seed):
-    out = {}
-    for side in ai:
-        name, _, body = ai[side].partition(":")
-        s = derive_seed(seed, 1 if side == "german" else 2)
-        out[side] = TwoDice(s, float(body.split("=")[1]) if body else 0.0) if name == "tunable" \
-            else TOY_PLAYERS[name](s)
-    return out
+from tests.toy_system import toy_file
+from tests.tuning_race import MODULE, NAME, SYSTEM
+from tests.tuning_race import canonical as _canonical
 
 
 @pytest.fixture
 def race(tmp_path):
-    system = replace(TOY_SYSTEM, name=NAME, players={**TOY_SYSTEM.players, "tunable": "two dice with a probability"},
-                     make_players=_make_players, player_settings=_canonical,
-                     settings_space=lambda p: ({"two_dice": (0.0, 1.0, False)}, {"two_dice": 0.0}) if p == "tunable"
-                     else (_ for _ in ()).throw(KeyError(p)))
-    rule_system.register(system)
+    rule_system.register(SYSTEM, MODULE)  # the module: worker processes (pool, Dask) find the system
     yield toy_file(tmp_path, rule_system=NAME, turns=6, target=30)
     rule_system.unregister(NAME)
 
@@ -153,3 +107,22 @@ def test_playtest_robust_prints_the_verdict(race, tmp_path):
                                  "--quiet"])
     assert r.exit_code == 0, r.output
     assert "Verdict:" in r.output and json.loads(out.read_text())["verdict"] in ("robust", "AI-dependent", "undecided")
+
+
+def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_process(race, monkeypatch):
+    """Every trial's batch (and the check) runs on one pool kept open for the whole run
+    (core.playtest.shared_pool): one pool started, the same trials and scores as in one process."""
+    from core import playtest
+
+    started = []
+    real = playtest.ProcessPoolExecutor
+
+    def counting(*a, **kw):
+        started.append(1)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(playtest, "ProcessPoolExecutor", counting)
+    one = _tune(race, trials=3, games=6, check_games=6)
+    two = _tune(race, trials=3, games=6, check_games=6, workers=2)
+    assert len(started) == 1
+    assert (two.best, two.best_score, two.history, two.check) == (one.best, one.best_score, one.history, one.check)

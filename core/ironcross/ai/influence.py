@@ -64,8 +64,8 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
 _W_E, _W_S, _W_P = 1.0, 0.45, 0.18
 
 
-#: hexmap -> {"nbs", "infantry", "afv" (move costs), "memo" (goal fields)}: shared by the AI players
-#: of a game, dropped with the map
+#: hexmap -> {("into", kind): each hex's neighbours and the MP from each into it, "memo": goal
+#: fields}: shared by the AI players of a game, dropped with the map
 _MAP_CACHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -138,19 +138,19 @@ def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
         dist[s] = 0.0
         pq.append((0.0, s))
     heapq.heapify(pq)
-    nbs_cache = cache.setdefault("nbs", {})
-    costs = cache.setdefault(kind, {})
+    # hex -> ((neighbour, MP from the neighbour into the hex or None), ...) in hexside order, built
+    # once per map and kind (the map never changes): the search reads a tuple per hex instead of
+    # one cost look-up per edge
+    into = cache.setdefault(("into", kind), {})
+    pop, push = heapq.heappop, heapq.heappush
     while pq:
-        d, h = heapq.heappop(pq)
+        d, h = pop(pq)
         if d > dist.get(h, 1e9) + 1e-9:
             continue
-        nbs = nbs_cache.get(h)
-        if nbs is None:
-            nbs = nbs_cache[h] = view.neighbours(h)
-        for n in nbs:
-            c = costs.get((n, h), -1)
-            if c == -1:
-                c = costs[(n, h)] = terrain.move_cost(n, h, kind, False, True)
+        edges = into.get(h)
+        if edges is None:
+            edges = into[h] = tuple((n, terrain.move_cost(n, h, kind, False, True)) for n in view.neighbours(h))
+        for n, c in edges:
             if c is None:
                 if d > 0:
                     continue
@@ -158,7 +158,7 @@ def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
             nd = d + c
             if nd < dist.get(n, 1e9) - 1e-9:
                 dist[n] = nd
-                heapq.heappush(pq, (nd, n))
+                push(pq, (nd, n))
     return dist
 
 

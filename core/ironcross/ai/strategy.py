@@ -136,11 +136,15 @@ class StrategyMixin:
         counts when he could enter it were it empty (its holders keep it). ``own_hexes``: the
         hexes our units hold. Hex ids, a subset of ``hexes``."""
         out: set[str] = set()
+        done: set[tuple] = set()  # units of one hex, kind and allowance reach the same hexes: one search
         for e in sorted(view.enemy_units(), key=lambda x: x.id):
             mp = _mp_per_turn(view, e)
             if mp <= 0 or e.hex is None:
                 continue
             kind = "afv" if e.is_afv else "infantry"
+            if (e.hex, kind, mp) in done:
+                continue
+            done.add((e.hex, kind, mp))
             best = {e.hex: 0.0}
             pq = [(0.0, e.hex)]
             while pq:
