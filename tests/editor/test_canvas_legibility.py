@@ -250,7 +250,9 @@ def test_11_a_cut_tree_cell_shows_its_whole_text(win):
     win.set_mode("scenario")
     ctl.docks["oob"].raise_()
     QApplication.processEvents()
-    ctl.oob.add_entry("german", 0, "Squad D (9) less R PR10 and LMG PR9 and MP PR9")
+    # a long line as a hand-edited file may have it (the dock itself refuses lines it cannot build)
+    ctl.doc.edit("a long OOB line", lambda d: d["german"]["groups"][0]["oob"].append(
+        {"kind": "squad", "letter": "D", "text": "Squad D (9) less R PR10 and LMG PR9 and MP PR9"}))
     QApplication.processEvents()
     tree = ctl.oob.tree
     tree.expandAll()

@@ -42,7 +42,9 @@ def test_validation_dock_lists_design_warnings_apart_from_errors(win):
     # an entry inside the map (a warning) and a squad the roster lacks (an error)
     doc.edit("entry inside the map", lambda d: d["russian"]["groups"][0]["entry"]["options"][0].__setitem__(
         "region", {"kind": "hexes", "hexes": ["4010"]}))
-    ctl.oob.add_entry("german", 0, "Squad Z (10)")
+    assert ctl.oob.add_entry("german", 0, "Squad Z (10)") is False      # the OOB dock refuses it where typed
+    doc.edit("a line written in the file by hand", lambda d: d["german"]["groups"][0]["oob"].append(
+        {"kind": "squad", "letter": "Z", "ammo": 10, "text": "Squad Z (10)"}))
     errors, warnings = val.problems(), val.warnings()
     assert any("Squad Z" in p for p in errors) and not any("Squad Z" in w for w in warnings)
     assert warnings == [w for w in _texts(val.warnings_list)]
