@@ -198,5 +198,5 @@ def test_another_rule_systems_scenario_is_refused_saying_so(tmp_path: Path, caps
     out = tmp_path / "rf.vmod"
     assert main(["export", "vassal", str(DATA / "redflags_1_hill_j.json"), "-o", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "only Iron Cross scenarios" in err and "redflags" in err
+    assert "does not export to VASSAL" in err and "redflags" in err
     assert not out.exists()
