@@ -44,8 +44,9 @@ _WEAPON_NAMES = {"hmg": "HMG", "lmg": "LMG", "mortar_light": "light mortar", "mo
 
 
 def _sv(sv: list) -> str:
-    """Strike Values per range band, ``8/7/5/4/-/-`` ('-': out of effective range)."""
-    return "/".join("-" if v is None else str(v) for v in sv)
+    """Strike Values per range band (up to 10, 20, ... 60 inches), ``8 7 5 4 - -`` ('-': out of
+    effective range; spaces, as VASSAL's piece definitions reserve '/')."""
+    return " ".join("-" if v is None else str(v) for v in sv)
 
 
 def unit_counter(spec, side: str) -> Counter:
