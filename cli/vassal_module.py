@@ -166,19 +166,28 @@ def _counter_image(side: str, lines: tuple[str, str, str], *, facing_mark: bool 
         p.setBrush(QColor(fill))
         p.setPen(QPen(QColor(ink), 1.5))
         p.drawRoundedRect(QRectF(1, 1, n - 2, n - 2), 5, 5)
-        if facing_mark:  # the front of the counter: a small wedge at the top edge (8.7 facing)
+        if facing_mark:  # the front of the counter: a small wedge at the top edge (its facing)
             p.setBrush(QColor(ink))
-            p.drawPolygon(QPolygonF([QPointF(n / 2 - 6, 3), QPointF(n / 2 + 6, 3), QPointF(n / 2, 10)]))
+            p.drawPolygon(QPolygonF([QPointF(n / 2 - 5, 2.5), QPointF(n / 2 + 5, 2.5), QPointF(n / 2, 7)]))
         p.setPen(QColor(ink))
         top, middle, bottom = lines
-        for text, y, px, bold in ((top, 10, 10, False), (middle, 30, 15, True), (bottom, 52, 10, True)):
+        for text, y, px, bold in ((top, 14 if facing_mark else 11, 10, False), (middle, 32, 15, True),
+                                  (bottom, 52, 10, True)):
             f = QFont("DejaVu Sans")
             f.setBold(bold)
             while True:  # the largest size up to px at which the line fits the counter
                 f.setPixelSize(px)
-                if px <= 6 or QFontMetricsF(f).horizontalAdvance(text) <= n - 8:
+                if px <= (8 if " " in text else 6) or QFontMetricsF(f).horizontalAdvance(text) <= n - 8:
                     break
                 px -= 1
+            if QFontMetricsF(f).horizontalAdvance(text) > n - 8 and " " in text:
+                # too long even at 8 px: two lines, broken at the space nearest the middle
+                cut = min((i for i, ch in enumerate(text) if ch == " "), key=lambda i: abs(i - len(text) / 2))
+                f.setPixelSize(8)
+                p.setFont(f)
+                for k, part in enumerate((text[:cut], text[cut + 1:])):
+                    p.drawText(QRectF(2, y - 9 + (k - 0.5) * 9, n - 4, 18), Qt.AlignmentFlag.AlignCenter, part)
+                continue
             p.setFont(f)
             p.drawText(QRectF(2, y - 9, n - 4, 18), Qt.AlignmentFlag.AlignCenter, text)
         if band:
