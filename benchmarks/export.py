@@ -1,4 +1,5 @@
-"""Exports: module size and export time of Scenario 6 (two map sections) as a VASSAL module, and
+"""Exports: module size and export time of Scenario 6 (two map sections) as a VASSAL module, of the
+shipped Red Flags and 20 mm scenarios, and
 Tiled export/import time of the whole mapsheet. Prints figures (each time also as a multiple of the
 yardstick timed in the same run); asserts nothing.
 
@@ -6,7 +7,9 @@ yardstick timed in the same run); asserts nothing.
 
 ``--pictures DIR`` also writes the pictures of docs/export.md, drawn from the written module: a
 corner of the board image with the placed counters at the pixels the module's own grid gives their
-hex ids (read back with pywargame), and a strip of palette counters.
+hex ids (read back with pywargame), and a strip of palette counters; the same for the Red Flags
+module (its played set-up at its hex ids) and the 20 mm module (at their own pixels, turned to their
+bearings, the hidden units from the Russian side's copy of the board).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 S6 = ROOT / "scenarios" / "data" / "scenario_6_spartakovka.json"
 SHEET = ROOT / "maps" / "data" / "iron_cross_mapsheet.json"
+RF1 = ROOT / "scenarios" / "data" / "redflags_1_hill_j.json"
+TM1 = ROOT / "scenarios" / "data" / "twentymm_1_village_counterattack.json"
 
 
 def yardstick() -> float:
@@ -62,55 +67,142 @@ def played_setup(scenario: Path, seed: int = 3) -> dict:
                       for u in game.state.units.values() if u.hex is not None}}
 
 
-def pictures(vmod: Path, out_dir: Path) -> None:
+def _piece_xy(at, numbering) -> tuple[float, float]:
+    """Board pixel of an at-start stack: its grid location's (hex grid) or its own x, y (free board)."""
+    if at["useGridLocation"] in ("true", True):
+        return numbering.getLocation(at["location"])
+    return float(at["x"]), float(at["y"])
+
+
+def board_picture(vmod: Path, out: Path, size: tuple[int, int] = (1100, 800), maps=("Main Map",)) -> None:
+    """A corner of the written board image with every at-start piece of ``maps`` drawn where the
+    module puts it (read back with pywargame): at the pixel its grid location names, or at its
+    own pixel on a free board; turned as its rotation says."""
     from PySide6.QtCore import QPointF, Qt
-    from PySide6.QtGui import QColor, QImage, QPainter
-    from pywargame.vassal import BuildFile, MarkTrait, PieceSlot, RotateTrait, VMod
+    from PySide6.QtGui import QImage, QPainter
+    from pywargame.vassal import BuildFile, PrivateMap, RotateTrait, VMod
 
     with VMod(str(vmod), "r") as v:
         build = BuildFile(v.getBuildFile())
         images = {name: v.getFiles(name)[name] for name in v.getFileNames() if name.startswith("images/")}
     game = build.getGame()
-    main_map = game.getMaps()["Main Map"]
+    every = dict(game.getMaps())
+    every.update({m["mapName"]: m for m in game.getAllElements(PrivateMap, single=False)})
     board = QImage.fromData(images["images/board.png"])
-    numbering = main_map.getBoardPicker()[0].getBoards()["Scenario map"].getZonedGrids()[0].getZones()[
-        "sections"].getHexGrids()[0].getNumbering()[0]
+    first = every[maps[0]].getBoardPicker()[0].getBoards()["Scenario map"]
+    numbering = first.getZonedGrids()[0].getZones()["sections"].getHexGrids()[0].getNumbering()[0]
     p = QPainter(board)
     p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-    for at in main_map.getAtStarts(single=False):
-        x, y = numbering.getLocation(at["location"])
-        (piece,) = at.getPieces(asdict=False)
-        uid = {t["name"]: t["value"] for t in piece.getTraits() if isinstance(t, MarkTrait)}["ID"]
-        img = QImage.fromData(images[f"images/{uid}.png"]).scaled(56, 56, Qt.AspectRatioMode.KeepAspectRatio,
-                                                                 Qt.TransformationMode.SmoothTransformation)
-        angle = next((int(t["angle"] or 0) for t in piece.getTraits() if isinstance(t, RotateTrait)), 0)
-        p.save()
-        p.translate(x, y)
-        p.rotate(60 * angle)
-        p.drawImage(QPointF(-28, -28), img)
-        p.restore()
+    xs = []
+    for name in maps:
+        for at in every[name].getAtStarts(single=False):
+            x, y = _piece_xy(at, numbering)
+            xs.append((x, y))
+            (piece,) = at.getPieces(asdict=False)
+            basic = piece.getTraits()[-1]
+            img = QImage.fromData(images["images/" + basic["filename"]]).scaled(
+                56, 56, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+            rot = next((t for t in piece.getTraits() if isinstance(t, RotateTrait)), None)
+            p.save()
+            p.translate(x, y)
+            if rot is not None and int(rot["nangles"]) == 1:
+                p.rotate(-float(rot["angle"] or 0))   # VASSAL's free angle turns counter-clockwise
+            elif rot is not None:
+                p.rotate(60 * int(rot["angle"] or 0))  # six steps, clockwise from hexside 1
+            p.drawImage(QPointF(-28, -28), img)
+            p.restore()
     p.end()
-    xs = [numbering.getLocation(a["location"]) for a in main_map.getAtStarts(single=False)]
     cx = sorted(x for x, _ in xs)[len(xs) // 2]
     cy = sorted(y for _, y in xs)[len(xs) // 2]
-    w, h = 1100, 800
-    board.copy(max(0, int(cx - w / 2)), max(0, int(cy - h / 2)), w, h).save(str(out_dir / "export-board.png"))
-    slots = [s["entryName"] for s in game.getPieceWindows()["Counters"].getAllElements(
-        PieceSlot, single=False)]
-    wanted = [n for n in slots if n.startswith("G-A-")][:3] + [n for n in slots if n.startswith("G-PL")][:1] + \
-             [n for n in slots if "StugIIIb" in n][:1] + [n for n in slots if n.startswith("R-A-")][:2] + \
-             [n for n in slots if n.startswith("R-MMG") or n.startswith("R-45AT")][:2] + \
-             [n for n in slots if n.startswith("R-T34")][:1] + ["PINNED", "SUPPRESSED", "IP 2", "Hidden", "AT mines"]
+    w, h = size
+    board.copy(max(0, min(int(cx - w / 2), board.width() - w)), max(0, min(int(cy - h / 2), board.height() - h)),
+               w, h).save(str(out))
+
+
+def palette_picture(vmod: Path, out: Path, wanted: list[str]) -> None:
+    """A strip of palette counters and markers as written, by their palette names."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from pywargame.vassal import BuildFile, PieceSlot, VMod
+
+    with VMod(str(vmod), "r") as v:
+        build = BuildFile(v.getBuildFile())
+        images = {name: v.getFiles(name)[name] for name in v.getFileNames() if name.startswith("images/")}
+    slots = {s["entryName"]: s for s in build.getGame().getPieceWindows()["Counters"].getAllElements(
+        PieceSlot, single=False)}
     n = 64
     strip = QImage(len(wanted) * (n + 8) + 8, n + 16, QImage.Format.Format_ARGB32)
     strip.fill(QColor("#fbf7ec"))
     p = QPainter(strip)
     for i, name in enumerate(wanted):
-        key = f"images/{name}.png" if f"images/{name}.png" in images else \
-            "images/marker-" + name.lower().replace(" ", "-") + ".png"
-        p.drawImage(8 + i * (n + 8), 8, QImage.fromData(images[key]))
+        basic = slots[name].getTraits()[-1]
+        p.drawImage(8 + i * (n + 8), 8, QImage.fromData(images["images/" + basic["filename"]]))
     p.end()
-    strip.save(str(out_dir / "export-palette.png"))
+    strip.save(str(out))
+
+
+def pictures(vmod: Path, out_dir: Path) -> None:
+    from pywargame.vassal import BuildFile, PieceSlot, VMod
+
+    board_picture(vmod, out_dir / "export-board.png")
+    with VMod(str(vmod), "r") as v:
+        build = BuildFile(v.getBuildFile())
+    slots = [s["entryName"] for s in build.getGame().getPieceWindows()["Counters"].getAllElements(
+        PieceSlot, single=False)]
+    wanted = [n for n in slots if n.startswith("G-A-")][:3] + [n for n in slots if n.startswith("G-PL")][:1] + \
+             [n for n in slots if "StugIIIb" in n][:1] + [n for n in slots if n.startswith("R-A-")][:2] + \
+             [n for n in slots if n.startswith("R-MMG") or n.startswith("R-45AT")][:2] + \
+             [n for n in slots if n.startswith("R-T34")][:1] + ["PINNED", "SUPPRESSED", "IP 2", "Hidden", "AT mines"]
+    palette_picture(vmod, out_dir / "export-palette.png", wanted)
+
+
+def rf_setup(scenario: Path, seed: int = 5) -> dict:
+    """A Red Flags set-up placed by a seeded choice among the legal Place actions (as the tests do)."""
+    from core.redflags.actions import Place
+    from core.redflags.game import Game
+    from core.redflags.scenario import load_setup
+
+    game = Game(load_setup(scenario), seed)
+    rnd = random.Random(seed)
+    units = {}
+    while game.phase == "setup":
+        a = rnd.choice([a for a in game.legal_actions() if isinstance(a, Place)])
+        game.apply(a)
+        units[a.unit] = a.hex
+    return {"units": units}
+
+
+def _copy(scenario: Path, d: Path) -> Path:
+    data = json.loads(scenario.read_text())
+    data["map"]["file"] = str((scenario.parent / data["map"]["file"]).resolve())
+    out = d / scenario.name
+    out.write_text(json.dumps(data))
+    return out
+
+
+def other_systems(d: Path, ys: float, pictures_dir: Path | None) -> None:
+    """Red Flags (with a played set-up) and 20 mm modules: size and time, and their pictures."""
+    from cli.vassal_module import plan_from_files, write_vmod
+
+    rf = _copy(RF1, d)
+    (d / (rf.stem + ".placement.json")).write_text(json.dumps(rf_setup(rf)))
+    tm = _copy(TM1, d)
+    for label, sc, out in (("Red Flags 1 (Map 2)", rf, d / "rf.vmod"), ("20 mm 1 (Map 2)", tm, d / "tm.vmod")):
+        t = time.perf_counter()
+        summary = write_vmod(plan_from_files(sc), out)
+        te = time.perf_counter() - t
+        w, h = summary["board"]
+        print(f"VASSAL export, {label}, {w}x{h} px board, {summary['pieces']} counters, {summary['placed']} placed: "
+              f"{summary['size'] / 1e6:.2f} MB, {te:.2f} s = {te / ys:.1f} x yardstick")
+    if pictures_dir:
+        board_picture(d / "rf.vmod", pictures_dir / "export-redflags-board.png", (900, 700))
+        palette_picture(d / "rf.vmod", pictures_dir / "export-redflags-palette.png",
+                        ["G1", "G3", "G6", "GCO", "GPAK", "GZUG", "GP1", "GJU87", "R3", "RSC", "RT1", "RZIS", "RIL2",
+                         "Card A of spades", "Shaken", "Wire", "Objective"])
+        board_picture(d / "tm.vmod", pictures_dir / "export-twentymm-board.png", (900, 700),
+                      maps=("Main Map", "Russian hidden units"))
+        palette_picture(d / "tm.vmod", pictures_dir / "export-twentymm-palette.png",
+                        ["G-HQ", "G-1", "G-M", "G-T1", "G-S", "G-A", "R-1", "R-AT", "R-MG", "R-M", "R-T",
+                         "Pinned", "Objective"])
 
 
 def main() -> None:
@@ -140,6 +232,7 @@ def main() -> None:
             args.pictures.mkdir(parents=True, exist_ok=True)
             pictures(d / "s6.vmod", args.pictures)
             print(f"pictures in {args.pictures}")
+        other_systems(d, ys, args.pictures)
         doc = load_map_file(SHEET)
         t = time.perf_counter()
         export_tiled(doc, d / "sheet.tmx")

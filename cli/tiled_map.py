@@ -4,7 +4,7 @@
 every other column shifted down half a hex, as the printed mapsheet is (:mod:`maps.hexgrid`: odd
 printed columns shifted down). Tiled counts columns from 0 at the map's first column, so the
 stagger index is ``odd`` when the first printed column is even and ``even`` when it is odd. The hex
-side length comes from the painter's geometry (:data:`editor.map_painter.HEX_WIDTH` is two sides):
+side length comes from the painter's geometry (:data:`editor.drawing.map_painter.HEX_WIDTH` is two sides):
 tiles are :data:`TILE_WIDTH` x :data:`TILE_HEIGHT` pixels with a side of :data:`HEX_SIDE` pixels
 (a regular hex 60 wide is 51.96 tall; Tiled needs whole pixels, so 52). One lattice unit of
 :mod:`maps.hexgrid` is :data:`PX_PER_X` pixels across and :data:`PX_PER_Y` down, so a hex centre
@@ -12,7 +12,7 @@ tiles are :data:`TILE_WIDTH` x :data:`TILE_HEIGHT` pixels with a side of :data:`
 
 **Layers** (bottom up): ``terrain`` (tiles: clear or marsh), ``levels`` (tiles: hill level 1-9),
 ``trees`` (tiles: 1-9 tree symbols), each tile carrying its value as a property (``terrain``,
-``level``, ``trees``) and drawn by the product's own painter (:class:`editor.map_painter.MapPainter`)
+``level``, ``trees``) and drawn by the product's own painter (:class:`editor.drawing.map_painter.MapPainter`)
 into one generated tileset image ``NAME-tiles.png`` beside the map; object layers ``buildings``
 (polygons), ``roads`` and ``gullies`` (polylines through the hex centres of each path),
 ``obstacles`` and ``tank traps`` (polylines or polygons), ``features`` (one named point object per
@@ -115,7 +115,9 @@ def _tile_image(record: dict, layers: set[str], transparent: bool):
     from PySide6.QtCore import QPointF, Qt
     from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPolygonF
 
-    from editor.map_painter import HEX_WIDTH, SCENE_PER_X, SCENE_PER_Y, MapPainter, ensure_app, hex_centre_scene
+    from editor.drawing.hex_scene import hex_centre_scene
+    from editor.drawing.map_painter import MapPainter, ensure_app
+    from editor.drawing.map_style import HEX_WIDTH, SCENE_PER_X, SCENE_PER_Y
     from maps.hexmap import HexMap
 
     ensure_app()
@@ -141,7 +143,7 @@ def _tile_image(record: dict, layers: set[str], transparent: bool):
     finally:
         p.end()
     if transparent:  # the painter lays the clear ground under everything: lift it off
-        from editor.map_painter import CLEAR
+        from editor.drawing.map_style import CLEAR
 
         ground = QColor(CLEAR)
         for y in range(img.height()):

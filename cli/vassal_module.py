@@ -1,31 +1,26 @@
-"""An Iron Cross scenario as a VASSAL module (``.vmod``), written with pywargame.
+"""A scenario as a VASSAL module (``.vmod``), written with pywargame, for any rule system that makes a
+plan (``RuleSystem.vassal_plan`` -> :class:`core.vassal_plan.VassalPlan`; this module knows no
+system).
 
 What the module holds (``docs/export.md`` shows it):
 
 * **Board**: the scenario's map sections rendered by the product's own painter
-  (:class:`editor.map_painter.MapPainter`, offscreen) at :data:`PX_PER_HEX` pixels per hex across
-  flats, the board image of one map ``Main Map``.
+  (:class:`editor.drawing.map_painter.MapPainter`, offscreen) at :data:`PX_PER_HEX` pixels per hex
+  across flats, the board image of one map ``Main Map``.
 * **Grid**: a VASSAL ``HexGrid`` (flat-topped columns, not sideways) whose column spacing and hex
   height are the painter's at that scale, its origin at the centre of the first even column's first
   row, and a ``HexNumbering`` (two-digit column, two-digit row, no separator) offset so that every
   location name is the printed hex id (``4307``): VASSAL's reports and "move to 4307" mean the same
-  hex (rule 2.1 hex ids).
-* **Palette** (piece window ``Counters``): every counter the scenario's roster puts in play, one tab
-  per side, each counter image drawn from its values (ID, weapon or type, AP factor and range, AT
-  factor, assault rating, PR; AFVs their armour modifiers and movement), the values also as piece
-  properties (``Weapon``, ``AP``, ``Range``, ``AT``, ``Assault``, ``PR``, ``Hex``...); DOWN is a
-  layer (3.1, Ctrl-D), an AFV's or a crew weapon's facing a six-step rotation (8.7); and a
-  ``Markers`` tab: PINNED, SUPPRESSED (3.2), IP (18.1), hidden hex (24.2), wreck, AP and AT mines
-  (19.1), grenade (16.0).
-* **Set-up**: the designer's placement (``NAME.placement.json``) as at-start stacks at their hex
-  ids, facing and DOWN as placed; units that enter later in the map ``Entry boxes``, one box per side
-  and Game Turn of entry (24.1); each side's IPs, hidden hexes and mines in that side's private
-  window, visible only to its player (18.1, 19.1, 24.2 keep them secret).
-* **Turn track** ``Game Turn`` from 1 to the scenario's length, and the scenario's text (background,
-  map, set-up and player notes, victory conditions, special rules, provenance of reconstructed
-  counter values) as module help.
-
-Only the Iron Cross rule system is exported; see ``docs/export.md`` for what is not.
+  hex. A hex system's grid snaps (pieces stand in hexes); a measured system's (``grid="free"``, the
+  20 mm rules) does not: pieces stand at any pixel, the grid only names where.
+* **Palette** (piece window ``Counters``): every counter of the plan, one tab per side, each image
+  drawn from its three printed lines, its values as piece properties, its states (DOWN, DUG IN) as
+  layers, its facing a six-step rotation (hexsides) or a free rotation (degrees); a ``Markers`` tab.
+* **Set-up**: at-start stacks at their hex ids (hex grid) or at the board pixel of their map-unit
+  point (free board), facing and layers as placed; units that enter later in the map ``Entry
+  boxes``, one box per side and turn, and boxes of units waiting without a turn; each side's secrets
+  in that side's private window; a free board's hidden units on that side's own copy of the board.
+* **Turn track** from 1 to the scenario's length, and the scenario's text as module help.
 """
 
 from __future__ import annotations
@@ -40,7 +35,7 @@ from typing import Any
 from maps import hexgrid
 
 __all__ = ["PX_PER_HEX", "COUNTER_PX", "BOARD", "ExportError", "plan_from_files", "write_vmod", "grid_location",
-           "SIDE_NAMES"]
+           "render_board", "free_rotation", "SIDE_NAMES"]
 
 #: Board pixels per hex across flats (a printed 16 mm hex at about 150 dpi).
 PX_PER_HEX: float = 96.0
@@ -67,8 +62,8 @@ def plan_from_files(scenario_path: str | os.PathLike[str]):
     path = Path(scenario_path)
     system = for_scenario(path)
     if system.vassal_plan is None:
-        raise ExportError(f"{path}: a {system.name!r} scenario: only Iron Cross scenarios are exported to VASSAL "
-                          "so far (see docs/export.md)")
+        raise ExportError(f"{path}: a {system.name!r} scenario: its rule system does not export to VASSAL "
+                          "(see docs/export.md)")
     return system.vassal_plan(path)
 
 
@@ -78,7 +73,8 @@ def plan_from_files(scenario_path: str | os.PathLike[str]):
 def _scenario_painter(plan):
     """A painter and the section name covering the scenario's map sections (one section, or the
     span of several adjacent ones as one extra section of a copy of the map)."""
-    from editor.map_painter import LAYERS, MapPainter
+    from editor.drawing.map_painter import MapPainter
+    from editor.drawing.map_style import LAYERS
     from maps.hexmap import HexMap
     from maps.model import Section
 
@@ -105,10 +101,16 @@ class BoardGeometry:
 
     def centre_px(self, hex_id: str) -> tuple[float, float]:
         """Board pixel of a hex centre."""
-        from editor.map_painter import hex_centre_scene
+        from editor.drawing.hex_scene import hex_centre_scene
 
         c = hex_centre_scene(hexgrid.parse_hex_id(hex_id))
         return ((c.x() - self.origin[0]) * self.scale, (c.y() - self.origin[1]) * self.scale)
+
+    def point_px(self, x: float, y: float) -> tuple[float, float]:
+        """Board pixel of a point in map units (the lattice of :mod:`maps.hexgrid`)."""
+        from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
+
+        return ((x * SCENE_PER_X - self.origin[0]) * self.scale, (y * SCENE_PER_Y - self.origin[1]) * self.scale)
 
 
 def render_board(plan) -> tuple[bytes, BoardGeometry]:
@@ -116,7 +118,8 @@ def render_board(plan) -> tuple[bytes, BoardGeometry]:
     from PySide6.QtCore import QSize
     from PySide6.QtGui import QImage, QPainter
 
-    from editor.map_painter import HEX_HEIGHT, MARGIN_BG, ensure_app
+    from editor.drawing.map_painter import ensure_app
+    from editor.drawing.map_style import HEX_HEIGHT, MARGIN_BG
 
     ensure_app()
     painter_map, section = _scenario_painter(plan)
@@ -145,27 +148,11 @@ def _png(img) -> bytes:
     return bytes(data.data())
 
 
-def counter_lines(u) -> tuple[str, str, str]:
-    """The three lines printed on a counter: ID (top), weapon or type (middle), values (bottom).
-
-    Infantry and commanders: ``AP-range assault PR`` (2.21); crew weapons: ``AP-range AT assault PR``
-    (2.23; mortars' range is the minimum range); AFVs: ``AP-range AT F/f MA`` with the frontal and
-    flank armour modifiers (2.22)."""
-    kind = u.kind.value
-    if kind == "afv":
-        at = u.at if u.at else "-"
-        return (u.id.split("-", 1)[1], u.weapon, f"{u.ap}-{u.ap_range} {at} {u.frontal:+d}/{u.flank:+d} {u.ma}")
-    if kind == "cw":
-        at = f" {u.at}" if u.at else ""
-        return (u.id.split("-", 1)[1], u.weapon, f"{u.ap}-{u.ap_range}{at} {u.assault} PR{u.pr}")
-    return (u.id.split("-", 1)[1], u.weapon, f"{u.ap}-{u.ap_range} {u.assault} PR{u.pr}")
-
-
 def _counter_image(side: str, lines: tuple[str, str, str], *, facing_mark: bool = False, band: str | None = None):
     from PySide6.QtCore import QPointF, QRectF, Qt
     from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPolygonF
 
-    from editor.map_painter import ensure_app
+    from editor.drawing.map_painter import ensure_app
 
     ensure_app()
     fill, ink = SIDE_COLOURS.get(side, ("#e8e2cc", "#111111"))
@@ -179,19 +166,28 @@ def _counter_image(side: str, lines: tuple[str, str, str], *, facing_mark: bool 
         p.setBrush(QColor(fill))
         p.setPen(QPen(QColor(ink), 1.5))
         p.drawRoundedRect(QRectF(1, 1, n - 2, n - 2), 5, 5)
-        if facing_mark:  # the front of the counter: a small wedge at the top edge (8.7 facing)
+        if facing_mark:  # the front of the counter: a small wedge at the top edge (its facing)
             p.setBrush(QColor(ink))
-            p.drawPolygon(QPolygonF([QPointF(n / 2 - 6, 3), QPointF(n / 2 + 6, 3), QPointF(n / 2, 10)]))
+            p.drawPolygon(QPolygonF([QPointF(n / 2 - 5, 2.5), QPointF(n / 2 + 5, 2.5), QPointF(n / 2, 7)]))
         p.setPen(QColor(ink))
         top, middle, bottom = lines
-        for text, y, px, bold in ((top, 10, 10, False), (middle, 30, 15, True), (bottom, 52, 10, True)):
+        for text, y, px, bold in ((top, 14 if facing_mark else 11, 10, False), (middle, 32, 15, True),
+                                  (bottom, 52, 10, True)):
             f = QFont("DejaVu Sans")
             f.setBold(bold)
             while True:  # the largest size up to px at which the line fits the counter
                 f.setPixelSize(px)
-                if px <= 6 or QFontMetricsF(f).horizontalAdvance(text) <= n - 8:
+                if px <= (8 if " " in text else 6) or QFontMetricsF(f).horizontalAdvance(text) <= n - 8:
                     break
                 px -= 1
+            if QFontMetricsF(f).horizontalAdvance(text) > n - 8 and " " in text:
+                # too long even at 8 px: two lines, broken at the space nearest the middle
+                cut = min((i for i, ch in enumerate(text) if ch == " "), key=lambda i: abs(i - len(text) / 2))
+                f.setPixelSize(8)
+                p.setFont(f)
+                for k, part in enumerate((text[:cut], text[cut + 1:])):
+                    p.drawText(QRectF(2, y - 9 + (k - 0.5) * 9, n - 4, 18), Qt.AlignmentFlag.AlignCenter, part)
+                continue
             p.setFont(f)
             p.drawText(QRectF(2, y - 9, n - 4, 18), Qt.AlignmentFlag.AlignCenter, text)
         if band:
@@ -227,21 +223,6 @@ def _band_image(text: str):
     finally:
         p.end()
     return img
-
-
-#: The markers of the palette: name -> (lines printed, rule).
-MARKERS: dict[str, tuple[tuple[str, str, str], str]] = {
-    "PINNED": (("", "PINNED", "3.2"), "3.2"),
-    "SUPPRESSED": (("", "SUPPR.", "3.2"), "3.2"),
-    "IP 1": (("", "IP", "1"), "18.1"),
-    "IP 2": (("", "IP", "2"), "18.1"),
-    "IP 3": (("", "IP", "3"), "18.1"),
-    "Hidden": (("", "HIDDEN", "24.2"), "24.2"),
-    "Wreck": (("", "WRECK", "12.3"), "12.3"),
-    "AP mines": (("", "MINES", "AP"), "19.1"),
-    "AT mines": (("", "MINES", "AT"), "19.1"),
-    "Grenade": (("", "GREN.", "16.0"), "16.0"),
-}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,48 +268,96 @@ def grid_location(params: dict[str, Any], x: float, y: float) -> str:
 # ---------------------------------------------------------------------------------------------
 # Writing the module
 # ---------------------------------------------------------------------------------------------
-def _value_traits(u) -> list:
-    from pywargame.vassal import MarkTrait
-
-    values = {"ID": u.id, "Side": SIDE_NAMES[u.side], "Kind": u.kind.value, "Weapon": u.weapon, "AP": u.ap,
-              "Range": u.ap_range, "Assault": u.assault, "PR": u.pr}
-    if u.kind.value in ("cw", "afv"):
-        values.update({"AT": u.at, "MA": u.ma})
-    if u.kind.value == "cw":
-        values["Crew"] = u.crew_max
-    if u.kind.value == "afv":
-        values.update({"Frontal": u.frontal, "Flank": u.flank, "Overrun": u.overrun})
-    if u.squad:
-        values["Squad"] = u.squad
-    return [MarkTrait(name=k, value=_safe(str(v))) for k, v in values.items()]
-
-
 def _safe(text: str) -> str:
     """Text for a trait: VASSAL's piece definitions separate fields with '/' and ';' (pywargame
     0.8 does not escape them), so neither may appear inside one."""
     return text.replace("/", "-").replace(";", ",")
 
 
-def _faces(u) -> bool:
-    """Whether the unit has a facing (8.7), as the engine says (``Unit.has_facing``)."""
-    return bool(u.has_facing)
+def _slug(name: str) -> str:
+    """A file name part for ``name``: lower case, spaces as '-', other characters outside
+    [a-z0-9.-] dropped."""
+    out = "".join(ch if ch.isascii() and (ch.isalnum() or ch in ".-") else "-" if ch == " " else ""
+                  for ch in name.lower())
+    return out.strip("-") or "x"
+
+
+def free_rotation(bearing: float) -> float:
+    """VASSAL's free-rotation angle (degrees, counter-clockwise on the screen) that turns a counter
+    drawn facing the top of the board to face ``bearing`` (degrees clockwise from +X, east, as the
+    20 mm rules and the map's Y-down lattice measure): the top is bearing 270, so the counter turns
+    ``bearing + 90`` clockwise."""
+    return round(-(bearing + 90.0) % 360.0, 3)
+
+
+def _set_state(piece, placement) -> None:
+    """Set the at-start state of a placed piece: each layer named in ``placement.layers`` at level 2;
+    a six-step rotation (hexsides) turned ``facing - 1`` steps clockwise from hexside 1 (the top);
+    a free rotation to the bearing (:func:`free_rotation`)."""
+    from pywargame.vassal import LayerTrait, RotateTrait
+
+    traits = piece.getTraits()
+    changed = False
+    for t in traits:
+        if isinstance(t, LayerTrait) and t["name"] in placement.layers:
+            t.setState(level=2)
+            changed = True
+        if isinstance(t, RotateTrait) and placement.facing is not None:
+            if int(t["nangles"]) == 1:
+                t.setState(angle=free_rotation(float(placement.facing)))
+            else:
+                t.setState(angle=(int(placement.facing) - 1) % 6)
+            changed = True
+    if changed:
+        piece.setTraits(*traits)
+
+
+def _add_board(picker, geo: "BoardGeometry", grid: dict[str, Any], snap: bool) -> None:
+    """The scenario's board on a map's board picker, with its hex grid (snapping or not) named by
+    the printed hex ids."""
+    board = picker.addBoard(name=BOARD, image="board.png", width=geo.width, height=geo.height)
+    zoned = board.addZonedGrid()
+    zone = zoned.addZone(name="sections", useParentGrid=False,
+                         path=f"0,0;{geo.width},0;{geo.width},{geo.height};0,{geo.height}")
+    hgrid = zone.addHexGrid(dx=grid["dx"], dy=grid["dy"], x0=round(grid["x0"]), y0=round(grid["y0"]),
+                            visible=False, snapTo=snap, color="0,0,0")
+    hgrid.addNumbering(first="H", hType="N", vType="N", hLeading=1, vLeading=1, hOff=grid["hOff"],
+                       vOff=grid["vOff"], sep="", stagger=False, visible=False, locationFormat="$gridLocation$")
+
+
+def _add_at_start(owner, name: str, slot, placement, geo: "BoardGeometry", hex_grid: bool) -> None:
+    """An at-start stack of ``slot`` at ``placement``: at the grid location (a hex id) on a hex
+    grid, at the board pixel of its point on a free board."""
+    if hex_grid:
+        at = owner.addAtStart(name=name, location=placement.where, useGridLocation=True, owningBoard=BOARD)
+    else:
+        x, y = geo.point_px(*placement.where)
+        at = owner.addAtStart(name=name, location="", useGridLocation=False, owningBoard=BOARD,
+                              x=round(x), y=round(y))
+    (piece,) = at.addPieces(slot)
+    _set_state(piece, placement)
 
 
 def write_vmod(plan, out: str | os.PathLike[str]) -> dict[str, Any]:
-    """Write the module for ``plan`` to ``out`` (a temporary file beside it, renamed when complete).
+    """Write the module for ``plan`` (:class:`core.vassal_plan.VassalPlan`) to ``out`` (a temporary
+    file beside it, renamed when complete).
 
-    Returns a summary: ``size`` (bytes), ``pieces`` (palette counters), ``placed``, ``entering``,
-    ``board`` (width, height). Raises OSError naming ``out`` when it cannot be written."""
+    Returns a summary: ``size`` (bytes), ``pieces`` (palette counters), ``markers``, ``placed``,
+    ``entering``, ``waiting``, ``board`` (width, height), ``grid``. Raises OSError naming ``out``
+    when it cannot be written."""
     from pywargame.vassal import (BasicTrait, BuildFile, LayerTrait, MarkTrait, ModuleData, PrivateMap,
                                   RotateTrait, VMod)
+
+    from core.vassal_plan import secret_marker
 
     board_png, geo = render_board(plan)
     ex = plan.hexmap.doc.extent
     grid = grid_parameters(geo, ex.first_row)
-    files: dict[str, bytes] = {f"images/board.png": board_png}
+    hex_grid = plan.grid == "hex"
+    files: dict[str, bytes] = {"images/board.png": board_png}
 
     build = BuildFile()
-    game = build.addGame(name=plan.title, version="1.0", description=f"{plan.title} (Iron Cross)")
+    game = build.addGame(name=plan.title, version="1.0", description=f"{plan.title} ({plan.system})")
     game.addBasicCommandEncoder()
     doc = game.addDocumentation()
     files["help/scenario.html"] = plan.help_html.encode("utf-8")
@@ -336,84 +365,101 @@ def write_vmod(plan, out: str | os.PathLike[str]) -> dict[str, Any]:
     roster = game.addPlayerRoster()
     for side in ("german", "russian"):
         roster.addSide(SIDE_NAMES[side])
-    game.addTurnTrack(name="Game Turn", buttonText="Game Turn", length=plan.turns,
+    game.addTurnTrack(name=plan.turn_name, buttonText=plan.turn_name, length=plan.turns,
                       counter={"property": "GameTurn", "start": 1, "incr": 1, "loop": False,
-                               "turnFormat": f"Game Turn $value$ of {plan.turns}"})
-    game.addDiceButton(name="1d10", nDice=1, nSides=10) if hasattr(game, "addDiceButton") else None
+                               "turnFormat": f"{plan.turn_name} $value$ of {plan.turns}"})
 
     # the palette
     window = game.addPieceWindow(name="Counters")
     tabs = window.addTabs(entryName="Counters")
-    files["images/down.png"] = _png(_band_image("DOWN"))
     slots: dict[str, Any] = {}
     for side in ("german", "russian"):
         plist = tabs.addPanel(entryName=SIDE_NAMES[side], fixed=False).addList(entryName=f"{SIDE_NAMES[side]} counters")
-        for uid, u in plan.units.items():
-            if u.side != side:
+        for uid, c in plan.counters.items():
+            if c.side != side:
                 continue
-            img = f"images/{uid}.png"
-            files[img] = _png(_counter_image(side, counter_lines(u), facing_mark=_faces(u)))
-            traits = _value_traits(u)
-            # 3.1, 3.12: every unit is UP or DOWN (AFVs too, docs/rules-interpretations.md)
-            traits.append(LayerTrait(images=["", "down.png"], newNames=["", "DOWN"], activateName="DOWN",
-                                     activateChar="D", name="Down", description="UP or DOWN (3.1)",
-                                     loop=True, always=False, resetLevel=1))
-            if _faces(u):
-                traits.append(RotateTrait(nangles=6, name="Facing", description="facing (8.7)"))
+            plain = all(ch.isascii() and (ch.isalnum() or ch in "-_.") for ch in uid)
+            img = f"{uid}.png" if plain else f"unit-{_slug(uid)}.png"
+            files["images/" + img] = _png(_counter_image(side, c.lines, facing_mark=c.facing is not None))
+            traits = [MarkTrait(name=k, value=_safe(str(v))) for k, v in c.values.items()]
+            for layer, band, key in c.layers:
+                band_file = f"layer-{_slug(band)}.png"
+                if "images/" + band_file not in files:
+                    files["images/" + band_file] = _png(_band_image(band))
+                traits.append(LayerTrait(images=["", band_file], newNames=["", band], activateName=band,
+                                         activateChar=key, name=layer, description=f"{band} or not",
+                                         loop=True, always=False, resetLevel=1))
+            if c.facing == "hexside":
+                traits.append(RotateTrait(nangles=6, name="Facing", description="facing (hexsides)"))
+            elif c.facing == "degrees":
+                traits.append(RotateTrait(nangles=1, name="Facing", description="facing (free, degrees)"))
             gpid = game.nextPieceSlotId()
-            traits.append(BasicTrait(name=_safe(f"{uid} {u.name}".strip()), filename=f"{uid}.png", gpid=gpid))
+            traits.append(BasicTrait(name=_safe(c.name or uid), filename=img, gpid=gpid))
             slots[uid] = plist.addPieceSlot(entryName=uid, gpid=gpid, width=COUNTER_PX, height=COUNTER_PX,
                                             traits=traits)
     mlist = tabs.addPanel(entryName="Markers", fixed=False).addList(entryName="Markers")
     marker_slots: dict[str, Any] = {}
-    for name, (lines, rule) in MARKERS.items():
-        fn = "marker-" + name.lower().replace(" ", "-") + ".png"
-        files["images/" + fn] = _png(_counter_image("marker", lines))
+    for name, c in plan.markers.items():
+        fn = "marker-" + _slug(name) + ".png"
+        files["images/" + fn] = _png(_counter_image("marker", c.lines))
         gpid = game.nextPieceSlotId()
-        marker_slots[name] = mlist.addPieceSlot(
-            entryName=name, gpid=gpid, width=COUNTER_PX, height=COUNTER_PX,
-            traits=[MarkTrait(name="Marker", value=name), MarkTrait(name="Rule", value=rule),
-                    BasicTrait(name=name, filename=fn, gpid=gpid)])
+        traits = [MarkTrait(name="Marker", value=_safe(name))]
+        traits += [MarkTrait(name=k, value=_safe(str(v))) for k, v in c.values.items() if k != "Marker"]
+        marker_slots[name] = mlist.addPieceSlot(entryName=name, gpid=gpid, width=COUNTER_PX, height=COUNTER_PX,
+                                                traits=traits + [BasicTrait(name=_safe(c.name or name), filename=fn,
+                                                                            gpid=gpid)])
 
-    # the main map, its board and grid
+    # the main map, its board and grid (snapping on a hex system's board only)
     main = game.addMap(mapName="Main Map")
     main.addCounterDetailViewer()
     main.addPieceMover()
     main.addStackMetrics()
     main.addZoomer()
-    picker = main.addBoardPicker()
-    board = picker.addBoard(name=BOARD, image="board.png", width=geo.width, height=geo.height)
-    zoned = board.addZonedGrid()
-    zone = zoned.addZone(name="sections", useParentGrid=False,
-                         path=f"0,0;{geo.width},0;{geo.width},{geo.height};0,{geo.height}")
-    hgrid = zone.addHexGrid(dx=grid["dx"], dy=grid["dy"], x0=round(grid["x0"]), y0=round(grid["y0"]),
-                            visible=False, snapTo=True, color="0,0,0")
-    hgrid.addNumbering(first="H", hType="N", vType="N", hLeading=1, vLeading=1, hOff=grid["hOff"],
-                       vOff=grid["vOff"], sep="", stagger=False, visible=False, locationFormat="$gridLocation$")
+    _add_board(main.addBoardPicker(), geo, grid, snap=hex_grid)
 
-    for uid, (hex_id, facing, down) in plan.placed.items():
-        at = main.addAtStart(name=uid, location=hex_id, useGridLocation=True, owningBoard=BOARD)
-        (piece,) = at.addPieces(slots[uid])
-        _set_state(piece, facing, down)
+    hidden: dict[str, list[str]] = {}
+    for uid, placement in plan.placed.items():
+        if placement.secret:
+            hidden.setdefault(plan.counters[uid].side, []).append(uid)
+            continue
+        _add_at_start(main, uid, slots[uid], placement, geo, hex_grid)
+    for i, (name, placement) in enumerate(plan.placed_markers):
+        _add_at_start(main, f"{name} {i + 1}", marker_slots[name], placement, geo, hex_grid)
 
-    # the entry boxes: one per side and Game Turn of entry (24.1)
-    entries = sorted(plan.entries, key=lambda e: (e[0], e[1]))
-    if entries:
-        box_png, boxes = _entry_board(entries)
+    # hidden units: on their side's own copy of the board, where only that side looks
+    for side in ("german", "russian"):
+        if not hidden.get(side):
+            continue
+        pw = game.add(PrivateMap, mapName=f"{SIDE_NAMES[side]} hidden units", side=[SIDE_NAMES[side]],
+                      visible=False, buttonName=f"{SIDE_NAMES[side]} hidden")
+        pw.addPieceMover()
+        pw.addStackMetrics()
+        _add_board(pw.addBoardPicker(), geo, grid, snap=hex_grid)
+        for uid in hidden[side]:
+            _add_at_start(pw, uid, slots[uid], plan.placed[uid], geo, hex_grid)
+
+    # the entry boxes: one per side and turn of entry, then the boxes without a turn
+    boxes = [(side, f"{SIDE_NAMES[side]} enter {plan.turn_name} {turn}", [f"{u} enters {plan.turn_name} {turn}"
+                                                                        for u in ids], ids)
+             for side, turn, ids in sorted(plan.entries, key=lambda e: (e[0], e[1]))]
+    boxes += [(side, f"{SIDE_NAMES[side]}: {title}", [f"{u} ({title})" for u in ids], ids)
+              for side, title, ids in plan.holding if ids]
+    if boxes:
+        box_png, geometry = _entry_board([(side, label) for side, label, _n, _i in boxes])
         files["images/entry.png"] = box_png
         emap = game.addMap(mapName="Entry boxes")
         emap.addCounterDetailViewer()
         emap.addPieceMover()
         emap.addStackMetrics()
         epicker = emap.addBoardPicker()
-        epicker.addBoard(name="Entry", image="entry.png", width=boxes["width"], height=boxes["height"])
-        for (side, turn, ids), (x, y) in zip(entries, boxes["centres"]):
-            for uid in ids:
-                at = emap.addAtStart(name=f"{uid} enters Game Turn {turn}", location="", useGridLocation=False,
-                                     owningBoard="Entry", x=round(x), y=round(y))
+        epicker.addBoard(name="Entry", image="entry.png", width=geometry["width"], height=geometry["height"])
+        for (_side, _label, names, ids), (x, y) in zip(boxes, geometry["centres"]):
+            for name, uid in zip(names, ids):
+                at = emap.addAtStart(name=name, location="", useGridLocation=False, owningBoard="Entry",
+                                     x=round(x), y=round(y))
                 at.addPieces(slots[uid])
 
-    # private windows: each side's secrets (18.1, 19.1, 24.2)
+    # private windows: each side's secrets
     for side in ("german", "russian"):
         names = plan.secrets.get(side, [])
         if not names:
@@ -427,18 +473,17 @@ def write_vmod(plan, out: str | os.PathLike[str]) -> dict[str, Any]:
         ppick.addBoard(name=f"{SIDE_NAMES[side]} secrets", image=f"private-{side}.png",
                        width=_blank_width(len(names)), height=COUNTER_PX * 2)
         for i, name in enumerate(names):
-            kind = _marker_kind(name)
             at = pw.addAtStart(name=name, location="", useGridLocation=False,
                                owningBoard=f"{SIDE_NAMES[side]} secrets",
                                x=COUNTER_PX // 2 + 8 + i * (COUNTER_PX + 8), y=COUNTER_PX)
-            at.addPieces(marker_slots[kind])
+            at.addPieces(marker_slots[secret_marker(name, plan.markers)])
 
     data = ModuleData()
     md = data.addData()
     md.addVersion(version="1.0")
     md.addVASSALVersion(version="3.7.0")
     md.addName(name=plan.title)
-    md.addDescription(description=f"{plan.title} - Iron Cross scenario exported by the ironcross toolkit")
+    md.addDescription(description=f"{plan.title} - {plan.system} scenario exported by the ironcross toolkit")
     md.addDateSaved()
 
     dest = Path(out)
@@ -460,36 +505,7 @@ def write_vmod(plan, out: str | os.PathLike[str]) -> dict[str, Any]:
         raise
     return {"size": dest.stat().st_size, "pieces": len(slots), "markers": len(marker_slots),
             "placed": len(plan.placed), "entering": sum(len(e[2]) for e in plan.entries),
-            "board": (geo.width, geo.height), "grid": grid}
-
-
-def _marker_kind(name: str) -> str:
-    for kind in ("IP 1", "IP 2", "IP 3", "AP mines", "AT mines", "Grenade"):
-        if name.startswith(kind):
-            return kind
-    if name.startswith("Hidden"):
-        return "Hidden"
-    if name.startswith("IP"):
-        return "IP 3"
-    raise KeyError(name)
-
-
-def _set_state(piece, facing: int | None, down: bool) -> None:
-    """Set the at-start state of a placed piece: DOWN layer level 2 when DOWN, rotation (facing - 1)
-    steps clockwise from hexside 1 (the top) when it faces (8.7)."""
-    from pywargame.vassal import LayerTrait, RotateTrait
-
-    traits = piece.getTraits()
-    changed = False
-    for t in traits:
-        if isinstance(t, LayerTrait) and down:
-            t.setState(level=2)
-            changed = True
-        if isinstance(t, RotateTrait) and facing:
-            t.setState(angle=(facing - 1) % 6)
-            changed = True
-    if changed:
-        piece.setTraits(*traits)
+            "waiting": sum(len(h[2]) for h in plan.holding), "board": (geo.width, geo.height), "grid": grid}
 
 
 def _blank_width(n: int) -> int:
@@ -504,16 +520,16 @@ def _blank_board(n: int):
     return img
 
 
-def _entry_board(entries) -> tuple[bytes, dict[str, Any]]:
-    """A board with one labelled box per (side, entry turn); returns PNG bytes and the boxes' centres."""
+def _entry_board(boxes: list[tuple[str, str]]) -> tuple[bytes, dict[str, Any]]:
+    """A board with one labelled box per (side, label); returns PNG bytes and the boxes' centres."""
     from PySide6.QtCore import QRectF, Qt
     from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
-    from editor.map_painter import ensure_app
+    from editor.drawing.map_painter import ensure_app
 
     ensure_app()
     bw, bh = 240, 150
-    width, height = bw * len(entries) + 16, bh + 16
+    width, height = bw * len(boxes) + 16, bh + 16
     img = QImage(width, height, QImage.Format.Format_RGB32)
     img.fill(QColor("#fbf7ec"))
     centres = []
@@ -523,13 +539,13 @@ def _entry_board(entries) -> tuple[bytes, dict[str, Any]]:
         f.setPixelSize(14)
         f.setBold(True)
         p.setFont(f)
-        for i, (side, turn, _ids) in enumerate(entries):
+        for i, (side, label) in enumerate(boxes):
             r = QRectF(8 + i * bw, 8, bw - 8, bh)
             p.setPen(QPen(QColor("#2a2a58"), 2))
             p.setBrush(QColor(SIDE_COLOURS[side][0]))
             p.drawRect(r)
-            p.drawText(r.adjusted(4, 4, -4, -4), Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter,
-                       f"{SIDE_NAMES[side]} enter Game Turn {turn}")
+            p.drawText(r.adjusted(4, 4, -4, -4), Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter
+                       | Qt.TextFlag.TextWordWrap, label)
             centres.append((r.center().x(), r.center().y() + 12))
     finally:
         p.end()

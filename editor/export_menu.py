@@ -52,7 +52,7 @@ def _report(win, title: str, job) -> None:
 
 
 def _scenario_document(win):
-    from editor.scenario_document import ScenarioDocument
+    from editor.scenario.document import ScenarioDocument
 
     doc = getattr(getattr(win, "scenario_ctl", None), "doc", None)
     return doc if isinstance(doc, ScenarioDocument) else None

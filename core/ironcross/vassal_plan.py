@@ -3,7 +3,8 @@ in play with their values, the designer's set-up, later entries, each side's sec
 scenario's text. Plain data, no Qt and no pywargame: ``cli/vassal_module.py`` draws and writes it.
 
 Reached through the rule-system boundary (``RuleSystem.vassal_plan``) by the command line, and
-directly by the editor's File > Export (:func:`plan_from_documents`, the in-memory documents).
+directly by the editor's File > Export (:func:`plan_from_documents`, the in-memory documents). The
+plan's shape is every system's: :class:`core.vassal_plan.VassalPlan`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ExportError", "ExportPlan", "SIDE_NAMES", "plan_from_files", "plan_from_documents"]
+from core.vassal_plan import SIDE_NAMES, Counter, Placement, VassalPlan
 
-SIDE_NAMES = {"german": "German", "russian": "Russian"}
+__all__ = ["ExportError", "ExportPlan", "SIDE_NAMES", "MARKERS", "counter_lines", "unit_counter", "plan_from_files",
+           "plan_from_documents"]
 
 
 class ExportError(ValueError):
@@ -24,25 +26,69 @@ class ExportError(ValueError):
 
 
 @dataclass
-class ExportPlan:
-    """What goes into the module, gathered from files or from the editor's in-memory documents.
+class ExportPlan(VassalPlan):
+    """The module's plan (:class:`core.vassal_plan.VassalPlan`, hex grid) with ``units``: the engine
+    units (:class:`core.ironcross.state.Unit`) by id in roster order, whose values the counters
+    carry."""
 
-    ``units``: engine units (:class:`core.ironcross.state.Unit`) by id in roster order;
-    ``placed``: unit id -> (hex id, facing or None, down); ``entries``: (side, Game Turn, unit ids);
-    ``secrets``: side -> marker names for its private window ("IP 1 (4308)", "Hidden hex 4509").
-    """
+    units: dict[str, Any] = field(default_factory=dict)
 
-    title: str
-    hexmap: Any
-    sections: list[str]
-    turns: int
-    units: dict[str, Any]
-    placed: dict[str, tuple[str, int | None, bool]]
-    entries: list[tuple[str, int, list[str]]]
-    secrets: dict[str, list[str]]
-    help_html: str
-    source: str = ""
-    provenance: list[str] = field(default_factory=list)
+
+#: The markers of the palette: name -> (lines printed, rule).
+MARKERS: dict[str, tuple[tuple[str, str, str], str]] = {
+    "PINNED": (("", "PINNED", "3.2"), "3.2"),
+    "SUPPRESSED": (("", "SUPPR.", "3.2"), "3.2"),
+    "IP 1": (("", "IP", "1"), "18.1"),
+    "IP 2": (("", "IP", "2"), "18.1"),
+    "IP 3": (("", "IP", "3"), "18.1"),
+    "Hidden": (("", "HIDDEN", "24.2"), "24.2"),
+    "Wreck": (("", "WRECK", "12.3"), "12.3"),
+    "AP mines": (("", "MINES", "AP"), "19.1"),
+    "AT mines": (("", "MINES", "AT"), "19.1"),
+    "Grenade": (("", "GREN.", "16.0"), "16.0"),
+}
+
+
+def counter_lines(u) -> tuple[str, str, str]:
+    """The three lines printed on a counter: ID (top), weapon or type (middle), values (bottom).
+
+    Infantry and commanders: ``AP-range assault PR`` (2.21); crew weapons: ``AP-range AT assault PR``
+    (2.23; mortars' range is the minimum range); AFVs: ``AP-range AT F/f MA`` with the frontal and
+    flank armour modifiers (2.22)."""
+    kind = u.kind.value
+    if kind == "afv":
+        at = u.at if u.at else "-"
+        return (u.id.split("-", 1)[1], u.weapon, f"{u.ap}-{u.ap_range} {at} {u.frontal:+d}/{u.flank:+d} {u.ma}")
+    if kind == "cw":
+        at = f" {u.at}" if u.at else ""
+        return (u.id.split("-", 1)[1], u.weapon, f"{u.ap}-{u.ap_range}{at} {u.assault} PR{u.pr}")
+    return (u.id.split("-", 1)[1], u.weapon, f"{u.ap}-{u.ap_range} {u.assault} PR{u.pr}")
+
+
+def unit_counter(u) -> Counter:
+    """The counter of an engine unit: its printed lines, its values as properties (``ID``, ``Side``,
+    ``Kind``, ``Weapon``, ``AP``, ``Range``, ``Assault``, ``PR``; ``AT``, ``MA`` for crew weapons
+    and AFVs, ``Crew``; ``Frontal``, ``Flank``, ``Overrun``; ``Squad``), UP/DOWN as a layer (3.1,
+    3.12: every unit is UP or DOWN, AFVs too, docs/rules-interpretations.md) and a six-step facing
+    when the unit has one (8.7: AFVs, MGs, ATGs)."""
+    values = {"ID": u.id, "Side": SIDE_NAMES[u.side], "Kind": u.kind.value, "Weapon": u.weapon, "AP": u.ap,
+              "Range": u.ap_range, "Assault": u.assault, "PR": u.pr}
+    if u.kind.value in ("cw", "afv"):
+        values.update({"AT": u.at, "MA": u.ma})
+    if u.kind.value == "cw":
+        values["Crew"] = u.crew_max
+    if u.kind.value == "afv":
+        values.update({"Frontal": u.frontal, "Flank": u.flank, "Overrun": u.overrun})
+    if u.squad:
+        values["Squad"] = u.squad
+    return Counter(side=u.side, lines=counter_lines(u), values={k: str(v) for k, v in values.items()},
+                   name=f"{u.id} {u.name}".strip(), facing="hexside" if u.has_facing else None,
+                   layers=(("Down", "DOWN", "D"),))
+
+
+def _marker_counters() -> dict[str, Counter]:
+    return {name: Counter(side="marker", lines=lines, values={"Marker": name, "Rule": rule}, name=name)
+            for name, (lines, rule) in MARKERS.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,10 +171,14 @@ def plan_from_documents(scenario, hexmap, roster=None, fixed: dict | None = None
             rec = [f"{f}: {ru.provenance_of(f).short()}" for f in sorted(ru.sources) if ru.is_reconstructed(f)]
             if rec:
                 provenance.append(f"{uid}: " + "; ".join(rec))
-    return ExportPlan(title=scenario.title, hexmap=hexmap, sections=list(scenario.map.sections),
-                      turns=scenario.turns, units=dict(setup.units), placed=placed, entries=entries,
-                      secrets=secrets, help_html=_help_html(scenario, provenance), source=source,
-                      provenance=provenance)
+    units = dict(setup.units)
+    return ExportPlan(system="Iron Cross", title=scenario.title, hexmap=hexmap, sections=list(scenario.map.sections),
+                      turns=scenario.turns, counters={uid: unit_counter(u) for uid, u in units.items()},
+                      markers=_marker_counters(),
+                      placed={uid: Placement(h, facing, ("Down",) if down else ()) for uid, (h, facing, down)
+                              in placed.items()},
+                      help_html=_help_html(scenario, provenance), grid="hex", entries=entries, secrets=secrets,
+                      source=source, provenance=provenance, units=units)
 
 
 def _help_html(sc, provenance: list[str]) -> str:

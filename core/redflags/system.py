@@ -421,13 +421,20 @@ def status_lines(game: Game) -> list[str]:
     return out
 
 
+def vassal_plan(path: str):
+    """What the VASSAL module of the scenario file holds (:mod:`core.redflags.vassal_plan`)."""
+    from core.redflags.vassal_plan import plan_from_files
+
+    return plan_from_files(path)
+
+
 def _optional_fields() -> dict[str, Any]:
     """The boundary's optional fields this system fills, for a :class:`RuleSystem` that has them
     (a later ``core/rule_system.py``); an older one without them is built without them."""
     have = {f.name for f in dataclasses.fields(RuleSystem)}
     offered = {"causes": CAUSES, "elimination_cause": elimination_cause, "scenario_map": scenario_map,
                "status_lines": status_lines, "scenario_schema": scenario_schema, "scenario_hints": scenario_hints,
-               "new_scenario": new_scenario}
+               "new_scenario": new_scenario, "vassal_plan": vassal_plan}
     return {k: v for k, v in offered.items() if k in have}
 
 

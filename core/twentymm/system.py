@@ -530,6 +530,13 @@ def status_lines(game: Game) -> list[str]:
             "Still to act: " + (", ".join(left) or "none")]
 
 
+def vassal_plan(path: str):
+    """What the VASSAL module of the scenario file holds (:mod:`core.twentymm.vassal_plan`)."""
+    from core.twentymm.vassal_plan import plan_from_files
+
+    return plan_from_files(path)
+
+
 SYSTEM = RuleSystem(
     name="twentymm",
     title="20 mm Russo-German War c. 1943 (Mike Adams, after Battle!)",
@@ -552,6 +559,7 @@ SYSTEM = RuleSystem(
     scenario_schema=scenario_schema,
     scenario_hints=scenario_hints,
     new_scenario=new_scenario,
+    vassal_plan=vassal_plan,
     describe_event=describe_event,
     los=los,
     terrain_mapping=TERRAIN_MAPPING,

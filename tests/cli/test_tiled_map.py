@@ -80,7 +80,7 @@ def test_an_odd_first_column_staggers_the_even_tiled_columns(tmp_path: Path) -> 
 def test_hex_geometry_follows_the_painter_and_tiled_cells() -> None:
     """A hex centre (lattice) is the centre of its Tiled cell: column c at c * 1.5 sides, odd
     printed columns half a tile lower (2.1 orientation)."""
-    from editor.map_painter import HEX_HEIGHT, HEX_WIDTH
+    from editor.drawing.map_style import HEX_HEIGHT, HEX_WIDTH
 
     assert TILE_WIDTH == 2 * HEX_SIDE
     assert abs(TILE_HEIGHT / TILE_WIDTH - HEX_HEIGHT / HEX_WIDTH) < 0.01

@@ -194,9 +194,18 @@ def test_an_unwritable_output_is_an_error_naming_the_file(tmp_path: Path, capsys
     assert str(out) in err and "\n" not in err
 
 
-def test_another_rule_systems_scenario_is_refused_saying_so(tmp_path: Path, capsys) -> None:
-    out = tmp_path / "rf.vmod"
-    assert main(["export", "vassal", str(DATA / "redflags_1_hill_j.json"), "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert "only Iron Cross scenarios" in err and "redflags" in err
-    assert not out.exists()
+def test_a_system_without_a_vassal_plan_is_refused_saying_so(tmp_path: Path, capsys) -> None:
+    """A rule system that makes no plan (the toy race of tests/toy_system.py) is refused by name."""
+    from core import rule_system
+    from tests.toy_system import TOY, toy_file
+
+    rule_system.SYSTEM_MODULES[TOY] = "tests.toy_system"
+    try:
+        sc = toy_file(tmp_path)
+        out = tmp_path / "toy.vmod"
+        assert main(["export", "vassal", str(sc), "-o", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert "does not export to VASSAL" in err and repr(TOY) in err
+        assert not out.exists()
+    finally:
+        rule_system.unregister(TOY)
