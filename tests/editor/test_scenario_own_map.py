@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.drawing import widgets  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
-from editor.scenario import own_map  # noqa: E402
+from editor.scenario import own_map, resize_impact  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
@@ -127,3 +127,72 @@ def test_4_close_scenario_action(win, qtbot):
     assert ctl.doc is None and win.mode == "map"
     assert win.open_file(S1)   # and it opens again
     assert ctl.doc is not None and win.mode == "scenario" and ctl.close_action.isEnabled()
+
+
+# ------------------------------------------------------------------------------------ resize
+WEST_ZONE = ("german", "groups", 0, "setup", "region")
+
+
+def on_map_1_west_edge(w):
+    """The scenario played on Map 1 (the sheet's west section), north up, the first German group
+    set up on the west map edge, one of its units placed in 1005 (column 10, the west edge)."""
+    doc = w.scenario_ctl.doc
+
+    def change(d):
+        d["map"]["sections"] = ["Map 1"]
+        d["north"] = {"hex": "1003", "points_to": "1002"}
+        d["german"]["groups"][0]["setup"]["region"] = {"kind": "map_edge", "direction": "west"}
+
+    doc.edit("West edge", change)
+    zone = dict(doc.regions())[WEST_ZONE]
+    hexes, err = doc.resolve(zone)
+    assert err is None and "1005" in hexes and all(h.startswith("10") for h in hexes)
+    uid = next(u for u in sorted(doc.setup().units) if (doc.unit_zone(u) or set()) >= {"1005"})
+    assert doc.place(uid, "1005") is None
+    return doc, zone, hexes, uid
+
+
+def test_13_adding_a_west_column_asks_keep_or_extend(win, monkeypatch):
+    doc, zone, hexes, _uid = on_map_1_west_edge(win)
+    asked = answer(monkeypatch, None)
+    assert not win.resize_map(left=1)   # Cancel: nothing changes
+    title, text, choices, _ = asked[0]
+    assert choices == [resize_impact.KEEP, resize_impact.EXTEND]
+    assert "map section Map 1 grows: columns 10-30 become 09-30" in text
+    assert "German set-up zone" in text and "moves" in text
+    assert win.document.map.extent.first_column == 10 and win.document.undo_stack.count() == 0
+    answer(monkeypatch, resize_impact.KEEP)
+    assert win.resize_map(left=1)
+    assert win.document.map.extent.first_column == 9
+    assert next(s for s in win.document.map.sections if s.name == "Map 1").first_column == 10
+    assert doc.resolve(zone) == (hexes, None)   # the zone stays where it is on the ground
+    win.document.undo_stack.undo()
+    answer(monkeypatch, resize_impact.EXTEND)
+    assert win.resize_map(left=1)
+    assert next(s for s in win.document.map.sections if s.name == "Map 1").first_column == 9
+    moved, _ = doc.resolve(zone)
+    assert moved and all(h.startswith("09") for h in moved)   # the edge zone follows the map's edge
+
+
+def test_13_removing_a_column_names_the_placed_unit_and_the_north_indicator_first(win, monkeypatch):
+    doc, _zone, _hexes, uid = on_map_1_west_edge(win)
+    asked = answer(monkeypatch, None)
+    assert not win.resize_map(left=-1)
+    text = asked[0][1]
+    assert f"placed unit {uid} in 1005 is left off the map" in text
+    assert "the north indicator's hex 1003 is left off the map" in text
+    assert "map section Map 1 shrinks: columns 10-30 become 11-30" in text
+    assert asked[0][2] == [resize_impact.RESIZE]   # keeping or extending the sections is the same here
+    assert win.document.map.extent.first_column == 10
+    answer(monkeypatch, resize_impact.RESIZE)
+    assert win.resize_map(left=-1) and win.document.map.extent.first_column == 11
+
+
+def test_13_a_resize_that_leaves_the_scenario_alone_asks_nothing(win, monkeypatch):
+    asked = answer(monkeypatch, None)
+    assert win.resize_map(right=1)   # scenario 1 plays on Map 2; a column added east of Map 3 changes none of it
+    assert win.document.map.extent.last_column == 71 and asked == []
+    assert not win.resize_map(bottom=1)   # its north is down the sheet: a row added there moves its north edge
+    assert len(asked) == 1 and "moves" in asked[0][1]
+    win.scenario_ctl.close_scenario()
+    assert win.resize_map(left=1) and len(asked) == 1   # no scenario open: nothing to say
