@@ -416,6 +416,9 @@ class MainWindow(QMainWindow):
                 return False
             self._add_recent(Path(path))
             return True
+        ctl = getattr(self, "scenario_ctl", None)
+        if ctl is not None and not ctl.confirm_open_map(path):   # another map than the scenario's: asked
+            return False
         try:
             doc = MapDocument.open(path)
         except DocumentError as e:
@@ -537,8 +540,13 @@ class MainWindow(QMainWindow):
 
     def resize_map(self, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0) -> bool:
         doc = self.document
-        try:
-            new = edits.resize_map(doc.map, doc.hexmap, left=left, right=right, top=top, bottom=bottom)
+        sizes = {"left": left, "right": right, "top": top, "bottom": bottom}
+        try:   # an open scenario on this map: what the resize changes in it is said first
+            ctl = getattr(self, "scenario_ctl", None)
+            how = ctl.confirm_resize(doc, edits.resize_map, **sizes) if ctl is not None else {}
+            if how is None:
+                return False
+            new = edits.resize_map(doc.map, doc.hexmap, **sizes, **how)
         except ValueError as e:
             QMessageBox.warning(self, "Cannot resize", str(e))
             return False

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractItemView, QGridLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QWidget
 
-__all__ = ["button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips"]
+__all__ = ["ask_choice", "button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips"]
 
 
 def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int = 2) -> QGridLayout:
@@ -97,3 +97,21 @@ def install_cut_cell_tips(root: QWidget) -> CutCellTips:
     for view in root.findChildren(QAbstractItemView):
         view.viewport().installEventFilter(tips)
     return tips
+
+
+def ask_choice(parent: QWidget | None, title: str, text: str, choices: list[str], detail: str = "") -> str | None:
+    """Ask the user to choose one of ``choices`` (a button each, the first the default) or
+    *Cancel*; returns the chosen text, or None for Cancel (or the window closed). ``detail`` is
+    shown under *Show Details...* (a long list of what a choice changes)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=parent)
+    buttons = [box.addButton(c, QMessageBox.ButtonRole.AcceptRole) for c in choices]
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    if buttons:
+        box.setDefaultButton(buttons[0])
+    if detail:
+        box.setDetailedText(detail)
+    box.exec()
+    clicked = box.clickedButton()
+    return next((c for c, b in zip(choices, buttons) if b is clicked), None)

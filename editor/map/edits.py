@@ -417,15 +417,17 @@ def paste_region(doc: MapFile, hexmap: HexMap, region: Region, anchor: Hex
 # ------------------------------------------------------------------------------------------
 # Resize
 # ------------------------------------------------------------------------------------------
-def resize_map(doc: MapFile, hexmap: HexMap, *, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0
-               ) -> MapFile:
+def resize_map(doc: MapFile, hexmap: HexMap, *, left: int = 0, right: int = 0, top: int = 0, bottom: int = 0,
+               grow_sections: bool = True) -> MapFile:
     """A copy of ``doc`` with columns/rows added (positive) or removed (negative) on each edge.
 
     Hex ids are absolute (printed), so every hex, feature, label, road and building keeps its hex
     and adjacency is unchanged. Removing drops what lies outside: hex records, path steps (a path
     cut in two becomes two paths), feature hexes (a feature left empty is dropped), building
     symbols (cut to the hexes that remain), obstacles and tank traps lying wholly off the map.
-    Sections are clipped to the new columns. Raises
+    Sections are clipped to the new columns; with ``grow_sections`` a section that ended on an
+    old edge grows with the columns added there, without it it keeps its columns (where it is on
+    the ground; a scenario on it keeps its playing area and edges). Raises
     ``ValueError`` when the map would be empty or leave columns/rows 00-99.
     """
     ex = doc.extent
@@ -471,9 +473,9 @@ def resize_map(doc: MapFile, hexmap: HexMap, *, left: int = 0, right: int = 0, t
         a, b = max(s.first_column, c0), min(s.last_column, c1)
         if a <= b:
             # a section that ended on the old edge grows with the map
-            if s.first_column == ex.first_column:
+            if grow_sections and s.first_column == ex.first_column:
                 a = c0
-            if s.last_column == ex.last_column:
+            if grow_sections and s.last_column == ex.last_column:
                 b = c1
             sections.append(s.model_copy(update={"first_column": a, "last_column": b}))
     return doc.model_copy(update={

@@ -489,9 +489,18 @@ class ScenarioOverlay:
         self.hidden: set[str] = set()
         self.suppressed: set[str] = set()
         self.opacity: dict[str, float] = {}
+        #: the map shown is not the scenario's: every layer is hidden (a scenario is never drawn
+        #: over a map it does not name)
+        self.elsewhere = False
 
     def shown(self, name: str) -> bool:
-        return name not in self.hidden and name not in self.suppressed
+        return not self.elsewhere and name not in self.hidden and name not in self.suppressed
+
+    def set_elsewhere(self, on: bool) -> None:
+        """Hide every layer (``on``: the map shown is not the scenario's) or show them again."""
+        self.elsewhere = bool(on)
+        for n in list(self.layers):
+            self._apply(n)
 
     def set_layer(self, name: str, items: list[QGraphicsItem]) -> None:
         self.clear(name)

@@ -207,6 +207,7 @@ class ScenarioOpening:
         when it is the scenario's map file, else on that file as saved."""
         doc = self.doc
         if doc is None:
+            self.update_own_map()
             return
         mf = doc.map_file()
         same = map_doc is not None and map_doc.path is not None and mf is not None and \
@@ -215,6 +216,7 @@ class ScenarioOpening:
         if same and not getattr(map_doc, "_scenario_watch", False):
             map_doc._scenario_watch = True
             map_doc.path_changed.connect(lambda p, m=map_doc: self._map_saved_as(m, p))
+        self.update_own_map()
 
     def _map_saved_as(self, map_doc, path) -> None:
         """The scenario's map was saved under another name: the scenario names the new file (an

@@ -37,6 +37,8 @@ from editor.scenario.system.scenario import SystemScenarioDocument, SystemScenar
 from editor.scenario.tools import NorthTool, PlacementTool, RegionPaintTool, RegionPickTool, SetupMarkTool
 from editor.scenario.map_drawing import ScenarioDrawing
 from editor.scenario.scenario_opening import ScenarioOpening
+from editor.scenario.own_map import OwnMap
+from editor.scenario.resize_impact import ResizeImpact
 
 __all__ = ["ScenarioController", "SCENARIO_TOOLS"]
 
@@ -75,7 +77,7 @@ class _DropFilter(QObject):
         return False
 
 
-class ScenarioController(ScenarioDrawing, ScenarioOpening, QObject):
+class ScenarioController(ScenarioDrawing, ScenarioOpening, OwnMap, ResizeImpact, QObject):
     """The scenario on the window's map, for the Scenario and the Play modes alike.
 
     ``play_mode(controller)`` is given by the shell (:class:`editor.mode_wiring.PlayMode`): it
@@ -106,6 +108,7 @@ class ScenarioController(ScenarioDrawing, ScenarioOpening, QObject):
             t.status_changed.connect(win._tool_status)
             self.tools[t.name] = t
         self._make_docks()
+        self._make_map_banner()
         self.tools["marks"].panel = self.setup_panel
         # another rule system's scenario form: a hex field or list is set by clicking the map
         from editor.scenario.system.form import FormPickTool
