@@ -101,7 +101,7 @@ def test_cluster_plays_a_rule_system_added_at_run_time(cluster, tmp_path):
         sc = toy_file(tmp_path)
         ai = {"german": "random", "russian": "heuristic"}
         local = run_batch(sc, 4, 2, ai, workers=1)
-        remote = run_batch(sc, 4, 2, ai, scheduler=cluster.scheduler_address)
+        remote = run_batch(sc, 4, 2, ai, scheduler=cluster.scheduler_address, connect_timeout=30)
         assert [_plain(r) for r in remote] == [_plain(r) for r in local]
         assert all(r.rule_system == TOY and r.error is None for r in remote)
     finally:
@@ -114,7 +114,7 @@ def test_cluster_plays_the_shipped_scenarios_of_the_other_rule_systems(cluster, 
     scenarios runs on a Dask LocalCluster and gives the embedded pool's per-game results."""
     sc = str(ROOT / "scenarios" / "data" / name)
     local = run_batch(sc, 2, 5, RANDOM, workers=1)
-    remote = run_batch(sc, 2, 5, RANDOM, scheduler=cluster.scheduler_address)
+    remote = run_batch(sc, 2, 5, RANDOM, scheduler=cluster.scheduler_address, connect_timeout=30)
     assert all(r.outcome in ("german", "russian", "draw") for r in remote), [r.error for r in remote]
     assert [_key(r) for r in remote] == [_key(r) for r in local]
 
