@@ -29,3 +29,21 @@ def dialogs(tmp_path, monkeypatch):
 
     monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
     return calls
+
+
+def opened_window(qtbot, path, size=(1200, 800)):
+    """The main window with ``path`` (a map or scenario file) open and shown at ``size``, for a
+    fixture to ``yield from``; afterwards its games stop and its documents are marked clean so
+    closing asks nothing."""
+    from editor.main_window import MainWindow
+
+    w = MainWindow(persist_settings=False)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    assert w.open_file(path)
+    yield w
+    w.scenario_ctl.shutdown()
+    if w.scenario_ctl.doc is not None:
+        w.scenario_ctl.doc.undo_stack.setClean()
+    w.document.undo_stack.setClean()

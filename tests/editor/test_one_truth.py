@@ -39,21 +39,14 @@ S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
 SETUP_ZONE = ("german", "groups", 0, "setup", "region")
 
 
+from tests.editor.conftest import opened_window  # noqa: E402
+
 pytestmark = pytest.mark.usefixtures("dialogs")  # tests/editor/conftest.py
 
 
 @pytest.fixture
 def win(qtbot):
-    w = MainWindow(persist_settings=False)
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    assert w.open_file(S1)
-    yield w
-    w.scenario_ctl.shutdown()
-    if w.scenario_ctl.doc is not None:
-        w.scenario_ctl.doc.undo_stack.setClean()
-    w.document.undo_stack.setClean()
+    yield from opened_window(qtbot, S1)
 
 
 def sdoc(w) -> ScenarioDocument:

@@ -30,21 +30,14 @@ ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
 MAPSHEET = ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json"
 
+from tests.editor.conftest import opened_window  # noqa: E402
+
 pytestmark = pytest.mark.usefixtures("dialogs")  # tests/editor/conftest.py
 
 
 @pytest.fixture
 def win(qtbot):
-    w = MainWindow(persist_settings=False)
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    assert w.open_file(S1)
-    yield w
-    w.scenario_ctl.shutdown()
-    if w.scenario_ctl.doc is not None:
-        w.scenario_ctl.doc.undo_stack.setClean()
-    w.document.undo_stack.setClean()
+    yield from opened_window(qtbot, S1, (1366, 768))
 
 
 @pytest.fixture
