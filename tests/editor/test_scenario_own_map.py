@@ -23,7 +23,6 @@ pytest.importorskip("pytestqt")
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from editor.drawing import widgets  # noqa: E402
-from editor.main_window import MainWindow  # noqa: E402
 from editor.scenario import own_map, resize_impact  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
