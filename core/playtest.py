@@ -407,12 +407,20 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         from distributed import Client, as_completed as dask_completed
     except ImportError:
         raise PlaytestError("--scheduler needs Dask distributed: pip install distributed") from None
-    try:
-        client = Client(scheduler, timeout=f"{connect_timeout}s")
-    except Exception as e:  # OSError / TimeoutError / ValueError for a malformed address
-        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} "
-                            f"within {connect_timeout:g} s: {msg}") from None
+    for attempt in range(3):
+        try:
+            client = Client(scheduler, timeout=f"{connect_timeout}s")
+            break
+        except AssertionError:
+            # distributed's handshake can trip its own assertion on a loaded machine (seen in a
+            # full test run): a transient, so try again twice before giving up
+            if attempt == 2:
+                raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r}: the handshake "
+                                    "failed three times (AssertionError in distributed)") from None
+        except Exception as e:  # OSError / TimeoutError / ValueError for a malformed address
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} "
+                                f"within {connect_timeout:g} s: {msg}") from None
     try:
         nthreads = sum(client.nthreads().values())
         if nthreads == 0:
