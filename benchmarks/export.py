@@ -35,38 +35,6 @@ RF1 = ROOT / "scenarios" / "data" / "redflags_1_hill_j.json"
 TM1 = ROOT / "scenarios" / "data" / "twentymm_1_village_counterattack.json"
 
 
-def yardstick() -> float:
-    t = time.perf_counter()
-    s = 0
-    for i in range(2_000_000):
-        s += i * i % 7
-    return time.perf_counter() - t
-
-
-def played_setup(scenario: Path, seed: int = 3) -> dict:
-    """A set-up placed by a seeded choice among the game's legal Place actions (as the tests do)."""
-    from core.ironcross.actions import EndSetup, Place
-    from core.ironcross.game import Game
-    from core.ironcross.scenario_setup import load_setup
-
-    _sc, setup = load_setup(scenario)
-    game = Game(setup, seed)
-    rnd = random.Random(seed)
-    for _ in range(2000):
-        acts = game.legal_actions()
-        places = [a for a in acts if isinstance(a, Place) and not a.hidden]
-        if not places:
-            ends = [a for a in acts if isinstance(a, EndSetup)]
-            if not ends:
-                break
-            game.apply(ends[0])
-            continue
-        game.apply(rnd.choice(places))
-    return {"format": "ironcross-placement", "version": 1,
-            "units": {u.id: {"hex": u.hex, "facing": u.facing, "down": u.down}
-                      for u in game.state.units.values() if u.hex is not None}}
-
-
 def _piece_xy(at, numbering) -> tuple[float, float]:
     """Board pixel of an at-start stack: its grid location's (hex grid) or its own x, y (free board)."""
     if at["useGridLocation"] in ("true", True):
@@ -213,8 +181,12 @@ def main() -> None:
     from cli.vassal_module import plan_from_files, write_vmod
     from maps.mapfile import load_map_file, map_json
 
-    ys = yardstick()
-    print(f"yardstick: {ys:.3f} s")
+    from benchmarks.yardstick import Yardstick
+    from tests.cli.test_vassal_module import _played_setup as played_setup   # the tests' seeded set-up
+
+    yard = Yardstick.measure()
+    ys = yard.seconds
+    print(yard.describe())
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         data = json.loads(S6.read_text())
