@@ -218,10 +218,16 @@ class PlayerView:
     def _lists(self) -> tuple:
         """(own units on the map, all own units, enemy units on the map, hex -> units on the map by
         id or None until asked) of the copies, kept while no unit (nor copy) changes
-        (:func:`unit_changes`)."""
+        (:func:`unit_changes`), by the next views of this side too when they hand out the same copies."""
         c = self._lists_cache
         if c is None or c[0] != unit_changes():
             vis = self._visible()
+            # the previous view of this side made them from the same copies (no unit changed since)
+            shared = self._game.__dict__.setdefault("_view_copies_cache", {})
+            last = shared.get(("lists", self.side))
+            if last is not None and last[0] == unit_changes() and last[5] is vis:
+                self._lists_cache = last
+                return last
             side = self.side
             own_on, own_all, enemy = [], [], []
             for u in vis.values():
@@ -231,7 +237,7 @@ class PlayerView:
                         own_on.append(u)
                 elif u.on_map:
                     enemy.append(u)
-            c = self._lists_cache = [unit_changes(), own_on, own_all, enemy, None]
+            c = self._lists_cache = shared[("lists", side)] = [unit_changes(), own_on, own_all, enemy, None, vis]
         return c
 
     def own_units(self, on_map: bool = True) -> list[Unit]:
