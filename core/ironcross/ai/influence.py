@@ -10,6 +10,7 @@ from __future__ import annotations
 import weakref
 from collections import deque
 from functools import lru_cache
+from operator import itemgetter
 
 from core.ironcross.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
@@ -93,9 +94,9 @@ class _Los(tuple):
     def __new__(cls, clear, level_difference, trees):
         return tuple.__new__(cls, (clear, level_difference, trees))
 
-    clear = property(lambda self: self[0])
-    level_difference = property(lambda self: self[1])
-    trees_afvs_wrecks = property(lambda self: self[2])
+    clear = property(itemgetter(0))
+    level_difference = property(itemgetter(1))
+    trees_afvs_wrecks = property(itemgetter(2))
 
 
 @lru_cache(maxsize=None)
