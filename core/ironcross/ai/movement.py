@@ -137,36 +137,20 @@ class MovementMixin:
 
     # ================================================================== the position
     def _position_context(self, view, moving_ids: set):
-        """(own men and CWs per hex, own AFV hexes, own infantry hexes) without ``moving_ids``:
-        the totals of every own unit on the map (once per decision) less the moving units'."""
-        tot = self._dc.get("own_tot")
-        if tot is None:
-            by_id, men, n_afv, n_inf = {}, {}, {}, {}
-            for o in view.own_units():
-                by_id[o.id] = o
-                a, b, n = men.get(o.hex, (0, 0, 0))
-                men[o.hex] = (a + o.men, b + (1 if o.is_cw else 0), n + 1)
-                if o.is_afv:
-                    n_afv[o.hex] = n_afv.get(o.hex, 0) + 1
-                elif o.is_infantry:
-                    n_inf[o.hex] = n_inf.get(o.hex, 0) + 1
-            tot = self._dc["own_tot"] = (by_id, men, n_afv, n_inf)
-        by_id, men, n_afv, n_inf = tot
-        moving = [by_id[x] for x in moving_ids if x in by_id]
-        if moving:
-            men, n_afv, n_inf = dict(men), dict(n_afv), dict(n_inf)
-            for o in moving:  # whole numbers: the same totals in any order
-                a, b, n = men[o.hex]
-                men[o.hex] = (a - o.men, b - (1 if o.is_cw else 0), n - 1)
-                if o.is_afv:
-                    n_afv[o.hex] -= 1
-                elif o.is_infantry:
-                    n_inf[o.hex] -= 1
-        # a hex is listed when some unit other than the moving ones stands in it (its order in the
-        # dict is read by no one: membership and look-ups only)
-        own_men = {h: (a, b) for h, (a, b, n) in men.items() if n > 0}
-        afv_hexes = {h for h, n in n_afv.items() if n > 0}
-        return own_men, afv_hexes, sorted(h for h, n in n_inf.items() if n > 0)
+        """(own men and CWs per hex, own AFV hexes, own infantry hexes) without ``moving_ids``."""
+        own_men: dict[str, tuple[int, int]] = {}
+        afv_hexes: set = set()
+        inf_hexes = []
+        for o in view.own_units():
+            if o.id in moving_ids:
+                continue
+            a, b = own_men.get(o.hex, (0, 0))
+            own_men[o.hex] = (a + o.men, b + (1 if o.is_cw else 0))
+            if o.is_afv:
+                afv_hexes.add(o.hex)
+            elif o.is_infantry:
+                inf_hexes.append(o.hex)
+        return own_men, afv_hexes, sorted(set(inf_hexes))
 
     def _gprops(self, units) -> dict:
         inf = [u for u in units if not u.is_afv]
