@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import weakref
+from operator import itemgetter
 from functools import lru_cache
 from typing import Any, Iterable
 
@@ -39,21 +40,11 @@ class LosInfo(tuple):
     def __new__(cls, clear: bool, level_difference: int, trees_afvs_wrecks: int, marsh_hexes: int = 0):
         return tuple.__new__(cls, (clear, level_difference, trees_afvs_wrecks, marsh_hexes))
 
-    @property
-    def marsh_hexes(self) -> int:
-        return self[3]
-
-    @property
-    def clear(self) -> bool:
-        return self[0]
-
-    @property
-    def level_difference(self) -> int:
-        return self[1]
-
-    @property
-    def trees_afvs_wrecks(self) -> int:
-        return self[2]
+    # the fields read by index in C (operator.itemgetter): players read them very often
+    clear = property(itemgetter(0), doc="bool: the line is clear (10.3)")
+    level_difference = property(itemgetter(1), doc="int: the target's level minus the firer's")
+    trees_afvs_wrecks = property(itemgetter(2), doc="int: Woods/Orchard hexes, AFVs and wrecks along the line")
+    marsh_hexes = property(itemgetter(3), doc="int: Marsh hexes along the line (10.31 c, 23.2 e)")
 
 
 @lru_cache(maxsize=None)
@@ -218,10 +209,16 @@ class PlayerView:
     def _lists(self) -> tuple:
         """(own units on the map, all own units, enemy units on the map, hex -> units on the map by
         id or None until asked) of the copies, kept while no unit (nor copy) changes
-        (:func:`unit_changes`)."""
+        (:func:`unit_changes`), by the next views of this side too when they hand out the same copies."""
         c = self._lists_cache
         if c is None or c[0] != unit_changes():
             vis = self._visible()
+            # the previous view of this side made them from the same copies (no unit changed since)
+            shared = self._game.__dict__.setdefault("_view_copies_cache", {})
+            last = shared.get(("lists", self.side))
+            if last is not None and last[0] == unit_changes() and last[5] is vis:
+                self._lists_cache = last
+                return last
             side = self.side
             own_on, own_all, enemy = [], [], []
             for u in vis.values():
@@ -231,7 +228,7 @@ class PlayerView:
                         own_on.append(u)
                 elif u.on_map:
                     enemy.append(u)
-            c = self._lists_cache = [unit_changes(), own_on, own_all, enemy, None]
+            c = self._lists_cache = shared[("lists", side)] = [unit_changes(), own_on, own_all, enemy, None, vis]
         return c
 
     def own_units(self, on_map: bool = True) -> list[Unit]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import weakref
 from collections import deque
 from functools import lru_cache
+from operator import itemgetter
 
 from core.ironcross.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
@@ -93,9 +94,9 @@ class _Los(tuple):
     def __new__(cls, clear, level_difference, trees):
         return tuple.__new__(cls, (clear, level_difference, trees))
 
-    clear = property(lambda self: self[0])
-    level_difference = property(lambda self: self[1])
-    trees_afvs_wrecks = property(lambda self: self[2])
+    clear = property(itemgetter(0))
+    level_difference = property(itemgetter(1))
+    trees_afvs_wrecks = property(itemgetter(2))
 
 
 @lru_cache(maxsize=None)
@@ -272,6 +273,11 @@ class _GoalsAndRisk:
                     rmaxes.clear()
                 r = rmaxes[rk] = self._reach_of(ent, share)
             ent.rmax = r
+        # what fire_risk reads of each entity, in the entities' order: (0 pooled or single firer,
+        # 1 flamethrower, 2 mortar; the entity; its key, parsed hex, reach, share, state number)
+        self._fire_rows = tuple((1 if not ent.pool and ent.units[0].is_ft else
+                                 2 if not ent.pool and ent.units[0].is_mortar else 0,
+                                 ent, ent.key, ent.hh, ent.rmax, self._share[ent.key], ent.sid) for ent in ents)
         return ents
 
     def _reach_of(self, ent, share: float) -> int:
@@ -418,7 +424,7 @@ class _GoalsAndRisk:
         Movement)). Exact P/S/E probabilities of the engine's dice (11.3, 11.4) with MG intensive
         fire (11.15); combined factors of a hex's infantry and MGs weighed by their PCs. Flamethrowers
         (16.0) and mortars (14.0) count in the second."""
-        ents = self._entities()
+        self._entities()
         key = (h, down)
         r = self._risk.get(key)
         if r is not None:
@@ -435,30 +441,29 @@ class _GoalsAndRisk:
             elm = self._elm = {}
         modes = ((True, reaction), (False, False))  # opportunity fire, the next fire phase
         dist = hexgrid.distance
-        for ent in ents:
-            if not ent.pool and ent.units[0].is_ft:
-                x = self._ft_loss(v, ent.units[0], h, hh)
+        elm_get = elm.get
+        for kind, ent, ek, eh, rmax, share, sid in self._fire_rows:
+            if kind:
+                if kind == 1:
+                    x = self._ft_loss(v, ent.units[0], h, hh)
+                else:
+                    x = self._mortar_loss(v, ent.units[0], h, down)
                 if x > 0:
-                    def_d[ent.key] = x * self._share.get(ent.key, 1.0)
+                    def_d[ek] = x * share
                 continue
-            if not ent.pool and ent.units[0].is_mortar:
-                x = self._mortar_loss(v, ent.units[0], h, down)
-                if x > 0:
-                    def_d[ent.key] = x * self._share.get(ent.key, 1.0)
+            d = dist(eh, hh)
+            if d == 0 or d > rmax:
                 continue
-            d = dist(ent.hh, hh)
-            if d == 0 or d > ent.rmax:
-                continue
-            share = self._share.get(ent.key, 1.0)
             # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
-            mk = (ent.sid, h, dice, reaction, occ)
-            xs = elm.get(mk)
+            mk = (sid, h, dice, reaction, occ)
+            xs = elm_get(mk)
             if xs is None:
                 xs = elm[mk] = self._entity_losses(v, ent, h, hh, dice, modes)
-            if xs[0] > 0:
-                opp_d[ent.key] = xs[0] * share
-            if xs[1] > 0:
-                def_d[ent.key] = xs[1] * share
+            x0, x1 = xs
+            if x0 > 0:
+                opp_d[ek] = x0 * share
+            if x1 > 0:
+                def_d[ek] = x1 * share
         r = self._risk[key] = (opp_d, def_d)
         return r
 

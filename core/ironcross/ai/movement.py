@@ -67,6 +67,7 @@ def _key(a: Action) -> str:
     return repr(sorted(action_to_json(a).items()))
 
 
+@lru_cache(maxsize=None)
 def _ap_mine_loss(factors: int) -> float:
     """Expected loss of a NORMAL infantry unit entering a hex of ``factors`` AP mines (19.24)."""
     out = 0.0
@@ -108,10 +109,13 @@ def _blend(path: dict, dest: dict) -> float:
     counts even after open ground."""
     if not path:
         return sum(dest.values())
-    return sum(0.5 * max(path.get(k, 0.0), x) + 0.5 * x for k, x in dest.items()) + \
-        sum(0.5 * x for k, x in path.items() if k not in dest)
+    # lists, not generators: the same terms in the same order (sum's float result is the same)
+    get = path.get
+    return sum([0.5 * max(get(k, 0.0), x) + 0.5 * x for k, x in dest.items()]) + \
+        sum([0.5 * x for k, x in path.items() if k not in dest])
 
 
+@lru_cache(maxsize=None)
 def _p_2d6_le(n: int) -> float:
     dist = ct.dice_total_distribution(2)
     return sum(p for t, p in enumerate(dist) if t <= n)
@@ -513,23 +517,26 @@ class MovementMixin:
         path_at: dict[str, dict] = {}
         p_mob: dict[str, float] = {}
         out: dict[str, tuple[float, float, float]] = {}
+        inf, afv, armour = g["inf"], g["afv"], g["armour"]
+        toggle_up = g["toggle"] and not down
+        fire_risk, at_risk = m.fire_risk, m.at_risk
         for h in order:
             prev = reach[h][1]
-            fr = m.fire_risk(h, down) if g["inf"] else None  # (opportunity fire, next fire) at h
+            fr = fire_risk(h, down) if inf else None  # (opportunity fire, next fire) at h
             if prev is None:  # the start: no move, no opportunity fire
                 path_opp[h], path_at[h], p_mob[h] = {}, {}, 1.0
             else:
                 po = path_opp[prev]
                 pa = path_at[prev]
-                if g["inf"]:
-                    opp, _ = fr
+                if inf:
+                    opp = fr[0]
                     if opp:
                         po = dict(po)
                         for k, x in opp.items():
                             if x > po.get(k, 0.0):
                                 po[k] = x
-                if g["afv"]:
-                    opp, _ = m.at_risk(h, g["armour"])
+                if afv:
+                    opp = at_risk(h, armour)[0]
                     if opp:
                         pa = dict(pa)
                         for k, x in opp.items():
@@ -537,7 +544,7 @@ class MovementMixin:
                                 pa[k] = x
                 path_opp[h], path_at[h] = po, pa
                 pm = p_mob[prev]
-                if g["afv"]:
+                if afv:
                     t = view.terrain
                     if t.trees(h) >= 2:
                         pm *= 1.0 - _p_2d6_le(t.trees(h))  # 8.54
@@ -545,22 +552,20 @@ class MovementMixin:
                         pm *= 1.0 - _p_2d6_le(4)  # 8.55
                 p_mob[h] = pm
             r_up = r_down = r_afv = 0.0
-            if g["inf"]:
+            if inf:
                 po = path_opp[h]
-                _, d_up = fr
-                r_up = _blend(po, d_up)
-                if g["toggle"] and not down:
-                    _, d_dn = m.fire_risk(h, True)
-                    r_down = _blend(po, d_dn)
+                r_up = _blend(po, fr[1])
+                if toggle_up:
+                    r_down = _blend(po, fire_risk(h, True)[1])
                 else:
                     r_down = r_up
                 if prev is not None and h in mines and mines[h][0]:
                     ml = _ap_mine_loss(mines[h][0])
                     r_up += ml
                     r_down += ml
-            if g["afv"]:
+            if afv:
                 pa = path_at[h]
-                _, d_at = m.at_risk(h, g["armour"])
+                d_at = at_risk(h, armour)[1]
                 r_afv = _blend(pa, d_at)
                 r_afv += 0.4 * (1.0 - p_mob[h])
                 if prev is not None and h in mines and mines[h][1]:
