@@ -3,10 +3,23 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractItemView, QGridLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QWidget
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolTip,
+    QTreeView,
+    QWidget,
+)
 
-__all__ = ["ask_choice", "button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips"]
+__all__ = ["ask_choice", "button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips",
+           "WrappedCells", "wrap_tree_cells"]
 
 
 def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int = 2) -> QGridLayout:
@@ -97,6 +110,68 @@ def install_cut_cell_tips(root: QWidget) -> CutCellTips:
     for view in root.findChildren(QAbstractItemView):
         view.viewport().installEventFilter(tips)
     return tips
+
+
+class WrappedCells(QStyledItemDelegate):
+    """The cells of a tree laid out on as many lines as their text needs at their column's width
+    (words wrapped, as a label with word wrap), so that a designer's long entry ("Squad E (4
+    units, MP PR10, LMG PR9 (10), R PR8, FT PR9 (4) only)") is read whole in a 360-pixel dock.
+
+    Qt's tree asks its delegate for a row's height without the column's width (so a wrapped row
+    would stay one line tall): this delegate gives the width of the cell the tree paints, the
+    section's width less the branch indentation in the tree column, the viewport's width for a
+    row spanning its columns; the rows are laid out again when a column changes width. A column
+    sized to its contents (``ResizeToContents``) keeps its cells on one line."""
+
+    def __init__(self, view: QTreeView):
+        super().__init__(view)
+        self.view = view
+        self._widths: tuple[int, ...] = ()
+        self._relayout = QTimer(self)
+        self._relayout.setSingleShot(True)
+        self._relayout.setInterval(0)
+        self._relayout.timeout.connect(self._layout_rows)
+        view.setWordWrap(True)
+        view.setUniformRowHeights(False)
+        view.setTextElideMode(Qt.TextElideMode.ElideRight)   # only a word longer than the cell is cut
+        view.header().sectionResized.connect(lambda *_a: self._relayout.start())
+
+    def cell_width(self, index) -> int:
+        """Pixels of the cell ``index`` as the tree paints it (``QTreeView.visualRect``)."""
+        v = self.view
+        if v.isFirstColumnSpanned(index.row(), index.parent()):
+            width = v.viewport().width()
+        else:
+            width = v.header().sectionSize(index.column())
+        if index.column() == (v.treePosition() if v.treePosition() >= 0 else v.header().logicalIndex(0)):
+            level, p = 0, index.parent()
+            while p.isValid():
+                level, p = level + 1, p.parent()
+            width -= v.indentation() * (level + (1 if v.rootIsDecorated() else 0))
+        return max(1, width)
+
+    def sizeHint(self, option, index):  # noqa: N802
+        if self.view.header().sectionResizeMode(index.column()) == QHeaderView.ResizeMode.ResizeToContents \
+                and not self.view.isFirstColumnSpanned(index.row(), index.parent()):
+            return super().sizeHint(option, index)   # a column as wide as its text: one line
+        opt = QStyleOptionViewItem(option)
+        opt.rect = QRect(0, 0, self.cell_width(index), max(1, option.rect.height()))
+        opt.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        return super().sizeHint(opt, index)
+
+    def _layout_rows(self) -> None:
+        h = self.view.header()
+        widths = (self.view.viewport().width(), *(h.sectionSize(c) for c in range(h.count())))
+        if widths != self._widths:   # a column changed: the rows' heights follow
+            self._widths = widths
+            self.view.doItemsLayout()
+
+
+def wrap_tree_cells(view: QTreeView) -> WrappedCells:
+    """Give ``view`` (a tree) word-wrapped cells as tall as their text (:class:`WrappedCells`)."""
+    delegate = WrappedCells(view)
+    view.setItemDelegate(delegate)
+    return delegate
 
 
 def ask_choice(parent: QWidget | None, title: str, text: str, choices: list[str], detail: str = "") -> str | None:

@@ -4,6 +4,8 @@
   placeholder not cut; the Victory builder's region row no taller than the page it shows, so the
   rows under it stay in view;
 - the Sides dock's entries tree: turn and phase as wide as their text, the group's name the rest;
+- the Orders of battle and Set-up trees: no cell text cut; a long entry ("Squad E (4 units, MP
+  PR10, ...)") or the side's marks line wraps onto more lines, read whole;
 - while another map than the scenario's is shown, the scenario's editing tools refuse their
   clicks (their actions disabled, the status bar says why) and work again on its own map;
 - the resize question for a Red Flags scenario (a scenario of another rule system on the map):
@@ -26,7 +28,8 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QRect, QSettings, Qt  # noqa: E402
+from PySide6.QtGui import QFontMetrics  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractSpinBox,
     QApplication,
@@ -147,6 +150,60 @@ def test_victory_region_row_as_tall_as_its_page_and_the_rows_under_it_in_view(wi
             if v.form.itemAt(i, QFormLayout.ItemRole.FieldRole) is not None]
     shown = [r for r in rows if r.isVisible()]
     assert rf in shown and all(r.visibleRegion().boundingRect() == r.rect() for r in shown)
+
+
+def cut_cells(tree) -> list[tuple[str, int, int]]:
+    """The cells of ``tree`` (every item whose ancestors are expanded) whose text does not fit
+    the cell the tree paints, wrapped at words as the tree wraps it: (text, room, rows of text
+    that fit). The cell's room is its visual rect less the style's text margins."""
+    style = tree.style()
+    margin = 2 * (style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin, None, tree) + 1)
+    cut = []
+    stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    while stack:
+        it = stack.pop()
+        if it.isExpanded():
+            stack += [it.child(i) for i in range(it.childCount())]
+        for c in range(tree.columnCount()):
+            text = it.text(c)
+            if not text:
+                continue
+            rect = tree.visualRect(tree.indexFromItem(it, c))
+            room = rect.width() - margin
+            need = QFontMetrics(it.font(c)).boundingRect(QRect(0, 0, max(1, room), 10_000),
+                                                         int(Qt.TextFlag.TextWordWrap), text)
+            if need.width() > room or need.height() > rect.height():
+                cut.append((text, room, rect.height() // max(1, QFontMetrics(it.font(c)).lineSpacing())))
+    return cut
+
+
+def test_oob_and_set_up_trees_show_every_cell_whole(win):
+    """Scenario 4's long printed entries ("Squad E (4 units, MP PR10, LMG PR9 (10), R PR8, FT PR9
+    (4) only)"), the Russian totals ("3 hidden hexes, 10 grenades, 10 AT mine factors") and the
+    Set-up dock's marks line ("hidden hexes: 3; AT mine factors: 10; IPs: ...") in docks of the
+    default 1366 x 768 layout: wrapped, never cut."""
+    ctl = win.scenario_ctl
+    assert win.set_mode("scenario")
+    ctl.docks["oob"].raise_()
+    ctl.docks["setup"].raise_()
+    settle()
+    oob, setup = ctl.oob.tree, ctl.setup_panel.tree
+    assert oob.isVisible() and setup.isVisible() and oob.viewport().width() < 400   # a narrow dock
+    texts = [it.text(0) for it in ctl.oob._items()]
+    assert "Squad E (4 units, MP PR10, LMG PR9 (10), R PR8, FT PR9 (4) only)" in texts
+    assert "3 hidden hexes, 10 grenades, 10 AT mine factors" in texts
+    for depth in (1, None):   # as opened, then with every squad's men shown
+        if depth is None:
+            oob.expandAll()
+        settle()
+        assert cut_cells(oob) == [], depth
+        # "Deploys" no wider than 40% of the tree: the entries keep the rest
+        assert oob.header().sectionSize(1) <= oob.viewport().width() * 2 // 5
+    assert any(it.text(0).startswith("hidden hexes: 3; AT mine factors: 10")
+               for it in (setup.topLevelItem(0).child(i) for i in range(setup.topLevelItem(0).childCount())))
+    assert cut_cells(setup) == []
+    oob.collapseAll()
+    oob.expandToDepth(1)
 
 
 def test_scenario_tools_refused_on_another_map(win, qtbot, tmp_path, monkeypatch):

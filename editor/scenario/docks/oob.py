@@ -32,7 +32,7 @@ from scenarios.model import (
 from editor.scenario.builders.side_forms import GroupDialog, group_json, group_values
 from editor.scenario.document import ScenarioDocument, validation_message
 from editor.scenario.scenario_files import region_at, set_region_at
-from editor.drawing.widgets import button_grid
+from editor.drawing.widgets import button_grid, wrap_tree_cells
 from editor.scenario.docks.unit_drag import UnitTree
 from editor.scenario.wording import LOC_ROLE, MAN_ROLE, SIDES, SIDE_WIDE, UNIT_ROLE, _SIDE, _edit_error, _warn
 
@@ -60,10 +60,12 @@ class OOBPanel(QWidget):
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)   # sized by _fit_columns
+        wrap_tree_cells(self.tree)   # a long printed entry on two lines, read whole
         self.tree.setDragEnabled(True)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.tree.currentItemChanged.connect(self._current)
         self.tree.itemExpanded.connect(lambda _it: self._fit_columns())
+        self.tree.itemCollapsed.connect(lambda _it: self._fit_columns())
         lay.addWidget(self.tree, 1)
         self.target = QLabel()
         self.target.setWordWrap(True)
@@ -114,12 +116,20 @@ class OOBPanel(QWidget):
                 groups_units[(e.side, e.group)] = (f"enters turn {e.turn}", e.units)
         for side in SIDES:
             spec = sc.side(side)
-            st = QTreeWidgetItem([side.capitalize(), f"{len(spec.units())} entries"])
+            st = QTreeWidgetItem([side.capitalize(), ""])
             st.setData(0, LOC_ROLE, (side,))
             f = st.font(0)
             f.setBold(True)
             st.setFont(0, f)
             self.tree.addTopLevelItem(st)
+            totals = self._side_totals(spec)
+            if totals:   # on a line of its own across the tree, under the side's name
+                tt = QTreeWidgetItem([totals, ""])
+                tt.setForeground(0, QBrush(QColor(90, 90, 90)))
+                tt.setToolTip(0, f"{side.capitalize()}: {totals} (hidden hexes from the Sides dock; grenades "
+                                 "and mine factors summed over all the side's entries)")
+                st.addChild(tt)
+                tt.setFirstColumnSpanned(True)
             for gi, g in enumerate(spec.groups):
                 how = "set-up zone" if g.setup is not None else \
                     "enters turn " + "/".join(str(o.turn) for o in g.entry.options)
@@ -150,19 +160,7 @@ class OOBPanel(QWidget):
             st.addChild(sw)
             for ei, e in enumerate(spec.oob):
                 self._entry_item(sw, side, e, (side, "oob", ei))
-            extra = []
-            if spec.hidden_hexes:
-                extra.append(f"{spec.hidden_hexes} hidden hexes")
-            if spec.grenades:
-                extra.append(f"{spec.grenades} grenades")
-            for t in ("AT", "AP"):
-                if spec.mine_factors(t):
-                    extra.append(f"{spec.mine_factors(t)} {t} mine factors")
-            st.setText(1, ", ".join(extra) or "")
         self.tree.expandToDepth(1)
-        for it in self._items():
-            if it.text(1):
-                it.setToolTip(1, it.text(1))   # the second column may be cut: its full text
         if cur is not None:
             self.select_loc(cur)
         self._show_target()
@@ -173,11 +171,41 @@ class OOBPanel(QWidget):
                           "forms). Double-click an entry to edit it; drag a unit onto the map (Place tool) "
                           "to set it up.")
 
+    @staticmethod
+    def _side_totals(spec) -> str:
+        """"3 hidden hexes, 10 grenades, 10 AT mine factors": what the side has beyond its units."""
+        extra = []
+        if spec.hidden_hexes:
+            extra.append(f"{spec.hidden_hexes} hidden hexes")
+        if spec.grenades:
+            extra.append(f"{spec.grenades} grenades")
+        for t in ("AT", "AP"):
+            if spec.mine_factors(t):
+                extra.append(f"{spec.mine_factors(t)} {t} mine factors")
+        return ", ".join(extra)
+
     def _fit_columns(self) -> None:
-        """The "Deploys" column as wide as its text but at most 40% of the tree, so the entries
-        keep their room in a narrow dock (a long side summary is cut, its tooltip is whole)."""
-        want = self.tree.sizeHintForColumn(1) + 8
-        self.tree.header().resizeSection(1, max(60, min(want, self.tree.viewport().width() * 2 // 5)))
+        """The "Deploys" column as wide as its widest text that fits in 40% of the tree ("set-up
+        zone", "crew weapon"), so the entries keep the rest of a narrow dock; a longer text
+        ("enters turn 3, no move before turn 4") wraps onto a second line, as do long entries."""
+        cap = self.tree.viewport().width() * 2 // 5
+        margin = 2 * (self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 1) + 4
+        fm = self.tree.fontMetrics()
+        widths = [fm.horizontalAdvance(it.text(1)) + margin for it in self._items() if it.text(1) and self._shown(it)]
+        longest_word = max((fm.horizontalAdvance(w) + margin for it in self._items() if self._shown(it)
+                            for w in it.text(1).split()), default=0)
+        want = max([w for w in widths if w <= cap] + [longest_word, 60])
+        self.tree.header().resizeSection(1, min(want, max(60, cap)))
+
+    @staticmethod
+    def _shown(it: QTreeWidgetItem) -> bool:
+        """The item is in the tree's view when scrolled to: every ancestor expanded."""
+        p = it.parent()
+        while p is not None:
+            if not p.isExpanded():
+                return False
+            p = p.parent()
+        return True
 
     def resizeEvent(self, ev) -> None:  # noqa: N802
         super().resizeEvent(ev)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.drawing.widgets import wrap_tree_cells
 from editor.scenario.document import ScenarioDocument
 from editor.scenario.docks.unit_drag import UnitTree
 from editor.scenario.wording import SIDES, UNIT_ROLE
@@ -40,6 +41,7 @@ class SetupPanel(QWidget):
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.header().setStretchLastSection(False)   # the second column as wide as its text
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        wrap_tree_cells(self.tree)   # the side's marks line across the tree, on as many lines as it needs
         lay.addWidget(self.tree, 1)
         row = QHBoxLayout()
         row.addWidget(QLabel("Facing"))
@@ -144,11 +146,14 @@ class SetupPanel(QWidget):
                 if spec.mine_factors(t):
                     extra.append(f"{t} mine factors: {spec.mine_factors(t)}")
             if spec.ips():
-                extra.append("IPs: " + ", ".join(f"IP{e.points} x {e.count}" for e in spec.ips()))
+                # "IP1 x 3" kept on one line where the row wraps (no-break spaces)
+                extra.append("IPs: " + ", ".join(f"IP{e.points}\u00a0x\u00a0{e.count}" for e in spec.ips()))
             if spec.infiltration is not None and spec.infiltration.allowed:
                 extra.append("may infiltrate")
-            if extra:
-                top.addChild(QTreeWidgetItem(["; ".join(extra), ""]))
+            if extra:   # across both columns (nothing is placed for it), wrapped
+                line = QTreeWidgetItem(["; ".join(extra), ""])
+                top.addChild(line)
+                line.setFirstColumnSpanned(True)
         self.tree.expandAll()
         if cur:
             self.select_unit(cur)
