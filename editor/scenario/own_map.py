@@ -2,14 +2,17 @@
 it names. Opening another map while a scenario is open asks whether to keep the scenario (shown
 again when its map is) or close it; while another map is shown the scenario's overlay is hidden
 and the Scenario and Play modes say which map the scenario needs, with a button to reopen it;
-the scenario's editing tools refuse their clicks there, saying why in the status bar.
+the scenario's editing tools refuse their clicks there, saying why in the status bar, and the
+scenario's forms (its docks) are read-only, a line over each saying which map to open.
 *File > Close scenario* closes it (Save / Discard / Cancel for unsaved edits)."""
 
 from __future__ import annotations
 
+import html
 import os
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
 from editor.drawing import widgets
@@ -21,6 +24,29 @@ CLOSE_SCENARIO = "Close the scenario"
 #: pick, unit placement, hidden hexes / mines / IPs, another system's form pick and table
 #: placement): refused while the map shown is not the scenario's own
 EDITING_TOOLS = ("north", "region", "pick", "place", "marks", "formpick", "tableplace")
+#: the docks whose forms edit the scenario (the controller's ``docks`` names): read-only while
+#: the map shown is not the scenario's own; "system" is the form of another rule system's scenario
+EDITING_DOCKS = ("properties", "sides", "oob", "roster", "setup", "regions", "victory", "system")
+
+
+class DockBanner(QLabel):
+    """The line over a scenario dock's form while the form is read-only: "<scenario> is played on
+    <map>: open <map> to edit it", the second half a link that opens the map."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("scenarioDockBanner")
+        self.setWordWrap(True)
+        self.setStyleSheet("#scenarioDockBanner { background: #fff3c4; border: 1px solid #b08800; padding: 3px; }")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.hide()
+
+    def say(self, scenario: str, map_name: str) -> None:
+        """Show the line for ``scenario`` (its display name) played on ``map_name`` (a file name)."""
+        s, m = html.escape(scenario), html.escape(map_name)
+        self.setText(f"{s} is played on {m}: <a href='open'>open {m}</a> to edit it")
+        self.setToolTip(f"The scenario's forms are read-only while another map is shown; "
+                        f"they edit {scenario} again on {map_name}.")
 
 
 class MapBanner(QFrame):
@@ -107,6 +133,7 @@ class OwnMap:
             a = self.win.tool_actions.get(name)
             if a is not None:
                 a.setEnabled(not away)
+        self._update_editing_docks(away)
         cur = self.win.tools.current
         if away and cur is not None and cur.name in EDITING_TOOLS:
             self.editing_refusal()
@@ -121,6 +148,22 @@ class OwnMap:
             self.map_banner.place()
         else:
             self.map_banner.hide()
+
+    def _update_editing_docks(self, away: bool) -> None:
+        """The forms of :data:`EDITING_DOCKS` the open scenario uses (the forms' docks, or the
+        other system's form) editable on its own map; read-only (disabled) with the banner's line
+        while another map is shown; disabled without a scenario."""
+        from editor.scenario.system.scenario import SystemScenarioDocument
+
+        system = isinstance(self.doc, SystemScenarioDocument)
+        mf = self.own_map_file()
+        for name in EDITING_DOCKS:
+            used = self.doc is not None and (system if name == "system" else not system)
+            self.dock_panels[name].setEnabled(used and not away)
+            banner = self.dock_banners[name]
+            if used and away:
+                banner.say(self.doc.display_name(), mf.name)
+            banner.setVisible(used and away)
 
     def confirm_open_map(self, path: str | os.PathLike[str]) -> bool:
         """Before the window opens the map file ``path``: True to go on. When a scenario is open
@@ -178,4 +221,4 @@ class OwnMap:
         return True
 
 
-__all__ = ["CLOSE_SCENARIO", "EDITING_TOOLS", "KEEP_SCENARIO", "MapBanner", "OwnMap"]
+__all__ = ["CLOSE_SCENARIO", "DockBanner", "EDITING_DOCKS", "EDITING_TOOLS", "KEEP_SCENARIO", "MapBanner", "OwnMap"]

@@ -86,6 +86,7 @@ class ScenarioOpening:
             p.setEnabled(True)
             p.set_document(doc)
         self.roster.set_document(doc)
+        self.update_own_map()   # its forms read-only while another map than its own is shown
         self._attach(doc)
         from PySide6.QtCore import QTimer
 

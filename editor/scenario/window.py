@@ -18,7 +18,7 @@ document's ``changed`` signal.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QToolBar, QUndoView
+from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QToolBar, QUndoView, QVBoxLayout, QWidget
 
 from maps import hexgrid
 from editor.scenario.docks.unit_drag import UNIT_MIME
@@ -37,7 +37,7 @@ from editor.scenario.system.scenario import SystemScenarioDocument, SystemScenar
 from editor.scenario.tools import NorthTool, PlacementTool, RegionPaintTool, RegionPickTool, SetupMarkTool
 from editor.scenario.map_drawing import ScenarioDrawing
 from editor.scenario.scenario_opening import ScenarioOpening
-from editor.scenario.own_map import OwnMap
+from editor.scenario.own_map import EDITING_DOCKS, DockBanner, OwnMap
 from editor.scenario.resize_impact import ResizeImpact
 
 __all__ = ["ScenarioController", "SCENARIO_TOOLS"]
@@ -136,6 +136,10 @@ class ScenarioController(ScenarioDrawing, ScenarioOpening, OwnMap, ResizeImpact,
         w = self.win
         right, left = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea
 
+        #: the forms of EDITING_DOCKS and the line over each (read-only while another map is shown)
+        self.dock_panels: dict[str, QWidget] = {}
+        self.dock_banners: dict[str, DockBanner] = {}
+
         def dock(title, widget, area, name):
             d = QDockWidget(title, w)
             d.setObjectName(name)
@@ -144,7 +148,21 @@ class ScenarioController(ScenarioDrawing, ScenarioOpening, OwnMap, ResizeImpact,
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QFrame.Shape.NoFrame)
             scroll.setWidget(widget)
-            d.setWidget(scroll)
+            key = name.removeprefix("sc_")   # the name in self.docks
+            if key in EDITING_DOCKS:   # a form of the scenario: a line over it (not scrolled away) while read-only
+                banner = DockBanner()
+                banner.linkActivated.connect(lambda _link: self.reopen_own_map())
+                outer = QWidget(d)
+                lay = QVBoxLayout(outer)
+                lay.setContentsMargins(0, 0, 0, 0)
+                lay.setSpacing(2)
+                lay.addWidget(banner)
+                lay.addWidget(scroll, 1)
+                self.dock_banners[key] = banner
+                self.dock_panels[key] = widget
+                d.setWidget(outer)
+            else:
+                d.setWidget(scroll)
             w.addDockWidget(area, d)
             d.hide()
             return d

@@ -7,7 +7,8 @@
 - the Orders of battle and Set-up trees: no cell text cut; a long entry ("Squad E (4 units, MP
   PR10, ...)") or the side's marks line wraps onto more lines, read whole;
 - while another map than the scenario's is shown, the scenario's editing tools refuse their
-  clicks (their actions disabled, the status bar says why) and work again on its own map;
+  clicks (their actions disabled, the status bar says why) and its docks' forms are read-only
+  (a line over each names the map to open); both work again on its own map;
 - the resize question for a Red Flags scenario (a scenario of another rule system on the map):
   its set-up block left off the playing area is named before the resize.
 
@@ -226,10 +227,27 @@ def test_scenario_tools_refused_on_another_map(win, qtbot, tmp_path, monkeypatch
     assert doc.scenario.north == before and doc.undo_stack.count() == steps   # nothing edited
     said = win.statusBar().currentMessage()
     assert "scenario_4_tula.json is played on iron_cross_mapsheet_corrected.json" in said and "open" in said
+    # its forms are read-only there, a line over each dock saying which map to open
+    forms = [n for n in own_map.EDITING_DOCKS if n != "system"]
+    for name in forms:
+        assert not ctl.dock_panels[name].isEnabled(), name
+        banner = ctl.dock_banners[name]
+        assert banner.isVisibleTo(ctl.docks[name]) and banner.isEnabled(), name
+        assert banner.text().startswith("scenario_4_tula.json is played on iron_cross_mapsheet_corrected.json: ")
+        assert "open iron_cross_mapsheet_corrected.json</a> to edit it" in banner.text()
+    assert not ctl.oob.entry_text.isEnabled() and not ctl.victory.isEnabled() and not ctl.sides.hidden.isEnabled()
+    assert not ctl.dock_panels["system"].isEnabled() and not ctl.dock_banners["system"].isVisibleTo(ctl.docks["system"])
+    ctl.docks["oob"].raise_()
+    settle()
+    assert ctl.dock_banners["oob"].isVisible() and ctl.dock_banners["oob"].visibleRegion().boundingRect() == \
+        ctl.dock_banners["oob"].rect()   # over the form, in full
     # back on its own map the tools work again
     assert ctl.reopen_own_map() and ctl.on_own_map()
     assert all(win.tool_actions[n].isEnabled() for n in own_map.EDITING_TOOLS if n in win.tool_actions)
     assert ctl.editing_refusal() is None
+    for name in forms:   # and its forms edit it again
+        assert ctl.dock_panels[name].isEnabled() and not ctl.dock_banners[name].isVisibleTo(ctl.docks[name]), name
+    assert ctl.oob.entry_text.isEnabled()
     win.tools.set_tool("north")
     click_hex(qtbot, win, "4010")
     click_hex(qtbot, win, "4009")
