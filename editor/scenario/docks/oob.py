@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 
 from pydantic import ValidationError
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetrics
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -185,17 +185,39 @@ class OOBPanel(QWidget):
         return ", ".join(extra)
 
     def _fit_columns(self) -> None:
-        """The "Deploys" column as wide as its widest text that fits in 40% of the tree ("set-up
-        zone", "crew weapon"), so the entries keep the rest of a narrow dock; a longer text
-        ("enters turn 3, no move before turn 4") wraps onto a second line, as do long entries."""
-        cap = self.tree.viewport().width() * 2 // 5
-        margin = 2 * (self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 1) + 4
-        fm = self.tree.fontMetrics()
-        widths = [fm.horizontalAdvance(it.text(1)) + margin for it in self._items() if it.text(1) and self._shown(it)]
-        longest_word = max((fm.horizontalAdvance(w) + margin for it in self._items() if self._shown(it)
-                            for w in it.text(1).split()), default=0)
-        want = max([w for w in widths if w <= cap] + [longest_word, 60])
-        self.tree.header().resizeSection(1, min(want, max(60, cap)))
+        """The "Deploys" column at the width, at most 40% of the tree, that leaves the fewest
+        wrapped lines in both columns: its short texts ("set-up zone", "in 4307") whole and the
+        entries the rest of a narrow dock; a long text ("enters turn 3, no move before turn 4",
+        "Squad E (4 units, MP PR10, ...)") wraps onto a second line."""
+        tree = self.tree
+        view = tree.viewport().width()
+        cap = view * 2 // 5
+        margin = 2 * (tree.style().pixelMetric(tree.style().PixelMetric.PM_FocusFrameHMargin) + 1)
+        fm = tree.fontMetrics()
+        rows = []   # (text, its font's metrics, branch indentation, Deploys text) of the rows in view
+        for it in self._items():
+            if self._shown(it) and not it.isFirstColumnSpanned():
+                depth, p = 1, it.parent()   # the root is decorated: one indentation more
+                while p is not None:
+                    depth, p = depth + 1, p.parent()
+                rows.append((it.text(0), QFontMetrics(it.font(0)), depth * tree.indentation(), it.text(1)))
+        longest_word = max((fm.horizontalAdvance(w) + margin + 2 for r in rows for w in r[3].split()), default=0)
+        floor = min(cap, max(60, longest_word))
+        choices = sorted({floor} | {w for r in rows if r[3]
+                                    for w in [fm.horizontalAdvance(r[3]) + margin + 2] if floor < w <= cap})
+
+        def lines(metrics: QFontMetrics, text: str, room: int) -> int:
+            if not text:
+                return 0
+            box = metrics.boundingRect(QRect(0, 0, max(1, room), 1 << 20), int(Qt.TextFlag.TextWordWrap), text)
+            return box.height() // max(1, metrics.lineSpacing())
+
+        def wrapped(deploys: int) -> int:   # text lines of the rows in view
+            return sum(lines(m, t0, view - deploys - indent - margin) + lines(fm, t1, deploys - margin)
+                       for t0, m, indent, t1 in rows)
+
+        best = min(choices, key=lambda d: (wrapped(d), -d))
+        tree.header().resizeSection(1, best)
 
     @staticmethod
     def _shown(it: QTreeWidgetItem) -> bool:
