@@ -103,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     w.view.centre_on_hex(Hex(43, 8))
     shot("scenario-setup-victory.png")
 
-    # validation: a squad the roster lacks
-    ctl.oob.add_entry("russian", 0, "Squad Q (8)")
+    # validation: a squad the roster lacks, as a hand-edited file has it (the OOB dock refuses
+    # such a line where it is typed)
+    doc.edit("a squad the roster lacks", lambda d: d["russian"]["groups"][0]["oob"].append(
+        {"kind": "squad", "letter": "Q", "text": "Squad Q (8)"}))
     ctl.docks["validation"].raise_()
     ctl.validation.list.setCurrentRow(0)
     ctl.go_to(ctl.validation.list.item(0).data(256))

@@ -399,7 +399,9 @@ class ScenarioDocument(ScenarioAutosave, QObject):
                 from core.rule_system import ScenarioError
 
                 known = isinstance(e, (ScenarioError, KeyError)) and e.args
-                self._cache["setup_error"] = str(e.args[0]) if known else f"{type(e).__name__}: {e}"
+                msg = str(e.args[0]) if known else f"{type(e).__name__}: {e}"
+                base = getattr(self.base_roster, "path", None)   # the roster by its file name, as Validation says
+                self._cache["setup_error"] = msg.replace(str(base), Path(base).name) if base else msg
         return self._cache["setup"]
 
     def setup_error(self) -> str | None:
