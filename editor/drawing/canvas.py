@@ -384,6 +384,10 @@ class MapScene(QGraphicsScene):
     def _tool(self):
         return self.tools.current if self.tools is not None else None
 
+    def _refused(self, t) -> bool:
+        """Whether tool ``t`` may not act now (its :attr:`Tool.refusal` says why, and shows it)."""
+        return t.refusal is not None and t.refusal() is not None
+
     def on_map(self, h: Hex) -> bool:
         """Whether ``h`` is a hex of the document's map (the margin around it is not)."""
         doc = self.map_item.document
@@ -400,7 +404,7 @@ class MapScene(QGraphicsScene):
         t = self._tool()
         if t is not None:
             e = self._event(ev, ev.button())
-            if e.on_map:   # the margin is not a hex: no tool acts there
+            if e.on_map and not self._refused(t):   # the margin is not a hex: no tool acts there
                 t.press(e)
             ev.accept()
         else:
@@ -431,7 +435,7 @@ class MapScene(QGraphicsScene):
         t = self._tool()
         if t is not None:
             e = self._event(ev, ev.button())
-            if e.on_map:
+            if e.on_map and not self._refused(t):
                 t.double_click(e)
             ev.accept()
         else:
@@ -439,7 +443,7 @@ class MapScene(QGraphicsScene):
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802
         t = self._tool()
-        if t is not None and t.key(ev.key(), ev.modifiers()):
+        if t is not None and not self._refused(t) and t.key(ev.key(), ev.modifiers()):
             ev.accept()
             return
         super().keyPressEvent(ev)

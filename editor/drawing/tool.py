@@ -110,6 +110,9 @@ class Tool(QObject):
     shortcut = ""
     help = ""
     status_changed = Signal(str)
+    #: why the tool may not act on the map now (a sentence), or None when it may; set by the
+    #: document the tool edits (a scenario tool while the map shown is not the scenario's own)
+    refusal: Callable[[], str | None] | None = None
 
     def __init__(self, ctx: ToolContext):
         super().__init__(ctx)

@@ -1,7 +1,8 @@
 """The scenario and the map the window shows: a scenario is drawn and edited only on the map file
 it names. Opening another map while a scenario is open asks whether to keep the scenario (shown
 again when its map is) or close it; while another map is shown the scenario's overlay is hidden
-and the Scenario and Play modes say which map the scenario needs, with a button to reopen it.
+and the Scenario and Play modes say which map the scenario needs, with a button to reopen it;
+the scenario's editing tools refuse their clicks there, saying why in the status bar.
 *File > Close scenario* closes it (Save / Discard / Cancel for unsaved edits)."""
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from editor.drawing import widgets
 #: the two answers to "open another map while a scenario is open"
 KEEP_SCENARIO = "Keep the scenario (shown on its own map only)"
 CLOSE_SCENARIO = "Close the scenario"
+#: the tools that change the scenario by clicks on the map (north indicator, region paint and
+#: pick, unit placement, hidden hexes / mines / IPs, another system's form pick and table
+#: placement): refused while the map shown is not the scenario's own
+EDITING_TOOLS = ("north", "region", "pick", "place", "marks", "formpick", "tableplace")
 
 
 class MapBanner(QFrame):
@@ -77,12 +82,34 @@ class OwnMap:
         shown = self.win.document.path
         return mf is None or (shown is not None and Path(shown).resolve() == mf)
 
+    def editing_refusal(self) -> str | None:
+        """Why the scenario's editing tools (:data:`EDITING_TOOLS`) may not act on the map now
+        (also shown in the status bar), or None when they may: a scenario is edited on the map
+        file it names only, never on another map shown in the window."""
+        if self.on_own_map():
+            return None
+        why = (f"{self.doc.display_name()} is played on {self.own_map_file().name}, not on the map shown: "
+               f"open {self.own_map_file().name} to edit the scenario on the map")
+        self.win.statusBar().showMessage(why, 8000)
+        return why
+
     def update_own_map(self) -> None:
         """Hide the overlay and show the banner (Scenario and Play modes) while the map shown is
-        not the scenario's; the other way round when it is."""
+        not the scenario's, and refuse the scenario's editing tools there (their actions
+        disabled, a click says why); the other way round when it is."""
         away = not self.on_own_map()
         self.overlay.set_elsewhere(away)
         self.close_action.setEnabled(self.doc is not None)
+        for name in EDITING_TOOLS:
+            t = self.win.tools.tools.get(name)
+            if t is not None:
+                t.refusal = self.editing_refusal
+            a = self.win.tool_actions.get(name)
+            if a is not None:
+                a.setEnabled(not away)
+        cur = self.win.tools.current
+        if away and cur is not None and cur.name in EDITING_TOOLS:
+            self.editing_refusal()
         if away and self.win.mode in ("scenario", "play"):
             shown = self.win.document.path
             self.map_banner.label.setText(
@@ -151,4 +178,4 @@ class OwnMap:
         return True
 
 
-__all__ = ["CLOSE_SCENARIO", "KEEP_SCENARIO", "MapBanner", "OwnMap"]
+__all__ = ["CLOSE_SCENARIO", "EDITING_TOOLS", "KEEP_SCENARIO", "MapBanner", "OwnMap"]

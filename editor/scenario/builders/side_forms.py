@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -94,6 +95,12 @@ class SidesPanel(QWidget):
         v = QVBoxLayout(w)
         self.entries = QTreeWidget()
         self.entries.setHeaderLabels(["Entering group / option", "Turn", "Phase"])
+        # the group's name takes the room left; turn and phase as wide as their text, never cut
+        head = self.entries.header()
+        head.setStretchLastSection(False)
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.entries.currentItemChanged.connect(lambda _i, _p: self._entry_selected())
         v.addWidget(self.entries, 1)
         f = QFormLayout()
@@ -193,7 +200,6 @@ class SidesPanel(QWidget):
         # -- set-up: infiltration, hidden hexes, then set-up text, caps, initial control, mine areas
         # (editor.scenario.builders.setup_forms); one scrolling tab, so the tab bar fits the dock
         from PySide6.QtWidgets import QScrollArea
-
 
         self.setup_tab = SetupSpecsTab(lambda: self.cur_side)
         page = QWidget()

@@ -59,6 +59,9 @@ class RegionField(QWidget):
         self._data: dict | None = None
         self._updating = False
         self._resolve: Callable[[dict], tuple[frozenset, str | None]] | None = None
+        # no taller than the page shown: a one-line page (a named region, hexes, a kind of terrain)
+        # is not stretched to the height of the list or JSON pages, so the rows under it stay in view
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.mode = _combo(REGION_MODES, 12)
