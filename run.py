@@ -115,7 +115,11 @@ def main(argv: list[str]) -> int:
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     cmd, rest = argv[0], argv[1:]
     if cmd == "test":
-        args = [str(PY), "-m", "pytest", "-q", *rest]
+        # one pytest worker a core, whole files to a worker (a file's shared windows are built once);
+        # "-n 0" (or any -n/--numprocesses given) overrides it
+        spread = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest) else \
+            ["-n", "auto", "--dist", "loadfile"]
+        args = [str(PY), "-m", "pytest", "-q", *spread, *rest]
     else:
         # the main job: a headless playtest of Scenario 1 (options after "playtest" override these)
         scenario = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")

@@ -237,29 +237,38 @@ def test_provenance_conventions(qapp, tmp_path):
     assert _pixel_at_hex(img, mp, None, "1202", 28, -HEX_HEIGHT / 2 + 10).lightness() > 150
 
 
-def test_20mm_infantry_moving_and_firing_in_buildings_painter_draws_room_walls_doors_and_windows(qapp, tmp_path):
+def test_20mm_infantry_moving_and_firing_in_buildings_painter_draws_room_walls_doors_and_windows(qapp):
     """A door is a gap in the outline (the building's fill), a window a thin double line with a
     light core, a room wall a thin dark line (seed 003, "Infantry Moving and Firing in Buildings")."""
     from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
     from tests.maps.test_map_rooms import with_rooms
 
     m = map_from_data(with_rooms(), "x.json")
-    px = 600.0
-    out = tmp_path / "rooms.png"
-    render_png(m, out, px_per_hex=px)
-    img = QImage(str(out))
-    r = MapPainter(m).scene_rect(None)
-    s = px / HEX_HEIGHT
+    s = 600.0 / HEX_HEIGHT                    # 600 px a hex: only the window around the rooms is painted
+    left, top = 32.0 * SCENE_PER_X, 12.0 * SCENE_PER_Y
+    window = QRectF(left, top, 2.0 * SCENE_PER_X, 2.0 * SCENE_PER_Y)
+
+    def paint(hexmap) -> QImage:
+        image = QImage(math.ceil(window.width() * s), math.ceil(window.height() * s),
+                       QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor("white"))
+        p = QPainter(image)
+        p.scale(s, s)
+        p.translate(-left, -top)
+        p.setClipRect(window)
+        MapPainter(hexmap).paint(p, exposed=window)
+        p.end()
+        return image
+
+    img = paint(m)
 
     def at(x, y) -> QColor:
-        return img.pixelColor(int((x * SCENE_PER_X - r.left()) * s), int((y * SCENE_PER_Y - r.top()) * s))
+        return img.pixelColor(int((x * SCENE_PER_X - left) * s), int((y * SCENE_PER_Y - top) * s))
 
     assert _is_building_red(at(33.45, 13.5)), "the south door is a gap in the outline"
     assert at(32.5, 13.5).lightness() < 60, "a blank stretch of the outline stays dark"
     assert at(32.6, 12.5).lightness() > 200, "the window's light core"
     assert at(33.0, 12.65).lightness() < 60, "the wall between the rooms"
     assert _is_building_red(at(33.0, 13.0)), "the door between the rooms is a gap in it"
-    plain = load_map(SAMPLE)
-    render_png(plain, tmp_path / "plain.png", px_per_hex=px)
-    img = QImage(str(tmp_path / "plain.png"))
+    img = paint(load_map(SAMPLE))
     assert at(33.45, 13.5).lightness() < 60 and _is_building_red(at(33.0, 12.65)), "no rooms, doors or windows: as before"
