@@ -25,7 +25,7 @@ def race(tmp_path):
 
 
 def _tune(path, **kw):
-    args = dict(player="tunable", opponent="heuristic", trials=10, games=40, seed=3, workers=1,
+    args = dict(player="tunable", opponent="heuristic", trials=10, games=20, seed=3, workers=1,
                 defaults={"two_dice": 0.0}, canonical=_canonical)
     args.update(kw)
     return tune(path, "german", {"two_dice": (0.0, 1.0, False)}, **args)
