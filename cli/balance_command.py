@@ -112,7 +112,7 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         raise InputError(str(e)) from None
     system = loaded.system
     if system.whatif_changes is None:
-        raise InputError(f"{system.title} names no what-if changes: nothing to try")
+        raise InputError(f"{scenario}: {system.title} names no what-if changes: nothing to try")
     try:
         side, share = parse_target(target, system.sides)
     except ValueError as e:
