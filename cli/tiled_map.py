@@ -443,9 +443,9 @@ def _json_prop(props: dict[str, Any], name: str, default: Any = None) -> Any:
         return default
     if isinstance(v, str):
         try:  # the safe parser: finite numbers, short integers, bounded nesting (a hand-edited property)
-            return parse_json(v, where=f"property {name!r}")
+            return parse_json(v)
         except JsonFileProblem as e:
-            raise TiledError(f"{e.where}: {e.message}") from None
+            raise TiledError(f"property {name!r}: {e.where}: {e.message}") from None
     return v
 
 
