@@ -147,6 +147,24 @@ def test_replay_verify_of_a_mutated_decision_is_refused_naming_the_file(tmp_path
     assert case.commands[-1][-1] == "--verify"
 
 
+def test_replay_verify_of_a_replay_naming_a_special_file_as_its_scenario_is_refused(tmp_path):
+    lines = SOURCES["replay"].read_text(encoding="utf-8").splitlines()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    bad = tmp_path / "game.jsonl"
+    for scenario, words in ((fifo, "is a FIFO"), ("/dev/zero", "is a device"), (tmp_path, "is a directory")):
+        header = json.loads(lines[0])
+        header["scenario"] = str(scenario)
+        bad.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+        result = {}
+        t = threading.Thread(target=lambda: result.update(res=_run("replay", bad, "--verify")), daemon=True)
+        t.start()
+        t.join(30)
+        assert not t.is_alive(), f"replay --verify blocked on {scenario}"
+        res = result["res"]
+        assert res.exit_code == 1 and f"{bad}: its scenario: {scenario}: $: {words}" in res.output, res.output
+
+
 # --------------------------------------------------------------------------- 2. accepted, then failing later
 
 
