@@ -362,6 +362,16 @@ def test_an_ai_settings_file_is_read_by_the_safe_reader(tmp_path):
     assert res.exit_code == 1 and f"{f}: $.settings.aggression: NaN is not a number" in res.output, res.output
 
 
+@pytest.mark.parametrize("text", ["1", "null", "[]", '{"format": "ironcross-map"}', '{"rule_system": "redflags"}'])
+def test_balance_refuses_a_file_that_is_no_playable_scenario_before_writing_candidates(tmp_path, text):
+    """A JSON file that is not a scenario (the fuzz: ``1``, ``null``) once reached the candidate writer and
+    raised TypeError there: it is refused like playtest refuses it, naming the file."""
+    f = tmp_path / "scenario.json"
+    f.write_text(text)
+    res = _run("balance", f, "--target", "german=50", "--budget", "1", "--workers", "1", "--quiet")
+    assert res.exit_code == 1 and res.output.startswith(f"{f}: "), res.output
+
+
 def test_balance_on_a_system_without_what_if_changes_names_the_scenario():
     res = _run("balance", RF, "--target", "german=50", "--budget", "1", "--quiet")
     assert res.exit_code == 1 and f"{RF}: " in res.output and "names no what-if changes" in res.output, res.output
