@@ -362,6 +362,18 @@ def test_an_ai_settings_file_is_read_by_the_safe_reader(tmp_path):
     assert res.exit_code == 1 and f"{f}: $.settings.aggression: NaN is not a number" in res.output, res.output
 
 
+def test_a_scenario_saved_against_a_damaged_layout_is_written_in_the_house_style():
+    """The layout a scenario is saved against (the text its file had) goes through the safe parser: a
+    layout that no longer parses (an endless number, deep nesting) gives no key order, never an exception."""
+    from scenarios.model import Scenario
+    from scenarios.scenario_file import load_scenario, scenario_json
+
+    sc = load_scenario(S1, check=False)
+    for layout in ('{"turns": ' + "9" * 5000 + "}", "[" * 5000 + "]" * 5000, '{"turns": NaN}'):
+        again = Scenario.model_validate(json.loads(scenario_json(sc, layout)))
+        assert again.model_dump() == sc.model_dump()
+
+
 @pytest.mark.parametrize("text", ["1", "null", "[]", '{"format": "ironcross-map"}', '{"rule_system": "redflags"}'])
 def test_balance_refuses_a_file_that_is_no_playable_scenario_before_writing_candidates(tmp_path, text):
     """A JSON file that is not a scenario (the fuzz: ``1``, ``null``) once reached the candidate writer and
