@@ -83,8 +83,8 @@ def run(label: str, open_window, n: int, seed: int, tmp: Path, yard: float = 0.0
     valid = _validate(w, tmp)
     print(f"{label}: {stats.events} events in {dt:.1f} s"
           + (f" ({dt / yard:.0f} yardsticks)" if yard else "") + f" ({stats.events / dt:.0f} events/s), "
-          f"{len(errors)} exceptions; {valid}")
-    print("   events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_kind.items(), key=lambda kv: -kv[1])))
+          f"{len(errors)} exceptions; {valid}", flush=True)
+    print("   events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_kind.items(), key=lambda kv: -kv[1])), flush=True)
     for e in errors[:3]:
         print(e)
     w.scenario_ctl.shutdown()
