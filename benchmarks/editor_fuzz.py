@@ -1,10 +1,10 @@
 """Random input on the editor: 10,000 seeded mouse, key, dock, tool, mode and
 menu events (:mod:`editor.devtools.fuzz`) on a copy of Scenario 1 with its map, on a new scenario on a
-map whose first column is 00, and on the shipped Red Flags and 20 mm scenarios (their schema form). Prints the events per second and the exceptions (0 expected: one
+map whose first column is 00, on the corrected map sheet alone (the map mode), and on the shipped Red Flags and 20 mm scenarios (their schema form). Prints the events per second and the exceptions (0 expected: one
 that reached the event loop, or one an event returned to the driver), then checks that every
 document still validates (saved and loaded back). Exit status 1 when anything raised.
 
-    python benchmarks/editor_fuzz.py [--events N] [--seed S] [--only redflags,twentymm]
+    python benchmarks/editor_fuzz.py [--events N] [--seed S] [--only map,redflags,twentymm]
 """
 
 from __future__ import annotations
@@ -83,8 +83,8 @@ def run(label: str, open_window, n: int, seed: int, tmp: Path, yard: float = 0.0
     valid = _validate(w, tmp)
     print(f"{label}: {stats.events} events in {dt:.1f} s"
           + (f" ({dt / yard:.0f} yardsticks)" if yard else "") + f" ({stats.events / dt:.0f} events/s), "
-          f"{len(errors)} exceptions; {valid}")
-    print("   events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_kind.items(), key=lambda kv: -kv[1])))
+          f"{len(errors)} exceptions; {valid}", flush=True)
+    print("   events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.by_kind.items(), key=lambda kv: -kv[1])), flush=True)
     for e in errors[:3]:
         print(e)
     w.scenario_ctl.shutdown()
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=16)
-    ap.add_argument("--only", default=None, help="comma-separated runs: ironcross, edge, redflags, twentymm")
+    ap.add_argument("--only", default=None, help="comma-separated runs: ironcross, edge, map, redflags, twentymm")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="ironcross-fuzz-"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
@@ -125,6 +125,13 @@ def main(argv: list[str] | None = None) -> int:
         w.resize(1366, 768)
         w.show()
         w.open_file(tmp / "scenarios" / "data" / "s1.json", offer_recovery=False)
+        return w
+
+    def map_only():
+        w = MainWindow(persist_settings=False)
+        w.resize(1366, 768)
+        w.show()
+        w.open_file(tmp / "maps" / "data" / "iron_cross_mapsheet_corrected.json", offer_recovery=False)
         return w
 
     def edge():
@@ -153,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     for key, label, opener, seed in (
             ("ironcross", "Scenario 1", scenario, args.seed),
             ("edge", "map from column 00, new scenario", edge, args.seed + 1),
+            ("map", "the corrected map sheet alone (map mode)", map_only, args.seed + 4),
             ("redflags", "Red Flags scenario 1 (Hill J)", system_scenario("redflags_1_hill_j.json"), args.seed + 2),
             ("twentymm", "20 mm scenario 1 (village counterattack)",
              system_scenario("twentymm_1_village_counterattack.json"), args.seed + 3)):

@@ -1,16 +1,19 @@
 """File fuzz at scale: thousands of seeded mutants of the shipped files through every command.
 
 Each mutant (``tests/file_mutants.py``: a map, terrain chart, errata, counters, a scenario of each rule
-system, a placement or a replay with one mutation) goes through the commands that read its kind
-(``validate``, ``los``, ``render``, ``errata apply``, ``replay``, ``playtest --games 1``), each run
-in-process in a worker subprocess. A command that does not answer within ``--timeout`` seconds (60)
+system, a placement, a replay or an AI settings file with one mutation) goes through the commands that
+read its kind (``validate``, ``los``, ``render``, ``errata apply``, ``export tiled`` + ``import tiled``,
+``replay`` and ``replay --verify``, ``playtest --games 1``, ``export vassal``, ``balance``, ``tune``),
+each run in-process in a worker subprocess. A command that does not answer within ``--timeout`` seconds (60)
 counts as a hang: its worker is killed and a fresh one takes the next case. Prints the counts of
 commands: tracebacks, hangs, refused (a one-line error naming the file), accepted; and every traceback
-and hang with its case, so it can be replayed with ``--only KIND:INDEX``.
+and hang with its case, so it can be replayed with ``--only INDEX``. Exit status 1 when a command
+raised or hung.
 
-``playtest`` plays a whole game when the mutant is valid (seconds to tens of seconds), so it runs on
-every mutant a scenario or placement command refuses (that refusal must come before any game) and on
-``--playtest-share`` of the accepted ones.
+``playtest``, ``balance`` and ``tune`` play whole games when the mutant is valid (seconds to tens of
+seconds) and ``export vassal`` builds a module, so these run on every mutant the case's first command
+refuses (that refusal must come before any game) and on ``--playtest-share`` of the accepted ones (an
+AI settings file's only command, ``playtest --ai german=heuristic:@FILE``, always runs).
 
     python benchmarks/fuzz_files.py --cases 1000 --workers 2
 """
@@ -43,7 +46,7 @@ def worker(seed: int, playtest_share: float) -> None:
     import random
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from tests.file_mutants import make_case, run_command, write_case
+    from tests.file_mutants import is_long, make_case, run_command, write_case
 
     for line in sys.stdin:
         i = int(line)
@@ -52,15 +55,18 @@ def worker(seed: int, playtest_share: float) -> None:
             cmds = write_case(case, Path(d))
             first = None
             for k, cmd in enumerate(cmds):
-                if cmd[0] == "playtest" and first == "accepted" and random.Random(f"{seed}:{i}:p").random() >= playtest_share:
+                if is_long(cmd) and first == "accepted" and random.Random(f"{seed}:{i}:{k}").random() >= playtest_share:
                     continue
                 print(json.dumps({"start": i, "cmd": cmd[0]}), flush=True)
                 verdict, out = run_command(cmd, d)
                 first = first or verdict
-                print(json.dumps({"result": i, "cmd": cmd[0], "verdict": verdict, "kind": case.kind,
+                name = " ".join(cmd[:2]) if cmd[0] in ("export", "import", "errata") else cmd[0]
+                name += " --verify" if "--verify" in cmd else ""
+                print(json.dumps({"result": i, "cmd": name, "verdict": verdict, "kind": case.kind,
                                   "what": case.what, "out": out[-600:].replace(d, "DIR") if verdict == "traceback" else ""}),
                       flush=True)
         print(json.dumps({"done": i}), flush=True)
+    return 0
 
 
 # --------------------------------------------------------------------------- the parent side
@@ -117,6 +123,7 @@ def run_cases(indices: list[int], seed: int, share: float, timeout: float, count
                 with lock:
                     counts[msg["verdict"]] += 1
                     counts[f"{msg['kind']}:{msg['verdict']}"] += 1
+                    counts[f"command {msg['cmd']}"] += 1
                     if msg["verdict"] == "traceback":
                         problems.append(f"TRACEBACK case {i} {msg['kind']} {msg['what']} {msg['cmd']}: {msg['out']}")
             elif "done" in msg:
@@ -162,7 +169,9 @@ def main() -> None:
     kinds = sorted({k.split(":")[0] for k in counts if ":" in k})
     for kind in kinds:
         print(f"  {kind}: " + ", ".join(f"{v} {counts[f'{kind}:{v}']}" for v in ("refused", "accepted", "traceback")))
+    print("  runs by command: " + ", ".join(f"{k[8:]} {v}" for k, v in sorted(counts.items()) if k.startswith("command ")))
+    return 1 if counts["traceback"] or counts["hang"] else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -106,13 +106,21 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
     from core.whatif import parse_target, search, table_rows
     from maps.document_file import DocumentError, atomic_write_text
 
+    from core.rule_system import ScenarioError
+
     try:
         loaded = load_scenario(scenario)
+        # playable before any candidate is written or played (a file that is JSON but no scenario stops here)
+        loaded.system.load_setup(scenario, seed, None)
     except DocumentError as e:
         raise InputError(str(e)) from None
+    except (ScenarioError, KeyError, ValueError) as e:
+        raise InputError(f"{scenario}: cannot be played: {e}") from None
+    except OSError as e:
+        raise InputError(f"{scenario}: cannot read: {e}") from None
     system = loaded.system
     if system.whatif_changes is None:
-        raise InputError(f"{system.title} names no what-if changes: nothing to try")
+        raise InputError(f"{scenario}: {system.title} names no what-if changes: nothing to try")
     try:
         side, share = parse_target(target, system.sides)
     except ValueError as e:

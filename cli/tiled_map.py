@@ -40,6 +40,7 @@ from typing import Any
 
 from maps import hexgrid
 from maps.document_file import DocumentError
+from maps.json_file import DEFAULT_LIMIT, JsonFileProblem, parse_json, read_text_file
 from maps.model import MapFile
 
 __all__ = ["HEX_SIDE", "TILE_WIDTH", "TILE_HEIGHT", "PX_PER_X", "PX_PER_Y", "NOT_DRAWN", "TiledError",
@@ -62,6 +63,10 @@ NOT_DRAWN: tuple[str, ...] = (
     "the map's sections, provenance, notes and terrain chart (map properties)",
     "hill outlines: levels are whole-hex tiles, the contours the painter draws are not in the tileset",
 )
+
+#: Largest TMX file read back, in bytes: four times the map limit (XML spells out what the map's JSON
+#: holds; the whole shipped map sheet's TMX is well under a megabyte).
+TMX_LIMIT = 4 * DEFAULT_LIMIT
 
 _TREES_MAX = 9
 _LEVEL_MAX = 9
@@ -437,10 +442,10 @@ def _json_prop(props: dict[str, Any], name: str, default: Any = None) -> Any:
     if v is None:
         return default
     if isinstance(v, str):
-        try:
-            return json.loads(v)
-        except json.JSONDecodeError:
-            raise TiledError(f"property {name!r} is not valid JSON: {v[:60]!r}") from None
+        try:  # the safe parser: finite numbers, short integers, bounded nesting (a hand-edited property)
+            return parse_json(v)
+        except JsonFileProblem as e:
+            raise TiledError(f"property {name!r}: {e.where}: {e.message}") from None
     return v
 
 
@@ -483,6 +488,12 @@ def import_tiled(path: str | os.PathLike[str]) -> MapFile:
     p = Path(path)
     if p.suffix.lower() != ".tmx":
         raise TiledError(f"{p}: only TMX maps are read back (pytmx reads TMX; save the map as .tmx in Tiled)")
+    try:  # a regular file of bounded size, before pytmx opens it (a FIFO would block, /dev/zero never end)
+        read_text_file(p, limit=TMX_LIMIT)
+    except FileNotFoundError:
+        raise TiledError(f"{p}: no such file") from None
+    except JsonFileProblem as e:
+        raise TiledError(f"{p}: {e.message}") from None
     complaints = _PytmxComplaints()
     logging.getLogger("pytmx").addHandler(complaints)
     try:

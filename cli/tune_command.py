@@ -68,7 +68,7 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
     if side not in system.sides:
         raise click.UsageError(f"--side: {side!r} is no side of {system.title} ({' or '.join(system.sides)})")
     if system.settings_space is None:
-        raise InputError(f"{system.title}'s players take no behaviour settings: nothing to tune")
+        raise InputError(f"{scenario}: {system.title}'s players take no behaviour settings: nothing to tune")
     try:
         space, defaults = system.settings_space(player)
     except KeyError:

@@ -560,9 +560,11 @@ def scenario_json(scenario: Scenario, layout: str | None = None) -> str:
             if isinstance(dumped.get(side), dict) and not dumped[side].get("caps"):
                 dumped[side].pop("caps", None)
         return json.dumps(dumped, indent=1, ensure_ascii=False) + "\n"
-    try:
-        old = json.loads(layout)
-    except json.JSONDecodeError:
+    from maps.json_file import JsonFileProblem, parse_json
+
+    try:  # the text the file was read from; the safe parser, should it have changed on disk since
+        old = parse_json(layout)
+    except JsonFileProblem:
         old = None
     indent: int | str | None = 1
     m = re.search(r"\n([ \t]+)\S", layout)

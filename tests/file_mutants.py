@@ -1,10 +1,12 @@
 """Seeded mutants of the shipped files, and the commands that read them, for the file fuzz.
 
 :func:`make_case` turns ``(seed, index)`` into one :class:`Case`: a copy of a shipped file of one kind
-(map, terrain chart, errata, counters, a scenario of each rule system, a placement, a replay) with one
+(map, terrain chart, errata, counters, a scenario of each rule system, a placement, a replay, an AI
+behaviour settings file) with one
 mutation (a number made huge, negative, infinite, a string or a boolean; a key dropped; deep nesting;
 bytes that are not UTF-8; a referenced file swapped for ``/dev/zero`` or a FIFO; ...), and the command
-lines (``ironcross validate``, ``los``, ``render``, ``errata apply``, ``replay``, ``playtest``) that
+lines (``ironcross validate``, ``los``, ``render``, ``errata apply``, ``export tiled`` and ``import
+tiled``, ``replay`` and ``replay --verify``, ``playtest``, ``export vassal``, ``balance``, ``tune``) that
 read it. :func:`run_case` runs one command in-process with click's CliRunner and classifies it:
 ``refused`` (exit 1 with a one-line error naming the file), ``accepted`` (exit 0) or ``traceback``
 (anything else: an exception, a refusal that does not name the file). ``tests/test_file_fuzz.py``
@@ -37,6 +39,7 @@ SOURCES: dict[str, Path] = {
     "twentymm_scenario": ROOT / "scenarios" / "data" / "twentymm_1_village_counterattack.json",
     "placement": None,  # written by placement_data()
     "replay": ROOT / "tests" / "data" / "fuzz_twentymm.replay.jsonl",
+    "ai_settings": None,  # written by ai_settings_data()
 }
 KINDS = tuple(SOURCES)
 
@@ -51,6 +54,22 @@ def placement_data() -> dict:
     """An empty placement file (valid on its own; ``playtest --setup`` plays scenario 2 from it)."""
     return {"format": "ironcross-placement", "version": 1, "units": {}, "hidden_hexes": {}, "mines": {},
             "ips": {}, "left_out": []}
+
+
+def ai_settings_data() -> dict:
+    """A behaviour settings file as ``ironcross tune`` writes it (``--ai german=heuristic:@FILE``)."""
+    return {"player": "heuristic", "side": "german", "provenance": "tuned",
+            "settings": {"aggression": 1.5, "self_preservation": 0.8, "move_threshold": 0.2}}
+
+
+#: commands that play games when their input is valid (seconds to tens of seconds each), or build a
+#: whole VASSAL module: the suite leaves them to benchmarks/fuzz_files.py
+LONG = ("playtest", "balance", "tune", "export vassal")
+
+
+def is_long(cmd: list[str]) -> bool:
+    """Whether ``cmd`` is one of :data:`LONG` (it plays games or builds a module when its input is valid)."""
+    return cmd[0] in LONG or " ".join(cmd[:2]) in LONG
 
 
 @dataclass
@@ -172,10 +191,15 @@ def _mutate_text(rng: random.Random, text: str) -> tuple[bytes, str]:
 
 def _commands(kind: str, name: str) -> list[list[str]]:
     f = "{dir}/" + name
+    s2 = str(SOURCES["ironcross_scenario"])
+    if kind == "ai_settings":  # not a document ``validate`` knows: read by the commands that take players
+        return [["playtest", s2, "--ai", f"german=heuristic:@{f}", "--games", "1", "--workers", "1", "--quiet"]]
     out = [["validate", f]]
     if kind == "map":
         out += [["los", f, "1003", "1207"], ["render", f, "-o", "{dir}/out.svg"],
-                ["errata", "apply", f, str(SOURCES["errata"]), "-o", "{dir}/fixed.json"]]
+                ["errata", "apply", f, str(SOURCES["errata"]), "-o", "{dir}/fixed.json"],
+                ["export", "tiled", f, "-o", "{dir}/out.tmx"],
+                ["import", "tiled", "{dir}/out.tmx", "-o", "{dir}/back.json"]]
     elif kind == "terrain_chart":
         out += [["los", "{dir}/map_with_chart.json", "1003", "1207"]]
     elif kind == "errata":
@@ -183,12 +207,16 @@ def _commands(kind: str, name: str) -> list[list[str]]:
     elif kind == "counters":
         out += [["validate", "{dir}/scenario_with_counters.json"]]
     elif kind.endswith("_scenario") or kind == "ironcross_scenario_6":
-        out += [["playtest", f, "--games", "1", "--workers", "1", "--quiet"]]
+        out += [["playtest", f, "--games", "1", "--workers", "1", "--quiet"],
+                ["export", "vassal", f, "-o", "{dir}/out.vmod"],
+                ["balance", f, "--target", "german=50", "--budget", "2", "--first", "1", "--try", "turns=8",
+                 "--no-combine", "--workers", "1", "--quiet"],
+                ["tune", f, "--side", "german", "--trials", "1", "--games", "1", "--check-games", "0",
+                 "--workers", "1", "-o", "{dir}/tuned.json", "--quiet"]]
     elif kind == "placement":
-        out += [["playtest", str(SOURCES["ironcross_scenario"]), "--setup", f, "--games", "1", "--workers", "1",
-                 "--quiet"]]
+        out += [["playtest", s2, "--setup", f, "--games", "1", "--workers", "1", "--quiet"]]
     elif kind == "replay":
-        out += [["replay", f]]
+        out += [["replay", f], ["replay", f, "--verify"]]
     return out
 
 
@@ -200,6 +228,9 @@ def make_case(seed: int, index: int, kind: str | None = None) -> Case:
     src = SOURCES[kind]
     if kind == "replay":
         lines = src.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0])  # its scenario, named from the repository, found from the copy's folder
+        header["scenario"] = str((ROOT / header["scenario"]).resolve())
+        lines[0] = json.dumps(header, sort_keys=True)
         k = rng.randrange(min(len(lines), 8))
         line_data = json.loads(lines[k])
         if rng.random() < 0.7:
@@ -210,7 +241,8 @@ def make_case(seed: int, index: int, kind: str | None = None) -> Case:
         else:
             raw, what = _mutate_text(rng, "\n".join(lines) + "\n")
     else:
-        data = placement_data() if src is None else _absolute_refs(json.loads(src.read_text(encoding="utf-8")), src.parent)
+        data = (ai_settings_data() if kind == "ai_settings" else placement_data()) if src is None \
+            else _absolute_refs(json.loads(src.read_text(encoding="utf-8")), src.parent)
         if rng.random() < 0.75:
             data, what = _mutate_tree(rng, data)
             raw = _dumps(data).encode()

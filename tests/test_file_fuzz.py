@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from maps.document_file import DocumentError, read_json
 from maps.json_file import MAX_DEPTH, SIZE_LIMITS, read_text_file
-from tests.file_mutants import KINDS, ROOT, SOURCES, make_case, run_command, write_case
+from tests.file_mutants import KINDS, ROOT, SOURCES, is_long, make_case, run_command, write_case
 
 MAP = ROOT / "maps" / "data" / "sample_village.json"
 SHEET = ROOT / "maps" / "data" / "iron_cross_mapsheet.json"
@@ -56,16 +56,16 @@ FUZZ_CASES = 300
 
 
 def test_file_fuzz_no_traceback_every_refusal_names_the_file(tmp_path):
-    """300 seeded mutants over every file kind, through every command that reads them but playtest
-    (a game is too long for the suite: the playtest command is fuzzed by benchmarks/fuzz_files.py, and
-    its refusals are tested below). Every outcome is an acceptance or a one-line refusal naming a file."""
+    """300 seeded mutants over every file kind, through every command that reads them but those that
+    play games or build a module (``file_mutants.LONG``: too long for the suite; benchmarks/fuzz_files.py
+    fuzzes them, and playtest's refusals are tested below). Every outcome is an acceptance or a one-line refusal naming a file."""
     counts: collections.Counter = collections.Counter()
     bad = []
     for i in range(FUZZ_CASES):
         case = make_case(FUZZ_SEED, i)
         folder = tmp_path / f"c{i}"
         for cmd in write_case(case, folder):
-            if cmd[0] == "playtest":
+            if is_long(cmd):
                 continue
             verdict, out = run_command(cmd, str(folder))
             counts[verdict] += 1
@@ -122,9 +122,47 @@ def test_a_replay_line_with_a_huge_number_names_its_line(tmp_path):
     _refused(_run("replay", bad), bad, "line 4.x", "integer literal of 4400 digits")
 
 
-def test_the_shipped_replay_fixture_is_accepted_by_replay_and_validate():
+def test_the_shipped_replay_fixture_is_accepted_by_replay_and_validate_and_verifies():
     for cmd in ("replay", "validate"):
         assert _run(cmd, SOURCES["replay"]).exit_code == 0
+    # the fuzz's replay is a whole game that verifies: a mutant that verifies is accepted, not refused
+    res = _run("replay", SOURCES["replay"], "--verify")
+    assert res.exit_code == 0 and "verified: the re-run reproduces all" in res.output, res.output
+
+
+def test_replay_verify_of_a_mutated_decision_is_refused_naming_the_file(tmp_path):
+    """``replay --verify`` reads the decisions of the header and re-plays them: a decision made absurd
+    by hand is refused (or diverges) with the file named, never a traceback."""
+    case = make_case(FUZZ_SEED, 0, kind="replay")
+    lines = SOURCES["replay"].read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["scenario"] = str(ROOT / header["scenario"])
+    bad = tmp_path / "game.jsonl"
+    for value in (10**18, -1e308, "x" * 300, None, [[[]]]):
+        h = json.loads(json.dumps(header))
+        h["actions"][0]["point"] = value
+        bad.write_text("\n".join([json.dumps(h)] + lines[1:]) + "\n")
+        res = _run("replay", bad, "--verify")
+        assert res.exit_code == 1 and str(bad) in res.output, (value, res.output)
+    assert case.commands[-1][-1] == "--verify"
+
+
+def test_replay_verify_of_a_replay_naming_a_special_file_as_its_scenario_is_refused(tmp_path):
+    lines = SOURCES["replay"].read_text(encoding="utf-8").splitlines()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    bad = tmp_path / "game.jsonl"
+    for scenario, words in ((fifo, "is a FIFO"), ("/dev/zero", "is a device"), (tmp_path, "is a directory")):
+        header = json.loads(lines[0])
+        header["scenario"] = str(scenario)
+        bad.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+        result = {}
+        t = threading.Thread(target=lambda: result.update(res=_run("replay", bad, "--verify")), daemon=True)
+        t.start()
+        t.join(30)
+        assert not t.is_alive(), f"replay --verify blocked on {scenario}"
+        res = result["res"]
+        assert res.exit_code == 1 and f"{bad}: its scenario: {scenario}: $: {words}" in res.output, res.output
 
 
 # --------------------------------------------------------------------------- 2. accepted, then failing later
@@ -210,6 +248,145 @@ def test_a_file_over_its_kinds_limit_is_refused_before_it_is_read(tmp_path, monk
     # a file that grows past the stat: at most limit + 1 bytes are read
     assert len(read_text_file(f, limit=10**6)) == f.stat().st_size
     assert SIZE_LIMITS["ironcross-replay"] > jf.DEFAULT_LIMIT >= 16 * 1024 * 1024
+
+
+def test_import_tiled_refuses_a_fifo_and_a_device_without_opening_them(tmp_path):
+    fifo = tmp_path / "pipe.tmx"
+    os.mkfifo(fifo)
+    result = {}
+    t = threading.Thread(target=lambda: result.update(res=_run("import", "tiled", fifo, "-o", tmp_path / "m.json")),
+                         daemon=True)
+    t.start()
+    t.join(30)
+    assert not t.is_alive(), "import tiled blocked on a FIFO"
+    res = result["res"]
+    assert res.exit_code == 1 and f"{fifo}: is a FIFO (named pipe); only regular files are read" in res.output, res.output
+    zero = tmp_path / "zero.tmx"
+    zero.symlink_to("/dev/zero")
+    res = _run("import", "tiled", zero, "-o", tmp_path / "m.json")
+    assert res.exit_code == 1 and f"{zero}: is a device" in res.output, res.output
+
+
+def test_import_tiled_reads_json_properties_safely(tmp_path):
+    """A hand-edited Tiled property holding JSON (the map's sections, a building's rooms) is parsed by the
+    safe parser: nesting past the limit or an endless integer is a one-line refusal naming the file and
+    the property, not a RecursionError or ValueError."""
+    tmx = tmp_path / "village.tmx"
+    assert _run("export", "tiled", MAP, "-o", tmx).exit_code == 0
+    text = tmx.read_text(encoding="utf-8")
+    assert 'name="sections"' in text
+    for value, words in (("[" * 5000 + "]" * 5000, "nested deeper than"), ("9" * 5000, "integer literal of 5000 digits")):
+        import re
+
+        bad = tmp_path / "bad.tmx"
+        bad.write_text(re.sub(r'(<property name="sections" value=")[^"]*"', lambda m: m.group(1) + value + '"',
+                              text, count=1), encoding="utf-8")
+        res = _run("import", "tiled", bad, "-o", tmp_path / "m.json")
+        assert res.exit_code == 1, res.output
+        assert f"{bad}: property 'sections': " in res.output and words in res.output, res.output
+
+
+# --------------------------------------------------------------------------- shipped data and AI settings files
+
+
+def _damaged_copy(tmp_path, source: Path, damage) -> Path:
+    """A copy of the folder of ``source`` with ``source``'s copy damaged by ``damage(text) -> text``."""
+    import shutil
+
+    folder = tmp_path / source.parent.name
+    shutil.copytree(source.parent, folder)
+    copy = folder / source.name
+    copy.write_text(damage(copy.read_text(encoding="utf-8")), encoding="utf-8")
+    return copy
+
+
+@pytest.mark.parametrize("damage, path, words", [
+    (lambda t: t.replace('"value": ', '"value": Infinity, "x": ', 1), "$.", "Infinity is not a number"),
+    (lambda t: t[: len(t) // 2], "$", "not valid JSON at line"),
+    (lambda t: "[]", "$", "expected a JSON object"),
+])
+def test_a_damaged_red_flags_table_is_refused_naming_file_and_place(tmp_path, monkeypatch, damage, path, words):
+    from core.redflags import tables
+
+    copy = _damaged_copy(tmp_path, tables.DATA_DIR / "weapons.json", damage)
+    monkeypatch.setattr(tables, "DATA_DIR", copy.parent)
+    tables._load.cache_clear()
+    try:
+        with pytest.raises(DocumentError) as e:
+            tables.load_data("weapons.json")
+    finally:
+        tables._load.cache_clear()
+    line = str(e.value).splitlines()[0]
+    assert line.startswith(f"{copy}: {path}") and words in line, line
+
+
+@pytest.mark.parametrize("damage, path, words", [
+    (lambda t: t.replace("{", "{" + '"x": ' + "7" * 4400 + ", ", 1), "$.x", "integer literal of 4400 digits"),
+    (lambda t: t.replace('\n  "guns"', '\n  "gunz"', 1), "$.guns", "missing"),
+    (lambda t: t.replace("{", '{"x": ' + "[" * 100 + "]" * 100 + ", ", 1), "$.x[0]", "nested deeper than 64"),
+])
+def test_a_damaged_20mm_reference_table_is_refused_naming_file_and_place(tmp_path, monkeypatch, damage, path, words):
+    from core.twentymm import tables
+
+    copy = _damaged_copy(tmp_path, tables.DATA, damage)
+    monkeypatch.setattr(tables, "DATA", copy)
+    tables.reference.cache_clear()
+    try:
+        with pytest.raises(DocumentError) as e:
+            tables.reference()
+    finally:
+        tables.reference.cache_clear()
+    line = str(e.value).splitlines()[0]
+    assert line.startswith(f"{copy}: {path}") and words in line, line
+
+
+def test_an_ai_settings_file_is_read_by_the_safe_reader(tmp_path):
+    """``--ai german=heuristic:@FILE``: a damaged settings file is a one-line refusal naming the file and
+    the place (an endless integer once raised ValueError, deep nesting RecursionError, a FIFO blocked)."""
+    from core.ironcross.ai.settings import SettingsError, load_settings_file
+
+    f = tmp_path / "settings.json"
+    f.write_text('{"settings": {"aggression": ' + "1" * 5000 + "}}")
+    with pytest.raises(SettingsError, match=r"settings\.json: \$\.settings\.aggression: integer literal of 5000 digits"):
+        load_settings_file(f)
+    f.write_text('{"settings": ' + "[" * 3000 + "]" * 3000 + "}")
+    with pytest.raises(SettingsError, match=r"settings\.json: \$.*nested deeper than"):
+        load_settings_file(f)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SettingsError, match="is a FIFO"):
+        load_settings_file(fifo)
+    f.write_text('{"settings": {"aggression": NaN}}')
+    res = _run("playtest", ROOT / "scenarios" / "data" / "scenario_2_khristishche.json", "--ai",
+               f"german=heuristic:@{f}", "--games", "1", "--workers", "1", "--quiet")
+    assert res.exit_code == 1 and f"{f}: $.settings.aggression: NaN is not a number" in res.output, res.output
+
+
+def test_a_scenario_saved_against_a_damaged_layout_is_written_in_the_house_style():
+    """The layout a scenario is saved against (the text its file had) goes through the safe parser: a
+    layout that no longer parses (an endless number, deep nesting) gives no key order, never an exception."""
+    from scenarios.model import Scenario
+    from scenarios.scenario_file import load_scenario, scenario_json
+
+    sc = load_scenario(S1, check=False)
+    for layout in ('{"turns": ' + "9" * 5000 + "}", "[" * 5000 + "]" * 5000, '{"turns": NaN}'):
+        again = Scenario.model_validate(json.loads(scenario_json(sc, layout)))
+        assert again.model_dump() == sc.model_dump()
+
+
+@pytest.mark.parametrize("text", ["1", "null", "[]", '{"format": "ironcross-map"}', '{"rule_system": "redflags"}'])
+def test_balance_refuses_a_file_that_is_no_playable_scenario_before_writing_candidates(tmp_path, text):
+    """A JSON file that is not a scenario (the fuzz: ``1``, ``null``) once reached the candidate writer and
+    raised TypeError there: it is refused like playtest refuses it, naming the file."""
+    f = tmp_path / "scenario.json"
+    f.write_text(text)
+    res = _run("balance", f, "--target", "german=50", "--budget", "1", "--workers", "1", "--quiet")
+    assert res.exit_code == 1 and res.output.startswith(f"{f}: "), res.output
+
+
+def test_balance_on_a_system_without_what_if_changes_names_the_scenario():
+    res = _run("balance", RF, "--target", "german=50", "--budget", "1", "--quiet")
+    assert res.exit_code == 1 and f"{RF}: " in res.output and "names no what-if changes" in res.output, res.output
 
 
 # --------------------------------------------------------------------------- 4. absurd numbers

@@ -27,7 +27,7 @@ from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from maps.document_file import DocumentError, Problem, json_path
+from maps.document_file import DocumentError, Problem, json_path, read_json
 
 __all__ = ["DATA_DIR", "Valued", "Weapon", "load_data", "iter_valued", "value", "weapon_table", "rule_register",
            "rule_text", "movement_table", "aircraft_table", "rules_value", "OPTIONS", "SIDES"]
@@ -78,7 +78,9 @@ def iter_valued(node: Any, loc: tuple = ()) -> Iterator[tuple[tuple, dict]]:
 @lru_cache(maxsize=None)
 def _load(name: str) -> str:
     path = DATA_DIR / name
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = read_json(path)  # the safe reader: a damaged copy is refused naming the file and the place
+    if not isinstance(data, dict):
+        raise DocumentError(path, [Problem("$", "expected a JSON object (a table of the rules)")])
     problems = []
     for loc, entry in iter_valued(data):
         try:

@@ -6,7 +6,6 @@ Every function names the seed section it reads. The Vehicle and Anti-Tank Gun Re
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,10 +34,29 @@ CONTACT = 1.0   # reading: "make contact" = within 1 inch
 DAMAGE = {1: "stunned", 2: "immobilised", 3: "immobilised", 4: "turret_jammed", 5: "crew_hit", 6: "crew_killed"}
 
 
+#: The tables of the reference file the rules read: name -> JSON type (``bands`` is a list of range bands).
+REFERENCE_TABLES: dict[str, type] = {"vehicles": dict, "guns": dict, "bands": list, "movement": dict,
+                                     "infantry_at": dict}
+
+
 @lru_cache(maxsize=1)
 def reference() -> dict:
-    """The Vehicle and Anti-Tank Gun Reference Table (rulebook provenance) as a dict."""
-    return json.loads(DATA.read_text(encoding="utf-8"))
+    """The Vehicle and Anti-Tank Gun Reference Table (rulebook provenance) as a dict.
+
+    Read through the safe reader (:func:`maps.document_file.read_json`), so a hand-edited or damaged
+    copy is refused with :class:`maps.document_file.DocumentError` naming the file and the JSON path
+    (bad JSON, or one of :data:`REFERENCE_TABLES` missing or of another type), never a traceback later."""
+    from maps.document_file import DocumentError, Problem, read_json
+
+    data = read_json(DATA)
+    if not isinstance(data, dict):
+        raise DocumentError(DATA, [Problem("$", "expected a JSON object (the reference table)")])
+    problems = [Problem(f"$.{k}", "missing" if k not in data
+                        else f"expected a JSON {'object' if tp is dict else 'array'}")
+                for k, tp in REFERENCE_TABLES.items() if not isinstance(data.get(k), tp)]
+    if problems:
+        raise DocumentError(DATA, problems)
+    return data
 
 
 def vehicle(name: str) -> dict:

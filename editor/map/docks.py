@@ -45,6 +45,7 @@ from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart
 from editor.drawing.canvas import hex_path, overlay_item
 from editor.map.commands import ApplyErrataCommand
 from editor.drawing.hex_scene import hex_centre_scene
+from maps.json_file import JsonFileProblem, parse_json
 
 __all__ = ["ChartPanel", "ChartEditCommand", "ErrataPanel", "PROVENANCE_COLOURS", "errata_preview"]
 
@@ -225,8 +226,8 @@ class ChartPanel(QWidget):
         for part in column.split("."):
             node = node[part]
         try:
-            value = json.loads(text)
-        except ValueError:
+            value = parse_json(text)  # the safe parser: NaN, an endless number or deep nesting stay text
+        except JsonFileProblem:
             value = text
         if column == "notes" and isinstance(value, str):
             value = [v.strip() for v in value.split(",") if v.strip()]

@@ -181,9 +181,11 @@ class ScenarioDocument(ScenarioAutosave, QObject):
         except DocumentError as e:
             raise DocumentError(path, [Problem("$.map.file", f"cannot load map {sc.map.file!r}: "
                                                + "; ".join(str(p) for p in e.problems))]) from None
-        try:
-            layout = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        from maps.json_file import JsonFileProblem, limit_for, read_text_file
+
+        try:  # the file's own layout, kept when it is saved; read as the loader read it (bounded, UTF-8)
+            layout = read_text_file(path, limit=limit_for("ironcross-scenario"))
+        except (OSError, JsonFileProblem):
             layout = None
         return cls(sc, path, hexmap=hm, roster=load_base_roster(sc, path), layout=layout, parent=parent)
 

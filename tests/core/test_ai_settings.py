@@ -59,7 +59,7 @@ def test_settings_file_plain_or_written_by_tune(tmp_path):
     bad.write_text(json.dumps({"aggression": 9}))
     with pytest.raises(SettingsError, match="bad.json: setting 'aggression'"):
         load_settings_file(bad)
-    with pytest.raises(SettingsError, match="cannot read"):
+    with pytest.raises(SettingsError, match=r"none\.json: \$: file not found"):   # the safe reader's words
         load_settings_file(tmp_path / "none.json")
 
 

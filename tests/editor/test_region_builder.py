@@ -436,6 +436,13 @@ def test_the_json_view_round_trips_with_the_form(open_window, qtbot):
     ed.text.setPlainText(json.dumps({"kind": "hexes", "hexes": ["4307", "4308", "4309"]}))
     assert panel.apply_text()
     assert panel.count.text() == "3 hexes"
+    # typed JSON goes through the safe parser: deep nesting, an endless number or NaN is said, never raised
+    for typed, words in (("[" * 5000 + "]" * 5000, "nested deeper than"),
+                         ('{"kind": "within", "distance": ' + "9" * 5000 + "}", "integer literal of 5000 digits"),
+                         ('{"kind": "within", "distance": NaN}', "NaN is not a number")):
+        ed.text.setPlainText(typed)
+        assert "not JSON" in ed.json_error.text() and words in ed.json_error.text()
+        assert panel.apply_text() is False and words in panel.message.text()
 
 
 # ---------------------------------------------------------------------------- the reusable widget

@@ -371,6 +371,8 @@ def test_advanced_json_view_round_trips_with_the_form(open_panel, dialogs):
     n = doc.undo_stack.count()
     v.json.setPlainText("{not json")
     assert v.apply_json() is False and dialogs[-1][0] == "warning"
+    v.json.setPlainText('{"text": ' + "[" * 5000 + "]" * 5000 + "}")   # the safe parser: said, never raised
+    assert v.apply_json() is False and "nested deeper than" in dialogs[-1][1][2]
     v.json.setPlainText(json.dumps({"text": "x", "outcomes": []}))       # neither outcomes nor points
     assert v.apply_json() is False and "outcomes" in dialogs[-1][1][2]
     assert doc.undo_stack.count() == n

@@ -16,7 +16,6 @@ starts.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -152,13 +151,13 @@ def load_settings_file(path: str | Path) -> BehaviorSettings:
     """Settings from a JSON file: either ``{name: value, ...}`` or a file written by ``ironcross tune``
     (``{"settings": {...}, "provenance": {...}, ...}``). Raises :class:`SettingsError` naming the file
     and the problem (cannot read, not JSON, unknown setting, value out of range)."""
+    from maps.document_file import DocumentError, read_json
+
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise SettingsError(f"{p}: cannot read: {e.strerror or e}") from None
-    except json.JSONDecodeError as e:
-        raise SettingsError(f"{p}: line {e.lineno}: not JSON: {e.msg}") from None
+    try:  # the safe reader: a regular file of bounded size, UTF-8, finite numbers, bounded nesting
+        data = read_json(p)
+    except DocumentError as e:
+        raise SettingsError(str(e).splitlines()[0]) from None
     if isinstance(data, dict) and isinstance(data.get("settings"), dict):
         data = data["settings"]
     if not isinstance(data, dict):

@@ -61,6 +61,7 @@ from editor.scenario.builders.region_kinds import (
     region_problem,
 )
 from editor.scenario.builders.region_picking import WrapLabel, _combo, picker
+from maps.json_file import JsonFileProblem, parse_json
 
 __all__ = ["RegionForm", "RegionEditor", "picked_items"]
 
@@ -383,8 +384,8 @@ class RegionEditor(QWidget):
             return
         text = self.text.toPlainText()
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
+            data = parse_json(text)  # an endless number or deep nesting is said
+        except JsonFileProblem as e:
             self._json_problem(f"not JSON: {e}")
             return
         msg = region_problem(data)

@@ -76,6 +76,7 @@ from editor.scenario.builders.victory_conditions import (
 )
 from editor.scenario.builders.victory_region_field import RegionField
 from editor.scenario.builders.victory_tree import VictoryTree
+from maps.json_file import JsonFileProblem, parse_json
 
 __all__ = ["VictoryPanel"]
 
@@ -554,8 +555,8 @@ class VictoryPanel(VictoryTree, QWidget):
         if self.doc is None:
             return False
         try:
-            data = json.loads(self.json.toPlainText())
-        except json.JSONDecodeError as e:
+            data = parse_json(self.json.toPlainText())  # an endless number or deep nesting is said
+        except JsonFileProblem as e:
             _warn(self, "Not JSON", str(e))
             return False
         if not isinstance(data, dict):

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from maps.json_file import JsonFileProblem, parse_json
 from scenarios.regions import FEATURE_KINDS, region_from_data
 from editor.scenario.document import validation_message
 from editor.scenario.builders.victory_conditions import (
@@ -294,8 +295,8 @@ class RegionField(QWidget):
 
     def _json_applied(self) -> None:
         try:
-            data = json.loads(self.json.toPlainText())
-        except json.JSONDecodeError as e:
+            data = parse_json(self.json.toPlainText())  # an endless number or deep nesting is said
+        except JsonFileProblem as e:
             self._info(f"not JSON: {e}")
             return
         try:

@@ -3,7 +3,6 @@ regions) listed, built with the region builder, renamed and deleted."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
@@ -27,6 +26,7 @@ from editor.scenario.document import ScenarioDocument, validation_message
 from editor.scenario.scenario_files import set_region_at
 from editor.drawing.widgets import button_grid
 from editor.scenario.wording import LOC_ROLE, loc_label
+from maps.json_file import JsonFileProblem, parse_json
 
 __all__ = ["RegionPanel", "rename_named_refs"]
 
@@ -417,8 +417,8 @@ class RegionPanel(QWidget):
     def apply_text(self) -> bool:
         """Apply the region typed in the *Advanced (JSON)* view."""
         try:
-            data = json.loads(self.text.toPlainText())
-        except json.JSONDecodeError as e:
+            data = parse_json(self.text.toPlainText())  # an endless number or deep nesting is said
+        except JsonFileProblem as e:
             self._say(f"Not JSON: {e}")
             return False
         from editor.scenario.builders.region_kinds import region_problem

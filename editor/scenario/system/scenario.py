@@ -35,7 +35,7 @@ from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from core.rule_system import DEFAULT_SYSTEM, for_scenario, get, scenario_title, system_name_of
-from maps.document_file import DocumentError, Problem, atomic_write_text, read_json
+from maps.document_file import DocumentError, Problem, atomic_write_text, read_json, read_json_text
 
 AUTOSAVE_SUFFIX = ".autosave"
 
@@ -126,12 +126,9 @@ class SystemScenarioDocument(QObject):
 
     def reload(self, emit: bool = True) -> None:
         """Read the file again (after the designer edited it); raises ``DocumentError``."""
-        self.data = read_json(self._path)
+        # one safe read: the JSON and the text it came from (its layout, kept when saved)
+        self.layout, self.data = read_json_text(self._path)
         self.system = system_of_file(self._path)
-        try:
-            self.layout = self._path.read_text(encoding="utf-8")
-        except OSError:
-            self.layout = None
         self.undo_stack.clear()
         self._recovered = False
         self._load_map()
