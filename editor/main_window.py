@@ -10,8 +10,9 @@ Window geometry, dock state and recent files live in ``QSettings("IronCross", "e
 docks), *Scenario* (the scenario's forms, regions, victory, set-up, validation and their tools) and
 *Play* (batch playtest, Watch, Hot-seat). Each mode shows its own docks and tools, so the window
 fits 1366 x 768 with every tab and button in full; each mode keeps its own dock layout
-(``saveState`` / ``restoreState``, saved per mode in the settings). Choosing a tool of another
-mode (its shortcut) switches to that mode.
+(:mod:`editor.mode_layout`: one dock layout for all docks, each mode's docks shown, in front and
+sized as they were; saved in the settings). Choosing a tool of another mode (its shortcut)
+switches to that mode.
 """
 
 from __future__ import annotations
@@ -62,9 +63,6 @@ LAYER_MENU: tuple[tuple[str, str], ...] = (
 )
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
-#: ``saveState`` version of the per-mode layouts (older layouts, one for all docks, are ignored)
-STATE_VERSION = 2
-
 
 class MainWindow(QMainWindow):
     """The map editor window; one map document at a time (and one scenario, see
@@ -119,7 +117,6 @@ class MainWindow(QMainWindow):
 
         self.mode: str | None = None
         self.switching_mode = False
-        self._mode_states: dict[str, object] = {}
         self._make_modes()
         # scenario docks, tools and menus, with the Play mode's docks and the tabletop tools
         self.scenario_ctl = ScenarioController(self, PlayMode)
@@ -132,7 +129,12 @@ class MainWindow(QMainWindow):
             geo = self.settings.value("geometry")
             if geo is not None:
                 self.restoreGeometry(geo)
-        # each mode keeps its own dock layout: a scenario's docks never reappear around a bare map
+        from editor.mode_layout import ModeLayouts
+
+        #: each mode's dock layout: a scenario's docks never reappear around a bare map
+        self.mode_layout = ModeLayouts(self)
+        if persist_settings:
+            self.mode_layout.load(self.settings)
         self.set_mode("map")
         self.tools.set_tool("select")
 
@@ -306,14 +308,11 @@ class MainWindow(QMainWindow):
             self.mode_actions[mode].setChecked(True)
             return True
         if self.mode is not None:
-            self._mode_states[self.mode] = self.saveState(STATE_VERSION)
+            self.mode_layout.capture(self.mode)
         self.mode = mode
         mine = set(self.mode_docks[mode])
         self._hide_other_docks(mine)
-        state = self._mode_states.get(mode)
-        if state is None and self.persist_settings:
-            state = self.settings.value(f"windowState/{mode}")
-        if state is None or not self.restoreState(state, STATE_VERSION):
+        if not self.mode_layout.apply(mode):   # hide and show, never restoreState (see mode_layout)
             self.mode_layouts[mode]()
         self._hide_other_docks(mine)
         self._hide_stale_tab_bars()
@@ -739,8 +738,5 @@ class MainWindow(QMainWindow):
         self.scenario_ctl.shutdown()
         if self.persist_settings:
             self.settings.setValue("geometry", self.saveGeometry())
-            if self.mode is not None:
-                self._mode_states[self.mode] = self.saveState(STATE_VERSION)
-            for mode, state in self._mode_states.items():
-                self.settings.setValue(f"windowState/{mode}", state)
+            self.mode_layout.save(self.settings, self.mode)
         ev.accept()

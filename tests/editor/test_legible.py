@@ -228,6 +228,52 @@ def test_9_each_mode_keeps_its_own_layout(qtbot, tmp_path):
     close(w2)
 
 
+def test_9_mode_switches_leave_nothing_behind(win):
+    """A long session switches modes many times: a switch hides and shows docks and never makes
+    new tab bars (``QMainWindow.restoreState`` made about four a switch), and nothing else the
+    window owns grows from one cycle through the modes to the next (once Qt's deferred deletions,
+    which its event loop runs, are done)."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject
+
+    def cycle():
+        for mode in ("scenario", "play", "map"):
+            assert win.set_mode(mode)
+            QApplication.processEvents()
+
+    cycle()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    bars = len(win.findChildren(QTabBar))
+    owned = len(win.findChildren(QObject))
+    for _ in range(6):
+        cycle()
+    assert len(win.findChildren(QTabBar)) == bars   # counted before any deferred deletion runs
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert len(win.findChildren(QObject)) <= owned
+
+
+def test_9_a_layout_saved_by_an_earlier_version_restores_at_the_start(qtbot):
+    """Layouts saved one ``saveState`` per mode (version 2) are restored on the first entry of
+    their mode, then saved as the one layout with each mode's view."""
+    w = window(qtbot)
+    ctl = w.scenario_ctl
+    ctl.docks["history"].hide()
+    ctl.docks["victory"].raise_()
+    QApplication.processEvents()
+    w.settings.setValue("windowState/scenario", w.saveState(2))
+    close(w)
+    w.close()
+    w2 = window(qtbot, persist=True)
+    ctl2 = w2.scenario_ctl
+    assert w2.mode == "scenario" and ctl2.docks["history"].isHidden() and w2.dock_on_top(ctl2.docks["victory"])
+    assert w2.set_mode("map") and w2.options_dock.isVisible() and ctl2.docks["victory"].isHidden()
+    close(w2)
+    w2.close()
+    assert w2.settings.value("windowState/scenario") is None and w2.settings.value("windowLayout") is not None
+    w3 = window(qtbot, persist=True)
+    assert w3.scenario_ctl.docks["history"].isHidden() and w3.dock_on_top(w3.scenario_ctl.docks["victory"])
+    close(w3)
+
+
 def test_9_scenario_and_play_need_a_scenario(qtbot):
     w = MainWindow(persist_settings=False)
     qtbot.addWidget(w)
