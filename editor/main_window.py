@@ -584,7 +584,9 @@ class MainWindow(QMainWindow):
         bb.accepted.connect(dlg.accept)
         bb.rejected.connect(dlg.reject)
         form.addRow(bb)
-        if dlg.exec() == QDialog.DialogCode.Accepted:
+        accepted = dlg.exec() == QDialog.DialogCode.Accepted
+        dlg.deleteLater()   # a dialog made for each call: never left behind as the window's child
+        if accepted:
             self.set_map_properties(name.text(), desc.toPlainText())
 
     def resize_dialog(self) -> None:
@@ -603,8 +605,11 @@ class MainWindow(QMainWindow):
         bb.accepted.connect(dlg.accept)
         bb.rejected.connect(dlg.reject)
         form.addRow(bb)
-        if dlg.exec() == QDialog.DialogCode.Accepted:
-            self.resize_map(**{k: s.value() for k, s in spins.items()})
+        accepted = dlg.exec() == QDialog.DialogCode.Accepted
+        values = {k: s.value() for k, s in spins.items()}
+        dlg.deleteLater()   # a dialog made for each call: never left behind as the window's child
+        if accepted:
+            self.resize_map(**values)
 
     # ------------------------------------------------------------------ errata, export
     def open_errata(self, path) -> bool:

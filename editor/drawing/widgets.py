@@ -189,4 +189,5 @@ def ask_choice(parent: QWidget | None, title: str, text: str, choices: list[str]
         box.setDetailedText(detail)
     box.exec()
     clicked = box.clickedButton()
+    box.deleteLater()   # a box made for each question: never left behind as the parent's child
     return next((c for c, b in zip(choices, buttons) if b is clicked), None)

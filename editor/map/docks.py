@@ -327,6 +327,7 @@ def confirm_errata_mismatches(parent, mismatches: list[Change], pending: int) ->
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()
     clicked = box.clickedButton()
+    box.deleteLater()   # a box made for each question: never left behind as the parent's child
     return "matching" if clicked is matching else "force" if clicked is force else None
 
 

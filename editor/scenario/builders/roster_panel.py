@@ -492,7 +492,9 @@ class RosterPanel(QWidget):
         if self.doc is None:
             return False
         dlg = RosterEntryDialog(self, kind)
-        return dlg.exec() == QDialog.DialogCode.Accepted
+        accepted = dlg.exec() == QDialog.DialogCode.Accepted
+        dlg.deleteLater()   # a form made for each call: never left behind as the panel's child
+        return accepted
 
     def current_unit(self) -> tuple[str | None, str | None]:
         """(unit id, field) of the selected tree item."""

@@ -545,7 +545,9 @@ class OOBPanel(QWidget):
         if self.group_form is not None:
             return self.group_form(self, side, index)
         dlg = GroupDialog(self.doc, side, index, self)
-        return dlg.values() if dlg.exec() == QDialog.DialogCode.Accepted else None
+        values = dlg.values() if dlg.exec() == QDialog.DialogCode.Accepted else None
+        dlg.deleteLater()   # a form made for each call: never left behind as the panel's child
+        return values
 
     def add_group_dialog(self) -> None:
         """Ask for a new group of the selected side (set-up or entering; :class:`GroupDialog`)."""
