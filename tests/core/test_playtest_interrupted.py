@@ -59,6 +59,12 @@ def test_ctrl_c_before_any_game_finished_exit_130_nothing_to_summarise(tmp_path,
     assert not (tmp_path / "r.json").exists()
 
 
+def _terminal_sigint() -> None:
+    """SIGINT as a terminal gives it: a test runner's worker may ignore SIGINT, and an ignored
+    SIGINT is inherited (and then Python leaves it ignored, as for a job started with ``nohup``)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_sigint_to_a_batch_with_two_workers_stops_them_and_keeps_the_finished_games(tmp_path):
     """Ctrl-C at a terminal reaches the whole process group: the workers leave it to the parent,
     which terminates them and summarises what finished."""
@@ -66,7 +72,7 @@ def test_sigint_to_a_batch_with_two_workers_stops_them_and_keeps_the_finished_ga
     out, rp = tmp_path / "r.json", tmp_path / "rp"
     p = subprocess.Popen([sys.executable, "-m", "cli", "playtest", sc, "--games", "24", "--workers", "2", "--quiet",
                           "--json", str(out), "--replays", str(rp), *AI], cwd=ROOT, start_new_session=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                         preexec_fn=_terminal_sigint, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for _ in range(1200):   # until two games have finished (the first one's result taken), at most 2 minutes
             if len(list(rp.glob("game_*.jsonl"))) >= 2 or p.poll() is not None:
