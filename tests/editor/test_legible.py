@@ -757,7 +757,7 @@ def test_13_random_input_on_a_shipped_scenario_raises_nothing(qtbot, monkeypatch
     (base / "maps" / "data").mkdir(parents=True)
     shutil.copy(S1, base / "scenarios" / "data" / "s1.json")
     shutil.copy(ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json", base / "maps" / "data")
-    _fuzz(qtbot, monkeypatch, tmp_path, base / "scenarios" / "data" / "s1.json", 16, 300)
+    _fuzz(qtbot, monkeypatch, tmp_path, base / "scenarios" / "data" / "s1.json", 16, 150)
 
 
 def test_13_random_input_on_a_map_from_column_00_raises_nothing(qtbot, monkeypatch, tmp_path):
@@ -765,7 +765,7 @@ def test_13_random_input_on_a_map_from_column_00_raises_nothing(qtbot, monkeypat
 
     mp = tmp_path / "edge.json"
     save_map(mp, make_map((0, 8), (1, 8), trees={"0103": 2}).doc)
-    _fuzz(qtbot, monkeypatch, tmp_path, mp, 1600, 300, new_scenario=True)
+    _fuzz(qtbot, monkeypatch, tmp_path, mp, 1600, 150, new_scenario=True)
 
 
 def test_13_games_on_a_map_from_column_00_never_ask_for_column_minus_1(qtbot, tmp_path):
