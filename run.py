@@ -106,24 +106,16 @@ def ensure_venv() -> None:
         STAMP.write_text(digest)
 
 
-#: the toolkit's packages, byte-compiled ahead: with PYTHONDONTWRITEBYTECODE set Python still reads
-#: compiled files but never writes them, and every process (a CLI run, a pool or test worker) would
-#: compile the sources again
-PACKAGES = ("core", "maps", "scenarios", "cli", "editor", "benchmarks", "tests")
-
-
-def compile_sources() -> None:
-    subprocess.run([str(PY), "-m", "compileall", "-q", "-j", "0", *(str(ROOT / p) for p in PACKAGES)],
-                   check=True, stdout=subprocess.DEVNULL)
-
-
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("playtest", "test"):
         print(__doc__)
         return 2
     ensure_venv()
-    compile_sources()
     env = dict(os.environ)
+    # compiled files are cached in __pycache__ (ignored by git) even where PYTHONDONTWRITEBYTECODE
+    # is set: without the cache every test worker, CLI run and pool process compiles the sources
+    # (and pytest rewrites every test module) again, a third of the test suite's start-up
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     cmd, rest = argv[0], argv[1:]
     if cmd == "test":
