@@ -78,7 +78,7 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 @click.option("--first", default=8, show_default=True, type=click.IntRange(1),
               help="games every candidate plays in the first round")
 @click.option("--precision", default=10.0, show_default=True, type=click.FloatRange(0.1, 50),
-              help="stop when the best candidates' 95 %% intervals are no wider than +- this many points")
+              help="stop when the best candidates' 95 % intervals are no wider than +- this many points")
 @click.option("--no-combine", is_flag=True, help="never try two-change combinations")
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed: game i plays derive_seed(S, i)")
 @click.option("--ai", "ai_spec", default=None, metavar="SIDE=NAME,...", help="the players (default heuristic)")
