@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from cli.main import InputError, cli
+from cli.main import InputError, cli, playable
 
 __all__ = ["balance_cmd", "table_lines", "read_change_file"]
 
@@ -104,20 +104,12 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
     from core.playtest import DEFAULT_AI, PlaytestError, parse_ai
     from core.rule_system import load_scenario
     from core.whatif import parse_target, search, table_rows
-    from maps.document_file import DocumentError, atomic_write_text
+    from maps.document_file import atomic_write_text
 
-    from core.rule_system import ScenarioError
-
-    try:
+    with playable(scenario):
         loaded = load_scenario(scenario)
         # playable before any candidate is written or played (a file that is JSON but no scenario stops here)
         loaded.system.load_setup(scenario, seed, None)
-    except DocumentError as e:
-        raise InputError(str(e)) from None
-    except (ScenarioError, KeyError, ValueError) as e:
-        raise InputError(f"{scenario}: cannot be played: {e}") from None
-    except OSError as e:
-        raise InputError(f"{scenario}: cannot read: {e}") from None
     system = loaded.system
     if system.whatif_changes is None:
         raise InputError(f"{scenario}: {system.title} names no what-if changes: nothing to try")

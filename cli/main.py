@@ -12,6 +12,8 @@ games raised (they are listed with their seed and replay, and left out of the sh
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -32,6 +34,21 @@ class InputError(click.ClickException):
 
     def show(self, file=None) -> None:  # no "Error:" prefix noise; one line per problem
         click.echo(self.format_message(), err=True)
+
+
+@contextmanager
+def playable(scenario) -> Iterator[None]:
+    """Inside it, a scenario file that cannot be read or played is an :class:`InputError` naming
+    ``scenario``: its own document error as it is, a rule system's refusal (``ScenarioError``, a
+    ``ValueError``; a missing key) as "cannot be played", an OS error as "cannot read"."""
+    try:
+        yield
+    except DocumentError as e:
+        raise InputError(str(e)) from None
+    except (KeyError, ValueError) as e:
+        raise InputError(f"{scenario}: cannot be played: {e}") from None
+    except OSError as e:
+        raise InputError(f"{scenario}: cannot read: {e}") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -338,7 +355,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
 
     from core.playtest import (DEFAULT_ERROR_DIR, BatchInterrupted, PlaytestError, ReplayWriteError, parse_ai, run_batch,
                                summarise)
-    from core.rule_system import ScenarioError, load_scenario
+    from core.rule_system import load_scenario
 
     try:
         loaded = load_scenario(scenario)
@@ -367,15 +384,9 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
             fixed = system.load_placement(setup_file)
         except DocumentError as e:
             raise InputError(str(e)) from None
-    try:
+    with playable(scenario):
         system.load_setup(scenario, seed, None)
         problems = system.check_placement(scenario, fixed, seed) if fixed is not None else []
-    except DocumentError as e:
-        raise InputError(str(e)) from None
-    except (ScenarioError, KeyError, ValueError) as e:
-        raise InputError(f"{scenario}: cannot be played: {e}") from None
-    except OSError as e:
-        raise InputError(f"{scenario}: cannot read: {e}") from None
     if problems:
         raise InputError(str(DocumentError(setup_file, problems))
                          + f"\n{setup_file}: {len(problems)} problem(s) with scenario {scenario}; no game played")

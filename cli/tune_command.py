@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from cli.main import InputError, cli
+from cli.main import InputError, cli, playable
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines"]
 
@@ -53,17 +53,11 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
 
     from core.playtest import PlaytestError
     from core.rule_system import for_scenario
-    from maps.document_file import DocumentError, atomic_write_text
+    from maps.document_file import atomic_write_text
 
-    try:
+    with playable(scenario):
         system = for_scenario(scenario)
         system.load_setup(scenario, seed, None)
-    except DocumentError as e:
-        raise InputError(str(e)) from None
-    except (KeyError, ValueError) as e:
-        raise InputError(f"{scenario}: cannot be played: {e}") from None
-    except OSError as e:
-        raise InputError(f"{scenario}: cannot read: {e}") from None
     side = side.strip().lower()
     if side not in system.sides:
         raise click.UsageError(f"--side: {side!r} is no side of {system.title} ({' or '.join(system.sides)})")
