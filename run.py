@@ -121,7 +121,7 @@ def main(argv: list[str]) -> int:
     if cmd == "test":
         # one pytest worker a core, whole files to a worker (a file's shared windows are built once);
         # "-n 0" (or any -n/--numprocesses given) overrides it
-        spread = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest) else \
+        spread = [] if any(a.startswith(("-n", "--numprocesses")) for a in rest) else \
             ["-n", "auto", "--dist", "loadfile"]
         args = [str(PY), "-m", "pytest", "-q", *spread, *rest]
     else:
