@@ -39,7 +39,6 @@ import threading
 import time
 import traceback
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -497,14 +496,121 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
     return out
 
 
-def _ignore_sigint() -> None:  # runs in each pool worker as it starts
+def _ignore_sigint() -> None:
     """Ctrl-C reaches the whole process group: the workers leave it to the parent, which stops them."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-#: the pool :func:`shared_pool` keeps open for the batches run inside it: (workers, executor)
+class WorkerTraceback(Exception):
+    """The traceback, as text, of an exception a pool worker raised outside any game (attached as
+    the re-raised exception's ``__cause__``)."""
+
+
+def _pool_worker(conn) -> None:
+    """A local pool worker's loop: receive a task (:func:`_run_chunk`'s argument), send back
+    ``(True, result)`` or ``(False, (exception, traceback text))``; stop at ``None`` or when the
+    parent's end of the pipe is closed."""
+    _ignore_sigint()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            reply = (True, _run_chunk(task))
+        except BaseException as e:  # sent to the parent, which raises it there
+            reply = (False, (e, traceback.format_exc()))
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception as e:  # an exception that cannot be pickled travels as text
+            conn.send((False, (RuntimeError(f"{type(e).__name__}: {e}"), traceback.format_exc())))
+
+
+class _LocalPool:
+    """``workers`` processes, each with its own pipe; the parent hands a task to an idle worker
+    and reads the results itself (no background thread). A pool that was interrupted or failed is
+    :meth:`kill`-ed: its workers are stopped at once, and nothing is left that a later read or the
+    interpreter's exit could wait on (``concurrent.futures`` can hang at exit when a worker is
+    stopped while it writes a result)."""
+
+    def __init__(self, workers: int):
+        import multiprocessing
+
+        ctx = multiprocessing.get_context()
+        self.workers = []
+        for _ in range(workers):
+            parent, child = ctx.Pipe()
+            p = ctx.Process(target=_pool_worker, args=(child,), daemon=True)
+            p.start()
+            child.close()
+            self.workers.append((p, parent))
+
+    def run(self, tasks: list, take: Callable[[list], None]) -> None:
+        """Run ``tasks`` (in order, one a worker at a time), ``take`` each result as it arrives.
+        Raises what a worker raised outside a game, and :class:`PlaytestError` when a worker dies."""
+        from multiprocessing.connection import wait
+
+        queue = list(reversed(tasks))
+        idle = list(reversed(self.workers))
+        busy: dict = {}   # pipe -> worker
+        while queue or busy:
+            while idle and queue:
+                w = idle.pop()
+                w[1].send(queue.pop())
+                busy[w[1]] = w
+            ready = wait([*busy, *(p.sentinel for p, _ in busy.values())])
+            for conn in [c for c in busy if c in ready]:
+                w = busy.pop(conn)
+                try:
+                    ok, value = conn.recv()
+                except (EOFError, OSError):
+                    raise self._died(w[0]) from None
+                if not ok:
+                    exc, text = value
+                    raise exc from WorkerTraceback(text)
+                idle.append(w)
+                take(value)
+            for p, _ in busy.values():
+                if p.sentinel in ready:
+                    raise self._died(p)
+
+    @staticmethod
+    def _died(p) -> PlaytestError:
+        p.join(1)
+        return PlaytestError(f"a playtest worker process died (exit code {p.exitcode}); "
+                             "too little memory, or a crash in a library: try fewer workers")
+
+    def alive(self) -> bool:
+        return all(p.is_alive() for p, _ in self.workers)
+
+    def close(self) -> None:
+        """Stop the workers after their current task (they are idle between batches)."""
+        for p, conn in self.workers:
+            try:
+                conn.send(None)
+            except OSError:
+                pass   # the worker is gone already: nothing to tell it
+        for p, conn in self.workers:
+            p.join(5)
+        self.kill()
+
+    def kill(self) -> None:
+        """Stop every worker now and close the pipes."""
+        for p, _ in self.workers:
+            if p.is_alive():
+                p.kill()
+        for p, conn in self.workers:
+            p.join(5)
+            conn.close()
+
+
+#: the pool :func:`shared_pool` keeps open for the batches run inside it: (workers, pool or None)
 _shared: dict = {}
 
 
@@ -515,7 +621,7 @@ def shared_pool(workers: int | None = None):
     computed (the scenario, the LOS answers, the AI's map fields) from one batch to the next, for
     callers that run many small batches of one scenario (``ironcross tune``: one batch a trial).
     The results are those of separate pools (the same tasks, ordered by game index). Nested
-    blocks share the outer pool; the pool is shut down when the outermost block ends."""
+    blocks share the outer pool; the pool is stopped when the outermost block ends."""
     workers = max(1, workers or os.cpu_count() or 1)
     if _shared:
         yield
@@ -524,47 +630,34 @@ def shared_pool(workers: int | None = None):
     try:
         yield
     finally:
-        _, ex = _shared.pop("pool", (0, None))
-        if ex is not None:
-            ex.shutdown(wait=True)
-
-
-def _pool_for(workers: int) -> tuple[ProcessPoolExecutor, bool]:
-    """(executor, shared): the pool of the enclosing :func:`shared_pool` when it has ``workers``
-    processes (started on first use), else a new pool the caller shuts down."""
-    held = _shared.get("pool")
-    if held is not None and held[0] == workers:
-        if held[1] is None:
-            _shared["pool"] = (workers, ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint))
-        return _shared["pool"][1], True
-    return ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint), False
+        _, pool = _shared.pop("pool", (0, None))
+        if pool is not None:
+            pool.close()
 
 
 def _run_pool(workers: int, tasks: list, take: Callable[[list], None]) -> None:
-    """Run ``tasks`` on a local pool of ``workers`` processes, ``take`` each result part as it
-    completes. On Ctrl-C (or any error) the queued tasks are cancelled and the running workers
-    terminated at once, not waited for: the interrupt is re-raised promptly (a pool kept by
-    :func:`shared_pool` is dropped with them)."""
-    ex, shared = _pool_for(workers)
+    """Run ``tasks`` on a local pool of ``workers`` processes (the enclosing :func:`shared_pool`'s
+    when it has that many, else a new one), ``take`` each result part as it completes. On Ctrl-C
+    (or any error) the running workers are stopped at once, not waited for, and the interrupt is
+    re-raised promptly (a pool kept by :func:`shared_pool` is dropped; its next batch starts a new one)."""
+    held = _shared.get("pool")
+    shared = held is not None and held[0] == workers
+    if shared and (held[1] is None or not held[1].alive()):
+        if held[1] is not None:
+            held[1].kill()
+        _shared["pool"] = (workers, _LocalPool(workers))
+    pool = _shared["pool"][1] if shared else _LocalPool(workers)
     ok = False
     try:
-        for f in as_completed([ex.submit(_run_chunk, t) for t in tasks]):
-            take(f.result())
+        pool.run(tasks, take)
         ok = True
     finally:
         if not ok:
-            # the executor has no "terminate": its live worker processes are stopped directly
-            procs = list((getattr(ex, "_processes", None) or {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
-            for p in procs:
-                if p.is_alive():
-                    p.terminate()
-            for p in procs:
-                p.join(5)
+            pool.kill()
             if shared:
-                _shared["pool"] = (workers, None)  # the next batch of the block starts a new pool
+                _shared["pool"] = (workers, None)
         elif not shared:
-            ex.shutdown(wait=True)
+            pool.close()
 
 
 def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:

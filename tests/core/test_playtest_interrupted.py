@@ -143,3 +143,37 @@ def test_render_on_a_full_disk_leaves_the_old_picture_and_no_truncated_file(tmp_
     monkeypatch.undo()
     res = CliRunner().invoke(cli, ["render", str(mp), "-o", str(out), "--section", "Map 2"])
     assert res.exit_code == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+needs_fork = pytest.mark.skipif(__import__("multiprocessing").get_start_method() != "fork",
+                                reason="the workers see the test's patch only when forked")
+
+
+@needs_fork
+def test_a_worker_that_dies_mid_batch_is_a_clear_error_and_leaves_no_process(tmp_path, monkeypatch):
+    sc = short_scenario(tmp_path)
+    real = playtest._run_chunk
+
+    def chunk(args):   # the worker given game 3 dies as if killed for memory
+        if any(i == 3 for i, _ in args[1]):
+            os._exit(9)
+        return real(args)
+
+    monkeypatch.setattr(playtest, "_run_chunk", chunk)
+    with pytest.raises(playtest.PlaytestError, match=r"worker process died \(exit code 9\)"):
+        playtest.run_batch(sc, 6, 1, RANDOM, workers=2)
+    import multiprocessing
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_an_error_a_worker_raises_outside_a_game_reaches_the_caller_with_its_traceback(tmp_path, monkeypatch):
+    sc = short_scenario(tmp_path)
+
+    def chunk(args):
+        raise ValueError("no such hex: 9999")
+
+    monkeypatch.setattr(playtest, "_run_chunk", chunk)
+    with pytest.raises(ValueError, match="no such hex") as e:
+        playtest.run_batch(sc, 4, 1, RANDOM, workers=2)
+    assert isinstance(e.value.__cause__, playtest.WorkerTraceback) and "in chunk" in str(e.value.__cause__)

@@ -115,13 +115,13 @@ def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_proce
     from core import playtest
 
     started = []
-    real = playtest.ProcessPoolExecutor
+    real = playtest._LocalPool
 
     def counting(*a, **kw):
         started.append(1)
         return real(*a, **kw)
 
-    monkeypatch.setattr(playtest, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(playtest, "_LocalPool", counting)
     one = _tune(race, trials=3, games=6, check_games=6)
     two = _tune(race, trials=3, games=6, check_games=6, workers=2)
     assert len(started) == 1
