@@ -23,7 +23,9 @@ Node kinds (full reference with examples in ``docs/regions.md``):
 
 from __future__ import annotations
 
-from collections import deque
+import functools
+import json
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Annotated, Any, Literal, Mapping, Sequence, Union
@@ -202,6 +204,10 @@ class RegionContext:
     named: Mapping[str, "Region"] = field(default_factory=dict)
     _resolving: list[str] = field(default_factory=list, repr=False)
     _cache: dict[str, frozenset[Hex]] = field(default_factory=dict, repr=False)
+    #: id(node) -> (node, its hexes): a region node is frozen, so its answer on this context is
+    #: kept while the node lives (the node is held, so its id is not reused); every form, dock
+    #: and check of the editor asks again after each edit
+    _resolved: dict[int, tuple[Any, frozenset[Hex]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.north, (tuple, list)):
@@ -248,8 +254,14 @@ class _Node(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     def resolve(self, ctx: RegionContext) -> frozenset[Hex]:
-        """The hexes of this region (inside the playing area); raises :class:`RegionError`."""
-        return frozenset(self._resolve(ctx)) & ctx.area
+        """The hexes of this region (inside the playing area); raises :class:`RegionError`.
+        Kept per context: the same node asked again on the same context answers at once."""
+        hit = ctx._resolved.get(id(self))
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        out = frozenset(self._resolve(ctx)) & ctx.area
+        ctx._resolved[id(self)] = (self, out)
+        return out
 
     def _resolve(self, ctx: RegionContext) -> frozenset[Hex]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -819,11 +831,36 @@ def describe(region: _Node) -> str:
     return region.describe()
 
 
-def region_from_data(data: Any) -> _Node:
-    """Validate JSON data as a region (raises ``pydantic.ValidationError``)."""
+@functools.cache
+def _region_adapter():
+    """The validator of :data:`Region` (built once: building it costs milliseconds)."""
     from pydantic import TypeAdapter
 
-    return TypeAdapter(Region).validate_python(data)
+    return TypeAdapter(Region)
+
+
+#: JSON text of a region's data -> its node, the last few validated: the editor's forms validate
+#: the same data again on every change, and the same node object lets a :class:`RegionContext`
+#: answer it from what it already resolved
+_from_data: "OrderedDict[str, _Node]" = OrderedDict()
+
+
+def region_from_data(data: Any) -> _Node:
+    """Validate JSON data as a region (raises ``pydantic.ValidationError``). Data validated
+    before gives the same (frozen) node."""
+    try:
+        key = json.dumps(data, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):   # not JSON data: validated, not kept
+        return _region_adapter().validate_python(data)
+    node = _from_data.get(key)
+    if node is None:
+        node = _region_adapter().validate_python(data)
+        _from_data[key] = node
+        if len(_from_data) > 512:
+            _from_data.popitem(last=False)
+    else:
+        _from_data.move_to_end(key)
+    return node
 
 
 def iter_hex_refs(region: _Node, loc: tuple[Any, ...] = ()):

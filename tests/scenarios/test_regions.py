@@ -387,3 +387,20 @@ def test_side_of_bounded_reads_the_pocket_a_bent_line_closes_off(m):
     lit, bnd = region_from_data(side("south", False)).readings(ctx)
     assert ids(lit) == block(10, 15, 6, 10) and ids(bnd) == pocket
     assert "bounded by it" in region_from_data(side("south", True)).describe()
+
+
+def test_region_data_validated_again_gives_the_same_node_and_a_context_answers_it_once(m):
+    """The editor's forms validate and resolve the same region after every change: the same data
+    gives the same frozen node, and a context keeps that node's hexes (not another node's)."""
+    a = region_from_data({"kind": "hexes", "hexes": ["1202", "1203"]})
+    assert region_from_data({"hexes": ["1202", "1203"], "kind": "hexes"}) is a
+    b = region_from_data({"kind": "hexes", "hexes": ["1303"]})
+    ctx = RegionContext(m, UP)
+    assert ids(a.resolve(ctx)) == {"1202", "1203"}
+    assert ids(b.resolve(ctx)) == {"1303"}
+    assert a.resolve(ctx) is a.resolve(ctx)
+    # another context (here a map with another hill) resolves afresh
+    hill = region_from_data({"kind": "feature", "name": "Hill K"})
+    assert ids(hill.resolve(ctx)) == {"1802", "1803"}
+    other = RegionContext(make_map(features={"Hill K": ["1101"]}), UP)
+    assert ids(hill.resolve(other)) == {"1101"}
