@@ -119,10 +119,11 @@ def main(argv: list[str]) -> int:
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     cmd, rest = argv[0], argv[1:]
     if cmd == "test":
-        # one pytest worker a core, whole files to a worker (a file's shared windows are built once);
+        # one pytest worker a core; a worker that runs out of tests takes the rest of another's
+        # queue ("worksteal": whole files a worker left the last long files to one core);
         # "-n 0" (or any -n/--numprocesses given) overrides it
         spread = [] if any(a.startswith(("-n", "--numprocesses")) for a in rest) else \
-            ["-n", "auto", "--dist", "loadfile"]
+            ["-n", "auto", "--dist", "worksteal"]
         args = [str(PY), "-m", "pytest", "-q", *spread, *rest]
     else:
         # the main job: a headless playtest of Scenario 1 (options after "playtest" override these)

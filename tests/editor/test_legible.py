@@ -244,7 +244,7 @@ def test_9_mode_switches_leave_nothing_behind(win):
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     bars = len(win.findChildren(QTabBar))
     owned = len(win.findChildren(QObject))
-    for _ in range(6):
+    for _ in range(2):
         cycle()
     assert len(win.findChildren(QTabBar)) == bars   # counted before any deferred deletion runs
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
