@@ -7,6 +7,7 @@ tools share them; nothing here edits a document."""
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -108,9 +109,24 @@ def _label(text: str, at: QPointF, colour: QColor, px: float = 26, z: float = 30
     return [it]
 
 
+#: hexes -> their outline, the last few drawn: the scenario's zones, areas and the dimmed map
+#: outside its sections are drawn again after every edit, mostly unchanged
+_outlines: "OrderedDict[frozenset, QPainterPath]" = OrderedDict()
+
+
 def _outline(hs) -> QPainterPath:
-    """The outer boundary of a set of hexes (shared edges removed)."""
-    return hex_path(hs).simplified()
+    """The outer boundary of a set of hexes (shared edges removed), in scene units."""
+    hs = list(hs)
+    key = frozenset(hs)
+    path = _outlines.get(key)
+    if path is None:
+        path = hex_path(hs).simplified()
+        _outlines[key] = path
+        if len(_outlines) > 256:
+            _outlines.popitem(last=False)
+    else:
+        _outlines.move_to_end(key)
+    return QPainterPath(path)
 
 
 def _pen(colour: QColor, width: float, style=Qt.PenStyle.SolidLine) -> QPen:
