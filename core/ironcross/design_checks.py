@@ -704,7 +704,8 @@ def design_warnings(scenario: Scenario, hexmap, setup: GameSetup | None, *,
     scenario has errors): then the checks that need the engine (reach) are skipped and the others
     read the model alone. Regions that do not resolve are skipped (they are errors).
     ``costs``: a dict the movement costs are remembered in (they depend on the map and its chart
-    only: the editor keeps one until the map changes); default a new one."""
+    only: :func:`reach_costs` gives the one shared by every scenario on a map and chart of
+    the same content, which the editor uses); default a new one."""
     from scenarios.scenario_file import scenario_context
 
     ctx = scenario_context(scenario, hexmap)
