@@ -27,7 +27,7 @@ import functools
 import json
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Annotated, Any, Literal, Mapping, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -182,6 +182,14 @@ def _line_coords(h: Hex, k: int) -> tuple[int, int]:
     raise RegionError(f"direction {30 * k} degrees from the top of the sheet runs along no line of hexes; "
                       "compass bounds need a north indicator pointing straight up or down a column "
                       "or across a hexside")
+
+
+@lru_cache(maxsize=32)
+def _edge_hexes(base: frozenset[Hex], sides: tuple[int, ...]) -> frozenset[Hex]:
+    """The hexes of ``base`` whose neighbours across every hexside of ``sides`` lie outside it
+    (a map edge of the playing area). Remembered for the last few areas: the editor resolves the
+    same edges of the same sections again on every refresh and every opening of a scenario."""
+    return frozenset(h for h in base if all(hexgrid.neighbour(h, s) not in base for s in sides))
 
 
 def _edge_sides(k: int) -> tuple[int, ...]:
@@ -389,8 +397,7 @@ class MapEdgeRegion(_Node):
                 base = ctx.section_hexes(self.sections) & ctx.area
             except RegionError as e:
                 raise e.at("sections") from None
-        sides = _edge_sides(ctx.direction(self.direction))
-        return frozenset(h for h in base if all(hexgrid.neighbour(h, s) not in base for s in sides))
+        return _edge_hexes(frozenset(base), _edge_sides(ctx.direction(self.direction)))
 
     def describe(self) -> str:
         of = f" of {' and '.join(self.sections)}" if self.sections else ""

@@ -62,12 +62,13 @@ from core.ironcross.detachment import pick_kind
 from core.ironcross.setup import GameSetup
 from core.ironcross.state import Phase, Unit, UnitKind
 from maps import hexgrid
+from maps.content_cache import ContentCache, content_key
 from maps.document_file import json_path
 from scenarios.model import GrenadesEntry, IPEntry, MinesEntry, Scenario, SquadEntry, UNIT_ENTRY_TYPES
 from scenarios.regions import MapEdgeRegion, NamedRegion, RegionContext, RegionError
 from scenarios.victory import AllOf, AnyOf, AtLeast, Controls, NoneIn, Not, SoleOccupant
 
-__all__ = ["DesignWarning", "CHECKS", "design_warnings", "scenario_file_warnings", "reach_turns"]
+__all__ = ["DesignWarning", "CHECKS", "design_warnings", "scenario_file_warnings", "reach_turns", "reach_costs"]
 
 #: the kinds of design check, in the order they are reported
 CHECKS = ("no_units", "reach", "entry_edge", "oob_unused")
@@ -350,6 +351,34 @@ class _Reach:
                 if t is not None and (out[h][0] is None or t < out[h][0]):
                     out[h] = (t, m.units[0], m.group)
         return out
+
+
+#: The movement costs of the reach checks per map and chart content (:func:`reach_costs`): a few
+#: entries, each a dict the checks fill as they go (a few hundred KB for the shipped mapsheet).
+_REACH_COSTS = ContentCache(4)
+
+
+def reach_costs(hexmap, chart) -> dict:
+    """The dict the reach checks remember movement costs in (the ``costs`` of
+    :func:`design_warnings`) for ``hexmap`` played with ``chart``, shared by every scenario on a
+    map and chart of the same content in this process: the costs are 8.5's per hex pair and
+    the entry costs, read from the map's hexes, roads, buildings and the chart's rows alone, so a
+    scenario opened again (or another scenario on the same map) starts with them known. The key
+    is the content (:func:`maps.content_cache.content_key`) of the map and of the chart: an
+    edited map or chart gets a fresh dict. A map that is a view of another (not a plain
+    :class:`maps.hexmap.HexMap`) or a chart that is no model gets a fresh dict every time."""
+    from maps.hexmap import HexMap
+
+    mkey = content_key(hexmap.doc) if type(hexmap) is HexMap else None
+    ckey = content_key(chart)
+    if mkey is None or ckey is None:
+        return {}
+    key = (mkey, ckey)
+    costs = _REACH_COSTS.get(key)
+    if costs is None:
+        costs = {}
+        _REACH_COSTS.put(key, costs)
+    return costs
 
 
 def reach_turns(scenario: Scenario, setup: GameSetup, ctx: RegionContext, side: str,
@@ -675,7 +704,8 @@ def design_warnings(scenario: Scenario, hexmap, setup: GameSetup | None, *,
     scenario has errors): then the checks that need the engine (reach) are skipped and the others
     read the model alone. Regions that do not resolve are skipped (they are errors).
     ``costs``: a dict the movement costs are remembered in (they depend on the map and its chart
-    only: the editor keeps one until the map changes); default a new one."""
+    only: :func:`reach_costs` gives the one shared by every scenario on a map and chart of
+    the same content, which the editor uses); default a new one."""
     from scenarios.scenario_file import scenario_context
 
     ctx = scenario_context(scenario, hexmap)

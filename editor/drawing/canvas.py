@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, QSizeF, Qt, QTimer, Signal
 from PySide6.QtGui import (QBrush, QColor, QImage, QPainter, QPainterPath, QPen, QPixmap, QPixmapCache, QPolygonF,
@@ -51,12 +52,20 @@ def tile_size(scale: float) -> int:
 MIN_ID_PX = 8.0
 
 
+@lru_cache(maxsize=16384)
+def _hex_polygon(h: Hex) -> QPolygonF:
+    """The closed outline of hex ``h`` in scene units (vertices from the lattice), remembered per
+    hex: overlays outline the same hexes again and again (the dimmed map outside a scenario's
+    playing area holds most of the map). Callers only copy it (``addPolygon``)."""
+    pts = [QPointF(x * SCENE_PER_X, y * SCENE_PER_Y) for x, y in hexgrid.vertices(h)]
+    return QPolygonF(pts + [pts[0]])
+
+
 def hex_path(hexes) -> QPainterPath:
-    """A path of the outlines of ``hexes`` in scene units (vertices from the lattice)."""
+    """A path of the outlines of ``hexes`` (:class:`Hex`) in scene units (vertices from the lattice)."""
     path = QPainterPath()
     for h in hexes:
-        pts = [QPointF(x * SCENE_PER_X, y * SCENE_PER_Y) for x, y in hexgrid.vertices(h)]
-        path.addPolygon(QPolygonF(pts + [pts[0]]))
+        path.addPolygon(_hex_polygon(h))
         path.closeSubpath()
     return path
 

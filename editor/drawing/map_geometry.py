@@ -5,6 +5,7 @@ the blocks and items it changed (:meth:`MapGeometry.update_map`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -17,6 +18,7 @@ from shapely.geometry import LinearRing, LineString, Point, Polygon
 from shapely.ops import polylabel, unary_union
 
 from maps import hexgrid
+from maps.content_cache import ContentCache, content_key
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
 from maps.model import TankTraps
@@ -158,6 +160,21 @@ def _hex_rect(h: Hex, grow: float = 0.0) -> QRectF:
 
 
 
+#: Geometries built for a map's content and a column range, shared by every painter in the
+#: process (a reopened map draws at once): keyed by :meth:`MapGeometry._shared_key`, at most a
+#: few (each holds a whole picture's paths). Stored geometries are private copies, never drawn
+#: nor updated themselves.
+SHARED_GEOMETRY = ContentCache(6)
+
+
+def _private_copy(g: _Geometry) -> _Geometry:
+    """A copy of ``g`` whose tables are its own: :meth:`MapGeometry.update_map` replaces blocks,
+    buildings and obstacles in them and reassigns the other fields (the paths and items are
+    never changed in place once built, so they are shared)."""
+    return dataclasses.replace(g, blocks=dict(g.blocks), building_cache=dict(g.building_cache),
+                               obstacle_cache=dict(g.obstacle_cache), inputs=dict(g.inputs))
+
+
 class MapGeometry:
     """The geometry half of :class:`editor.drawing.map_painter.MapPainter`: builds, caches and
     updates the :class:`_Geometry` of a column range from ``self.hexmap`` (``self._cache``)."""
@@ -167,8 +184,39 @@ class MapGeometry:
         cols = self.section_columns(section)
         g = self._cache.get(cols)
         if g is None:
-            g = self._build(*cols)
+            key = self._shared_key(cols)
+            shared = SHARED_GEOMETRY.get(key) if key is not None else None
+            if shared is not None:
+                g = self._adopt(shared)
+            else:
+                g = self._build(*cols)
+                if key is not None:
+                    SHARED_GEOMETRY.put(key, _private_copy(g))
             self._cache[cols] = g
+        return g
+
+    def _shared_key(self, cols: tuple[int, int]) -> tuple[str, int, int] | None:
+        """The key of the geometry of ``cols`` in :data:`SHARED_GEOMETRY`: the map's content key
+        (:func:`maps.content_cache.content_key`, so an edited map has another key) and the
+        columns. None for anything but a plain :class:`HexMap` (a view of a map, such as the
+        engine's playing area, answers ``contains`` its own way: never shared)."""
+        if type(self.hexmap) is not HexMap:
+            return None
+        key = content_key(self.hexmap.doc)
+        return (key, *cols) if key is not None else None
+
+    def _adopt(self, shared: _Geometry) -> _Geometry:
+        """A geometry of this painter's own from ``shared`` (built from a map of the same content):
+        its own block, building and obstacle tables (:meth:`update_map` changes them in place),
+        the building and obstacle entries tied to this map's records (equal to the ones they were
+        built from), so the first edit rebuilds only what it changes."""
+        g = _private_copy(shared)
+        m = self.hexmap
+        g.building_cache = {bid: (m.buildings[bid], item) for bid, (_rec, item) in shared.building_cache.items()}
+        recs = {("t:" if isinstance(rec, TankTraps) else "o:") + rec.id: rec
+                for rec in list(m.doc.obstacles) + list(m.doc.tank_traps)}
+        g.obstacle_cache = {k: (recs[k], item) for k, (_rec, item) in shared.obstacle_cache.items()}
+        g.inputs = self._inputs()
         return g
 
     def _build(self, c0: int, c1: int) -> _Geometry:

@@ -113,7 +113,8 @@ class MapPainter(MapGeometry, MapMargins):
     """Paints a :class:`HexMap` (or one section) onto a ``QPainter``.
 
     ``layers`` is an iterable of names from :data:`LAYERS` (default: all). Geometry is built
-    lazily per section and cached; after the map changes call :meth:`update_map` (rebuilds what
+    lazily per section and cached (and shared with painters of maps of the same content,
+    :data:`editor.drawing.map_geometry.SHARED_GEOMETRY`); after the map changes call :meth:`update_map` (rebuilds what
     the edit changed) or :meth:`set_map` (rebuilds everything), or build a new painter. The
     per-hex drawing data is kept in blocks of :data:`BLOCK` x :data:`BLOCK` hexes: an edit
     rebuilds a few blocks, and ``paint(..., exposed=rect)`` draws only the blocks that reach into

@@ -96,8 +96,9 @@ class ScenarioDocument(ScenarioAutosave, QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(lambda c: self._emit_dirty())
         self._cache: dict[str, Any] = {}
-        #: movement costs of the design checks' reach (map and chart only): kept until the map changes
-        self._reach_costs: dict = {}
+        #: movement costs of the design checks' reach (map and chart only,
+        #: :func:`core.ironcross.design_checks.reach_costs`): looked up again when the map changes
+        self._reach_costs: dict | None = None
         # the views redraw once a map edit (or a brush drag) pauses: every query is right at once
         # (the derived data is dropped on the edit), the panels follow within MAP_REDRAW_MS
         self._map_timer = QTimer(self)
@@ -158,7 +159,7 @@ class ScenarioDocument(ScenarioAutosave, QObject):
 
     def _map_changed(self, *_args) -> None:
         self._cache.clear()
-        self._reach_costs = {}
+        self._reach_costs = None
         self._map_timer.start()
 
     def _emit_dirty(self) -> None:
@@ -345,10 +346,13 @@ class ScenarioDocument(ScenarioAutosave, QObject):
         them; warnings, not errors. Cached per edit (the set-up does not change them); the reach
         checks need the engine's set-up and are left out while it cannot be built."""
         if "warnings" not in self._cache:
-            from core.ironcross.design_checks import DesignWarning, design_warnings
+            from core.ironcross.design_checks import DesignWarning, design_warnings, reach_costs
 
             try:
-                self._cache["warnings"] = design_warnings(self._scenario, self.hexmap, self.setup(),
+                st = self.setup()
+                if st is not None and self._reach_costs is None:
+                    self._reach_costs = reach_costs(self.hexmap, st.chart)
+                self._cache["warnings"] = design_warnings(self._scenario, self.hexmap, st,
                                                           costs=self._reach_costs)
             except Exception as e:  # noqa: BLE001 - a checker crash is shown in the dock, not a traceback
                 self._cache["warnings"] = [DesignWarning("$", "failed", f"design checks failed: "

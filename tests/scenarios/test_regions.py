@@ -117,6 +117,17 @@ def test_map_edge_of_listed_sections(m):
     assert res(m, {"kind": "map_edge", "direction": "north", "sections": ["West"]}, north=DOWN) == block(10, 15, 10, 10)
 
 
+def test_map_edge_follows_a_resized_map_and_another_playing_area(m):
+    """The edges are remembered per playing area (the editor resolves them on every refresh): a
+    map made wider, or another section played, gives the edge of that area, never the last one."""
+    east = {"kind": "map_edge", "direction": "east"}
+    assert res(m, east) == block(20, 20, 1, 10)
+    wider = make_map((10, 22), (1, 10), sections=SECTIONS)
+    assert res(wider, east) == block(22, 22, 1, 10)
+    assert res(m, east, sections=["West"]) == block(15, 15, 1, 10)
+    assert res(m, east) == block(20, 20, 1, 10)
+
+
 def test_map_edge_oblique_north():
     small = make_map((10, 12), (1, 3))
     north_side2 = ("1002", "1101")  # north through hexside 2 (upper right)
