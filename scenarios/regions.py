@@ -23,9 +23,8 @@ Node kinds (full reference with examples in ``docs/regions.md``):
 
 from __future__ import annotations
 
-import functools
 import json
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Annotated, Any, Literal, Mapping, Sequence, Union
@@ -33,6 +32,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence, Union
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from maps import hexgrid
+from maps.content_cache import ContentCache
 from maps.hexgrid import Hex
 from maps.hexmap import HexMap
 
@@ -838,7 +838,7 @@ def describe(region: _Node) -> str:
     return region.describe()
 
 
-@functools.cache
+@lru_cache(maxsize=None)
 def _region_adapter():
     """The validator of :data:`Region` (built once: building it costs milliseconds)."""
     from pydantic import TypeAdapter
@@ -849,7 +849,7 @@ def _region_adapter():
 #: JSON text of a region's data -> its node, the last few validated: the editor's forms validate
 #: the same data again on every change, and the same node object lets a :class:`RegionContext`
 #: answer it from what it already resolved
-_from_data: "OrderedDict[str, _Node]" = OrderedDict()
+_from_data = ContentCache(512)
 
 
 def region_from_data(data: Any) -> _Node:
@@ -862,11 +862,7 @@ def region_from_data(data: Any) -> _Node:
     node = _from_data.get(key)
     if node is None:
         node = _region_adapter().validate_python(data)
-        _from_data[key] = node
-        if len(_from_data) > 512:
-            _from_data.popitem(last=False)
-    else:
-        _from_data.move_to_end(key)
+        _from_data.put(key, node)
     return node
 
 

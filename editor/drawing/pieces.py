@@ -7,7 +7,6 @@ tools share them; nothing here edits a document."""
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -15,6 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, Q
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 from maps import hexgrid
+from maps.content_cache import ContentCache
 from editor.drawing.canvas import hex_path
 from editor.drawing.map_style import SCENE_PER_X, SCENE_PER_Y
 
@@ -111,7 +111,7 @@ def _label(text: str, at: QPointF, colour: QColor, px: float = 26, z: float = 30
 
 #: hexes -> their outline, the last few drawn: the scenario's zones, areas and the dimmed map
 #: outside its sections are drawn again after every edit, mostly unchanged
-_outlines: "OrderedDict[frozenset, QPainterPath]" = OrderedDict()
+_outlines = ContentCache(256)
 
 
 def _outline(hs) -> QPainterPath:
@@ -121,11 +121,7 @@ def _outline(hs) -> QPainterPath:
     path = _outlines.get(key)
     if path is None:
         path = hex_path(hs).simplified()
-        _outlines[key] = path
-        if len(_outlines) > 256:
-            _outlines.popitem(last=False)
-    else:
-        _outlines.move_to_end(key)
+        _outlines.put(key, path)
     return QPainterPath(path)
 
 
