@@ -86,8 +86,9 @@ class ModeLayouts:
         reads the tab bars holding its title, the shown ones first: right after a switch or a
         ``raise_`` the tab bar of a group may not be shown yet."""
         title = dock.windowTitle()
-        bars = [tb for tb in self.win.findChildren(QTabBar) if tb.parent() is self.win
-                and any(tb.tabText(i) == title for i in range(tb.count()))]
+        # the window's own tab bars (its direct children) hold its dock groups' tabs
+        bars = [tb for tb in self.win.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if any(tb.tabText(i) == title for i in range(tb.count()))]
         bars = [tb for tb in bars if tb.isVisible()] or bars
         return not bars or any(tb.tabText(tb.currentIndex()) == title for tb in bars)
 

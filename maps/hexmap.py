@@ -8,6 +8,8 @@ rules ask of the map: terrain, trees, level, roads along hexes (8.52), gullies, 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import cached_property
 from typing import Iterator
 
@@ -16,6 +18,7 @@ from shapely.geometry import Polygon
 from shapely.strtree import STRtree
 
 from maps import hexgrid
+from maps.content_cache import ContentCache
 from maps.hexgrid import Hex
 from maps.model import Building, HexRecord, MapFile
 
@@ -27,6 +30,11 @@ class UnknownHexError(KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its message; we want plain text
         return str(self.args[0]) if self.args else "unknown hex"
+
+
+#: building symbols (and the extent) -> (polygons, hexes each occupies, buildings per hex), the
+#: last few maps': shared read-only between the HexMaps of equal maps
+_BUILDING_HEXES = ContentCache(8)
 
 
 class HexMap:
@@ -77,6 +85,17 @@ class HexMap:
                     links.setdefault(b, set()).add(a)
 
     def _build_buildings(self, doc: MapFile) -> None:
+        # the same building symbols on the same extent occupy the same hexes: another document of
+        # the same map (an editor window opened again, a scenario's copy of its map) takes them over
+        ex = doc.extent
+        key = (ex.first_column, ex.last_column, ex.first_row, ex.last_row,
+               hashlib.blake2b(json.dumps([b.model_dump(mode="json") for b in doc.buildings],
+                                          sort_keys=True).encode(), digest_size=16).hexdigest())
+        hit = _BUILDING_HEXES.get(key)
+        if hit is not None:
+            self.building_polygons, self.building_hexes, self._buildings_at = hit
+            self.buildings = {b.id: b for b in doc.buildings}
+            return
         self.buildings: dict[str, Building] = {b.id: b for b in doc.buildings}
         self.building_polygons: dict[str, Polygon] = {b.id: Polygon(b.polygon) for b in doc.buildings}
         for p in self.building_polygons.values():
@@ -88,6 +107,7 @@ class HexMap:
             self.building_hexes[bid] = frozenset(hs)
             for h in hs:
                 self._buildings_at.setdefault(h, []).append(bid)
+        _BUILDING_HEXES.put(key, (self.building_polygons, self.building_hexes, self._buildings_at))
 
     @property
     def chart(self):

@@ -45,3 +45,19 @@ def test_the_cache_keeps_the_most_recently_used_entries():
 def test_a_cache_holds_at_least_one_entry():
     with pytest.raises(ValueError, match="at least one"):
         ContentCache(0)
+
+
+def test_equal_maps_share_their_building_hexes_and_a_moved_building_has_its_own():
+    from maps import hexgrid
+
+    def poly(hid):
+        return [tuple(p) for p in hexgrid.hex_polygon(hexgrid.parse_hex_id(hid)).exterior.coords[:-1]]
+
+    a = make_map(buildings={"B1": poly("1205")})
+    b = make_map(buildings={"B1": poly("1205")})
+    assert a.building_hexes is b.building_hexes and b.buildings_at(hexgrid.parse_hex_id("1205")) == ["B1"]
+    moved = make_map(buildings={"B1": poly("1306")})
+    assert {h.id for h in moved.building_hexes["B1"]} == {"1306"}
+    assert {h.id for h in a.building_hexes["B1"]} == {"1205"}
+    wider = make_map(cols=(10, 21), buildings={"B1": poly("1205")})   # another extent: built again
+    assert wider.building_hexes is not a.building_hexes
