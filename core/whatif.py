@@ -32,6 +32,7 @@ its candidates, ``play`` and its arguments.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -41,7 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from core.dice import derive_seed
-from core.playtest import wilson_interval
+from core.playtest import shared_pool, wilson_interval
 
 __all__ = ["Change", "Candidate", "Arm", "RaceResult", "race", "parse_target", "candidate_file",
            "WhatIfSearch", "search", "combinations", "OUTCOMES"]
@@ -343,6 +344,18 @@ def search(loaded, *, side: str, target: float, changes: Sequence[str] | None = 
 
     arms = [make(Candidate())] + [make(Candidate((c,))) for c in parsed]
     lookup = {a.candidate: a for a in arms}
+    # one local pool for the whole search: its workers keep what they computed on the map (LOS,
+    # the players' map fields) from one candidate's games to the next (the results are the same)
+    pool = shared_pool(workers) if scheduler is None and play is None else contextlib.nullcontext()
+    with pool:
+        return _race_all(arms, lookup, run, make, side=side, target=target, band=band, budget=budget, seed=seed,
+                         first=first, keep=keep, precision=precision, combine=combine, on_progress=on_progress,
+                         folder=folder)
+
+
+def _race_all(arms, lookup, run, make, *, side, target, band, budget, seed, first, keep, precision, combine,
+              on_progress, folder) -> WhatIfSearch:
+    """The single changes' race, then (no single change in the band, budget left) the pairs'."""
     singles = race(arms, run, side=side, target=target, band=band, budget=budget, seed=seed, first=first,
                    keep=keep, precision=precision, on_progress=on_progress)
     out = WhatIfSearch(singles, folder=str(folder))

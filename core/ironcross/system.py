@@ -23,6 +23,7 @@ from core.ironcross import editor_view
 from core.ironcross.game_record import CAUSES
 from core.ironcross.observation import OPTION_PENALTY, OPTION_SPECIAL_ROLL, RULE_SETS
 from core.rule_system import Piece, RuleSystem
+from maps.content_cache import ContentCache
 
 __all__ = ["SYSTEM", "TERRAIN_MAPPING", "load_setup", "new_game", "make_players", "view", "result_fields",
            "turn_record", "summarise_scenario", "scenario_warnings", "pieces", "describe_event", "los",
@@ -125,7 +126,11 @@ def _player_settings(spec: str) -> str:
 #: builds them once; every game still builds its own set-up (its seed's 24.1 choices, its own
 #: units) with :func:`core.ironcross.scenario_setup.build_setup`, as
 #: :func:`core.ironcross.scenario_setup.load_setup` does. A file changed on disk is read again.
-_LOADED: dict[str, tuple] = {}
+_LOADED = ContentCache(32)
+#: The maps read for those scenarios: resolved map path -> (stamp, map). Scenarios on one map (a
+#: what-if search's candidates, each in its own file) share it, and with it what was computed on
+#: it in this process (the LOS answers kept on the map, the players' map fields).
+_MAPS = ContentCache(4)
 
 
 def _stamp(path) -> tuple | None:
@@ -149,12 +154,16 @@ def scenario_files(scenario_path: str) -> tuple:
             return sc, hexmap, roster
     first = _stamp(key)  # before reading: a file changed while it is read is read again next time
     sc = load_scenario(Path(scenario_path))
-    stamps = (first, _stamp(map_path(sc, scenario_path)), _stamp(roster_path(sc, scenario_path)))
-    hexmap = load_scenario_map(sc, scenario_path)
+    mp = map_path(sc, scenario_path)
+    stamps = (first, _stamp(mp), _stamp(roster_path(sc, scenario_path)))
+    held = _MAPS.get(str(mp))
+    if held is not None and held[0] == stamps[1]:
+        hexmap = held[1]
+    else:
+        hexmap = load_scenario_map(sc, scenario_path)
+        _MAPS.put(str(mp), (stamps[1], hexmap))
     roster = load_scenario_roster(sc, scenario_path)
-    if len(_LOADED) >= 8:
-        _LOADED.clear()
-    _LOADED[key] = (stamps, sc, hexmap, roster)
+    _LOADED.put(key, (stamps, sc, hexmap, roster))
     return sc, hexmap, roster
 
 
