@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from core.playtest import DEFAULT_AI, ai_spec_text
+from core.playtest import DEFAULT_AI, ai_spec_text, games_text
 from maps.document_file import DocumentError
 
 __all__ = ["main", "cli"]
@@ -270,7 +270,7 @@ def _echo_blunders(report: dict, played: int) -> None:
     for side, kinds in per_side.items():
         for kind, d in kinds.items():
             first = f", first in turn {d['first_turn']:.1f}" if d.get("first_turn") is not None else ""
-            click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({d['games']} games{first})")
+            click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({games_text(d['games'])}{first})")
 
 
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
@@ -435,7 +435,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
             click.echo("no game finished: nothing to summarise" + (f" or to write to {json_out}" if json_out else ""),
                        err=True)
             raise SystemExit(130)
-    click.echo(f"{len(results)} games in {elapsed:.1f} s. Outcomes (count, share of the games played to the end, "
+    click.echo(f"{games_text(len(results))} in {elapsed:.1f} s. Outcomes (count, share of the games played to the end, "
                f"95 % confidence interval):")
     for k, v in s["outcomes"].items():
         r = s["rates"].get(k)
@@ -456,7 +456,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         click.echo("Eliminations per game by cause: " + ", ".join(f"{k} {v:.1f}" for k, v in causes.items()))
     fc = s["first_contact"]
     if fc["mean_turn"] is not None:
-        click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of {len(results)} games)")
+        click.echo(f"First contact: turn {fc['mean_turn']:.1f} on average ({fc['games_with_contact']} of "
+                   f"{games_text(len(results))})")
     if s["hot_hexes"]:
         click.echo("Most fought-over hexes: " + ", ".join(f"{h} ({n})" for h, n in s["hot_hexes"][:6]))
     if s["fire_origins"]:

@@ -48,7 +48,7 @@ from core.dice import derive_seed
 from core.rule_system import DEFAULT_SYSTEM, LoadedScenario, ScenarioRef, add_module, get, load_scenario
 
 __all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "ReplayWriteError", "play_game", "run_batch", "summarise",
-           "wilson_interval", "shared_pool", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
+           "wilson_interval", "games_text", "shared_pool", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
            "Scenario"]
 
 #: Where the replays of games that raised go when no replay folder is given (relative to the cwd).
@@ -658,6 +658,11 @@ def _run_pool(workers: int, tasks: list, take: Callable[[list], None]) -> None:
                 _shared["pool"] = (workers, None)
         elif not shared:
             pool.close()
+
+
+def games_text(n: int) -> str:
+    """A number of games as a summary says it: "1 game", "24 games"."""
+    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def wilson_interval(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:

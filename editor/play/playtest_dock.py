@@ -391,9 +391,11 @@ class PlaytestPanel(QWidget):
 def blunder_lines(report: dict) -> str:
     """The blunder report (docs/ai.md) as status lines: per side, each kind with its count a game
     and the games with one ("" when no kind was found or the system reports none)."""
+    from core.playtest import games_text
+
     out = []
     for side, kinds in (report.get("per_side") or {}).items():
         out.append(f"\nBlunders, {side} (a game): " + ", ".join(
-            f"{k.replace('_', ' ')} {d['per_game']:.1f} ({d['games']} games)" for k, d in kinds.items()))
+            f"{k.replace('_', ' ')} {d['per_game']:.1f} ({games_text(d['games'])})" for k, d in kinds.items()))
     return "".join(out)
 

@@ -539,5 +539,5 @@ def test_playtest_panel_shows_the_blunder_report(qtbot):
     item = {"turn": 1, "hex": "4307", "units": ["GM"], "effect": "broken"}
     panel._done([GameResult(0, 1, "russian", 7, blunders={"german": {"intensive_fire_burnout": [item, item]}}),
                  GameResult(1, 2, "russian", 7)])
-    assert "Blunders, german (a game): intensive fire burnout 1.0 (1 games)" in panel.status.text()
+    assert "Blunders, german (a game): intensive fire burnout 1.0 (1 game)" in panel.status.text()
     panel.shutdown()
