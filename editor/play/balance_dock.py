@@ -119,6 +119,7 @@ class BalancePanel(QWidget):
         #: the applied change (its label), the snapshot of the scenario just before it, and the two
         #: batches of the comparison (:class:`editor.play.heat_comparison.HeatBatch`)
         self.change_label: str | None = None
+        self.change_description = ""
         self.before_path: str | None = None
         self.today = None
         self.changed = None
@@ -327,6 +328,7 @@ class BalancePanel(QWidget):
             self.status.setText(f"<span style='color:#b00'>cannot apply {r['change']}: {why}</span>")
             return False
         self.change_label, self.before_path, self.changed = r["change"], before, None
+        self.change_description = r.get("description", "")
         self.today = self._todays_batch()
         self.compare_btn.setEnabled(False)
         self.confirm_btn.setEnabled(True)
@@ -362,7 +364,7 @@ class BalancePanel(QWidget):
         if not self._confirming or not results:
             return
         self._confirming = False
-        self.changed = HeatBatch(f"Changed: {self.change_label}", results, "the confirming playtest")
+        self.changed = HeatBatch(f"With {self.change_label}", results, "the confirming playtest")
         if self.today is None:
             self._play_today()
         else:
@@ -398,7 +400,7 @@ class BalancePanel(QWidget):
         if not results:
             self.status.setText("today's games were cancelled: no heat maps to compare")
             return
-        self.today = HeatBatch("Today", results, "the scenario before Apply, the confirming batch's seeds")
+        self.today = HeatBatch("Today", results, "as it was before Apply, on the same seeds")
         self._ready()
 
     def _ready(self) -> None:
@@ -423,7 +425,8 @@ class BalancePanel(QWidget):
             self.comparison = HeatComparison(self.map_source, parent=self)
         kind = self.playtest.heat.currentText() if self.playtest is not None else None
         try:
-            self.comparison.show_batches(self.change_label, self.today, self.changed, self.side.currentText(), kind)
+            self.comparison.show_batches(self.change_label, self.today, self.changed, self.side.currentText(), kind,
+                                         self.change_description)
         except Exception as e:  # noqa: BLE001 - a map that cannot be drawn is said, never a crash of the UI
             self.status.setText(f"<span style='color:#b00'>cannot draw the heat maps: {type(e).__name__}: {e}</span>")
             return False

@@ -51,19 +51,22 @@ class HeatBatch:
 
 
 def share_text(results: list, side: str) -> str:
-    """"German wins 35 % [18-56 %] of 20 games" for the batch ``results`` (the 95 % Wilson
-    interval of :func:`core.playtest.summarise`); "no games" for an empty batch."""
+    """"German wins 35 % [18-56 %], Russian 50 %, draw 15 % of 20 games" for the batch ``results``:
+    ``side``'s share first with its 95 % Wilson interval (:func:`core.playtest.summarise`), then the
+    other outcomes that happened; "no games" for an empty batch."""
     from core.playtest import summarise
 
     if not results:
         return "no games"
     s = summarise(results)
-    r = s["rates"].get(side)
-    n = s["games"]
+    rates, n = s["rates"], s["games"]
+    r = rates.get(side)
     if r is None:
         return f"{n} games"
     lo, hi = r["ci95"]
-    return f"{side.capitalize()} wins {r['rate']:.0%} [{lo:.0%}-{hi:.0%}] of {n} games"
+    rest = [f"{k if k in ('draw', 'error') else k.capitalize()} {rates[k]['rate']:.0%}"
+            for k in ("german", "russian", "draw", "error") if k != side and k in rates and s["outcomes"].get(k)]
+    return f"{side.capitalize()} wins {r['rate']:.0%} [{lo:.0%}-{hi:.0%}]" + "".join(f", {x}" for x in rest) + f" of {n} games"
 
 
 def comparison_images(hexmap, sections, today: HeatBatch, changed: HeatBatch, kind: str, side: str,
@@ -136,6 +139,7 @@ class HeatComparison(QDialog):
         self.setWindowTitle("Heat maps: the change beside today's")
         self.setModal(False)
         self.change = ""
+        self.description = ""
         self.side = "german"
         self.today: HeatBatch | None = None
         self.changed: HeatBatch | None = None
@@ -161,13 +165,14 @@ class HeatComparison(QDialog):
         lay.addLayout(pics, 1)
         self.resize(1280, 760)
 
-    def show_batches(self, change: str, today: HeatBatch, changed: HeatBatch, side: str, kind: str | None = None) -> None:
-        """Show ``today`` (left) and ``changed`` (right), the what-if ``change`` (its label),
-        ``side``'s share in each title; ``kind``: the heat map to start with (else the one shown)."""
+    def show_batches(self, change: str, today: HeatBatch, changed: HeatBatch, side: str, kind: str | None = None,
+                     description: str = "") -> None:
+        """Show ``today`` (left) and ``changed`` (right), the what-if ``change`` (its label;
+        ``description`` in words), ``side``'s share in each title; ``kind``: the heat map to start
+        with (else the one shown)."""
+        self.description = description
         self.change, self.today, self.changed, self.side = change, today, changed, side
         self.setWindowTitle(f"Heat maps: {change} beside today's")
-        self.heading.setText(f"<b>What-if {change}</b>: today's scenario (left, {len(today.results)} games) and "
-                             f"the changed one (right, {len(changed.results)} games), circles on one scale")
         if kind in KINDS and kind != self.kind.currentText():
             self.kind.setCurrentText(kind)   # redraws
         else:
@@ -179,7 +184,16 @@ class HeatComparison(QDialog):
         if self.today is None or self.changed is None:
             return
         hexmap, sections = self.map_source()
-        self.images = comparison_images(hexmap, sections, self.today, self.changed, self.kind.currentText(), self.side)
+        kind = self.kind.currentText()
+        self.images = comparison_images(hexmap, sections, self.today, self.changed, kind, self.side)
+        from cli.playtest_report import heat_counts
+
+        a, b = (sum(heat_counts(x.results, kind).values()) / max(1, len(x.results)) for x in (self.today, self.changed))
+        what = f" ({self.description})" if self.description else ""
+        self.heading.setText(f"<b>What-if {self.change}</b>{what}: today's scenario on the left "
+                             f"({len(self.today.results)} games), the changed one on the right "
+                             f"({len(self.changed.results)} games); the circles of both on one scale. "
+                             f"{kind.capitalize()} a game: {a:.1f} today, {b:.1f} changed.")
         self.left.set_image(self.images[0])
         self.right.set_image(self.images[1])
 

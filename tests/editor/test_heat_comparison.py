@@ -78,7 +78,7 @@ def test_heat_maps_of_the_change_beside_the_as_is_games(win, qtbot, tmp_path):
     dlg = panel.comparison
     assert dlg is not None and dlg.isVisible() and panel.compare_btn.isEnabled()
     assert "turns+=2" in dlg.windowTitle() and "turns+=2" in dlg.heading.text()
-    assert today.title == "Today" and changed.title == "Changed: turns+=2"
+    assert today.title == "Today" and changed.title == "With turns+=2"
     left, right = dlg.images
     assert not left.isNull() and not right.isNull() and left.size() == right.size()   # one map, one scale
     from cli.playtest_report import heat_counts
