@@ -101,8 +101,11 @@ class BalanceRunner(QThread):
 class BalancePanel(QWidget):
     """The Balance dock (see the module docstring). ``playable_file(folder)`` -> the snapshot to
     search on; ``apply_change(texts, scenario_path) -> str | None`` makes the changes one undoable
-    edit of the scenario (None) or says why not. Signals ``applied(label)`` and
-    ``playtest_requested()`` (the confirming playtest)."""
+    edit of the scenario (None) or says why not; ``playtest``: the Playtest panel (its last batch
+    may be today's, it plays the confirming batch); ``map_source() -> (HexMap, [section names])``:
+    the map in memory the heat maps are drawn on. Signals ``applied(label)``,
+    ``playtest_requested()`` (the confirming playtest) and ``comparison_ready()`` (both heat maps
+    can be drawn; the comparison window is shown)."""
 
     applied = Signal(str)
     playtest_requested = Signal()
