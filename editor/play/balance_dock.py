@@ -367,6 +367,11 @@ class BalancePanel(QWidget):
         if not self._confirming or not results:
             return
         self._confirming = False
+        played = self.playtest.batch_settings() if self.playtest is not None else None
+        if played is not None and self.before_path is not None and same_snapshot(played["path"], self.before_path):
+            self.status.setText(f"the playtest played the scenario as it was before {self.change_label} "
+                                "(undone?): no heat maps to compare")
+            return
         self.changed = HeatBatch(f"With {self.change_label}", results, "the confirming playtest")
         if self.today is None:
             self._play_today()

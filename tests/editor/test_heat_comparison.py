@@ -114,3 +114,13 @@ def test_todays_heat_map_is_the_last_playtest_batch_before_apply(win, qtbot):
     assert win.scenario_ctl.play.apply_change(["turns=4"], None) is None
     apply(panel, "turns+=1")
     assert panel.today is None
+
+
+def test_a_confirming_batch_of_the_undone_change_is_not_compared(win, qtbot):
+    panel = searched(win, qtbot)
+    apply(panel, "turns-=2")
+    win.scenario_ctl.doc.undo_stack.undo()           # the change taken back before the playtest
+    with qtbot.waitSignal(win.scenario_ctl.playtest.batch_finished, timeout=120_000):
+        panel.confirm_btn.click()
+    assert panel.changed is None and panel.today_runner is None and panel.comparison is None
+    assert "no heat maps to compare" in panel.status.text()
