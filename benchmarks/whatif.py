@@ -67,6 +67,11 @@ wins (`core/whatif.py`).
 - **Robust or AI-dependent**: `--robust` runs the robust verdict (`core/robust_balance.py`) on the
   best change (expensive); otherwise the table says "not checked".
 - Ctrl-C keeps the table so far (exit 130); the same seed gives the same table.
+- **In the editor** (Play mode, *Balance* panel): *Apply* makes the chosen change one undoable edit,
+  *Confirm with a playtest* runs the Playtest dock's batch of the changed scenario, and then the heat
+  maps of the change (eliminations, fire targets or fire origins) are drawn beside today's on one
+  scale, each titled with its side's share and games; today's batch is the last Playtest batch when
+  it played the scenario before the change, else the as-is scenario on the confirming batch's seeds.
 """
 
 

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
-__all__ = ["write_report", "SIDE_COLOURS"]
+__all__ = ["write_report", "heat_image", "heat_counts", "HEAT_KINDS", "SIDE_COLOURS"]
 
 #: Colours of the sides and outcomes (hex RGB).
 SIDE_COLOURS = {"german": "#4f5d6b", "russian": "#b5382e", "draw": "#c9a227", "error": "#6d6d6d"}
@@ -225,9 +225,48 @@ def casualty_chart(summary: dict, path: Path, title: str, subtitle: str) -> Path
 
 
 # ------------------------------------------------------------------------------------ heat maps
+#: The three heat maps of a batch, by the name the editor's Playtest panel gives them: the
+#: :class:`core.playtest.GameResult` field counted (hex id -> count), what the map shows (title),
+#: the legend's heading and the circles' colour.
+HEAT_KINDS = {
+    "eliminations": ("eliminated_at", "where units were eliminated", "eliminations", "#c0392b"),
+    "fire targets": ("fire_at", "hexes fired at (fire, grenades, flame, assaults)", "attacks on the hex", "#d35400"),
+    "fire origins": ("fire_from", "hexes fired from (one per firing unit)", "firing units in the hex", "#1f5fa8"),
+}
+
+
+def heat_counts(results: Iterable, kind: str) -> dict[str, int]:
+    """Hex id -> count summed over the games ``results`` (``GameResult``) for the heat map ``kind``
+    (a key of :data:`HEAT_KINDS`; KeyError for another); a result without the field counts nothing."""
+    field = HEAT_KINDS[kind][0]
+    out: dict[str, int] = {}
+    for r in results:
+        for h, n in (getattr(r, field, None) or {}).items():
+            out[h] = out.get(h, 0) + n
+    return out
+
+
 def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path, *, title: str, subtitle: str,
-             what: str, colour: str, games: int, short: str = "", px_per_hex: float = 36.0) -> Path:
-    """The map of ``sections`` with a translucent circle per hex of ``counts`` (area ~ count)."""
+             what: str, colour: str, games: int, short: str = "", px_per_hex: float = 36.0,
+             scale_max: int | None = None) -> Path:
+    """The map of ``sections`` with a translucent circle per hex of ``counts`` (area ~ count),
+    written as PNG to ``path`` (:func:`heat_image`); OSError when it cannot be written."""
+    img = heat_image(hexmap, sections, counts, title=title, subtitle=subtitle, what=what, colour=colour,
+                     games=games, short=short, px_per_hex=px_per_hex, scale_max=scale_max)
+    if not img.save(str(path), "PNG"):
+        raise OSError(f"cannot write PNG file {path}")
+    return path
+
+
+def heat_image(hexmap, sections: Iterable[str], counts: dict[str, int], *, title: str, subtitle: str,
+               what: str, colour: str, games: int, short: str = "", px_per_hex: float = 36.0,
+               scale_max: int | None = None):
+    """A ``QImage`` of the map of ``sections`` (of ``hexmap``, drawn by the editor's
+    :class:`MapPainter`) at ``px_per_hex`` pixels a hex, with a translucent circle per hex of
+    ``counts`` (hex id -> count over ``games`` games; area ~ count), a title, the legend and the
+    busiest hexes. ``scale_max``: the count drawn as the largest circle (default: the largest of
+    ``counts``); two maps given the same one are on the same scale, so they compare by eye."""
+    sections = list(sections)
     from PySide6.QtCore import QPointF, QRectF
     from PySide6.QtGui import QColor, QPen
 
@@ -290,7 +329,7 @@ def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path
         for sec in sections:
             rest = rest.subtracted(mp.outline(sec))
         p.fillPath(rest, QColor(120, 120, 120, 90))
-    cmax = max(counts.values(), default=0)
+    cmax = max(scale_max or 0, max(counts.values(), default=0))
     r_max = 0.78 * HEX_HEIGHT
     base = QColor(colour)
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -345,7 +384,8 @@ def heat_map(hexmap, sections: Iterable[str], counts: dict[str, int], path: Path
             y += 21
     else:
         _text(p, lx, y, legend_w - pad, 24, "none in these games", 15)
-    return _save(img, p, path)
+    p.end()
+    return img
 
 
 def write_report(results: Sequence, scenario, out_dir: str | os.PathLike[str], *, title: str = "",
@@ -369,19 +409,9 @@ def write_report(results: Sequence, scenario, out_dir: str | os.PathLike[str], *
     n = len(results)
     paths = [outcome_chart(s, out / "outcomes.png", title, sub),
              casualty_chart(s, out / "casualties_by_turn.png", title, sub)]
-    elim: dict[str, int] = {}
-    fire_at: dict[str, int] = {}
-    fire_from: dict[str, int] = {}
-    for r in results:
-        for d, acc in ((r.eliminated_at, elim), (r.fire_at, fire_at), (r.fire_from, fire_from)):
-            for h, c in d.items():
-                acc[h] = acc.get(h, 0) + c
-    paths.append(heat_map(hexmap, secs, elim, out / "map_eliminations.png", title=title, subtitle=sub,
-                          what="where units were eliminated", short="eliminations", colour="#c0392b", games=n))
-    paths.append(heat_map(hexmap, secs, fire_at, out / "map_fire_targets.png", title=title, subtitle=sub,
-                          what="hexes fired at (fire, grenades, flame, assaults)", short="attacks on the hex",
-                          colour="#d35400", games=n))
-    paths.append(heat_map(hexmap, secs, fire_from, out / "map_fire_origins.png", title=title, subtitle=sub,
-                          what="hexes fired from (one per firing unit)", short="firing units in the hex",
-                          colour="#1f5fa8", games=n))
+    for kind, name in (("eliminations", "map_eliminations.png"), ("fire targets", "map_fire_targets.png"),
+                       ("fire origins", "map_fire_origins.png")):
+        _field, what, short, colour = HEAT_KINDS[kind]
+        paths.append(heat_map(hexmap, secs, heat_counts(results, kind), out / name, title=title, subtitle=sub,
+                              what=what, short=short, colour=colour, games=n))
     return paths

@@ -39,7 +39,8 @@ class PlayMode:
                                 describe_settings=self.playtest.describe_settings)
         self.hotseat = HotseatPanel(ctl.overlay, ctl.playable_file, settings=self.playtest.game_settings,
                                     fixed_setup=ctl.designers_setup, describe_settings=self.playtest.describe_settings)
-        self.balance = BalancePanel(ctl.playable_file, apply_change=self.apply_change)
+        self.balance = BalancePanel(ctl.playable_file, apply_change=self.apply_change, playtest=self.playtest,
+                                    map_source=self.heat_map_source)
         self.balance.playtest_requested.connect(self._confirming_playtest)
         self.playtest.settings_changed.connect(self.watch.update_settings)
         self.playtest.settings_changed.connect(self.hotseat.update_settings)
@@ -73,6 +74,16 @@ class PlayMode:
         except ValueError as e:   # pydantic's ValidationError is a ValueError
             return str(e).splitlines()[0]
         return None
+
+    def heat_map_source(self):
+        """``(HexMap, [section names])`` the open scenario is played on, from the documents in
+        memory (the live map), for the heat maps beside today's. Raises ValueError when no Iron
+        Cross scenario is open (the only ones the Balance panel applies changes to)."""
+        doc = self.ctl.doc
+        sc = getattr(doc, "scenario", None)
+        if not hasattr(doc, "hexmap") or getattr(sc, "map", None) is None:
+            raise ValueError("no Iron Cross scenario is open")
+        return doc.hexmap, list(sc.map.sections)
 
     def _confirming_playtest(self) -> None:
         """The Balance panel's confirming playtest: the Playtest dock runs a batch of the edited scenario."""

@@ -9,8 +9,13 @@ after the running candidate's games and keeps the table so far. *Apply* makes th
 one undoable edit of the scenario document (``apply_change``, given by the shell) and then offers
 a confirming playtest (``playtest_requested``).
 
-Heat maps of the chosen change beside today's are not drawn here: the confirming playtest draws
-the heat map of the changed scenario in the Playtest panel.
+After the confirming playtest the heat maps of the change are drawn beside today's
+(:class:`editor.play.heat_comparison.HeatComparison`, reopened with *Compare heat maps*): today's
+batch is the Playtest panel's last batch when it played exactly the scenario before *Apply* (its
+snapshot's scenario, map and roster equal the one taken just before the edit), else the panel
+plays the as-is scenario (that snapshot) with the confirming batch's games, seed, players and rules,
+in the background, so both sides meet the same dice. Both pictures come from the batches' results
+as the panels hold them and from the map in memory.
 """
 
 from __future__ import annotations
@@ -96,15 +101,36 @@ class BalanceRunner(QThread):
 class BalancePanel(QWidget):
     """The Balance dock (see the module docstring). ``playable_file(folder)`` -> the snapshot to
     search on; ``apply_change(texts, scenario_path) -> str | None`` makes the changes one undoable
-    edit of the scenario (None) or says why not. Signals ``applied(label)`` and
-    ``playtest_requested()`` (the confirming playtest)."""
+    edit of the scenario (None) or says why not; ``playtest``: the Playtest panel (its last batch
+    may be today's, it plays the confirming batch); ``map_source() -> (HexMap, [section names])``:
+    the map in memory the heat maps are drawn on. Signals ``applied(label)``,
+    ``playtest_requested()`` (the confirming playtest) and ``comparison_ready()`` (both heat maps
+    can be drawn; the comparison window is shown)."""
 
     applied = Signal(str)
     playtest_requested = Signal()
+    #: both heat maps are ready (today's batch, the changed scenario's batch)
+    comparison_ready = Signal()
 
-    def __init__(self, playable_file, apply_change=None, parent=None):
+    def __init__(self, playable_file, apply_change=None, parent=None, playtest=None, map_source=None):
         super().__init__(parent)
         self.playable_file, self.apply_change = playable_file, apply_change
+        #: the Playtest panel (its last batch is today's; it plays the confirming batch)
+        self.playtest = playtest
+        #: () -> (HexMap, [section names]) in memory, for the heat maps
+        self.map_source = map_source
+        #: the applied change (its label), the snapshot of the scenario just before it, and the two
+        #: batches of the comparison (:class:`editor.play.heat_comparison.HeatBatch`)
+        self.change_label: str | None = None
+        self.change_description = ""
+        self.before_path: str | None = None
+        self.today = None
+        self.changed = None
+        self._confirming = False
+        self.today_runner = None
+        self.comparison = None
+        if playtest is not None:
+            playtest.batch_finished.connect(self._batch_finished)
         self.runner: BalanceRunner | None = None
         self.result = None
         self.rows: list[dict] = []
@@ -175,8 +201,12 @@ class BalancePanel(QWidget):
         self.apply_btn.setEnabled(False)
         self.confirm_btn = QPushButton("Confirm with a playtest")
         self.confirm_btn.setEnabled(False)
+        self.compare_btn = QPushButton("Compare heat maps")
+        self.compare_btn.setToolTip("today's heat maps beside the changed scenario's (after the confirming playtest)")
+        self.compare_btn.setEnabled(False)
         row.addWidget(self.apply_btn)
         row.addWidget(self.confirm_btn)
+        row.addWidget(self.compare_btn)
         lay.addLayout(row)
         self.status = QLabel("")
         self.status.setWordWrap(True)
@@ -184,7 +214,8 @@ class BalancePanel(QWidget):
         self.run_btn.clicked.connect(self.start)
         self.cancel_btn.clicked.connect(self.cancel)
         self.apply_btn.clicked.connect(self.apply_selected)
-        self.confirm_btn.clicked.connect(self.playtest_requested.emit)
+        self.confirm_btn.clicked.connect(self.confirm)
+        self.compare_btn.clicked.connect(self.compare)
         self.table.itemSelectionChanged.connect(self._selection)
 
     # ------------------------------------------------------------------ running
@@ -222,6 +253,10 @@ class BalancePanel(QWidget):
         return True
 
     def cancel(self) -> None:
+        if self.today_runner is not None and self.today_runner.isRunning():
+            self.today_runner.cancel()
+            self.status.setText("cancelling today's games (the running games finish first) ...")
+            return
         if self.runner is not None:
             self.runner.cancel()
             self.status.setText("cancelling after the running candidate's games ...")
@@ -287,11 +322,140 @@ class BalancePanel(QWidget):
         r = self.selected_row()
         if r is None or not r["changes"] or self.apply_change is None:
             return False
+        try:   # today's scenario, for today's heat maps
+            before = str(self.playable_file(self._tmp))
+        except (ValueError, OSError):
+            before = None
         why = self.apply_change(list(r["changes"]), self.scenario_path)
         if why:
             self.status.setText(f"<span style='color:#b00'>cannot apply {r['change']}: {why}</span>")
             return False
+        self.change_label, self.before_path, self.changed = r["change"], before, None
+        self.change_description = r.get("description", "")
+        self.today = self._todays_batch()
+        self.compare_btn.setEnabled(False)
         self.confirm_btn.setEnabled(True)
         self.status.setText(f"applied {r['change']} (Edit > Undo takes it back); confirm it with a playtest")
         self.applied.emit(r["change"])
         return True
+
+    # ------------------------------------------------------------------ heat maps beside today's
+    def _todays_batch(self):
+        """The Playtest panel's last batch as today's (a ``HeatBatch``) when it played exactly the
+        scenario before the change (same scenario, map and roster as :attr:`before_path`), else None."""
+        from editor.play.heat_comparison import HeatBatch
+
+        pt = self.playtest
+        if pt is None or self.before_path is None or not pt.results:
+            return None
+        if pt.runner is not None and pt.runner.isRunning():
+            return None
+        played = pt.batch_settings()
+        if played is None or not same_snapshot(played["path"], self.before_path):
+            return None
+        return HeatBatch("Today", pt.results, "the last Playtest batch before Apply")
+
+    def confirm(self) -> None:
+        """The confirming playtest (the Playtest panel's batch of the changed scenario); its end
+        brings the heat maps beside today's."""
+        self._confirming = self.change_label is not None
+        self.playtest_requested.emit()
+
+    def _batch_finished(self, results: list) -> None:
+        from editor.play.heat_comparison import HeatBatch
+
+        if not self._confirming or not results:
+            return
+        self._confirming = False
+        played = self.playtest.batch_settings() if self.playtest is not None else None
+        if played is not None and self.before_path is not None and same_snapshot(played["path"], self.before_path):
+            self.status.setText(f"the playtest played the scenario as it was before {self.change_label} "
+                                "(undone?): no heat maps to compare")
+            return
+        self.changed = HeatBatch(f"With {self.change_label}", results, "the confirming playtest")
+        if self.today is None:
+            self._play_today()
+        else:
+            self._ready()
+
+    def _play_today(self) -> None:
+        """Play today's scenario (the snapshot before the change) as the confirming batch was
+        played, in the background; its end shows the comparison."""
+        from editor.play.playtest_dock import BatchRunner
+
+        played = self.playtest.batch_settings() if self.playtest is not None else None
+        if self.before_path is None or played is None:
+            self.status.setText("today's scenario could not be kept: no heat maps to compare")
+            return
+        n = len(self.changed.results)
+        self.today_runner = BatchRunner(self.before_path, n, played["seed"], played["ai"], played["rules"],
+                                        played["workers"], played["options"], parent=self,
+                                        fixed_setup=played["fixed_setup"])
+        self.today_runner.progress.connect(
+            lambda d, t: (self.bar.setRange(0, t), self.bar.setValue(d),
+                          self.status.setText(f"today's scenario for the heat maps: {d} of {t} games")))
+        self.today_runner.done.connect(self._today_done)
+        self.today_runner.failed.connect(self._failed)
+        self.cancel_btn.setEnabled(True)
+        self.status.setText(f"playing today's scenario ({n} games, the confirming batch's seed and players) "
+                            "for the heat maps ...")
+        self.today_runner.start()
+
+    def _today_done(self, results: list) -> None:
+        from editor.play.heat_comparison import HeatBatch
+
+        self.cancel_btn.setEnabled(False)
+        if not results:
+            self.status.setText("today's games were cancelled: no heat maps to compare")
+            return
+        self.today = HeatBatch("Today", results, "as it was before Apply, on the same seeds")
+        self._ready()
+
+    def _ready(self) -> None:
+        self.compare_btn.setEnabled(True)
+        self.status.setText(f"{self.change_label}: {self._share(self.today.results)} today, "
+                            f"{self._share(self.changed.results)} changed")
+        self.comparison_ready.emit()
+        self.compare()
+
+    def _share(self, results: list) -> str:
+        from editor.play.heat_comparison import share_text
+
+        return share_text(results, self.side.currentText())
+
+    def compare(self) -> bool:
+        """Show the heat maps of the change beside today's (False until both batches exist)."""
+        if self.today is None or self.changed is None or self.map_source is None:
+            return False
+        from editor.play.heat_comparison import HeatComparison
+
+        if self.comparison is None:
+            self.comparison = HeatComparison(self.map_source, parent=self)
+        kind = self.playtest.heat.currentText() if self.playtest is not None else None
+        try:
+            self.comparison.show_batches(self.change_label, self.today, self.changed, self.side.currentText(), kind,
+                                         self.change_description)
+        except Exception as e:  # noqa: BLE001 - a map that cannot be drawn is said, never a crash of the UI
+            self.status.setText(f"<span style='color:#b00'>cannot draw the heat maps: {type(e).__name__}: {e}</span>")
+            return False
+        return True
+
+    def shutdown(self) -> None:
+        """Stop the search and today's games (the window closes)."""
+        for r in (self.runner, self.today_runner):
+            if r is not None and r.isRunning():
+                r.cancel()
+                r.wait(30000)
+
+
+def same_snapshot(a: str, b: str) -> bool:
+    """Whether the snapshots (``ScenarioDocument.playable_copy``) of scenario files ``a`` and ``b``
+    hold the same scenario, map and roster (their files equal byte for byte)."""
+    from pathlib import Path
+
+    da, db = Path(a).parent, Path(b).parent
+    try:
+        return all((da / n).read_bytes() == (db / n).read_bytes()
+                   for n in (Path(a).name, "map.json", "counters.json"))
+    except OSError:
+        return False

@@ -165,6 +165,8 @@ class PlaytestPanel(QWidget):
     refused); ``heat_changed(dict, str)`` asks the window to draw a heat map."""
 
     heat_changed = Signal(object, str)
+    #: a batch ended with games (the results list, as :attr:`results` holds it)
+    batch_finished = Signal(object)
     #: the seed, an AI, the rules or *Use this set-up* changed (Watch and Hot-seat show them)
     settings_changed = Signal()
 
@@ -367,17 +369,24 @@ class PlaytestPanel(QWidget):
             self.heat.setCurrentText("eliminations")
         else:
             self._emit_heat()
+        self.batch_finished.emit(self.results)
+
+    def batch_settings(self) -> dict | None:
+        """What the last batch played (None before one ran): ``{"path"`` (its snapshot),
+        ``"games", "seed", "ai", "rules", "workers", "options", "fixed_setup"}``."""
+        if self.runner is None:
+            return None
+        path, games, seed, ai, rules, workers, options = self.runner.args
+        return {"path": path, "games": games, "seed": seed, "ai": dict(ai), "rules": rules, "workers": workers,
+                "options": options, "fixed_setup": self.runner.fixed_setup}
 
     def heat_counts(self, which: str | None = None) -> dict[str, int]:
+        """Hex id -> count over the batch for the heat map ``which`` (default: the one chosen;
+        "none": empty), as the report pictures count it (:func:`cli.playtest_report.heat_counts`)."""
+        from cli.playtest_report import HEAT_KINDS, heat_counts
+
         which = which or self.heat.currentText()
-        field = {"eliminations": "eliminated_at", "fire targets": "fire_at", "fire origins": "fire_from"}.get(which)
-        out: dict[str, int] = {}
-        if field is None:
-            return out
-        for r in self.results:
-            for h, n in (getattr(r, field, None) or {}).items():
-                out[h] = out.get(h, 0) + n
-        return out
+        return heat_counts(self.results, which) if which in HEAT_KINDS else {}
 
     def _emit_heat(self) -> None:
         self.heat_changed.emit(self.heat_counts(), self.heat.currentText())

@@ -372,5 +372,7 @@ class ScenarioOpening:
     def shutdown(self) -> None:
         self.playtest.shutdown()
         self.watch.shutdown()
+        if hasattr(self, "play"):
+            self.play.balance.shutdown()
         if isinstance(self.doc, SystemScenarioDocument):   # the window closes: the scenario reads its file again
             self.doc.bind_map(None)
