@@ -646,4 +646,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # run as a script this file is "__main__", not the module ``cli.main`` on which the commands in
+    # their own modules (tune, balance) register themselves: hand over to that module
+    from cli.main import main as _registered_main
+
+    sys.exit(_registered_main())
