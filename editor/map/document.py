@@ -25,6 +25,7 @@ Files: :meth:`save` is atomic (:func:`maps.mapfile.save_map`); :meth:`autosave` 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -46,6 +47,16 @@ def autosave_path(path: str | os.PathLike[str]) -> Path:
     """The side file autosaves go to: ``FILE.autosave`` next to ``FILE``."""
     p = Path(path)
     return p.with_name(p.name + AUTOSAVE_SUFFIX)
+
+
+def remove_autosave(path: str | os.PathLike[str]) -> None:
+    """Remove the autosave side file of ``path`` (none: nothing to do). One that cannot be removed
+    (no permission, a read-only folder) is logged: it will be offered for recovery next time."""
+    a = autosave_path(path)
+    try:
+        a.unlink(missing_ok=True)
+    except OSError as e:
+        logging.getLogger(__name__).warning("cannot remove the autosave %s: %s", a, e.strerror or e)
 
 
 def new_map(columns: tuple[int, int] = (10, 30), rows: tuple[int, int] = (1, 27), name: str = "Untitled map") -> MapFile:
@@ -283,7 +294,4 @@ class MapDocument(QObject):
 
     def discard_autosave(self) -> None:
         if self._path is not None:
-            try:
-                autosave_path(self._path).unlink()
-            except OSError:
-                pass
+            remove_autosave(self._path)

@@ -77,13 +77,10 @@ class ScenarioAutosave:
 
     def discard_autosave(self) -> None:
         """Remove the autosave side files (saved, or the changes discarded)."""
-        from editor.map.document import autosave_path
+        from editor.map.document import remove_autosave
 
         if self._path is None:
             return
-        for a in (autosave_path(self._path), autosave_path(placement_path(self._path))):
-            try:
-                a.unlink()
-            except OSError:
-                pass
+        for p in (self._path, placement_path(self._path)):
+            remove_autosave(p)
 

@@ -90,3 +90,23 @@ def test_killed_editor_autosave_offered_and_restores_the_edit(qtbot, tmp_path, d
         assert "before the crash" in path.read_text() or json.loads(path.read_text())["turns"] == 5
     assert not auto.exists()   # saved: the autosave is gone, nothing offered next time
     w.scenario_ctl.shutdown()
+
+
+def test_an_autosave_that_cannot_be_removed_is_logged_not_hidden(tmp_path, monkeypatch, caplog):
+    import errno
+    import logging
+    from pathlib import Path
+
+    from editor.map.document import autosave_path, remove_autosave
+
+    remove_autosave(tmp_path / "none.json")          # no autosave: nothing to do, nothing said
+    f = tmp_path / "map.json"
+    autosave_path(f).write_text("{}")
+
+    def refuse(self, missing_ok=False):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    with caplog.at_level(logging.WARNING):
+        remove_autosave(f)
+    assert f"cannot remove the autosave {autosave_path(f)}: Permission denied" in caplog.text

@@ -257,10 +257,9 @@ class SystemScenarioDocument(QObject):
         self.dirty_changed.emit(True)
 
     def discard_autosave(self) -> None:
-        try:
-            self.autosave_path().unlink()
-        except OSError:
-            pass
+        from editor.map.document import remove_autosave
+
+        remove_autosave(self._path)
 
     # -- what the window asks of a document
     @property
