@@ -92,19 +92,38 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
 
     spent = res.pairs.spent if res.pairs else res.singles.spent
     best = res.best
+    why = ("the budget spent: the intervals are only as narrow as that" if spent >= args.budget else
+           "the race ended before the budget: no candidate was left in it")
     lines = [f"### What would balance {loaded.title}?", "",
              f"`ironcross balance {Path(loaded.path).relative_to(ROOT)} --target {side}=50 --budget {args.budget} "
              f"--first {args.first} --seed {args.seed}{f' --kinds {args.kinds}' if args.kinds else ''}` over the {n_changes} "
              f"default changes that apply{f' of the kinds {args.kinds}' if args.kinds else ''} (heuristic "
-             f"AI both sides, basic rules): {spent} games of a budget of **{args.budget}** (a small budget: the "
-             f"intervals are wide), {ys.fmt(wall)} on {args.workers} workers"
-             + (", interrupted" if res.interrupted else "") + ".", ""]
-    if best is not None:
+             f"AI both sides, basic rules): {spent} games of a budget of **{args.budget}** ({why}), "
+             f"{ys.fmt(wall)} on {args.workers} workers" + (", interrupted" if res.interrupted else "") + ".", ""]
+    arms = [a for r in (res.singles, res.pairs) if r is not None for a in r.arms
+            if a.invalid is None and a.played and a.candidate.changes]
+    lo_band, hi_band = res.singles.in_band
+    if best is not None and lo_band <= best.share(side)[0] <= hi_band:
         p, lo, hi = best.share(side)
         lines.append(f"Proposed: **{best.candidate.label}** ({'; '.join(c.description for c in best.candidate.changes)})"
-                     f": {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over {len(best.played)} games; the interval "
-                     f"{'contains' if lo <= 0.5 <= hi else 'does not contain'} 50 %. Confirm it with a playtest of "
-                     "200 games before trusting it.")
+                     f": {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over {len(best.played)} games. Confirm it "
+                     "with a playtest of 200 games before trusting it.")
+        lines.append("")
+    elif arms:
+        # nothing in the band: say so, with the nearest share and the nearest of the best-measured
+        near = min(arms, key=lambda a: (a.distance(side, 0.5), -len(a.played)))
+        most = max(len(a.played) for a in arms)
+        sure = min((a for a in arms if len(a.played) == most), key=lambda a: a.distance(side, 0.5))
+        txt = []
+        for a in ([near] if sure is near else [near, sure]):
+            p, lo, hi = a.share(side)
+            txt.append(f"**{a.candidate.label}** ({'; '.join(c.description for c in a.candidate.changes)}): {side} "
+                       f"{p:.0%} ({lo:.0%}-{hi:.0%}) over {len(a.played)} games")
+        lines.append(f"No change of these kinds, alone or two together, brings {side} into the band "
+                     f"{lo_band:.0%}-{hi_band:.0%}: every candidate left the race (its interval outside the band, or "
+                     f"halved as farther from the target). Nearest: " + "; best measured: ".join(txt) + ". The "
+                     "imbalance needs a larger change than one step of a default kind (try `--try` with bigger "
+                     "steps or other kinds).")
         lines.append("")
     lines += ["```"] + table_lines(res, side, 0.5) + ["```", ""]
     return lines

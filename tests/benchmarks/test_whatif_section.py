@@ -1,0 +1,55 @@
+"""The section ``benchmarks/whatif.py`` writes into docs/balance.md says what the search found:
+a proposal only for a change whose share lies in the band, otherwise that none does, with the
+nearest share and the nearest of the best-measured candidates, and why the search ended."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from argparse import Namespace
+from pathlib import Path
+
+from benchmarks.yardstick import Yardstick
+from core.whatif import Arm, Candidate, Change, WhatIfSearch, race
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("whatif_script", ROOT / "benchmarks" / "whatif.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class _Loaded:
+    title = "Scenario 1: Demyansk Pocket"
+    path = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+
+
+def _search(probs: dict[str, float], budget: int) -> WhatIfSearch:
+    arms = [Arm(Candidate())] + [Arm(Candidate((Change(t, "test", f"change {t}"),))) for t in probs]
+
+    def play(cand, seeds):
+        p = probs[cand.changes[0].text] if cand.changes else 0.05
+        return ["german" if random.Random(s).random() < p else "russian" for s in seeds]
+
+    res = race(arms, play, side="german", target=0.5, budget=budget, first=8)
+    return WhatIfSearch(res, best=res.best())
+
+
+def _text(res, budget) -> str:
+    args = Namespace(budget=budget, first=8, seed=1, kinds=None, workers=2)
+    return "\n".join(_script().section(1, _Loaded(), "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 3))
+
+
+def test_a_change_in_the_band_is_proposed():
+    text = _text(_search({"a": 0.5, "b": 0.1, "c": 0.2}, 400), 400)
+    assert "Proposed: **a**" in text and "No change of these kinds" not in text
+
+
+def test_no_change_in_the_band_is_said_with_the_nearest_and_why_the_search_ended():
+    text = _text(_search({"a": 0.25, "b": 0.05, "c": 0.12}, 2000), 2000)
+    assert "Proposed:" not in text
+    assert "No change of these kinds, alone or two together, brings german into the band 45%-55%" in text
+    assert "Nearest: **a**" in text and "the race ended before the budget" in text
