@@ -7,7 +7,7 @@ scenario into ``docs/balance.md`` between the markers ``<!-- whatif:begin -->`` 
 Usage::
 
     .venv/bin/python benchmarks/whatif.py --budget 2000 --workers 2            # every lopsided one
-    .venv/bin/python benchmarks/whatif.py --scenario 1 --budget 160 --first 4   # Scenario 1, small
+    .venv/bin/python benchmarks/whatif.py --scenario 1 --budget 160 --first 4 --confirm 0   # Scenario 1, small
 """
 
 from __future__ import annotations
@@ -86,8 +86,41 @@ LOPSIDED = {
 }
 
 
-def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstick, n_changes: int) -> list[str]:
-    """The markdown section of one scenario's search."""
+def named_arms(res, side: str) -> list:
+    """The arms a section names: the proposed change when its share lies in the band, else the
+    nearest share and the nearest of the best-measured candidates (one arm when they are one)."""
+    best = res.best
+    lo_band, hi_band = res.singles.in_band
+    if best is not None and lo_band <= best.share(side)[0] <= hi_band:
+        return [best]
+    arms = [a for r in (res.singles, res.pairs) if r is not None for a in r.arms
+            if a.invalid is None and a.played and a.candidate.changes]
+    if not arms:
+        return []
+    near = min(arms, key=lambda a: (a.distance(side, 0.5), -len(a.played)))
+    most = max(len(a.played) for a in arms)
+    sure = min((a for a in arms if len(a.played) == most), key=lambda a: a.distance(side, 0.5))
+    return [near] if sure is near else [near, sure]
+
+
+def confirm(arms: list, side: str, games: int, args) -> dict[str, tuple]:
+    """Play ``games`` games of each arm's scenario file on the search's seeds (its first games are
+    the search's): change label -> (share, low, high, games) of ``side``'s wins."""
+    from core.playtest import DEFAULT_AI, run_batch, wilson_interval
+
+    out = {}
+    for a in arms:
+        rs = run_batch(a.path, games, args.seed, dict(DEFAULT_AI), workers=args.workers, scheduler=args.scheduler)
+        played = [r for r in rs if r.outcome != "error"]
+        k = sum(1 for r in played if r.outcome == side)
+        lo, hi = wilson_interval(k, len(played))
+        out[a.candidate.label] = (k / len(played) if played else 0.0, lo, hi, len(played))
+    return out
+
+
+def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstick, n_changes: int,
+            confirmed: dict[str, tuple] | None = None) -> list[str]:
+    """The markdown section of one scenario's search (``confirmed``: see :func:`confirm`)."""
     from cli.balance_command import table_lines
 
     spent = res.pairs.spent if res.pairs else res.singles.spent
@@ -100,22 +133,16 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
              f"default changes that apply{f' of the kinds {args.kinds}' if args.kinds else ''} (heuristic "
              f"AI both sides, basic rules): {spent} games of a budget of **{args.budget}** ({why}), "
              f"{ys.fmt(wall)} on {args.workers} workers" + (", interrupted" if res.interrupted else "") + ".", ""]
-    arms = [a for r in (res.singles, res.pairs) if r is not None for a in r.arms
-            if a.invalid is None and a.played and a.candidate.changes]
     lo_band, hi_band = res.singles.in_band
-    if best is not None and lo_band <= best.share(side)[0] <= hi_band:
+    named = named_arms(res, side)
+    if named and lo_band <= named[0].share(side)[0] <= hi_band:
         p, lo, hi = best.share(side)
         lines.append(f"Proposed: **{best.candidate.label}** ({'; '.join(c.description for c in best.candidate.changes)})"
-                     f": {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over {len(best.played)} games. Confirm it "
-                     "with a playtest of 200 games before trusting it.")
+                     f": {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over {len(best.played)} games.")
         lines.append("")
-    elif arms:
-        # nothing in the band: say so, with the nearest share and the nearest of the best-measured
-        near = min(arms, key=lambda a: (a.distance(side, 0.5), -len(a.played)))
-        most = max(len(a.played) for a in arms)
-        sure = min((a for a in arms if len(a.played) == most), key=lambda a: a.distance(side, 0.5))
+    elif named:
         txt = []
-        for a in ([near] if sure is near else [near, sure]):
+        for a in named:
             p, lo, hi = a.share(side)
             txt.append(f"**{a.candidate.label}** ({'; '.join(c.description for c in a.candidate.changes)}): {side} "
                        f"{p:.0%} ({lo:.0%}-{hi:.0%}) over {len(a.played)} games")
@@ -125,6 +152,14 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
                      "imbalance needs a larger change than one step of a default kind (try `--try` with bigger "
                      "steps or other kinds).")
         lines.append("")
+    for a in named:
+        if confirmed and a.candidate.label in confirmed:
+            p, lo, hi, n = confirmed[a.candidate.label]
+            sp, slo, shi = a.share(side)
+            agree = "agrees with" if lo <= shi and slo <= hi else "does NOT agree with"
+            lines += [f"Confirming playtest of **{a.candidate.label}**: {n} games (seed {args.seed}; the search's "
+                      f"{len(a.played)} games are the first of them): {side} {p:.1%} ({lo:.1%}-{hi:.1%}), which "
+                      f"{agree} the search's {sp:.0%} ({slo:.0%}-{shi:.0%}).", ""]
     lines += ["```"] + table_lines(res, side, 0.5) + ["```", ""]
     return lines
 
@@ -154,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kinds", default=None, help="comma-separated kinds of change (default: all that apply but ammo)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))
     ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--confirm", type=int, default=200, metavar="GAMES",
+                    help="play this many games of the change(s) the section names (0: none)")
     args = ap.parse_args(argv)
     from cli.balance_command import table_lines
     from core.rule_system import load_scenario
@@ -186,7 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         for line in table_lines(res, side, 0.5):
             print(line)
         print(f"{loaded.title}: wall {ys.fmt(wall)}")
-        body += section(number, loaded, side, res, args, wall, ys, len(changes))
+        confirmed = confirm(named_arms(res, side), side, args.confirm, args) if args.confirm else None
+        for label, (p, lo, hi, n) in (confirmed or {}).items():
+            print(f"confirmed {label}: {side} {p:.1%} [{lo:.1%}-{hi:.1%}] over {n} games")
+        body += section(number, loaded, side, res, args, wall, ys, len(changes), confirmed)
     if not args.no_write:
         write_block(Path(args.out), body)
         print(f"wrote the what-if block of {args.out}")

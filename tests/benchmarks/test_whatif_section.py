@@ -53,3 +53,17 @@ def test_no_change_in_the_band_is_said_with_the_nearest_and_why_the_search_ended
     assert "Proposed:" not in text
     assert "No change of these kinds, alone or two together, brings german into the band 45%-55%" in text
     assert "Nearest: **a**" in text and "the race ended before the budget" in text
+
+
+def test_a_confirming_playtest_is_compared_with_the_search():
+    res = _search({"a": 0.25, "b": 0.05, "c": 0.12}, 2000)
+    mod = _script()
+    (arm,) = mod.named_arms(res, "german")[:1]
+    args = Namespace(budget=2000, first=8, seed=1, kinds=None, workers=2)
+    text = "\n".join(mod.section(1, _Loaded(), "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 3,
+                                 {arm.candidate.label: (0.10, 0.06, 0.15, 200)}))
+    assert f"Confirming playtest of **{arm.candidate.label}**: 200 games (seed 1" in text
+    assert "german 10.0% (6.0%-15.0%), which agrees with the search's" in text
+    far = "\n".join(mod.section(1, _Loaded(), "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 3,
+                                {arm.candidate.label: (0.80, 0.74, 0.85, 200)}))
+    assert "does NOT agree with" in far
