@@ -2,7 +2,7 @@
 confirming playtest both maps are drawn (the report pictures, on one scale), titled with the change
 and each side's share and games; today's batch is the Playtest panel's last one when it played the
 scenario before the change, else the panel plays the as-is scenario on the confirming batch's seeds.
-Short games (Scenario 1 cut to 3 Game Turns, random players, 2 games a side) keep it quick."""
+Short games (Scenario 1 cut to 2 Game Turns, random players, 2 games a side) keep it quick."""
 
 from __future__ import annotations
 
@@ -35,10 +35,10 @@ def fake(arm, seeds):
 
 
 def searched(win, qtbot):
-    """Scenario 1 cut to 3 Game Turns (short games), the Playtest panel set to 2 random-player
+    """Scenario 1 cut to 2 Game Turns (short games), the Playtest panel set to 2 random-player
     games, and a search over game length done with fake games: the Balance panel."""
     ctl = win.scenario_ctl
-    assert ctl.play.apply_change(["turns=3"], None) is None
+    assert ctl.play.apply_change(["turns=2"], None) is None
     p = ctl.playtest
     for c in p.ai.values():
         c.setCurrentText("random")
@@ -66,7 +66,7 @@ def apply(panel, change):
 def test_heat_maps_of_the_change_beside_the_as_is_games(win, qtbot, tmp_path):
     panel = searched(win, qtbot)
     assert not panel.compare()                       # nothing to compare yet
-    apply(panel, "turns+=2")                         # 3 -> 5 Game Turns
+    apply(panel, "turns+=1")                         # 2 -> 3 Game Turns
     assert panel.today is None                       # no Playtest batch before Apply
     with qtbot.waitSignal(panel.comparison_ready, timeout=120_000):
         panel.confirm_btn.click()                    # the confirming playtest, then today's games
@@ -74,11 +74,11 @@ def test_heat_maps_of_the_change_beside_the_as_is_games(win, qtbot, tmp_path):
     assert len(today.results) == len(changed.results) == 2
     assert changed.results is win.scenario_ctl.playtest.results    # the batch the Playtest panel holds
     assert [r.seed for r in today.results] == [r.seed for r in changed.results]   # the same dice
-    assert {r.turns for r in today.results} <= {1, 2, 3} and max(r.turns for r in changed.results) > 3
+    assert {r.turns for r in today.results} <= {1, 2} and max(r.turns for r in changed.results) > 2
     dlg = panel.comparison
     assert dlg is not None and dlg.isVisible() and panel.compare_btn.isEnabled()
-    assert "turns+=2" in dlg.windowTitle() and "turns+=2" in dlg.heading.text()
-    assert today.title == "Today" and changed.title == "With turns+=2"
+    assert "turns+=1" in dlg.windowTitle() and "turns+=1" in dlg.heading.text()
+    assert today.title == "Today" and changed.title == "With turns+=1"
     left, right = dlg.images
     assert not left.isNull() and not right.isNull() and left.size() == right.size()   # one map, one scale
     from cli.playtest_report import heat_counts
@@ -118,7 +118,7 @@ def test_todays_heat_map_is_the_last_playtest_batch_before_apply(win, qtbot):
 
 def test_a_confirming_batch_of_the_undone_change_is_not_compared(win, qtbot):
     panel = searched(win, qtbot)
-    apply(panel, "turns-=2")
+    apply(panel, "turns-=1")
     win.scenario_ctl.doc.undo_stack.undo()           # the change taken back before the playtest
     with qtbot.waitSignal(win.scenario_ctl.playtest.batch_finished, timeout=120_000):
         panel.confirm_btn.click()
