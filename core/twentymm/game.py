@@ -497,15 +497,14 @@ class Game:
                 cost += math.inf if rate <= 0 else inches / rate
         obst = t.crosses_obstacle(a, b)
         inb = False
-        if geo["buildings"] is not None:
-            for i in geo["buildings"].query(seg, predicate="intersects"):
-                bp = geo["building_polys"][int(i)]
-                if seg.crosses(bp) or seg.within(bp):
-                    inb = True
-                    break
+        near = geo["buildings"].query(seg, predicate="intersects") if geo["buildings"] is not None else ()
+        for i in near:
+            bp = geo["building_polys"][int(i)]
+            if seg.crosses(bp) or seg.within(bp):
+                inb = True
+                break
         # Infantry Moving and Firing in Buildings: doors, windows and blank walls crossed
-        hit = geo["buildings"] is not None and len(geo["buildings"].query(seg, predicate="intersects")) > 0
-        walls = t.wall_crossings(a, b) if hit else []
+        walls = t.wall_crossings(a, b) if len(near) > 0 else []
         return cost, {"difficult": diff, "obstacles": obst, "buildings": inb, "road": road, "walls": walls}
 
     def _check_move(self, a: Move) -> dict:
