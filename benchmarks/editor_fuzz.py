@@ -120,36 +120,29 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copy(ROOT / "maps" / "data" / "iron_cross_mapsheet_corrected.json", tmp / "maps" / "data")
     save_map(tmp / "edge.json", make_map((0, 8), (1, 8), trees={"0103": 2}).doc)
 
-    def scenario():
+    def window(path: Path, new_scenario: bool = False):
+        """A window at 1366 x 768 with ``path`` open (and a new scenario on its map)."""
         w = MainWindow(persist_settings=False)
         w.resize(1366, 768)
         w.show()
-        w.open_file(tmp / "scenarios" / "data" / "s1.json", offer_recovery=False)
+        w.open_file(path, offer_recovery=False)
+        if new_scenario:
+            w.scenario_ctl.new_scenario()
         return w
+
+    def scenario():
+        return window(tmp / "scenarios" / "data" / "s1.json")
 
     def map_only():
-        w = MainWindow(persist_settings=False)
-        w.resize(1366, 768)
-        w.show()
-        w.open_file(tmp / "maps" / "data" / "iron_cross_mapsheet_corrected.json", offer_recovery=False)
-        return w
+        return window(tmp / "maps" / "data" / "iron_cross_mapsheet_corrected.json")
 
     def edge():
-        w = MainWindow(persist_settings=False)
-        w.resize(1366, 768)
-        w.show()
-        w.open_file(tmp / "edge.json", offer_recovery=False)
-        w.scenario_ctl.new_scenario()
-        return w
+        return window(tmp / "edge.json", new_scenario=True)
 
     def system_scenario(name: str):
         def opener():
             shutil.copy(ROOT / "scenarios" / "data" / name, tmp / "scenarios" / "data" / name)
-            w = MainWindow(persist_settings=False)
-            w.resize(1366, 768)
-            w.show()
-            w.open_file(tmp / "scenarios" / "data" / name, offer_recovery=False)
-            return w
+            return window(tmp / "scenarios" / "data" / name)
         return opener
 
     only = set(args.only.split(",")) if args.only else None
