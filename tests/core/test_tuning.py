@@ -109,20 +109,10 @@ def test_playtest_robust_prints_the_verdict(race, tmp_path):
     assert "Verdict:" in r.output and json.loads(out.read_text())["verdict"] in ("robust", "AI-dependent", "undecided")
 
 
-def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_process(race, monkeypatch):
+def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_process(race, pools_started):
     """Every trial's batch (and the check) runs on one pool kept open for the whole run
     (core.playtest.shared_pool): one pool started, the same trials and scores as in one process."""
-    from core import playtest
-
-    started = []
-    real = playtest._LocalPool
-
-    def counting(*a, **kw):
-        started.append(1)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(playtest, "_LocalPool", counting)
     one = _tune(race, trials=3, games=6, check_games=6)
     two = _tune(race, trials=3, games=6, check_games=6, workers=2)
-    assert len(started) == 1
+    assert len(pools_started) == 1
     assert (two.best, two.best_score, two.history, two.check) == (one.best, one.best_score, one.history, one.check)

@@ -119,26 +119,17 @@ def test_search_reports_an_invalid_candidate_and_never_plays_it(tmp_path):
     assert len(rows["turns+=1"].played) >= 4
 
 
-def test_a_search_of_real_games_runs_on_one_pool_with_the_results_of_one_process(tmp_path, monkeypatch):
+def test_a_search_of_real_games_runs_on_one_pool_with_the_results_of_one_process(tmp_path, pools_started):
     """Every candidate's games go to one local pool started once for the whole search (its workers
     keep the map and what was computed on it); the table is the one a single process gives."""
-    from core import playtest
     from core.rule_system import load_scenario
     from tests.core.test_playtest import short_scenario
 
-    started = []
-    real = playtest._LocalPool
-
-    def counting(*a, **kw):
-        started.append(1)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(playtest, "_LocalPool", counting)
     loaded = load_scenario(short_scenario(tmp_path, turns=1))
     kw = dict(side="german", target=0.5, budget=6, first=2, changes=["turns+=1", "german.grenades+=2"],
               ai={"german": "random", "russian": "random"}, combine=False)
     one = search(loaded, workers=1, folder=tmp_path / "one", **kw)
     two = search(loaded, workers=2, folder=tmp_path / "two", **kw)
-    assert len(started) == 1
+    assert len(pools_started) == 1
     assert [(a.candidate.label, a.outcomes) for a in two.rows()] == [(a.candidate.label, a.outcomes) for a in one.rows()]
     assert sum(len(a.outcomes) for a in two.rows()) == 6
