@@ -22,22 +22,26 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from typing import Any, Hashable
+from typing import Any, Hashable, Sequence
 
 from pydantic import BaseModel
 
 __all__ = ["ContentCache", "content_key"]
 
 
-def content_key(model: BaseModel | None) -> str | None:
+def content_key(model: BaseModel | Sequence[BaseModel] | None) -> str | None:
     """The exact content key of a pydantic model (a :class:`maps.model.MapFile`, a
-    :class:`maps.terrain_chart.TerrainChart`): the hex BLAKE2b-128 digest of its JSON dump, which
-    holds every field, so two models have the same key only when their contents are equal (about
-    a millisecond for the shipped mapsheet). None for None or an object that is no pydantic model
-    (its content cannot be named: callers do not cache it)."""
-    if not isinstance(model, BaseModel):
+    :class:`maps.terrain_chart.TerrainChart`) or of a list of them (a map's building symbols): the
+    hex BLAKE2b-128 digest of its JSON dump, which holds every field, so two have the same key only
+    when their contents are equal (about a millisecond for the shipped mapsheet). None for None or
+    anything else (its content cannot be named: callers do not cache it)."""
+    if isinstance(model, BaseModel):
+        text = model.model_dump_json()
+    elif isinstance(model, (list, tuple)) and all(isinstance(m, BaseModel) for m in model):
+        text = "[" + ",".join(m.model_dump_json() for m in model) + "]"
+    else:
         return None
-    return hashlib.blake2b(model.model_dump_json().encode(), digest_size=16).hexdigest()
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 class ContentCache:

@@ -8,8 +8,6 @@ rules ask of the map: terrain, trees, level, roads along hexes (8.52), gullies, 
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cached_property
 from typing import Iterator
 
@@ -18,7 +16,7 @@ from shapely.geometry import Polygon
 from shapely.strtree import STRtree
 
 from maps import hexgrid
-from maps.content_cache import ContentCache
+from maps.content_cache import ContentCache, content_key
 from maps.hexgrid import Hex
 from maps.model import Building, HexRecord, MapFile
 
@@ -88,15 +86,12 @@ class HexMap:
         # the same building symbols on the same extent occupy the same hexes: another document of
         # the same map (an editor window opened again, a scenario's copy of its map) takes them over
         ex = doc.extent
-        key = (ex.first_column, ex.last_column, ex.first_row, ex.last_row,
-               hashlib.blake2b(json.dumps([b.model_dump(mode="json") for b in doc.buildings],
-                                          sort_keys=True).encode(), digest_size=16).hexdigest())
+        key = (ex.first_column, ex.last_column, ex.first_row, ex.last_row, content_key(doc.buildings))
+        self.buildings: dict[str, Building] = {b.id: b for b in doc.buildings}
         hit = _BUILDING_HEXES.get(key)
         if hit is not None:
             self.building_polygons, self.building_hexes, self._buildings_at = hit
-            self.buildings = {b.id: b for b in doc.buildings}
             return
-        self.buildings: dict[str, Building] = {b.id: b for b in doc.buildings}
         self.building_polygons: dict[str, Polygon] = {b.id: Polygon(b.polygon) for b in doc.buildings}
         for p in self.building_polygons.values():
             shapely.prepare(p)

@@ -61,3 +61,10 @@ def test_equal_maps_share_their_building_hexes_and_a_moved_building_has_its_own(
     assert {h.id for h in a.building_hexes["B1"]} == {"1205"}
     wider = make_map(cols=(10, 21), buildings={"B1": poly("1205")})   # another extent: built again
     assert wider.building_hexes is not a.building_hexes
+
+
+def test_a_list_of_models_has_a_key_and_anything_else_none():
+    a = make_map(trees={"1205": 2}).doc
+    b = make_map(trees={"1205": 3}).doc
+    assert content_key([a, b]) == content_key([a, b]) != content_key([b, a])
+    assert content_key([]) is not None and content_key([a, "text"]) is None and content_key("text") is None
