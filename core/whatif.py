@@ -348,31 +348,23 @@ def search(loaded, *, side: str, target: float, changes: Sequence[str] | None = 
     # the players' map fields) from one candidate's games to the next (the results are the same)
     pool = shared_pool(workers) if scheduler is None and play is None else contextlib.nullcontext()
     with pool:
-        return _race_all(arms, lookup, run, make, side=side, target=target, band=band, budget=budget, seed=seed,
-                         first=first, keep=keep, precision=precision, combine=combine, on_progress=on_progress,
-                         folder=folder)
-
-
-def _race_all(arms, lookup, run, make, *, side, target, band, budget, seed, first, keep, precision, combine,
-              on_progress, folder) -> WhatIfSearch:
-    """The single changes' race, then (no single change in the band, budget left) the pairs'."""
-    singles = race(arms, run, side=side, target=target, band=band, budget=budget, seed=seed, first=first,
-                   keep=keep, precision=precision, on_progress=on_progress)
-    out = WhatIfSearch(singles, folder=str(folder))
-    best = singles.best()
-    if combine and not singles.interrupted and not singles.reaches(best) and singles.spent < budget:
-        ranked = [a for a in singles.arms if a.candidate.changes and a.played]
-        pair_arms = [make(c) for c in combinations(ranked)]
-        if pair_arms:
-            lookup.update({a.candidate: a for a in pair_arms})
-            out.pairs = race(pair_arms, run, side=side, target=target, band=band, budget=budget, seed=seed,
-                             first=first, keep=keep, precision=precision, on_progress=on_progress,
-                             start_spent=singles.spent)
-            pb = out.pairs.best()
-            if pb is not None and (best is None or pb.distance(side, target) < best.distance(side, target)):
-                best = pb
-    out.best = best
-    return out
+        singles = race(arms, run, side=side, target=target, band=band, budget=budget, seed=seed, first=first,
+                       keep=keep, precision=precision, on_progress=on_progress)
+        out = WhatIfSearch(singles, folder=str(folder))
+        best = singles.best()
+        if combine and not singles.interrupted and not singles.reaches(best) and singles.spent < budget:
+            ranked = [a for a in singles.arms if a.candidate.changes and a.played]
+            pair_arms = [make(c) for c in combinations(ranked)]
+            if pair_arms:
+                lookup.update({a.candidate: a for a in pair_arms})
+                out.pairs = race(pair_arms, run, side=side, target=target, band=band, budget=budget, seed=seed,
+                                 first=first, keep=keep, precision=precision, on_progress=on_progress,
+                                 start_spent=singles.spent)
+                pb = out.pairs.best()
+                if pb is not None and (best is None or pb.distance(side, target) < best.distance(side, target)):
+                    best = pb
+        out.best = best
+        return out
 
 
 def arm_rows(arms: Iterable[Arm], side: str, target: float) -> list[dict]:
