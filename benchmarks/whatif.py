@@ -89,10 +89,8 @@ LOPSIDED = {
 def named_arms(res, side: str) -> list:
     """The arms a section names: the proposed change when its share lies in the band, else the
     nearest share and the nearest of the best-measured candidates (one arm when they are one)."""
-    best = res.best
-    lo_band, hi_band = res.singles.in_band
-    if best is not None and lo_band <= best.share(side)[0] <= hi_band:
-        return [best]
+    if res.singles.reaches(res.best):
+        return [res.best]
     arms = [a for r in (res.singles, res.pairs) if r is not None for a in r.arms
             if a.invalid is None and a.played and a.candidate.changes]
     if not arms:
@@ -124,7 +122,6 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
     from cli.balance_command import table_lines
 
     spent = res.pairs.spent if res.pairs else res.singles.spent
-    best = res.best
     why = ("the budget spent: the intervals are only as narrow as that" if spent >= args.budget else
            "the race ended before the budget: no candidate was left in it")
     lines = [f"### What would balance {loaded.title}?", "",
@@ -135,17 +132,20 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
              f"{ys.fmt(wall)} on {args.workers} workers" + (", interrupted" if res.interrupted else "") + ".", ""]
     lo_band, hi_band = res.singles.in_band
     named = named_arms(res, side)
-    if named and lo_band <= named[0].share(side)[0] <= hi_band:
-        p, lo, hi = best.share(side)
-        lines.append(f"Proposed: **{best.candidate.label}** ({'; '.join(c.description for c in best.candidate.changes)})"
-                     f": {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over {len(best.played)} games.")
+
+    def said(a) -> str:
+        return f"**{a.candidate.label}** ({'; '.join(c.description for c in a.candidate.changes)})"
+
+    if named and res.singles.reaches(named[0]):
+        p, lo, hi = named[0].share(side)
+        lines.append(f"Proposed: {said(named[0])}: {side} {p:.0%} (95 % interval {lo:.0%}-{hi:.0%}) over "
+                     f"{len(named[0].played)} games.")
         lines.append("")
     elif named:
         txt = []
         for a in named:
             p, lo, hi = a.share(side)
-            txt.append(f"**{a.candidate.label}** ({'; '.join(c.description for c in a.candidate.changes)}): {side} "
-                       f"{p:.0%} ({lo:.0%}-{hi:.0%}) over {len(a.played)} games")
+            txt.append(f"{said(a)}: {side} {p:.0%} ({lo:.0%}-{hi:.0%}) over {len(a.played)} games")
         lines.append(f"No change of these kinds, alone or two together, brings {side} into the band "
                      f"{lo_band:.0%}-{hi_band:.0%}: every candidate left the race (its interval outside the band, or "
                      f"halved as farther from the target). Nearest: " + "; best measured: ".join(txt) + ". The "
