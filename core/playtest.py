@@ -160,6 +160,8 @@ class GameResult:
     #: the blunder report: side -> kind -> items (each a dict with its Game Turn ``turn``, the hex,
     #: the units; ``RuleSystem.blunder_watch``, docs/ai.md), read off the events and states
     blunders: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
+    #: side -> its units standing in the scenario's objective hexes at the end (Iron Cross)
+    objective_units: dict[str, int] = field(default_factory=dict)
 
 
 def parse_ai(text: str | None) -> dict[str, str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from core.ironcross import editor_view
-from core.ironcross.game_record import CAUSES
+from core.ironcross.game_record import CAUSES, objective_hexes
 from core.ironcross.observation import OPTION_PENALTY, OPTION_SPECIAL_ROLL, RULE_SETS
 from core.rule_system import Piece, RuleSystem
 from maps.content_cache import ContentCache
@@ -254,7 +254,9 @@ def result_fields(game) -> dict:
     roll: no 7.0 b morale roll, no PC), ``eliminated_at`` and ``fire_at`` (hex -> count; fire,
     grenade, flame and assault targets), ``reason`` (the 24.1 victory condition that decided),
     ``eliminations_by_rule``/``eliminations_by_side``, ``idle`` and ``attacks``
-    (:mod:`core.ironcross.game_record`)."""
+    (:mod:`core.ironcross.game_record`), ``objective_units`` (side -> its units standing in the
+    scenario's objective hexes at the end, :func:`core.ironcross.game_record.objective_hexes`: the
+    "no finish" evidence, a side that lost to one or two enemy units left there)."""
     from core.ironcross.game_record import attacks_by_unit, unit_activity
 
     cas: dict[str, dict[str, int]] = {"german": {}, "russian": {}}
@@ -290,15 +292,27 @@ def result_fields(game) -> dict:
     return {"casualties": cas, "first_contact": first, "eliminated_at": dict(elim), "fire_at": dict(fire),
             "reason": (details.get("reason") if isinstance(details, dict) else "") or "",
             "casualties_by_turn": by_turn, "eliminations_by_rule": dict(by_rule), "idle": unit_activity(game),
-            "eliminations_by_side": {s: dict(c) for s, c in by_side.items()}, "attacks": attacks_by_unit(game)}
+            "eliminations_by_side": {s: dict(c) for s, c in by_side.items()}, "attacks": attacks_by_unit(game),
+            "objective_units": _objective_units(game)}
+
+
+def _objective_units(game) -> dict[str, int]:
+    """Side -> its units (AFVs and crew weapons included) standing in the scenario's objective
+    hexes now; empty when the scenario names none."""
+    objectives = objective_hexes(game.setup)
+    if not objectives:
+        return {}
+    out = {side: 0 for side in SIDES}
+    for u in game.state.units.values():
+        if u.on_map and u.hex in objectives:
+            out[u.side] += 1
+    return out
 
 
 def turn_record(game) -> tuple[str, dict[str, int]]:
     """When a Game Turn has ended: the outcome the victory conditions would give now (24.1; "draw"
     without conditions) and, per side, how many of the scenario's objective hexes
     (:func:`core.ironcross.game_record.objective_hexes`) its units stand in."""
-    from core.ironcross.game_record import objective_hexes
-
     setup = game.setup
     victory = setup.victory
     res = victory(game.state, game) if victory is not None else "draw"

@@ -67,3 +67,17 @@ def test_a_confirming_playtest_is_compared_with_the_search():
     far = "\n".join(mod.section(1, _Loaded(), "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 3,
                                 {arm.candidate.label: (0.80, 0.74, 0.85, 200)}))
     assert "does NOT agree with" in far
+
+
+def test_a_run_on_some_scenarios_keeps_the_other_sections(tmp_path):
+    mod = _script()
+    out = tmp_path / "balance.md"
+    out.write_text("# sheet\n\n" + "\n".join([
+        mod.BEGIN, "## What would balance it?", "", "### What-if search: the scheme", "", "scheme", "",
+        "### What would balance Scenario 1: Demyansk Pocket?", "", "S1 text", "",
+        "### What would balance Scenario 3: Closing the Ring?", "", "S3 text", "", mod.END]) + "\ntail\n")
+    kept = mod.kept_sections(out, {"Scenario 3: Closing the Ring"})
+    assert list(kept) == ["Scenario 1: Demyansk Pocket"]
+    assert kept["Scenario 1: Demyansk Pocket"] == ["### What would balance Scenario 1: Demyansk Pocket?", "",
+                                                   "S1 text", ""]
+    assert mod.kept_sections(tmp_path / "none.md", set()) == {}
