@@ -349,6 +349,11 @@ def lopsided_evidence(a: dict, played: list[GameResult]) -> dict:
         rows = [r.objective_by_turn.get(side) or [] for r in won]
         obj[side] = {"ever": sum(1 for x in rows if any(x)), "end": sum(1 for x in rows if x and x[-1] > 0),
                      "max": _mean(max(x) if x else 0 for x in rows) or 0.0}
+    # "no finish": games the loser lost with only one or two of the winner's units left on the
+    # objective hexes at the end (units, not hexes: GameResult.objective_units)
+    counted = [r for r in won if r.objective_units]
+    obj["close"] = {"games": sum(1 for r in counted if 1 <= r.objective_units.get(w, 0) <= 2),
+                    "of": len(counted)}
     losses = {}
     for side in SIDES:
         lost = _mean(_losses(r, side) for r in won) or 0.0
@@ -599,7 +604,9 @@ def _cause_section(a: dict, verdict: dict | None, status: dict | None, seed: int
          f"- Objective ({where}, the hexes the victory conditions name): the {Lo} units stood in one of them at "
          f"the end of some Game Turn in {o[l]['ever']} of {k} games and at the end of the game in {o[l]['end']} "
          f"(at most {o[l]['max']:.1f} of them at once on average); the {W} units in {o[w]['ever']} and "
-         f"{o[w]['end']} games.",
+         f"{o[w]['end']} games" + (f"; the {W}s won {o['close']['games']} of {o['close']['of']} with only one or two "
+                                   f"units left on them at the end (a finish the {Lo}s missed)"
+                                   if o.get("close", {}).get("of") else "") + ".",
          f"- Losses a game: {Lo} {ls[l]['lost']:.1f} of {ls[l]['force']:.1f} units ({_pct(ls[l]['share'])}), "
          f"{W} {ls[w]['lost']:.1f} of {ls[w]['force']:.1f} ({_pct(ls[w]['share'])}); ratio {Lo}/{W} "
          f"{_num(e['ratio'], 2)}.",

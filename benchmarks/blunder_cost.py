@@ -10,6 +10,10 @@ timed in the same run).
 
 Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --games 40 --workers 2
      .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side russian --kinds hidden_revealed_by_own_move
+     .venv/bin/python benchmarks/blunder_cost.py --scenario 5 --games 200 --variant decisive_target_value=12
+
+``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
+docs/ai.md, "AI changes kept"), with how many of the paired games it played differently.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, wilson_interval  # noqa: E402
+from core.ironcross.ai.settings import parse_settings  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
 
 #: kind -> the settings of a variant that avoids it (core/ironcross/ai/settings.py)
@@ -53,6 +58,16 @@ def _share(results, side: str) -> str:
     return f"{k}/{len(played)} {k / max(1, len(played)):.0%} [{lo:.0%}-{hi:.0%}]"
 
 
+def _finish(results, side: str) -> str:
+    """The "no finish" evidence: games ``side`` lost with only one or two enemy units left on the
+    objective hexes at the end, and the enemy units there a game (``GameResult.objective_units``)."""
+    other = "russian" if side == "german" else "german"
+    played = [r for r in results if r.outcome != "error"]
+    close = sum(1 for r in played if r.outcome == other and 1 <= r.objective_units.get(other, 0) <= 2)
+    mean = sum(r.objective_units.get(other, 0) for r in played) / max(1, len(played))
+    return f"lost with 1-2 enemy units on the objectives {close}, enemy units there {mean:.2f} a game"
+
+
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.ai_strength import scenario_paths
 
@@ -62,8 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=40, help="games a batch (default 40)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--kinds", default=",".join(VARIANTS), help="comma-separated kinds (default: all)")
+    ap.add_argument("--kinds", default=None, help="comma-separated kinds (default: all, unless --variant is given)")
+    ap.add_argument("--variant", action="append", default=[], metavar="SETTINGS",
+                    help="also (or, without --kinds, only) play this settings variant, e.g. "
+                         "'defend_reaction_move_threshold=5' (repeatable): a behaviour change measured the same way")
     args = ap.parse_args(argv)
+    if args.kinds is None:
+        args.kinds = "" if args.variant else ",".join(VARIANTS)
     paths = scenario_paths()
     if args.scenario not in paths:
         ap.error(f"no shipped scenario {args.scenario}")
@@ -79,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     per = statistics.median(r.seconds for r in base)
     print(f"Scenario {args.scenario}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
           f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
-    print(f"default: {args.side} wins {_share(base, args.side)}")
+    print(f"default: {args.side} wins {_share(base, args.side)}; {_finish(base, args.side)}")
     print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
     for kind in kinds:
         spec = f"heuristic:{VARIANTS[kind]}"
@@ -87,6 +107,14 @@ def main(argv: list[str] | None = None) -> int:
         g, lo, hi = paired_gain(base, var, args.side)
         print(f"{kind:30s} {_per_game(base, args.side, kind):15.2f} {_per_game(var, args.side, kind):8.2f}  "
               f"{_share(var, args.side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]})", flush=True)
+    for text in args.variant:
+        parse_settings(text, "--variant: ")  # a clear error before any game
+        var = run_batch(path, args.games, args.seed, {**ai, args.side: f"heuristic:{text}"}, workers=args.workers)
+        g, lo, hi = paired_gain(base, var, args.side)
+        changed = sum(1 for a, b in zip(base, var) if (a.outcome, a.actions) != (b.outcome, b.actions))
+        print(f"variant {text}: {args.side} wins {_share(var, args.side)}, change {g:+.1f} points "
+              f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
+              f"{_finish(base, args.side)} -> {_finish(var, args.side)}", flush=True)
     total = time.perf_counter() - t0
     print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
     return 0

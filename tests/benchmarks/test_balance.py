@@ -120,6 +120,20 @@ def test_balance_sheet_names_lost_games_by_batch_seed_and_index_never_by_a_repla
     assert f"`DIR/game_00001_seed_{rs[1].seed}.jsonl`" in line and f"game 1 (seed {rs[1].seed}" in line
 
 
+def test_balance_evidence_counts_the_games_lost_to_one_or_two_units_left_on_the_objectives(facts):
+    """"No finish": the Russian wins with only 1 or 2 Russian units on the objective hexes at the
+    end (game 0: 1, game 1: 2; game 3: 5 is no near miss), from GameResult.objective_units."""
+    rs = [fake(0, "russian"), fake(1, "russian"), fake(2, "german"), fake(3, "russian")]
+    for r, n in zip(rs, (1, 2, 0, 5)):
+        r.objective_units = {"german": 0, "russian": n}
+    a = analysed(facts, rs)
+    assert a["evidence"]["objective"]["close"] == {"games": 2, "of": 3}
+    text = balance.render_sheet(META, {1: a}, {}, {})
+    assert "the Russians won 2 of 3 with only one or two units left on them at the end" in text
+    rs = [fake(0, "russian"), fake(1, "russian"), fake(3, "russian")]  # results without the field
+    assert "only one or two" not in balance.render_sheet(META, {1: analysed(facts, rs)}, {}, {})
+
+
 def test_balance_decided_turn():
     assert balance.decided_turn(fake(0, "russian", decided_from=4)) == 4
     r = fake(1, "german")
