@@ -86,10 +86,36 @@ def read_json(path: str | os.PathLike[str], *, limit: int = DEFAULT_LIMIT) -> An
         raise DocumentError(p, [Problem(e.where, e.message)]) from None
 
 
-def _validation_problems(err: ValidationError) -> list[Problem]:
+def _document_loc(loc: tuple, data: Any) -> tuple:
+    """``loc`` as a path in the document ``data``: pydantic puts the tag of a tagged union (a
+    region's ``"kind"``, ``path``, ``hexes``, ``all_of``...) into the location; where the document
+    has no such key at that place but names it as its ``kind``, the tag is left out, so the path
+    is the one a designer finds in the file (``through[1]``, not ``path.through[1]``; ``hexes[1]``, not
+    ``hexes.hexes[1]``)."""
+    out = []
+    node = data
+    for i, x in enumerate(loc):
+        if isinstance(x, str) and isinstance(node, dict) and node.get("kind") == x and \
+                (x not in node or loc[i + 1:i + 2] == (x,)):  # the tag, not the key (``hexes.hexes``)
+            continue
+        out.append(x)
+        if isinstance(node, dict) and isinstance(x, str):
+            node = node.get(x)
+        elif isinstance(node, list) and isinstance(x, int) and 0 <= x < len(node):
+            node = node[x]
+        else:
+            node = None
+    return tuple(out)
+
+
+def _validation_problems(err: ValidationError, data: Any = None) -> list[Problem]:
+    """One :class:`Problem` per pydantic error, at its path in the document ``data`` (when given,
+    union tags that are not keys are left out: :func:`_document_loc`)."""
     out = []
     for e in err.errors(include_url=False):
         loc = tuple(x for x in e.get("loc", ()) if not (isinstance(x, str) and x.startswith("function-")))
+        if data is not None:
+            loc = _document_loc(loc, data)
         msg = e.get("msg", "invalid")
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
@@ -131,7 +157,7 @@ def load_document(
     try:
         doc = model.model_validate(data)
     except ValidationError as e:
-        raise DocumentError(path, _validation_problems(e)) from None
+        raise DocumentError(path, _validation_problems(e, data)) from None
     if checks is not None:
         problems = checks(doc)
         if problems:

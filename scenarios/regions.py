@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Annotated, Any, Literal, Mapping, Sequence, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from maps import hexgrid
 from maps.content_cache import ContentCache
@@ -100,20 +100,30 @@ _SHEET_WORDS = {0: "the top of the sheet", 3: "the right of the sheet", 6: "the 
 
 class RegionError(ValueError):
     """A region cannot be resolved on this map. ``loc`` is the path inside the region
-    (e.g. ``("of", 1, "through", 0)``); ``message`` the problem."""
+    (e.g. ``("of", 1, "through", 0)``); ``message`` the problem; ``others`` further problems of
+    the same region found in the same pass (every bad hex of a hex list, not only the first)."""
 
-    def __init__(self, message: str, loc: Sequence[Any] = ()):
+    def __init__(self, message: str, loc: Sequence[Any] = (), others: Sequence["RegionError"] = ()):
         self.message = message
         self.loc = tuple(loc)
+        self.others = tuple(others)
         super().__init__(message)
 
     def at(self, *prefix: Any) -> "RegionError":
-        return RegionError(self.message, (*prefix, *self.loc))
+        return RegionError(self.message, (*prefix, *self.loc), tuple(o.at(*prefix) for o in self.others))
+
+    def all(self) -> tuple["RegionError", ...]:
+        """This problem and the others, in order."""
+        return (RegionError(self.message, self.loc), *self.others)
 
 
 def _check_hex_id(v: str) -> str:
     hexgrid.parse_hex_id(v)  # raises HexIdError (a ValueError) with a clear message
     return v
+
+
+#: a hex id checked where it stands, so an error names its own place (``through[1]``, ``hexes[2]``)
+HexIdText = Annotated[str, AfterValidator(_check_hex_id)]
 
 
 class NorthIndicator(BaseModel):
@@ -300,21 +310,23 @@ class HexesRegion(_Node):
     lie in the playing area."""
 
     kind: Literal["hexes"] = "hexes"
-    hexes: list[str] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _ids(self) -> "HexesRegion":
-        for t in self.hexes:
-            _check_hex_id(t)
-        return self
+    hexes: list[HexIdText] = Field(min_length=1)
 
     def _resolve(self, ctx):
         out = set()
+        bad: list[RegionError] = []
         for i, t in enumerate(self.hexes):
-            h = ctx.hex(t, ("hexes", i))
+            try:
+                h = ctx.hex(t, ("hexes", i))
+            except RegionError as e:
+                bad.append(e)
+                continue
             if h not in ctx.area:
-                raise RegionError(f"hex {t} is outside the scenario's playing area", ("hexes", i))
+                bad.append(RegionError(f"hex {t} is outside the scenario's playing area", ("hexes", i)))
+                continue
             out.add(h)
+        if bad:  # every bad hex of the list, so a designer mends them in one pass
+            raise RegionError(bad[0].message, bad[0].loc, bad[1:])
         return frozenset(out)
 
     def describe(self) -> str:
@@ -467,13 +479,7 @@ class PathRegion(_Node):
 
     kind: Literal["path"] = "path"
     network: Literal["road", "gully"] = "road"
-    through: list[str] = Field(min_length=2)
-
-    @model_validator(mode="after")
-    def _ids(self) -> "PathRegion":
-        for t in self.through:
-            _check_hex_id(t)
-        return self
+    through: list[HexIdText] = Field(min_length=2)
 
     def _resolve(self, ctx):
         return frozenset(self.hex_sequence(ctx))

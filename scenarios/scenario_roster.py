@@ -517,7 +517,7 @@ def _merged(base: Roster, block: RosterBlock) -> tuple[MergedRoster | None, list
     try:
         doc = CounterDocument.model_validate(data)
     except ValidationError as e:
-        return None, problems + [_map(p) for p in _validation_problems(e)]
+        return None, problems + [_map(p) for p in _validation_problems(e, data)]
     # the merged roster is checked as a counters file is (entries refused above are left out)
     problems += [_map(p) for p in _build(doc)[1]]
     if problems:

@@ -173,7 +173,7 @@ def test_an_oob_count_of_2_63_is_refused_before_any_game(tmp_path):
     data["russian"]["groups"][0]["oob"][0]["less"][0]["count"] = 2**63
     bad = tmp_path / "s.json"
     bad.write_text(json.dumps(data))
-    entry = "$.russian.groups[0].oob[0].squad.less[0].count"
+    entry = "$.russian.groups[0].oob[0].less[0].count"
     _refused(_run("validate", bad), bad, entry, "less than or equal to 99")
     _refused(_run("playtest", bad, "--games", "1", "--workers", "1", "--quiet"), bad, entry)
 
@@ -406,11 +406,11 @@ def _oob0(d) -> dict:
 
 ABSURD = [
     # (source, change, JSON path, words)
-    (S1, lambda d: _oob0(d).__setitem__("ammo", 10**12), "$.russian.groups[0].oob[0].squad.ammo", "less than or equal to 99"),
-    (S1, lambda d: _oob0(d).__setitem__("ammo", True), "$.russian.groups[0].oob[0].squad.ammo", "valid integer"),
-    (S1, lambda d: _oob0(d)["less"][0].__setitem__("count", "1"), "$.russian.groups[0].oob[0].squad.less[0].count",
+    (S1, lambda d: _oob0(d).__setitem__("ammo", 10**12), "$.russian.groups[0].oob[0].ammo", "less than or equal to 99"),
+    (S1, lambda d: _oob0(d).__setitem__("ammo", True), "$.russian.groups[0].oob[0].ammo", "valid integer"),
+    (S1, lambda d: _oob0(d)["less"][0].__setitem__("count", "1"), "$.russian.groups[0].oob[0].less[0].count",
      "valid integer"),
-    (S1, lambda d: _oob0(d)["less"][0].__setitem__("count", 10**18), "$.russian.groups[0].oob[0].squad.less[0].count",
+    (S1, lambda d: _oob0(d)["less"][0].__setitem__("count", 10**18), "$.russian.groups[0].oob[0].less[0].count",
      "less than or equal to 99"),
     (S1, lambda d: d.__setitem__("turns", 10**6), "$.turns", "less than or equal to 99"),
     (S1, lambda d: d["russian"].__setitem__("hidden_hexes", 2**31), "$.russian.hidden_hexes", "less than or equal to 99"),

@@ -276,6 +276,26 @@ def test_24_1_a_hex_off_the_map_is_refused_in_every_hex_list_naming_file_path_an
     assert f"bad.json: {_PLACES[where]}.hexes[1]: hex 1799 is not on map 'test map'" in msg
 
 
+def test_24_1_every_bad_hex_of_a_list_is_named_not_only_the_first(small):
+    """A hex list with two hexes off the map and one good one: both bad hexes are reported, each
+    at its own index, in one validation pass."""
+    d = _with_region(minimal(), "setup", {"kind": "hexes", "hexes": ["1799", "1203", "1899"]})
+    msg = problems(d, small, roster=None)
+    assert f"bad.json: {_PLACES['setup']}.hexes[0]: hex 1799 is not on map 'test map'" in msg
+    assert f"bad.json: {_PLACES['setup']}.hexes[2]: hex 1899 is not on map 'test map'" in msg
+
+
+def test_24_1_a_north_indicator_outside_the_playing_area_is_refused():
+    """24.1 "Place in hex 5001 pointing to hex 5002": the indicator lies on the map in play; one
+    on a section the scenario does not use is named with the sections."""
+    m = make_map((10, 15), (1, 8), sections=[{"name": "All", "first_column": 10, "last_column": 13},
+                                             {"name": "East", "first_column": 14, "last_column": 15}])
+    d = minimal()
+    d["north"] = {"hex": "1404", "points_to": "1403"}
+    msg = problems(d, m, roster=None)
+    assert "bad.json: $.north.hex: north indicator: hex 1404 is outside the scenario's playing area" in msg
+
+
 @pytest.mark.parametrize("where", sorted(_PLACES))
 def test_24_1_a_hex_outside_the_playing_area_is_refused_in_every_hex_list(where):
     m = make_map((10, 15), (1, 8), sections=[{"name": "All", "first_column": 10, "last_column": 13},
@@ -372,3 +392,22 @@ def test_24_1_ammo_for_nobody_is_an_error(small):
            "no LMG in play to take it (24.1)" in msg
     assert "bad.json: $.german.groups[0].oob[1].less[0].ammo: Squad D less R PR8 (3): ammo (3) on a member left " \
            "out would go to nobody (24.1)" in msg
+
+
+def test_a_malformed_hex_id_is_located_at_its_own_place_in_the_file(tmp_path):
+    """A bad hex id in a road path's waypoints or in a victory region's hex list: the error's JSON
+    path is the place in the file (``through[1]``, ``hexes[1]``), without the region kinds pydantic
+    adds as union tags (``path.through``, ``hexes.hexes``, ``all_of.of``)."""
+    from scenarios.scenario_file import SHIPPED_SCENARIOS
+
+    d = json.loads(SHIPPED_SCENARIOS[0].read_text())
+    d["map"]["file"] = str((SHIPPED_SCENARIOS[0].parent / d["map"]["file"]).resolve())
+    d["regions"]["road 4001-5014"]["through"] = ["4001", "50x4"]
+    d["victory"]["outcomes"][0]["condition"]["of"][0]["region"]["hexes"] = ["4307", "43x8"]
+    f = tmp_path / "bad_ids.json"
+    f.write_text(json.dumps(d))
+    with pytest.raises(DocumentError) as e:
+        validate_file(f)
+    msg = str(e.value)
+    assert f"{f}: $.regions.road 4001-5014.through[1]: hex id '50x4' is not four digits CCRR" in msg
+    assert f"{f}: $.victory.outcomes[0].condition.of[0].region.hexes[1]: hex id '43x8'" in msg

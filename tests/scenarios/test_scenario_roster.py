@@ -200,8 +200,8 @@ def test_the_structure_of_the_block_is_checked_by_the_model(tmp_path):
     with pytest.raises(DocumentError) as e:
         load_scenario(p)
     text = str(e.value)
-    assert "$.roster.add[0].squad.letter: a squad designation is one capital letter (2.21), got 'pp'" in text
-    assert "$.roster.add[0].squad.men[0].pr: PR must be 2-12" in text
+    assert "$.roster.add[0].letter: a squad designation is one capital letter (2.21), got 'pp'" in text
+    assert "$.roster.add[0].men[0].pr: PR must be 2-12" in text
     assert "$.roster.override[0].field: Field required" in text
 
 
