@@ -10,7 +10,7 @@ timed in the same run).
 
 Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --games 40 --workers 2
      .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side russian --kinds hidden_revealed_by_own_move
-     .venv/bin/python benchmarks/blunder_cost.py --scenario 5 --games 200 --variant decisive_target_value=12
+     .venv/bin/python benchmarks/blunder_cost.py --scenario 5 --games 200 --variant aggression=2
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
 docs/ai.md, "AI changes kept"), with how many of the paired games it played differently.
