@@ -8,6 +8,7 @@ Usage::
 
     .venv/bin/python benchmarks/whatif.py --budget 2000 --workers 2            # every lopsided one
     .venv/bin/python benchmarks/whatif.py --scenario 1 --budget 160 --first 4 --confirm 0   # Scenario 1, small
+    .venv/bin/python benchmarks/whatif.py --scenario RF1 --budget 2000 --workers 2           # Red Flags 1
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ wins (`core/whatif.py`).
   edge), `victory.count+=1` (every "at least N units"; `victory.count[2]` one of them),
   `victory.band+=1` (every victory-point band boundary), `german.hidden+=1`, `russian.ammo+=2`. A
   change file holds one a line (`#` comments). Without `--try` the defaults are every kind that
-  applies to the scenario except ammo (the basic rules never deplete ammo, 22.0).
+  applies to the scenario except ammo (the basic rules never deplete ammo, 22.0). Red Flags and Iron
+  Crosses has its own grammar (`core/redflags/whatif_changes.py`): `turns+=1`, `german.oob+=ger_pak40`
+  (a copy of the side's first unit of that roster type, in its group), `russian.oob-=sov_t60`,
+  `russian.setup+=1` (the set-up block one hex wider on every side), `victory.count[1]-=1` (the
+  objective hexes a result needs).
 - **Validation first**: each candidate scenario is written atomically to its own file and checked
   as `ironcross validate --warnings` checks a scenario, with the engine's set-up; a candidate with
   an error, or with a design warning the scenario did not already have (an objective out of reach,
@@ -78,12 +83,23 @@ wins (`core/whatif.py`).
 #: the lopsided scenarios of the balance sheet (docs/balance.md) and the side each should favour
 #: less: the target is the losing side at 50 %
 LOPSIDED = {
-    1: ("scenario_1_demyansk_pocket.json", "german"),
-    3: ("scenario_3_closing_the_ring.json", "russian"),
-    4: ("scenario_4_tula.json", "russian"),
-    5: ("scenario_5_through_the_marshes.json", "german"),
-    6: ("scenario_6_spartakovka.json", "german"),
+    "1": ("scenario_1_demyansk_pocket.json", "german"),
+    "3": ("scenario_3_closing_the_ring.json", "russian"),
+    "4": ("scenario_4_tula.json", "russian"),
+    "5": ("scenario_5_through_the_marshes.json", "german"),
+    "6": ("scenario_6_spartakovka.json", "german"),
+    # Red Flags and Iron Crosses: the Soviet side won 29 of 40 heuristic games (docs/redflags.md)
+    "RF1": ("redflags_1_hill_j.json", "german"),
 }
+
+
+def heading(loaded) -> str:
+    """The name a section is titled with: an Iron Cross scenario's title ("Scenario 1: Demyansk
+    Pocket"), another system's with the system named ("Red Flags and Iron Crosses, Scenario 1:
+    Hill J")."""
+    if loaded.system.name == "ironcross":
+        return loaded.title
+    return f"{loaded.system.title.split(' -- ')[0]}, {loaded.title}"
 
 
 def named_arms(res, side: str) -> list:
@@ -116,7 +132,7 @@ def confirm(arms: list, side: str, games: int, args) -> dict[str, tuple]:
     return out
 
 
-def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstick, n_changes: int,
+def section(number: str, loaded, side: str, res, args, wall: float, ys: Yardstick, n_changes: int,
             confirmed: dict[str, tuple] | None = None, commit: str = "") -> list[str]:
     """The markdown section of one scenario's search (``confirmed``: see :func:`confirm`; ``commit``
     the source it ran at: sections of several runs share the block)."""
@@ -125,11 +141,11 @@ def section(number: int, loaded, side: str, res, args, wall: float, ys: Yardstic
     spent = res.pairs.spent if res.pairs else res.singles.spent
     why = ("the budget spent: the intervals are only as narrow as that" if spent >= args.budget else
            "the race ended before the budget: no candidate was left in it")
-    lines = [f"### What would balance {loaded.title}?", "",
+    lines = [f"### What would balance {heading(loaded)}?", "",
              f"`ironcross balance {Path(loaded.path).relative_to(ROOT)} --target {side}=50 --budget {args.budget} "
              f"--first {args.first} --seed {args.seed}{f' --kinds {args.kinds}' if args.kinds else ''}` over the {n_changes} "
              f"default changes that apply{f' of the kinds {args.kinds}' if args.kinds else ''} (heuristic "
-             f"AI both sides, basic rules): {spent} games of a budget of **{args.budget}** ({why}), "
+             f"AI both sides, {loaded.system.rules[0]} rules): {spent} games of a budget of **{args.budget}** ({why}), "
              f"{ys.fmt(wall)} on {args.workers} workers" + (", interrupted" if res.interrupted else "") +
              f"; searched on {datetime.now(timezone.utc):%Y-%m-%d} at commit `{commit[:10]}`.", ""]
     lo_band, hi_band = res.singles.in_band
@@ -205,7 +221,8 @@ def write_block(out: Path, body: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--scenario", type=int, action="append", help="scenario number (repeatable; default all lopsided)")
+    ap.add_argument("--scenario", action="append", choices=list(LOPSIDED),
+                    help="Iron Cross scenario number, or RF1 (Red Flags and Iron Crosses 1); repeatable; default all")
     ap.add_argument("--budget", type=int, default=2000)
     ap.add_argument("--first", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
@@ -229,17 +246,17 @@ def main(argv: list[str] | None = None) -> int:
             "a run on some scenarios keeps the others' sections): the what-if search (`ironcross balance`, see "
             "the scheme below) for each lopsided scenario, toward 50 % for the losing side.", "",
             *SCHEME.splitlines(), ""]
-    chosen = sorted(set(args.scenario or LOPSIDED))
-    loaded_all = {n: load_scenario(ROOT / "scenarios" / "data" / LOPSIDED[n][0]) for n in sorted(LOPSIDED)}
-    kept = kept_sections(Path(args.out), {loaded_all[n].title for n in chosen})
-    missing = [n for n in sorted(LOPSIDED) if n not in chosen and loaded_all[n].title not in kept]
+    chosen = [n for n in LOPSIDED if n in set(args.scenario or LOPSIDED)]
+    loaded_all = {n: load_scenario(ROOT / "scenarios" / "data" / LOPSIDED[n][0]) for n in LOPSIDED}
+    kept = kept_sections(Path(args.out), {heading(loaded_all[n]) for n in chosen})
+    missing = [n for n in LOPSIDED if n not in chosen and heading(loaded_all[n]) not in kept]
     if missing:
         body += [f"Not searched yet: Scenario{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of the "
                  "lopsided ones (`benchmarks/whatif.py --scenario N`).", ""]
-    for number in sorted(LOPSIDED):
+    for number in LOPSIDED:
         loaded = loaded_all[number]
         if number not in chosen:
-            body += kept.get(loaded.title, [])
+            body += kept.get(heading(loaded), [])
             continue
         side = LOPSIDED[number][1]
         wk = loaded.system.whatif_changes()
@@ -253,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         for line in table_lines(res, side, 0.5):
             print(line)
-        print(f"{loaded.title}: wall {ys.fmt(wall)}")
+        print(f"{heading(loaded)}: wall {ys.fmt(wall)}")
         confirmed = confirm(named_arms(res, side), side, args.confirm, args) if args.confirm else None
         for label, (p, lo, hi, n) in (confirmed or {}).items():
             print(f"confirmed {label}: {side} {p:.1%} [{lo:.1%}-{hi:.1%}] over {n} games")

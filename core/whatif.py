@@ -237,15 +237,16 @@ def combinations(singles: Sequence[Arm], top: int = 3) -> list[Candidate]:
 
 
 def _absolute_refs(data: dict, base: Path) -> dict:
-    """``data`` with its map file and counters file made absolute (from ``base``, the folder of the
-    scenario it came from), so a copy written elsewhere names the same files."""
+    """``data`` with its map file and counters (or roster) file made absolute (from ``base``, the
+    folder of the scenario it came from), so a copy written elsewhere names the same files."""
     out = dict(data)
     m = out.get("map")
     if isinstance(m, Mapping) and isinstance(m.get("file"), str) and not os.path.isabs(m["file"]):
         out["map"] = {**m, "file": str((base / m["file"]).resolve())}
-    c = out.get("counters")
-    if isinstance(c, str) and not os.path.isabs(c):
-        out["counters"] = str((base / c).resolve())
+    for key in ("counters", "roster"):   # Iron Cross's counters file, a Red Flags roster
+        c = out.get(key)
+        if isinstance(c, str) and not os.path.isabs(c):
+            out[key] = str((base / c).resolve())
     return out
 
 

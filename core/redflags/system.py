@@ -428,13 +428,20 @@ def vassal_plan(path: str):
     return plan_from_files(path)
 
 
+def _whatif_changes():
+    """The what-if change kinds of Red Flags scenarios (:mod:`core.redflags.whatif_changes`)."""
+    from core.redflags import whatif_changes
+
+    return whatif_changes
+
+
 def _optional_fields() -> dict[str, Any]:
     """The boundary's optional fields this system fills, for a :class:`RuleSystem` that has them
     (a later ``core/rule_system.py``); an older one without them is built without them."""
     have = {f.name for f in dataclasses.fields(RuleSystem)}
     offered = {"causes": CAUSES, "elimination_cause": elimination_cause, "scenario_map": scenario_map,
                "status_lines": status_lines, "scenario_schema": scenario_schema, "scenario_hints": scenario_hints,
-               "new_scenario": new_scenario, "vassal_plan": vassal_plan}
+               "new_scenario": new_scenario, "vassal_plan": vassal_plan, "whatif_changes": _whatif_changes}
     return {k: v for k, v in offered.items() if k in have}
 
 

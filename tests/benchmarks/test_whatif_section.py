@@ -25,6 +25,12 @@ def _script():
 class _Loaded:
     title = "Scenario 1: Demyansk Pocket"
     path = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+    data: dict = {}
+
+    class system:
+        name = "ironcross"
+        title = "Iron Cross"
+        rules = ("basic", "advanced")
 
 
 def _search(probs: dict[str, float], budget: int) -> WhatIfSearch:
@@ -81,3 +87,17 @@ def test_a_run_on_some_scenarios_keeps_the_other_sections(tmp_path):
     assert kept["Scenario 1: Demyansk Pocket"] == ["### What would balance Scenario 1: Demyansk Pocket?", "",
                                                    "S1 text", ""]
     assert mod.kept_sections(tmp_path / "none.md", set()) == {}
+
+
+def test_a_red_flags_section_is_titled_with_its_system_and_its_rules():
+    from core.rule_system import load_scenario
+
+    mod = _script()
+    loaded = load_scenario(ROOT / "scenarios" / "data" / "redflags_1_hill_j.json")
+    assert mod.heading(loaded) == "Red Flags and Iron Crosses, Scenario 1: Hill J"
+    assert mod.heading(load_scenario(_Loaded.path)) == "Scenario 1: Demyansk Pocket"
+    res = _search({"a": 0.5, "b": 0.1}, 400)
+    args = Namespace(budget=400, first=8, seed=1, kinds=None, workers=2)
+    text = "\n".join(mod.section("RF1", loaded, "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 2))
+    assert text.startswith("### What would balance Red Flags and Iron Crosses, Scenario 1: Hill J?")
+    assert "heuristic AI both sides, standard rules" in text
