@@ -36,6 +36,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,9 +46,74 @@ from core.dice import derive_seed
 from core.playtest import shared_pool, wilson_interval
 
 __all__ = ["Change", "Candidate", "Arm", "RaceResult", "race", "parse_target", "candidate_file",
-           "WhatIfSearch", "search", "combinations", "OUTCOMES"]
+           "WhatIfSearch", "search", "combinations", "OUTCOMES", "CHANGE_TEXT", "split_change", "whole_number",
+           "turns_change", "makeable", "check_with"]
 
 OUTCOMES = ("german", "russian", "draw")
+
+#: a change text of every system's grammar: ``TARGET[INDEX] OP VALUE`` (``russian.entry[2]+=1``)
+CHANGE_TEXT = re.compile(r"^\s*(?P<target>[A-Za-z_]+(?:\.[A-Za-z_]+)*)(?:\[(?P<index>\d+)\])?\s*"
+                         r"(?P<op>\+=|-=|=)\s*(?P<value>\S+)\s*$")
+
+
+def split_change(text: str, example: str) -> tuple[list[str], str | None, str, str]:
+    """``text`` as (target's dotted parts, index or None, op, value); raises ValueError naming the
+    text and showing ``example`` (the system's) when it is not ``TARGET OP VALUE``."""
+    m = CHANGE_TEXT.match(text or "")
+    if not m:
+        raise ValueError(f"{text!r}: write TARGET OP VALUE, e.g. {example}")
+    return m["target"].split("."), m["index"], m["op"], m["value"]
+
+
+def whole_number(value: str, text: str) -> int:
+    """``value`` of the change ``text`` as an int; ValueError naming both when it is none."""
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{text!r}: {value!r} is no whole number") from None
+
+
+def makeable(texts: Iterable[str], apply: Callable[[dict, str, str | None], dict], data: dict,
+             path: str | None) -> list[str]:
+    """The change ``texts`` (in order) that ``apply`` (a system's ``apply_change``) can make on the
+    scenario ``data``: the default changes of a system are the ones that apply to the scenario."""
+    out = []
+    for t in texts:
+        try:
+            apply(data, t, path)
+        except (ValueError, KeyError):
+            continue
+        out.append(t)
+    return out
+
+
+def check_with(path: str, known: frozenset[str] | None, warnings_of: Callable[[str], list],
+               key: Callable[[Any], str], say: Callable[[Any], str]) -> frozenset[str] | str:
+    """A system's ``check_file``: the keys of the design warnings ``warnings_of(path)`` gives, or a
+    one-line problem: the first error (the file does not load) or the first warning whose ``key``
+    is not in ``known`` (the scenario before the change: a change must not bring a new design
+    problem), in the words ``say`` gives it."""
+    from maps.document_file import DocumentError
+
+    try:
+        warnings = warnings_of(path)
+    except DocumentError as e:
+        p = e.problems[0] if getattr(e, "problems", None) else e
+        return f"invalid: {p}"
+    except (KeyError, ValueError) as e:
+        return f"invalid: {e}"
+    if known is not None:
+        for w in warnings:
+            if key(w) not in known:
+                return say(w)
+    return frozenset(key(w) for w in warnings)
+
+
+def turns_change(text: str, op: str, value: str, unit: str) -> Change:
+    """The game-length change ``turns OP VALUE`` (``unit``: the system's word, "Game Turns")."""
+    n = whole_number(value, text)
+    desc = f"game length {n} {unit}" if op == "=" else f"game length {'+' if op == '+=' else '-'}{n} {unit}"
+    return Change(text.strip(), "turns", "turns", desc)
 
 
 @dataclass(frozen=True)

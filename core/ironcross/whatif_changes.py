@@ -31,11 +31,10 @@ hexes within 1 of it, narrower = less its edge hexes next to edge hexes outside 
 from __future__ import annotations
 
 import copy
-import re
 from functools import lru_cache
 from typing import Any, Iterator
 
-from core.whatif import Change
+from core.whatif import Change, check_with, makeable, split_change, turns_change, whole_number
 
 __all__ = ["KINDS", "parse_change", "apply_change", "default_changes", "check_file", "GRAMMAR"]
 
@@ -61,16 +60,7 @@ DEFAULT_KINDS = tuple(k for k in KINDS if k != "ammo")
 
 GRAMMAR = __doc__.split("Grammar", 1)[1].split("A region one ring", 1)[0]
 
-_RE = re.compile(r"^\s*(?P<target>[A-Za-z_]+(?:\.[A-Za-z_]+)*)(?:\[(?P<index>\d+)\])?\s*(?P<op>\+=|-=|=)\s*"
-                 r"(?P<value>\S+)\s*$")
 _INFANTRY = ("R", "LMG", "MP", "FT")
-
-
-def _int(value: str, text: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{text!r}: {value!r} is no whole number") from None
 
 
 def parse_change(text: str, data: dict | None = None, path: str | None = None) -> Change:
@@ -78,18 +68,13 @@ def parse_change(text: str, data: dict | None = None, path: str | None = None) -
     ``path``, the scenario, are part of the boundary's signature: Iron Cross's grammar does not
     need them to parse, :func:`apply_change` reads them). Raises
     ValueError naming the text and the problem (unknown target, a value that is no number)."""
-    m = _RE.match(text or "")
-    if not m:
-        raise ValueError(f"{text!r}: write TARGET OP VALUE, e.g. 'turns=8' or 'russian.oob-=LMG'")
-    target, index, op, value = m["target"], m["index"], m["op"], m["value"]
-    parts = target.split(".")
+    parts, index, op, value = split_change(text, "'turns=8' or 'russian.oob-=LMG'")
+    target = ".".join(parts)
     where = f"[{index}]" if index else ""
     if parts == ["turns"]:
-        n = _int(value, text)
-        desc = f"game length {n} Game Turns" if op == "=" else f"game length {'+' if op == '+=' else '-'}{n} Game Turns"
-        return Change(text.strip(), "turns", "turns", desc)
+        return turns_change(text, op, value, "Game Turns")
     if parts[0] == "victory" and len(parts) == 2 and parts[1] in ("count", "band") and op != "=":
-        _int(value, text)
+        whole_number(value, text)
         what = "units needed by the victory conditions" if parts[1] == "count" else "victory-point band boundaries"
         return Change(text.strip(), "victory", f"victory.{parts[1]}{where}", f"{what}{where} {op[0]}{value}")
     if parts[0] not in SIDES or len(parts) < 2:
@@ -107,7 +92,7 @@ def parse_change(text: str, data: dict | None = None, path: str | None = None) -
     if what not in kinds:
         raise ValueError(f"{text!r}: unknown target {target!r}; a side has oob, ammo, entry, grenades, ips, "
                          f"mines.AP, mines.AT, setup, entry_edge, hidden")
-    n = _int(value, text)
+    n = whole_number(value, text)
     if op == "=" and what not in ("grenades", "hidden"):
         raise ValueError(f"{text!r}: {what} changes by += or -=")
     words = {"ammo": "ammo numbers", "entry": "entry turn", "grenades": "grenades", "ips": "IPs",
@@ -275,10 +260,8 @@ def apply_change(data: dict, change: Change | str, path: str | None = None) -> d
     :func:`check_file`'s to say."""
     text = change if isinstance(change, str) else change.text
     parse_change(text)   # raises with the grammar's message for a text it refuses
-    m = _RE.match(text)
-    target, index, op, value = m["target"], m["index"], m["op"], m["value"]
+    parts, index, op, value = split_change(text, "")
     out = copy.deepcopy(data)
-    parts = target.split(".")
     sign = -1 if op == "-=" else 1
     if parts == ["turns"]:
         n = int(value)
@@ -437,14 +420,7 @@ def default_changes(data: dict, path: str | None = None, kinds: tuple[str, ...] 
                 texts += [f"{side}.{word}{op}" for op in ops]
     if "victory" in kinds:
         texts += ["victory.count+=1", "victory.count-=1", "victory.band+=1", "victory.band-=1"]
-    out = []
-    for t in texts:
-        try:
-            apply_change(data, t, path)
-        except (ValueError, KeyError):
-            continue
-        out.append(t)
-    return out
+    return makeable(texts, apply_change, data, path)
 
 
 def check_file(path: str, known: frozenset[str] | None = None) -> frozenset[str] | str:
@@ -453,18 +429,6 @@ def check_file(path: str, known: frozenset[str] | None = None) -> frozenset[str]
     problem: the first error, or the first design warning whose key is not in ``known`` (the
     scenario as it was: a change must not bring a new design problem)."""
     from core.ironcross.design_checks import scenario_file_warnings
-    from maps.document_file import DocumentError
 
-    try:
-        warnings = scenario_file_warnings(path)
-    except DocumentError as e:
-        p = e.problems[0] if getattr(e, "problems", None) else e
-        return f"invalid: {p}"
-    except (KeyError, ValueError) as e:
-        return f"invalid: {e}"
-    keys = frozenset(f"{w.check} {w.path}" for w in warnings)
-    if known is not None:
-        for w in warnings:
-            if f"{w.check} {w.path}" not in known:
-                return f"design check {w.check}: {w.message}"
-    return keys
+    return check_with(path, known, scenario_file_warnings, lambda w: f"{w.check} {w.path}",
+                      lambda w: f"design check {w.check}: {w.message}")

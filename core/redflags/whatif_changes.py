@@ -23,8 +23,7 @@ Grammar (one change: ``TARGET OP VALUE``; ``OP`` is ``=``, ``+=`` or ``-=``; SID
 from __future__ import annotations
 
 import copy
-import re
-from core.whatif import Change
+from core.whatif import Change, check_with, makeable, split_change, turns_change, whole_number
 
 __all__ = ["KINDS", "DEFAULT_KINDS", "GRAMMAR", "parse_change", "apply_change", "default_changes", "check_file"]
 
@@ -41,32 +40,16 @@ DEFAULT_KINDS = tuple(KINDS)
 
 GRAMMAR = __doc__.split("Grammar", 1)[1]
 
-_RE = re.compile(r"^\s*(?P<target>[A-Za-z_]+(?:\.[A-Za-z_]+)*)(?:\[(?P<index>\d+)\])?\s*(?P<op>\+=|-=|=)\s*"
-                 r"(?P<value>\S+)\s*$")
-
-
-def _int(value: str, text: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{text!r}: {value!r} is no whole number") from None
-
-
 def parse_change(text: str, data: dict | None = None, path: str | None = None) -> Change:
     """The :class:`core.whatif.Change` that ``text`` names (the module's grammar). Raises
     ValueError naming the text and the problem (unknown target, a value that is no number)."""
-    m = _RE.match(text or "")
-    if not m:
-        raise ValueError(f"{text!r}: write TARGET OP VALUE, e.g. 'turns=8' or 'russian.oob-=sov_rifle_section'")
-    target, index, op, value = m["target"], m["index"], m["op"], m["value"]
-    parts = target.split(".")
+    parts, index, op, value = split_change(text, "'turns=8' or 'russian.oob-=sov_rifle_section'")
+    target = ".".join(parts)
     where = f"[{index}]" if index else ""
     if parts == ["turns"]:
-        n = _int(value, text)
-        desc = f"game length {n} turns" if op == "=" else f"game length {'+' if op == '+=' else '-'}{n} turns"
-        return Change(text.strip(), "turns", "turns", desc)
+        return turns_change(text, op, value, "turns")
     if parts == ["victory", "count"] and op != "=":
-        _int(value, text)
+        whole_number(value, text)
         return Change(text.strip(), "victory", f"victory.count{where}",
                       f"objective hexes a victory result needs{where} {op[0]}{value}")
     if len(parts) != 2 or parts[0] not in SIDES or parts[1] not in ("oob", "setup"):
@@ -78,7 +61,7 @@ def parse_change(text: str, data: dict | None = None, path: str | None = None) -
     if what == "oob":
         verb = "one more" if op == "+=" else "one fewer"
         return Change(text.strip(), "oob", f"{side}.oob.{value}", f"{side}: {verb} {value}")
-    n = _int(value, text)
+    n = whole_number(value, text)
     return Change(text.strip(), "setup", f"{side}.setup", f"{side} set-up zone {op[0]}{n} hex on every side")
 
 
@@ -134,12 +117,10 @@ def apply_change(data: dict, change: Change | str, path: str | None = None) -> d
     it cannot be made (a type the side does not field, a zone or result that cannot change)."""
     ch = parse_change(change) if isinstance(change, str) else change
     text = ch.text
-    m = _RE.match(text)
-    assert m is not None   # parse_change accepted it
-    op, value, index = m["op"], m["value"], m["index"]
+    _parts, index, op, value = split_change(text, "")
     out = copy.deepcopy(data)
     if ch.kind == "turns":
-        n = _int(value, text)
+        n = whole_number(value, text)
         turns = n if op == "=" else out["turns"] + (n if op == "+=" else -n)
         if not 1 <= turns <= 50:
             raise ValueError(f"{text!r}: {turns} turns is outside 1-50")
@@ -147,7 +128,7 @@ def apply_change(data: dict, change: Change | str, path: str | None = None) -> d
     elif ch.kind == "oob":
         _oob_change(out, ch.field.split(".")[0], value, op == "+=", text)
     elif ch.kind == "setup":
-        n = _int(value, text)
+        n = whole_number(value, text)
         _setup_change(out, ch.field.split(".")[0], n if op == "+=" else -n, text)
     elif ch.kind == "victory":
         v = out["victory"]
@@ -155,7 +136,7 @@ def apply_change(data: dict, change: Change | str, path: str | None = None) -> d
         pick = range(len(results)) if index is None else [int(index) - 1]
         if not results or any(not 0 <= i < len(results) for i in pick):
             raise ValueError(f"{text!r}: the victory conditions have {len(results)} result(s)")
-        n = _int(value, text) * (1 if op == "+=" else -1)
+        n = whole_number(value, text) * (1 if op == "+=" else -1)
         top = len(v.get("objectives") or [])
         moved = False
         for i in pick:
@@ -192,14 +173,7 @@ def default_changes(data: dict, path: str | None = None, kinds: tuple[str, ...] 
     if "victory" in kinds:
         for i in range(len((data.get("victory") or {}).get("results") or [])):
             texts += [f"victory.count[{i + 1}]+=1", f"victory.count[{i + 1}]-=1"]
-    out = []
-    for t in texts:
-        try:
-            apply_change(data, t, path)
-        except (ValueError, KeyError):
-            continue
-        out.append(t)
-    return out
+    return makeable(texts, apply_change, data, path)
 
 
 def check_file(path: str, known: frozenset[str] | None = None) -> frozenset[str] | str:
@@ -209,18 +183,5 @@ def check_file(path: str, known: frozenset[str] | None = None) -> frozenset[str]
     design warnings, or a one-line problem: the first error, or the first design warning not in
     ``known`` (the scenario as it was: a change must not bring a new design problem)."""
     from core.redflags.system import scenario_warnings
-    from maps.document_file import DocumentError
 
-    try:
-        warnings = scenario_warnings(path)
-    except DocumentError as e:
-        p = e.problems[0] if getattr(e, "problems", None) else e
-        return f"invalid: {p}"
-    except (KeyError, ValueError) as e:
-        return f"invalid: {e}"
-    if known is not None:
-        for w in warnings:
-            if w not in known:
-                return f"design check: {w}"
-    return frozenset(warnings)
-
+    return check_with(path, known, scenario_warnings, str, lambda w: f"design check: {w}")
