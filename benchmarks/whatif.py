@@ -68,7 +68,10 @@ wins (`core/whatif.py`).
   (one pool or Dask submission per candidate, not one game at a time) and its cost is bounded and
   known in advance.
 - **Two-change combinations** of the top three single changes (never two of the same field) race
-  with the budget left when no single change's share lies in the band.
+  with the budget left when no single change's share lies in the band, together with the **second
+  chances**: the single changes halved out (not excluded) that edit the same field as one of the
+  top three, with the games they played (after 8 games a share is noise: a step of the game length
+  between one that overshoots and the scenario as it is must not be lost on its first round).
 - **Robust or AI-dependent**: `--robust` runs the robust verdict (`core/robust_balance.py`) on the
   best change (expensive); otherwise the table says "not checked".
 - Ctrl-C keeps the table so far (exit 130); the same seed gives the same table.

@@ -28,6 +28,11 @@ candidate's first ``n`` games are those of a playtest of its changed scenario. T
 Ctrl-C (KeyboardInterrupt) inside ``play`` ends the race with what was played so far
 (``interrupted``). Ties are broken by the candidate's order, so a race is a pure function of
 its candidates, ``play`` and its arguments.
+
+When no single change reaches the band, a second race (:func:`search`) runs with the budget left:
+the two-change combinations of the top three, and the **second chances** -- the single changes
+halved out (not excluded) that edit the same field as one of the top three (a step of the game
+length between one that overshoots and the scenario as it is), with the games they played.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from core.playtest import shared_pool, wilson_interval
 
 __all__ = ["Change", "Candidate", "Arm", "RaceResult", "race", "parse_target", "candidate_file",
            "WhatIfSearch", "search", "combinations", "OUTCOMES", "CHANGE_TEXT", "split_change", "whole_number",
-           "turns_change", "makeable", "check_with"]
+           "turns_change", "makeable", "check_with", "second_chances"]
 
 OUTCOMES = ("german", "russian", "draw")
 
@@ -302,6 +307,19 @@ def combinations(singles: Sequence[Arm], top: int = 3) -> list[Candidate]:
     return out
 
 
+def second_chances(singles: Sequence[Arm], top: int = 3) -> list[Arm]:
+    """Single changes halved out of the race (not excluded by their interval) that edit the same
+    field as one of the first ``top`` of ``singles`` (ranked, valid, one change each): a fresh
+    arm each, with the games played so far, to race again with the combinations. After a few
+    games a share is noise: in Scenario 3, ``turns-=1`` lost its first 8 games' toss and was
+    halved while ``turns-=2`` overshot the target and the scenario as it is fell short of it; the
+    step between them is the likely answer and must be measured."""
+    ranked = [a for a in singles if a.invalid is None and len(a.candidate.changes) == 1]
+    fields = {a.candidate.changes[0].field for a in ranked[:top]}
+    return [Arm(a.candidate, list(a.outcomes), path=a.path) for a in ranked[top:]
+            if a.dropped is not None and a.dropped.startswith("halved") and a.candidate.changes[0].field in fields]
+
+
 def _absolute_refs(data: dict, base: Path) -> dict:
     """``data`` with its map file and counters (or roster) file made absolute (from ``base``, the
     folder of the scenario it came from), so a copy written elsewhere names the same files."""
@@ -329,7 +347,8 @@ def candidate_file(data: dict, base: Path, folder: str | os.PathLike[str], name:
 @dataclass
 class WhatIfSearch:
     """A whole search (:func:`search`): ``singles`` the race of one-change candidates (with the
-    scenario as it is), ``pairs`` the race of two-change combinations (None when a single
+    scenario as it is), ``pairs`` the second race: two-change combinations and the second chances
+    of single changes (:func:`second_chances`) (None when a single
     change reached the band, or no budget was left), ``best`` the best arm of either,
     ``robust`` the robust verdict of the best change (None: not checked)."""
 
@@ -360,7 +379,8 @@ def search(loaded, *, side: str, target: float, changes: Sequence[str] | None = 
     candidate's scenario file in ``folder`` (default: a new temporary folder, kept, named in the
     result), race the valid ones (:func:`race`; games through :func:`core.playtest.run_batch`
     with ``ai``, ``rules``, ``workers`` or ``scheduler``), then, when no single change reaches the
-    band and budget is left (and ``combine``), race two-change combinations of the top three.
+    band and budget is left (and ``combine``), race two-change combinations of the top three
+    together with the halved single changes of the same fields (:func:`second_chances`).
     ``play(arm, seeds)`` replaces the games (tests). Raises ValueError for a system without
     what-if changes or a change the grammar refuses (naming it)."""
     from core.playtest import DEFAULT_AI, BatchInterrupted, run_batch
@@ -422,9 +442,10 @@ def search(loaded, *, side: str, target: float, changes: Sequence[str] | None = 
         if combine and not singles.interrupted and not singles.reaches(best) and singles.spent < budget:
             ranked = [a for a in singles.arms if a.candidate.changes and a.played]
             pair_arms = [make(c) for c in combinations(ranked)]
-            if pair_arms:
+            again = second_chances(ranked)   # their candidates' files are the singles' (``lookup``)
+            if pair_arms or again:
                 lookup.update({a.candidate: a for a in pair_arms})
-                out.pairs = race(pair_arms, run, side=side, target=target, band=band, budget=budget, seed=seed,
+                out.pairs = race(again + pair_arms, run, side=side, target=target, band=band, budget=budget, seed=seed,
                                  first=first, keep=keep, precision=precision, on_progress=on_progress,
                                  start_spent=singles.spent)
                 pb = out.pairs.best()

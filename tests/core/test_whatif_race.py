@@ -133,3 +133,46 @@ def test_a_search_of_real_games_runs_on_one_pool_with_the_results_of_one_process
     assert len(pools_started) == 1
     assert [(a.candidate.label, a.outcomes) for a in two.rows()] == [(a.candidate.label, a.outcomes) for a in one.rows()]
     assert sum(len(a.outcomes) for a in two.rows()) == 6
+
+
+def test_a_step_halved_on_an_unlucky_first_round_gets_a_second_chance(tmp_path):
+    """Scenario 3's case on a scripted game: ``turns-=1`` is the answer (50 %) but wins only 1 of
+    its first 8 games and is halved; ``turns-=2`` overshoots (62.5 %), the grenade changes fall
+    short (37.5 %) and the scenario as it is wins nothing. The second race gives ``turns-=1`` (the
+    same field as a top change) a second chance with the games it played, and it ends as the
+    best change, in the band."""
+    from core.dice import derive_seed
+    from core.rule_system import load_scenario
+    from core.whatif import second_chances
+    from tests.core.test_whatif_changes import S1
+
+    index = {derive_seed(1, i): i for i in range(2000)}
+    # change -> which games of every 8 the Germans win (a pattern by game index)
+    wins = {"turns-=2": {0, 1, 2, 3, 4}, "german.grenades+=2": {0, 3, 6}, "german.grenades-=2": {1, 4, 7},
+            "russian.grenades+=2": {2, 5, 0}, "russian.grenades-=2": {1, 3, 5}, "turns-=1": {0, 2, 4, 6}}
+
+    def play(arm, seeds):
+        out = []
+        for s in seeds:
+            i = index[s]
+            texts = [c.text for c in arm.candidate.changes]
+            if texts == ["turns-=1"] and i < 8:
+                won = i == 3   # an unlucky first round: 1 of 8
+            elif len(texts) == 1:
+                won = i % 8 in wins[texts[0]]
+            else:
+                won = False   # the scenario as it is, and every combination, lose
+            out.append("german" if won else "russian")
+        return out
+
+    res = search(load_scenario(S1), side="german", target=0.5, budget=800, first=8, folder=tmp_path, play=play,
+                 changes=list(wins))
+    single = {a.candidate.label: a for a in res.singles.arms}
+    assert single["turns-=1"].dropped.startswith("halved in round 1")
+    assert res.pairs is not None
+    again = [a for a in res.pairs.arms if len(a.candidate.changes) == 1]
+    assert [a.candidate.label for a in again] == ["turns-=1"]
+    assert again[0].outcomes[:8] == single["turns-=1"].outcomes   # its games kept, not played again
+    assert res.best.candidate.label == "turns-=1" and res.pairs.reaches(res.best)
+    # only a halved step of a top change's field comes back
+    assert [a.candidate.label for a in second_chances(res.singles.arms)] == ["turns-=1"]
