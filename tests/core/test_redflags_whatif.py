@@ -127,12 +127,12 @@ def test_the_search_takes_a_red_flags_scenario_and_reports_an_invalid_candidate(
 
 
 def test_ironcross_balance_lists_the_red_flags_changes_it_would_try(tmp_path):
-    """``ironcross balance`` on a Red Flags scenario with a budget of one round of two games: it
-    plays real games of the scenario and of one change and prints the table."""
+    """``ironcross balance`` on a Red Flags scenario with a budget of one round of one game each:
+    it plays a real game of the scenario and of one change and prints the table."""
     from cli.main import cli
 
-    r = CliRunner().invoke(cli, ["balance", str(RF1), "--target", "german=50", "--try", "turns-=8", "--budget", "4",
-                                 "--first", "2", "--workers", "1", "--json", str(tmp_path / "out.json")])
+    r = CliRunner().invoke(cli, ["balance", str(RF1), "--target", "german=50", "--try", "turns-=8", "--budget", "2",
+                                 "--first", "1", "--workers", "1", "--json", str(tmp_path / "out.json")])
     assert r.exit_code == 0, r.output
     assert "turns-=8" in r.output
     out = json.loads((tmp_path / "out.json").read_text())
