@@ -40,6 +40,7 @@ DEFAULT_KINDS = tuple(KINDS)
 
 GRAMMAR = __doc__.split("Grammar", 1)[1]
 
+
 def parse_change(text: str, data: dict | None = None, path: str | None = None) -> Change:
     """The :class:`core.whatif.Change` that ``text`` names (the module's grammar). Raises
     ValueError naming the text and the problem (unknown target, a value that is no number)."""
