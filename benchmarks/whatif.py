@@ -72,6 +72,7 @@ wins (`core/whatif.py`).
   chances**: the single changes halved out (not excluded) that edit the same field as one of the
   top three, with the games they played (after 8 games a share is noise: a step of the game length
   between one that overshoots and the scenario as it is must not be lost on its first round).
+  Second chances came with commit `50cb2dc`; a section searched at an earlier commit ran without.
 - **Robust or AI-dependent**: `--robust` runs the robust verdict (`core/robust_balance.py`) on the
   best change (expensive); otherwise the table says "not checked".
 - Ctrl-C keeps the table so far (exit 130); the same seed gives the same table.
