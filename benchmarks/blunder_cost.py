@@ -13,7 +13,7 @@ Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --ga
      .venv/bin/python benchmarks/blunder_cost.py --scenario 5 --games 200 --variant aggression=2
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
-docs/ai.md, "AI changes kept"), with how many of the paired games it played differently.
+docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently.
 """
 
 from __future__ import annotations
