@@ -122,17 +122,22 @@ def named_arms(res, side: str) -> list:
 
 
 def confirm(arms: list, side: str, games: int, args) -> dict[str, tuple]:
-    """Play ``games`` games of each arm's scenario file on the search's seeds (its first games are
-    the search's): change label -> (share, low, high, games) of ``side``'s wins."""
+    """Play ``games`` new games of each arm's scenario file: the games of the batch seed that come
+    after the search's (game ``i`` on ``derive_seed(seed, i)``, from the first the search did not
+    play), so the confirmation shares no game with the search: change label -> (share, low, high,
+    games, first game index) of ``side``'s wins."""
+    from core.dice import derive_seed
     from core.playtest import DEFAULT_AI, run_batch, wilson_interval
 
     out = {}
     for a in arms:
-        rs = run_batch(a.path, games, args.seed, dict(DEFAULT_AI), workers=args.workers, scheduler=args.scheduler)
+        first = len(a.outcomes)
+        rs = run_batch(a.path, 0, args.seed, dict(DEFAULT_AI), workers=args.workers, scheduler=args.scheduler,
+                       seeds=[derive_seed(args.seed, i) for i in range(first, first + games)])
         played = [r for r in rs if r.outcome != "error"]
         k = sum(1 for r in played if r.outcome == side)
         lo, hi = wilson_interval(k, len(played))
-        out[a.candidate.label] = (k / len(played) if played else 0.0, lo, hi, len(played))
+        out[a.candidate.label] = (k / len(played) if played else 0.0, lo, hi, len(played), first)
     return out
 
 
@@ -143,7 +148,10 @@ def section(number: str, loaded, side: str, res, args, wall: float, ys: Yardstic
     from cli.balance_command import table_lines
 
     spent = res.pairs.spent if res.pairs else res.singles.spent
+    last = res.pairs or res.singles
     why = ("the budget spent: the intervals are only as narrow as that" if spent >= args.budget else
+           "the race ended before the budget: at most three candidates were left, their intervals narrow enough"
+           if any(a.dropped is None and a.invalid is None for a in last.arms) else
            "the race ended before the budget: no candidate was left in it")
     lines = [f"### What would balance {heading(loaded)}?", "",
              f"`ironcross balance {Path(loaded.path).relative_to(ROOT)} --target {side}=50 --budget {args.budget} "
@@ -176,12 +184,12 @@ def section(number: str, loaded, side: str, res, args, wall: float, ys: Yardstic
         lines.append("")
     for a in named:
         if confirmed and a.candidate.label in confirmed:
-            p, lo, hi, n = confirmed[a.candidate.label]
+            p, lo, hi, n, first = confirmed[a.candidate.label]
             sp, slo, shi = a.share(side)
             agree = "agrees with" if lo <= shi and slo <= hi else "does NOT agree with"
-            lines += [f"Confirming playtest of **{a.candidate.label}**: {n} games (seed {args.seed}; the search's "
-                      f"{len(a.played)} games are the first of them): {side} {p:.1%} ({lo:.1%}-{hi:.1%}), which "
-                      f"{agree} the search's {sp:.0%} ({slo:.0%}-{shi:.0%}).", ""]
+            lines += [f"Confirming playtest of **{a.candidate.label}**: {n} new games (seed {args.seed}, games "
+                      f"{first} to {first + n - 1}, after the search's {first}): {side} {p:.1%} ({lo:.1%}-{hi:.1%}), "
+                      f"which {agree} the search's {sp:.0%} ({slo:.0%}-{shi:.0%}).", ""]
     lines += ["```"] + table_lines(res, side, 0.5) + ["```", ""]
     return lines
 
@@ -276,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         print(f"{heading(loaded)}: wall {ys.fmt(wall)}")
         confirmed = confirm(named_arms(res, side), side, args.confirm, args) if args.confirm else None
-        for label, (p, lo, hi, n) in (confirmed or {}).items():
-            print(f"confirmed {label}: {side} {p:.1%} [{lo:.1%}-{hi:.1%}] over {n} games")
+        for label, (p, lo, hi, n, first) in (confirmed or {}).items():
+            print(f"confirmed {label}: {side} {p:.1%} [{lo:.1%}-{hi:.1%}] over {n} new games from game {first}")
         body += section(number, loaded, side, res, args, wall, ys, len(changes), confirmed, commit)
     if not args.no_write:
         write_block(Path(args.out), body)

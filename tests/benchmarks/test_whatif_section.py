@@ -67,11 +67,12 @@ def test_a_confirming_playtest_is_compared_with_the_search():
     (arm,) = mod.named_arms(res, "german")[:1]
     args = Namespace(budget=2000, first=8, seed=1, kinds=None, workers=2)
     text = "\n".join(mod.section(1, _Loaded(), "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 3,
-                                 {arm.candidate.label: (0.10, 0.06, 0.15, 200)}))
-    assert f"Confirming playtest of **{arm.candidate.label}**: 200 games (seed 1" in text
+                                 {arm.candidate.label: (0.10, 0.06, 0.15, 200, 64)}))
+    assert (f"Confirming playtest of **{arm.candidate.label}**: 200 new games (seed 1, games 64 to 263, after "
+            f"the search's 64)") in text
     assert "german 10.0% (6.0%-15.0%), which agrees with the search's" in text
     far = "\n".join(mod.section(1, _Loaded(), "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 3,
-                                {arm.candidate.label: (0.80, 0.74, 0.85, 200)}))
+                                {arm.candidate.label: (0.80, 0.74, 0.85, 200, 64)}))
     assert "does NOT agree with" in far
 
 
@@ -101,3 +102,30 @@ def test_a_red_flags_section_is_titled_with_its_system_and_its_rules():
     text = "\n".join(mod.section("RF1", loaded, "german", res, args, 12.0, Yardstick(0.4, 1, (0.4,)), 2))
     assert text.startswith("### What would balance Red Flags and Iron Crosses, Scenario 1: Hill J?")
     assert "heuristic AI both sides, standard rules" in text
+
+
+def test_the_confirming_games_are_new_games_after_the_searchs(monkeypatch):
+    """The confirmation plays the batch seed's games that come after the search's, so it shares no
+    game with the search (a confirmation on the search's own first games would confirm nothing)."""
+    import core.playtest as playtest
+    from core.dice import derive_seed
+    from core.playtest import GameResult
+
+    asked = []
+
+    def batch(path, games, seed, ai, **kw):
+        asked.append(kw["seeds"])
+        return [GameResult(i, s, "german" if i % 2 else "russian", 1) for i, s in enumerate(kw["seeds"])]
+
+    monkeypatch.setattr(playtest, "run_batch", batch)
+    arm = Arm(Candidate((Change("a", "test", "change a"),)), outcomes=["german"] * 40, path="x.json")
+    out = _script().confirm([arm], "german", 10, Namespace(seed=3, workers=1, scheduler=None))
+    assert asked == [[derive_seed(3, i) for i in range(40, 50)]]
+    assert out["a"][3:] == (10, 40) and out["a"][0] == 0.5
+
+
+def test_a_race_that_ends_with_candidates_left_says_so():
+    res = _search({"a": 0.5, "b": 0.1, "c": 0.2}, 2000)
+    assert any(a.dropped is None for a in res.singles.arms)
+    text = _text(res, 2000)
+    assert "at most three candidates were left, their intervals narrow enough" in text
