@@ -176,11 +176,16 @@ def section(number: str, loaded, side: str, res, args, wall: float, ys: Yardstic
         for a in named:
             p, lo, hi = a.share(side)
             txt.append(f"{said(a)}: {side} {p:.0%} ({lo:.0%}-{hi:.0%}) over {len(a.played)} games")
-        lines.append(f"No change of these kinds, alone or two together, brings {side} into the band "
-                     f"{lo_band:.0%}-{hi_band:.0%}: every candidate left the race (its interval outside the band, or "
-                     f"halved as farther from the target). Nearest: " + "; best measured: ".join(txt) + ". The "
-                     "imbalance needs a larger change than one step of a default kind (try `--try` with bigger "
-                     "steps or other kinds).")
+        if any(a.dropped is None and a.invalid is None for a in (res.pairs or res.singles).arms):
+            lines.append(f"No change of these kinds brought {side} into the band {lo_band:.0%}-{hi_band:.0%} within "
+                         f"the budget; candidates were still racing when it was spent. Nearest: "
+                         + "; best measured: ".join(txt) + ". A larger budget narrows the intervals.")
+        else:
+            lines.append(f"No change of these kinds, alone or two together, brings {side} into the band "
+                         f"{lo_band:.0%}-{hi_band:.0%}: every candidate left the race (its interval outside the band, "
+                         f"or halved as farther from the target). Nearest: " + "; best measured: ".join(txt) + ". The "
+                         "imbalance needs a larger change than one step of a default kind (try `--try` with bigger "
+                         "steps or other kinds).")
         lines.append("")
     for a in named:
         if confirmed and a.candidate.label in confirmed:

@@ -129,3 +129,11 @@ def test_a_race_that_ends_with_candidates_left_says_so():
     assert any(a.dropped is None for a in res.singles.arms)
     text = _text(res, 2000)
     assert "at most three candidates were left, their intervals narrow enough" in text
+
+
+def test_a_budget_spent_with_candidates_still_racing_is_not_called_a_race_every_candidate_left():
+    res = _search({"a": 0.3, "b": 0.1, "c": 0.2}, 40)
+    assert any(a.dropped is None for a in res.singles.arms) and not res.singles.reaches(res.best)
+    text = _text(res, 40)
+    assert "within the budget; candidates were still racing when it was spent" in text
+    assert "every candidate left the race" not in text
