@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from maps.document_file import DocumentError, Problem, atomic_write_text, json_path, load_document
-from maps import hexgrid
 from maps.hexmap import HexMap
 from scenarios.model import (
     SCENARIO_FORMAT,
@@ -376,11 +375,6 @@ def _region_problems(sc: Scenario, hexmap: HexMap) -> list[Problem]:
             hexmap.hex(h)
         except KeyError as e:
             out.append(Problem(json_path(("north", k)), str(e)))
-            continue
-        if k == "hex" and hexgrid.parse_hex_id(h) not in ctx.area:
-            # 24.1: the indicator is placed on the map in play; one on an unused section is a slip
-            out.append(Problem(json_path(("north", k)), f"north indicator: hex {h} is outside the scenario's "
-                                                       f"playing area (sections {', '.join(sc.map.sections)})"))
     out.extend(_allotment_problems(sc, ctx))
     out.extend(_control_and_cap_problems(sc, ctx))
     return out

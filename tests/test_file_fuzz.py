@@ -385,8 +385,8 @@ def test_balance_refuses_a_file_that_is_no_playable_scenario_before_writing_cand
 
 
 def test_balance_on_a_system_without_what_if_changes_names_the_scenario():
-    res = _run("balance", RF, "--target", "german=50", "--budget", "1", "--quiet")
-    assert res.exit_code == 1 and f"{RF}: " in res.output and "names no what-if changes" in res.output, res.output
+    res = _run("balance", TW, "--target", "german=50", "--budget", "1", "--quiet")
+    assert res.exit_code == 1 and f"{TW}: " in res.output and "names no what-if changes" in res.output, res.output
 
 
 # --------------------------------------------------------------------------- 4. absurd numbers

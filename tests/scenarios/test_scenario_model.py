@@ -285,17 +285,6 @@ def test_24_1_every_bad_hex_of_a_list_is_named_not_only_the_first(small):
     assert f"bad.json: {_PLACES['setup']}.hexes[2]: hex 1899 is not on map 'test map'" in msg
 
 
-def test_24_1_a_north_indicator_outside_the_playing_area_is_refused():
-    """24.1 "Place in hex 5001 pointing to hex 5002": the indicator lies on the map in play; one
-    on a section the scenario does not use is named with the sections."""
-    m = make_map((10, 15), (1, 8), sections=[{"name": "All", "first_column": 10, "last_column": 13},
-                                             {"name": "East", "first_column": 14, "last_column": 15}])
-    d = minimal()
-    d["north"] = {"hex": "1404", "points_to": "1403"}
-    msg = problems(d, m, roster=None)
-    assert "bad.json: $.north.hex: north indicator: hex 1404 is outside the scenario's playing area" in msg
-
-
 @pytest.mark.parametrize("where", sorted(_PLACES))
 def test_24_1_a_hex_outside_the_playing_area_is_refused_in_every_hex_list(where):
     m = make_map((10, 15), (1, 8), sections=[{"name": "All", "first_column": 10, "last_column": 13},
