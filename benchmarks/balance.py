@@ -352,7 +352,7 @@ def lopsided_evidence(a: dict, played: list[GameResult]) -> dict:
     # "no finish": games the loser lost with only one or two of the winner's units left on the
     # objective hexes at the end (units, not hexes: GameResult.objective_units)
     counted = [r for r in won if r.objective_units]
-    obj["close"] = {"games": sum(1 for r in counted if 1 <= r.objective_units.get(w, 0) <= 2),
+    obj["close"] = {"games": sum(1 for r in counted if r.won_with_few_left(w)),
                     "of": len(counted)}
     losses = {}
     for side in SIDES:

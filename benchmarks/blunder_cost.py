@@ -63,7 +63,7 @@ def _finish(results, side: str) -> str:
     objective hexes at the end, and the enemy units there a game (``GameResult.objective_units``)."""
     other = "russian" if side == "german" else "german"
     played = [r for r in results if r.outcome != "error"]
-    close = sum(1 for r in played if r.outcome == other and 1 <= r.objective_units.get(other, 0) <= 2)
+    close = sum(1 for r in played if r.won_with_few_left(other))
     mean = sum(r.objective_units.get(other, 0) for r in played) / max(1, len(played))
     return f"lost with 1-2 enemy units on the objectives {close}, enemy units there {mean:.2f} a game"
 

@@ -148,10 +148,10 @@ def section(number: str, loaded, side: str, res, args, wall: float, ys: Yardstic
     from cli.balance_command import table_lines
 
     spent = res.pairs.spent if res.pairs else res.singles.spent
-    last = res.pairs or res.singles
+    racing = any(a.dropped is None and a.invalid is None for a in (res.pairs or res.singles).arms)
     why = ("the budget spent: the intervals are only as narrow as that" if spent >= args.budget else
            "the race ended before the budget: at most three candidates were left, their intervals narrow enough"
-           if any(a.dropped is None and a.invalid is None for a in last.arms) else
+           if racing else
            "the race ended before the budget: no candidate was left in it")
     lines = [f"### What would balance {heading(loaded)}?", "",
              f"`ironcross balance {Path(loaded.path).relative_to(ROOT)} --target {side}=50 --budget {args.budget} "
@@ -176,7 +176,7 @@ def section(number: str, loaded, side: str, res, args, wall: float, ys: Yardstic
         for a in named:
             p, lo, hi = a.share(side)
             txt.append(f"{said(a)}: {side} {p:.0%} ({lo:.0%}-{hi:.0%}) over {len(a.played)} games")
-        if any(a.dropped is None and a.invalid is None for a in (res.pairs or res.singles).arms):
+        if racing:
             lines.append(f"No change of these kinds brought {side} into the band {lo_band:.0%}-{hi_band:.0%} within "
                          f"the budget; candidates were still racing when it was spent. Nearest: "
                          + "; best measured: ".join(txt) + ". A larger budget narrows the intervals.")

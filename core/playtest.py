@@ -163,6 +163,11 @@ class GameResult:
     #: side -> its units standing in the scenario's objective hexes at the end (Iron Cross)
     objective_units: dict[str, int] = field(default_factory=dict)
 
+    def won_with_few_left(self, side: str) -> bool:
+        """Did ``side`` win with only one or two of its units left on the objective hexes at the end
+        (``objective_units``)? The loser's missed finish: one more attack might have turned it."""
+        return self.outcome == side and 1 <= self.objective_units.get(side, 0) <= 2
+
 
 def parse_ai(text: str | None) -> dict[str, str]:
     """``"german=random,russian=heuristic"`` -> {"german": "random", "russian": "heuristic"};

@@ -296,17 +296,23 @@ def result_fields(game) -> dict:
             "objective_units": _objective_units(game)}
 
 
-def _objective_units(game) -> dict[str, int]:
+def _on_objectives(game) -> dict[str, list] | None:
     """Side -> its units (AFVs and crew weapons included) standing in the scenario's objective
-    hexes now; empty when the scenario names none."""
+    hexes (:func:`core.ironcross.game_record.objective_hexes`) now; None when it names none."""
     objectives = objective_hexes(game.setup)
     if not objectives:
-        return {}
-    out = {side: 0 for side in SIDES}
+        return None
+    out: dict[str, list] = {side: [] for side in SIDES}
     for u in game.state.units.values():
         if u.on_map and u.hex in objectives:
-            out[u.side] += 1
+            out[u.side].append(u)
     return out
+
+
+def _objective_units(game) -> dict[str, int]:
+    """Side -> how many of its units stand in the objective hexes now; empty when there are none."""
+    on = _on_objectives(game)
+    return {} if on is None else {side: len(us) for side, us in on.items()}
 
 
 def turn_record(game) -> tuple[str, dict[str, int]]:
@@ -316,11 +322,8 @@ def turn_record(game) -> tuple[str, dict[str, int]]:
     setup = game.setup
     victory = setup.victory
     res = victory(game.state, game) if victory is not None else "draw"
-    objectives = objective_hexes(setup)
-    held = {}
-    for side in SIDES:
-        held[side] = len({u.hex for u in game.state.units.values()
-                          if u.side == side and u.on_map and u.hex in objectives})
+    on = _on_objectives(game) or {side: [] for side in SIDES}
+    held = {side: len({u.hex for u in us}) for side, us in on.items()}
     return (res[0] if isinstance(res, tuple) else res), held
 
 

@@ -23,6 +23,7 @@ Grammar (one change: ``TARGET OP VALUE``; ``OP`` is ``=``, ``+=`` or ``-=``; SID
 from __future__ import annotations
 
 import copy
+
 from core.whatif import Change, check_with, makeable, split_change, turns_change, whole_number
 
 __all__ = ["KINDS", "DEFAULT_KINDS", "GRAMMAR", "parse_change", "apply_change", "default_changes", "check_file"]
