@@ -120,6 +120,11 @@ def test_unbuildable_oob_line_refused_where_typed(window, qtbot, dialogs):
     assert "german Squad E has no R PR10 to leave out" in said     # the loader's sentence (24.1)
     assert "SetupError" not in said and "Counter roster" in said and "Override value" in said
     assert not dialogs
+    oob.refresh()   # a redraw of the document (a map pause, an autosave) keeps why it was refused
+    assert oob.info.text() == said
+    oob.entry_text.setText("Squad C")
+    oob.refresh()   # the field holds other text now: the usual hint
+    assert "Type entries as printed" in oob.info.text()
     # a buildable line is taken
     type_into(qtbot, oob.entry_text, "Squad E (12) less R PR8", enter=True)
     assert doc.scenario.model_dump(mode="json") != before and oob.entry_text.text() == ""

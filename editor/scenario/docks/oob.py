@@ -166,6 +166,12 @@ class OOBPanel(QWidget):
         self._show_target()
         self._fit_columns()
         err = self.doc.setup_error()
+        refused = getattr(self, "_refused", None)
+        if not err and refused is not None and refused[0] and refused[0] == self.entry_text.text():
+            # a redraw of the document (a map pause, an autosave) must not wipe why the text the
+            # designer is fixing was refused
+            self.info.setText(f"<span style='color:#b00'>Not added: {html.escape(refused[1])}</span>")
+            return
         self.info.setText(f"<span style='color:#b00'>Cannot build the forces: {err}</span>" if err else
                           "Type entries as printed, several separated by ';' (the field's tooltip lists the "
                           "forms). Double-click an entry to edit it; drag a unit onto the map (Place tool) "
@@ -394,7 +400,9 @@ class OOBPanel(QWidget):
         return None
 
     def _refuse(self, text: str) -> None:
-        """Say under the entry field why a typed entry is not taken (the field keeps the text)."""
+        """Say under the entry field why a typed entry is not taken (the field keeps the text, and
+        :meth:`refresh` keeps the reason while the field still holds that text)."""
+        self._refused = (self.entry_text.text(), text)
         self.info.setText(f"<span style='color:#b00'>Not added: {html.escape(text)}</span>")
         self.entry_text.setToolTip(text)
 
