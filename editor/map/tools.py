@@ -599,6 +599,11 @@ class PathTool(Tool):
             self.set_status(f"{h.id} is not adjacent to {self.last.id}: paths go hex to adjacent hex")
             return False
         paths = list(getattr(self.doc.map, self.kind))
+        if self.index is not None and not (0 <= self.index < len(paths) and paths[self.index]
+                                           and paths[self.index][-1] == self.last.id):
+            # the path being drawn changed under the tool (an undo, a resize, another edit): the
+            # next leg starts a new path from the last hex instead of extending one that is gone
+            self.index = None
         if self.index is None:
             paths, self.index = edits.extend_path(paths, None, self.last)
         paths, self.index = edits.extend_path(paths, self.index, h)

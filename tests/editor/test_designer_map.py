@@ -77,3 +77,23 @@ def test_road_by_waypoints_is_one_undo_step(window, qtbot):
     road = {h.id for h in doc.hexmap.road_hexes}
     assert {"2005", "2007", "2009"} <= road and "2509" not in road and "2309" not in road
     assert doc.undo_stack.count() == 2
+
+
+def test_undo_while_a_road_is_drawn_then_another_click_starts_a_new_path(window, qtbot):
+    """Ctrl+Z in the middle of drawing a road takes the drawn path away; the next click must not
+    extend the path that is gone (the editor fuzz found an IndexError there) but go on from the
+    last hex as a new path."""
+    w = window
+    assert w.open_file(MAP, offer_recovery=False)
+    doc = w.document
+    roads_before = len(doc.map.roads)
+    w.tools.set_tool("path")
+    click_hex(qtbot, w, "2005")
+    click_hex(qtbot, w, "2008")
+    doc.undo_stack.undo()                                 # the road drawn so far is gone
+    assert len(doc.map.roads) == roads_before
+    click_hex(qtbot, w, "2010")                           # on from 2008, the tool's last hex
+    QTest.keyClick(w.view, Qt.Key.Key_Return)
+    assert len(doc.map.roads) == roads_before + 1
+    road = {h.id for h in doc.hexmap.road_hexes}
+    assert {"2008", "2009", "2010"} <= road
