@@ -838,8 +838,9 @@ class Roster:
         want = " ".join(x for x in (f"PR{pr}" if pr is not None else "", f"#{number}" if number is not None else "") if x)
         if not found:
             raise KeyError(f"no {s} {k}{' ' + want if want else ''}{self._where}; {s} {k}s: {', '.join(same) or 'none'}")
+        prs = [c.pr for c in self._commanders if c.side == s and c.rank == k]
         raise KeyError(f"{s} {k}{' ' + want if want else ''} is ambiguous{self._where}: {', '.join(same)}; "
-                       f"give pr= or number=")
+                       f"name one by its PR, e.g. '{k} PR{prs[0]}'")
 
     def crew_weapons(self, side: str | None = None) -> list[CrewWeapon]:
         s = None if side is None else normalise_side(side)

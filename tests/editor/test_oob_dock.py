@@ -81,7 +81,15 @@ def test_15_9_grenades_go_to_the_side_wide_node_not_the_first_group(win, dialogs
     type_entry(oob, ("russian", "groups", 0), "6 grenades")
     assert doc.scenario.russian.groups == before.russian.groups
     assert doc.scenario.russian.grenades == 16 and "side-wide" in oob.info.text()
+    # the group stays the target of the next line
+    assert oob.current_loc()[:3] == ("russian", "groups", 0)
+    assert oob.target.text() == "Add to Russian group Russian force:"
     assert doc.undo_stack.count() == 3 and dialogs == []
+    # a line of units that ends in grenades: the units in the group, the grenades the side's, and
+    # the group still the target
+    type_entry(oob, ("russian", "groups", 0), "PL PR10; Grenades (2)")
+    assert oob.current_loc()[:3] == ("russian", "groups", 0)
+    assert doc.scenario.russian.grenades == 18
     undo_all(doc, before)
 
 
@@ -372,3 +380,18 @@ def test_the_oob_dock_renders_with_its_side_wide_nodes(win, tmp_path):
     assert "several separated by ';'" in ctl.oob.info.text()
     # the "Deploys" column never takes more than 40% of the tree: the entries stay readable
     assert ctl.oob.tree.header().sectionSize(1) <= ctl.oob.tree.viewport().width() * 2 // 5
+
+
+def test_an_ambiguous_commander_is_refused_with_the_form_that_names_one(win, dialogs):
+    """The Russians have two APLs (PR9, PR10): a plain 'APL' is refused where it is typed with the
+    form to type ('APL PR9'), not with a pointer to adding a counter."""
+    ctl = win.scenario_ctl
+    doc, oob = ctl.doc, ctl.oob
+    before = doc.scenario
+    type_entry(oob, ("russian", "groups", 0), "APL")
+    assert doc.scenario == before and oob.entry_text.text() == "APL"
+    text = oob.info.text()
+    assert "ambiguous" in text and "APL PR9" in text and "Add commander" not in text
+    type_entry(oob, ("russian", "groups", 0), "APL PR9")
+    assert doc.scenario.russian.groups[0].oob[-1].text == "APL PR9"
+    undo_all(doc, before)

@@ -240,8 +240,9 @@ def test_scenario_6_russian_commanders_are_four_distinct_counters():
     ids = {ROSTER.commander("russian", k, pr=p).id for k, p in (("PL", 10), ("PL", 11), ("APL", 9), ("APL", 10))}
     assert len(ids) == 4
     assert ROSTER.commander("russian", "PL", number=2).pr == 11
-    with pytest.raises(KeyError, match="ambiguous"):
+    with pytest.raises(KeyError, match="ambiguous") as err:
         ROSTER.commander("russian", "PL")
+    assert "'PL PR10'" in str(err.value)   # the form a designer types, not an API argument
     with pytest.raises(KeyError, match="PR7"):
         ROSTER.commander("russian", "PL", pr=7)
 

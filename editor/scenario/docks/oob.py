@@ -393,6 +393,8 @@ class OOBPanel(QWidget):
                        f"To play it, change a man of Squad {e.letter} in the Counter roster dock (Override value..., "
                        "e.g. its weapon or PR) or add a squad of your own (Add squad...): the change is this "
                        "scenario's roster override, the shipped roster is not touched.")
+            elif "ambiguous" in problem:
+                fix = "Type the entry with one of the PRs named (the side has more than one such counter)."
             else:
                 button = {"commander": "Add commander...", "crew_weapon": "Add CW...", "afv": "Add AFV..."}[e.kind]
                 fix = f"Counter roster dock > {button} adds that counter to this scenario's roster."
@@ -441,10 +443,12 @@ class OOBPanel(QWidget):
             _warn(self, "Invalid entry", validation_message(err))
             return False
         spec = self.doc.scenario.side(side)
-        if placed[-1][1]:
-            self.select_loc((side, "oob", len(spec.oob) - 1))
+        if group is not None:
+            # the group stays the target of the next line, even when the line held grenades
+            n = len(spec.groups[group].oob)
+            self.select_loc((side, "groups", group, "oob", n - 1) if n else (side, "groups", group))
         else:
-            self.select_loc((side, "groups", group, "oob", len(spec.groups[group].oob) - 1))
+            self.select_loc((side, "oob", len(spec.oob) - 1))
         moved = [e.text for e, sidewide in placed if sidewide and group is not None]
         if moved:
             self.info.setText(f"{', '.join(moved)}: added to the {side} side-wide entries "
