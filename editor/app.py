@@ -89,26 +89,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.file and is_scenario_format(file_format(args.file)):
         return _scenario_main(app, args, w, h)
-    doc = None
-    if args.file:
-        try:
-            doc = MapDocument.open(args.file)
-        except (DocumentError, OSError) as e:
-            if args.screenshot:
+    if args.screenshot:
+        doc = None
+        if args.file:
+            try:
+                doc = MapDocument.open(args.file)
+            except (DocumentError, OSError) as e:
                 print(f"ironcross-editor: {e}", file=sys.stderr)
                 return 1
-            doc = None
-            err = e
-        else:
-            err = None
-    win = MainWindow(doc, persist_settings=not args.screenshot)
-    win.resize(w, h)
-    if args.file and doc is None and not args.screenshot:
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.critical(win, "Cannot open map", str(err))
-    elif args.file and doc is not None and not args.screenshot:
-        win._add_recent(Path(args.file))
+        win = MainWindow(doc, persist_settings=False)
+        win.resize(w, h)
+    else:
+        win = map_window(args.file, w, h)
     if args.tool:
         win.tools.set_tool(args.tool)
     if args.errata:
@@ -143,6 +135,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     win.show()
     return app.exec()
+
+
+def map_window(path: str | None, w: int, h: int):
+    """The main window at ``w`` x ``h`` px with the map ``path`` open as *File > Open* opens it: a
+    file that cannot be opened is said in a dialog (the window starts with a new map), and a newer
+    autosave (the editor crashed) is offered for recovery."""
+    from editor.main_window import MainWindow
+
+    win = MainWindow(persist_settings=True)
+    win.resize(w, h)
+    if path:
+        win.open_file(path)
+    return win
 
 
 def _scenario_main(app, args, w: int, h: int) -> int:

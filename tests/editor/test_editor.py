@@ -367,6 +367,25 @@ def test_autosave_and_recovery(win, tmp_path, tmp_settings):
         w2.close()
 
 
+def test_autosave_recovery_offered_when_the_map_is_named_on_the_command_line(win, tmp_path, tmp_settings):
+    """``ironcross-editor FILE`` opens the map as File > Open does: a newer autosave is offered."""
+    from editor.app import map_window
+
+    p = tmp_path / "a.json"
+    assert win._save_to(p)
+    tool(win, "trees").stroke_hexes(["1909"])
+    edited = win.document.map
+    win.autosave()
+    os.utime(p, (time.time() - 100, time.time() - 100))
+    w2 = map_window(str(p), 1366, 768)
+    try:
+        assert any(k == "question" for k, _ in tmp_settings)
+        assert w2.document.map == edited and w2.document.is_dirty
+    finally:
+        w2.document.undo_stack.setClean()
+        w2.close()
+
+
 def test_autosave_timer_interval(win):
     assert win.autosave_timer.isActive() and win.autosave_timer.interval() == 60_000
 
