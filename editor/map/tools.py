@@ -516,7 +516,7 @@ class PathTool(Tool):
     label = "Road/Gully"
     shortcut = "P"
     help = ("Path by waypoints: click the first hex, then each bend (the hexes between are filled); "
-            "double-click or Esc ends it, Backspace takes back the last leg")
+            "Enter, Esc, a double-click or a right click ends it, Backspace takes back the last leg")
 
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -622,6 +622,9 @@ class PathTool(Tool):
         self.finish()
 
     def finish(self) -> None:
+        if self.last is not None and self.stroke is not None:
+            what = "road" if self.kind == "roads" else "gully"
+            self.set_status(f"{what} ended at {self.last.id}: click a hex to start another")
         self.last = None
         self.legs = []
         self.index = None

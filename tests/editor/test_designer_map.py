@@ -57,6 +57,7 @@ def test_road_by_waypoints_is_one_undo_step(window, qtbot):
     for hid in ("1005", "1010", "1410"):                 # three clicks: the start, a bend, the end
         click_hex(qtbot, w, hid)
     QTest.keyClick(w.view, Qt.Key.Key_Return)
+    assert "ended at 1410" in w.tools.current.status   # the status says the path is finished
     new = {h.id for h in set(doc.hexmap.road_hexes) - before}
     want = {h.id for h in hex_walk(hexgrid.parse_hex_id("1005"), hexgrid.parse_hex_id("1010"))} | \
         {h.id for h in hex_walk(hexgrid.parse_hex_id("1010"), hexgrid.parse_hex_id("1410"))}
