@@ -420,6 +420,10 @@ def test_the_json_view_round_trips_with_the_form(open_window, qtbot):
     data = {"kind": "within", "of": {"kind": "feature", "name": "Hill K"}, "distance": 2}
     ed.text.setPlainText(json.dumps(data))                          # valid JSON: the form follows
     assert ed.form.kind() == "within" and ed.form.editor.distance.value() == 2
+    assert ed.form.editor.distance.suffix() == " hexes"
+    ed.form.editor.distance.setValue(1)
+    assert ed.form.editor.distance.suffix() == " hex"                # "1 hex", not "1 hexes"
+    ed.form.editor.distance.setValue(2)
     assert ed.form.region() == canonical(data)
     assert panel.count.text() == count_text(len(expected(S1, data)))
     ed.text.setPlainText('{"kind": "within", "of": ')                # not JSON: said inline, form kept

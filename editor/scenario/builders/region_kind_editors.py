@@ -432,12 +432,15 @@ class _WithinEditor(_Editor):
         self.distance = QSpinBox()
         self.distance.setRange(0, 99)
         self.distance.setSuffix(" hexes")
+        # "1 hex", "2 hexes": the suffix follows the number
+        self.distance.valueChanged.connect(lambda v: self.distance.setSuffix(" hex" if v == 1 else " hexes"))
         self.distance.valueChanged.connect(lambda _v: self.changed.emit())
         self.lay.addRow("Within", self.distance)
         self.of: RegionForm | None = None
 
     def load(self, d):
         self.distance.setValue(int(d.get("distance", 1)))
+        self.distance.setSuffix(" hex" if self.distance.value() == 1 else " hexes")
         self.of = self._child(d.get("of") or _leaf_default("hexes"), "of (range 11.2, the region itself included)")
 
     def dump(self):
