@@ -117,6 +117,16 @@ def test_region_painting_and_live_count(win, qtbot, monkeypatch):
     assert ctl.regions.count.text() == "3 hexes"
 
 
+def test_long_property_texts_show_their_beginning(win):
+    """A text longer than its field (the printed north text, the map text) is shown from its first
+    word, not scrolled to its end."""
+    props = win.scenario_ctl.properties
+    long = "NORTH INDICATOR: " + "Place in hex 5001 pointing to hex 5002. " * 4
+    sdoc(win).edit("Set north text", lambda d: d.__setitem__("north_text", long))
+    assert props.north_text.text() == long and props.north_text.cursorPosition() == 0
+    sdoc(win).undo_stack.undo()
+
+
 def test_north_indicator_tool(win):
     t = win.tools.set_tool("north")
     assert t.place_click("3001") is None

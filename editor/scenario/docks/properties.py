@@ -100,6 +100,7 @@ class PropertiesPanel(QWidget):
         try:
             if self.title.text() != sc.title:
                 self.title.setText(sc.title)
+                self.title.setCursorPosition(0)   # a long text shows its beginning
             self.number.setValue(sc.number or 0)
             self.turns.setValue(sc.turns)
             self.sets_up.setCurrentText(sc.sets_up_first)
@@ -119,8 +120,10 @@ class PropertiesPanel(QWidget):
             self.map_label.setText(f"{self.doc.hexmap.name} ({self.doc.map_file().name})")
             if self.north_text.text() != sc.north_text:
                 self.north_text.setText(sc.north_text)
+                self.north_text.setCursorPosition(0)   # a long text shows its beginning
             if self.map_text.text() != sc.map.text:
                 self.map_text.setText(sc.map.text)
+                self.map_text.setCursorPosition(0)   # a long text shows its beginning
         finally:
             self._updating = False
 
