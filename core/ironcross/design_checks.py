@@ -29,6 +29,9 @@ when one is clicked) and a one-line message. The checks ("Design checks" in docs
   counted) there; ``controls`` needs every hex of the region reached (not those the side
   controls from the start, ``initial_control``); the others any hex.
 * ``no_units`` -- a side whose orders of battle hold no unit.
+* ``north`` -- the north indicator stands outside the playing area (a map section the scenario
+  does not use): the directions it gives are right, but the players look for it on the map in
+  play (the editor's new scenario puts it on the first map; unticking that map leaves it there).
 * ``entry_edge`` -- an entry (a group's or a detachment's) whose map edge names a map section the
   scenario does not use, or whose hexes are not on the edge of the playing area (units would
   appear inside the map).
@@ -71,7 +74,7 @@ from scenarios.victory import AllOf, AnyOf, AtLeast, Controls, NoneIn, Not, Sole
 __all__ = ["DesignWarning", "CHECKS", "design_warnings", "scenario_file_warnings", "reach_turns", "reach_costs"]
 
 #: the kinds of design check, in the order they are reported
-CHECKS = ("no_units", "reach", "entry_edge", "oob_unused")
+CHECKS = ("no_units", "north", "reach", "entry_edge", "oob_unused")
 
 _VICTORY_KIND = {UnitKind.INFANTRY: "infantry", UnitKind.COMMANDER: "commander", UnitKind.CW: "crew_weapon",
                  UnitKind.AFV: "afv"}
@@ -531,6 +534,21 @@ def _no_unit_warnings(sc: Scenario, setup: GameSetup | None) -> list[DesignWarni
     return out
 
 
+def _north_warnings(sc: Scenario, ctx: RegionContext) -> list[DesignWarning]:
+    """The north indicator outside the playing area (its sections): one warning, else none."""
+    try:
+        area = ctx.area
+        where = hexgrid.parse_hex_id(sc.north.hex)
+    except (RegionError, ValueError):
+        return []   # unknown sections or a bad hex id are errors, reported as such
+    if where in area:
+        return []
+    used = ", ".join(sc.map.sections) or "every section"
+    return [DesignWarning(json_path(("north", "hex")), "north", (
+        f"the north indicator stands in {sc.north.hex}, outside the playing area ({used}): the players "
+        "look for it on the map in play; move it there (the editor's North tool, N)"), (sc.north.hex,))]
+
+
 def _oob_warnings(sc: Scenario, setup: GameSetup | None) -> list[DesignWarning]:
     out: list[DesignWarning] = []
     for side in ("german", "russian"):
@@ -710,6 +728,7 @@ def design_warnings(scenario: Scenario, hexmap, setup: GameSetup | None, *,
 
     ctx = scenario_context(scenario, hexmap)
     out = _no_unit_warnings(scenario, setup)
+    out += _north_warnings(scenario, ctx)
     if setup is not None:
         out += _reach_warnings(scenario, setup, ctx, costs)
     out += _entry_edge_warnings(scenario, ctx)

@@ -287,6 +287,23 @@ def test_24_1_a_side_with_no_units():
     assert "the Russian side has no units" in ws[0].message
 
 
+def test_the_north_indicator_outside_the_playing_area():
+    """A north indicator on a map section the scenario does not use gives a ``north`` warning at
+    ``$.north.hex`` (the directions it gives are right; the players look for it on the map)."""
+    m = make_map(cols=(10, 30), rows=(1, 10), sections=[{"name": "West", "first_column": 10, "last_column": 20},
+                                                         {"name": "East", "first_column": 21, "last_column": 30}])
+    g = [_group("G", [PL], ["2505"])]
+    r = [_group("R", [RPL], ["2510"])]
+    out = {"result": "russian", "condition": _at_least("russian", ["2510"])}
+    east = _scenario(g, r, outcomes=[out], map={"file": "x.json", "sections": ["East"]},
+                     north={"hex": "2502", "points_to": "2501"})
+    assert [w for w in _warnings(east, m) if w.check == "north"] == []
+    east["north"] = {"hex": "1002", "points_to": "1001"}            # left on the unticked West map
+    (w,) = [w for w in _warnings(east, m) if w.check == "north"]
+    assert w.path == "$.north.hex" and w.hexes == ("1002",)
+    assert "outside the playing area (East)" in w.message
+
+
 def test_24_1_entry_edge_outside_the_sections():
     m = make_map(cols=(10, 30), rows=(1, 10), sections=[{"name": "West", "first_column": 10, "last_column": 20},
                                                          {"name": "East", "first_column": 20, "last_column": 30}])
