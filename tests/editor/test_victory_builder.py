@@ -556,3 +556,19 @@ def test_convert_condition_parse_hex_list_and_region_mode():
     assert region_mode({"kind": "union", "of": [{"kind": "feature", "name": "Hill M"}]}) == "features"
     assert region_mode({"kind": "union", "of": [{"kind": "feature", "name": "Hill M"}, r0]}) == "json"
     assert region_mode({"kind": "feature_kind", "feature": "bridge"}) == "terrain"
+
+
+def test_switching_to_map_features_says_the_count_is_of_the_region_as_it_was(open_panel):
+    """The count line under the region field describes the region shown; after switching to
+    *Map features* it says the region changes when features are ticked."""
+    doc, v = open_panel(S4)
+    assert v.select(("outcomes", 0, "condition", "of", 0))
+    rf = v.region_field
+    rf.mode.setCurrentIndex([rf.mode.itemData(i) for i in range(rf.mode.count())].index("features"))
+    assert "tick the features" in rf.info.text()
+    assert rf.features.minimumHeight() >= 72
+    it = next(rf.features.item(i) for i in range(rf.features.count()) if rf.features.item(i).text() == "Building 1")
+    it.setCheckState(Qt.CheckState.Checked)
+    assert "tick the features" not in rf.info.text() and "Building 1" in rf.info.text()
+    while doc.undo_stack.canUndo():
+        doc.undo_stack.undo()

@@ -98,6 +98,7 @@ class RegionField(QWidget):
         self.features = QListWidget()
         self.features.setToolTip("tick the hills and buildings that make the region")
         self.features.setMaximumHeight(110)
+        self.features.setMinimumHeight(72)   # three rows in view, never a half-cut one alone
         self.features.itemChanged.connect(self._features_ticked)
         w = QWidget()   # (in a layout, the page is as tall as the list's maximum height)
         fl = QVBoxLayout(w)
@@ -189,6 +190,11 @@ class RegionField(QWidget):
             self._fill(self.current_mode())
         finally:
             self._updating = False
+        mode = self.current_mode()
+        if mode == "features" and self._data and region_mode(self._data) != "features":
+            # the count below still describes the region as it was: say that it changes on a tick
+            self._info()
+            self.info.setText(self.info.text() + "<br><i>tick the features that make the region</i>")
 
     def _fill(self, mode: str) -> None:
         d = self._data or {}
