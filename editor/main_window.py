@@ -43,7 +43,7 @@ from editor.map import commands as C
 from editor.map import edits
 from editor.drawing.canvas import MapScene, MapView
 from editor.map.docks import ChartPanel, ErrataPanel
-from editor.map.document import MapDocument, new_map
+from editor.map.document import MapDocument, is_shipped_map, new_map
 from editor.map.los_tool import LosPanel, LosTool
 from editor.drawing.map_painter import render_png, render_svg
 from editor.map.obstacle_tool import ObstacleTool
@@ -462,8 +462,10 @@ class MainWindow(QMainWindow):
         return self._save_to(self.document.path)
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save map as", str(self.document.path or "map.json"),
-                                              "Iron Cross maps (*.json)")
+        start = Path(self.document.path or "map.json")
+        if is_shipped_map(start):   # a shipped map is edited into a copy (the shipped scenarios read it)
+            start = start.with_name(f"{start.stem}_edited.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Save map as", str(start), "Iron Cross maps (*.json)")
         return bool(path) and self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:

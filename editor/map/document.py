@@ -38,9 +38,19 @@ from maps.mapfile import chart_path, check_map, load_map_file, map_chart, map_js
 from maps.document_file import load_document
 from maps.model import MAP_FORMAT, MAP_VERSION, Extent, HexRecord, MapFile, Section
 
-__all__ = ["MapDocument", "autosave_path", "new_map"]
+__all__ = ["MapDocument", "autosave_path", "new_map", "is_shipped_map"]
 
 AUTOSAVE_SUFFIX = ".autosave"
+
+
+def is_shipped_map(path: str | os.PathLike[str]) -> bool:
+    """Is ``path`` a file in the shipped map folder (``maps/data``), which the shipped scenarios read?"""
+    import maps
+
+    try:
+        return Path(path).resolve().parent == (Path(maps.__file__).resolve().parent / "data")
+    except OSError:
+        return False
 
 
 def autosave_path(path: str | os.PathLike[str]) -> Path:

@@ -5,6 +5,7 @@ name, autosave, the snapshot the games play and the designer's set-up they may s
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -286,10 +287,18 @@ class ScenarioOpening:
         self.win.statusBar().showMessage(f"saved {self.doc.path}", 4000)
         return True
 
+    def suggested_path(self) -> Path:
+        """Where *Save scenario as* starts: the scenario's file, else a file named after its title
+        beside its map (the scenario names its map by a path relative to its own folder)."""
+        if self.doc.path is not None:
+            return Path(self.doc.path)
+        stem = re.sub(r"[^a-z0-9]+", "_", (self.doc.scenario.title or "").lower()).strip("_") or "scenario"
+        return self.doc.map_file().parent / f"{stem}.json"
+
     def save_as(self) -> bool:
         if self.doc is None or self._read_only():
             return False
-        path, _ = QFileDialog.getSaveFileName(self.win, "Save scenario as", str(self.doc.path or "scenario.json"),
+        path, _ = QFileDialog.getSaveFileName(self.win, "Save scenario as", str(self.suggested_path()),
                                               "Iron Cross scenarios (*.json)")
         if not path:
             return False

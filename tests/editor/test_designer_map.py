@@ -98,3 +98,25 @@ def test_undo_while_a_road_is_drawn_then_another_click_starts_a_new_path(window,
     assert len(doc.map.roads) == roads_before + 1
     road = {h.id for h in doc.hexmap.road_hexes}
     assert {"2008", "2009", "2010"} <= road
+
+
+def test_save_as_starts_from_a_copy_of_a_shipped_map_and_a_new_scenario_beside_its_map(window, monkeypatch, tmp_path):
+    """*Save map as* of the shipped mapsheet proposes a copy's name (the shipped scenarios read the
+    shipped file); *Save scenario as* of a new scenario proposes a file named after its title
+    beside its map, not the working folder."""
+    from PySide6.QtWidgets import QFileDialog
+
+    w = window
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: asked.append(a[2]) or ("", "")))
+    assert w.open_file(MAP, offer_recovery=False)
+    w.save_as()
+    assert Path(asked[-1]) == MAP.with_name(MAP.stem + "_edited.json")
+    mine = tmp_path / "my_map.json"
+    assert w._save_to(mine)
+    w.save_as()
+    assert Path(asked[-1]) == mine
+    w.scenario_ctl.new_scenario(mine)
+    w.scenario_ctl.doc.edit("Set title", lambda d: d.__setitem__("title", "Hold Hill Z"))
+    w.scenario_ctl.save_as()
+    assert Path(asked[-1]) == tmp_path / "hold_hill_z.json"
