@@ -82,6 +82,14 @@ class _Obstacle:
     field: bool = False
 
 
+def _id_rect(h: Hex) -> QRectF:
+    """Where the printed id of hex ``h`` stands (scene units, its printed size and a margin)."""
+    fm = QFontMetricsF(_font(ID_PX, condensed=True))
+    c = hex_centre_scene(h)
+    w, hh = fm.horizontalAdvance(h.id) + 4.0, fm.height() + 2.0
+    return QRectF(c.x() - w / 2, c.y() - HEX_HEIGHT / 2 + 2.0, w, hh)
+
+
 @dataclass
 class _Label:
     text: str
@@ -525,6 +533,7 @@ class MapGeometry:
         r0, r1 = m.first_row, m.last_row
         g.labels = []
         g.label_present = set()
+        avoid: list[list[QRectF]] = []
         for f in m.doc.features:
             hs = [hexgrid.parse_hex_id(t) for t in f.hexes]
             hs_in = [h for h in hs if c0 <= h.col <= c1 and r0 <= h.row <= r1]
@@ -538,7 +547,11 @@ class MapGeometry:
                 g.label_present.add("italic_label")
             px = LABEL_PX if f.kind != "other" else int(LABEL_PX * 0.8)
             g.labels.append(_Label(f.name, QPointF(x, y), italic, px))
-        self._place_labels(g.labels)
+            # the printed ids of the feature's hexes and their neighbours: a label over one reads as
+            # part of it ("Hill Z" over 4420 read "Hill Z20")
+            near = {n for h in hs_in for n in (h, *hexgrid.neighbours(h)) if c0 <= n.col <= c1 and r0 <= n.row <= r1}
+            avoid.append([_id_rect(n) for n in sorted(near)])
+        self._place_labels(g.labels, avoid)
 
     def _build_sections(self, g: _Geometry) -> None:
         """Section boundaries (both outer edges of each shared boundary column) and names."""
@@ -660,18 +673,38 @@ class MapGeometry:
         return rects
 
     @staticmethod
-    def _place_labels(labels: list[_Label]) -> None:
-        """Move labels that would overlap an earlier one up or down by a line (bigger first)."""
+    def _place_labels(labels: list[_Label], avoid: list[list[QRectF]] | None = None) -> None:
+        """Move labels that would overlap an earlier one up or down (bigger labels first), and off
+        the printed hex ids of ``avoid[i]`` (per label): a place that cuts an id in part (the
+        label's end over "44" of "4420" reads "Hill Z20") is taken only when none within three
+        lines up or down and a quarter hex aside leaves every id whole (clear or wholly covered)."""
         placed: list[QRectF] = []
-        for lab in sorted(labels, key=lambda lb: -lb.px):
+        order = sorted(range(len(labels)), key=lambda i: -labels[i].px)
+        steps = (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8, -8, 9, -9)
+        for i in order:
+            lab = labels[i]
+            ids = avoid[i] if avoid is not None else []
             fm = QFontMetricsF(_font(lab.px, bold=True, italic=lab.italic))
             w, h = fm.horizontalAdvance(lab.text) + 6, fm.height()
             base = QPointF(lab.anchor)
-            for k in (0, -1, 1, -2, 2, -3, 3):
-                at = QPointF(base.x(), base.y() + k * h * 0.95)
+            best = None
+            for dx in (0.0, -HEX_WIDTH / 8, HEX_WIDTH / 8, -HEX_WIDTH / 4, HEX_WIDTH / 4):
+                for k in steps:
+                    at = QPointF(base.x() + dx, base.y() + k * h / 3.0)
+                    r = QRectF(at.x() - w / 2, at.y() - h / 2, w, h)
+                    if any(r.intersects(o) for o in placed):
+                        continue
+                    cut = sum(1 for o in ids if r.intersects(o) and not r.contains(o))
+                    cost = (cut, abs(dx) + abs(k) * h / 3.0)
+                    if best is None or cost < best[0]:
+                        best = (cost, at, r)
+                    if cut == 0:
+                        break
+            if best is None:   # every place overlaps another label: the feature's centre
+                at = base
                 r = QRectF(at.x() - w / 2, at.y() - h / 2, w, h)
-                if not any(r.intersects(o) for o in placed):
-                    break
+            else:
+                _cost, at, r = best
             lab.anchor = at
             placed.append(r)
 

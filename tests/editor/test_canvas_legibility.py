@@ -294,3 +294,23 @@ def test_12_the_features_list_shows_the_name_just_given(qtbot):
     assert cur is not None and cur.text() == "Hill N"
     assert lst.viewport().rect().contains(lst.visualItemRect(cur))
     w.document.undo_stack.setClean()
+
+
+def test_a_feature_label_never_cuts_a_printed_hex_id(qtbot):
+    """A hill of four hexes named "Hill Z": its label at the centroid ended over "44" of 4420 and
+    read "Hill Z20". Every printed id near a label is left whole: clear of it or wholly under it."""
+    from editor.drawing.map_geometry import _id_rect
+    from editor.drawing.map_painter import MapPainter
+    from maps.hexgrid import Hex
+    from tests.mapbuilder import make_map
+
+    hill = ["4319", "4320", "4419", "4420"]
+    m = make_map(cols=(40, 47), rows=(15, 25), levels={h: 1 for h in hill}, features={"Hill Z": hill})
+    g = MapPainter(m)._geometry(None)
+    (lab,) = g.labels
+    painter = MapPainter(m)
+    r = painter._label_rect(lab)
+    for c in range(40, 48):
+        for row in range(15, 26):
+            idr = _id_rect(Hex(c, row))
+            assert not r.intersects(idr) or r.contains(idr), f"the label cuts the id of {c:02d}{row:02d}"
