@@ -237,6 +237,8 @@ class MainWindow(QMainWindow):
         tb.setObjectName("tools")
         self.tools_bar = tb
         group = QActionGroup(self)
+        # a tool without a button (the region builder's Pick hexes) leaves no button pressed
+        group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.tools.items():
             a = self._act(t, tool.label, lambda _=False, n=name: self.tools.set_tool(n), tool.shortcut, checkable=True)
@@ -685,6 +687,9 @@ class MainWindow(QMainWindow):
         self.options_dock.setWindowTitle(f"Tool options: {tool.label}")
         if tool.name in self.tool_actions:
             self.tool_actions[tool.name].setChecked(True)
+        else:
+            for a in self.tool_actions.values():
+                a.setChecked(False)
         self._tool_status(tool.status)
         if tool.name == "los":
             self.los_dock.show()

@@ -182,7 +182,8 @@ class FeatureTool(SelectTool):
     name = "feature"
     label = "Feature"
     shortcut = "F"
-    help = "Feature naming: select hexes, then type a name (\"Hill K\") and press Name"
+    help = ("Feature naming: click or drag over the hexes (Shift adds, Ctrl toggles), type a name "
+            "(\"Hill K\") and press Name")
 
     def make_options(self) -> QWidget:
         w, lay = self.help_panel()

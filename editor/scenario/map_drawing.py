@@ -362,7 +362,8 @@ class ScenarioDrawing:
 
             prev = self._tool_before_pick
             mode = self.win.mode or "scenario"
-            if prev is None or self.win.mode_of_tool(prev) not in (None, mode):
+            # the North tool moves the indicator with any click: never armed again unasked
+            if prev is None or prev == "north" or self.win.mode_of_tool(prev) not in (None, mode):
                 prev = MODE_TOOLS.get(mode, ("region",))[0]
             tools.set_tool(prev)
         self._draw_picked()

@@ -558,3 +558,21 @@ def test_picking_survives_other_edits_and_ends_with_another_tool(open_window, qt
     w.tools.set_tool("north")                                        # another tool ends picking
     assert picker().field is None and not field.pick_button.isChecked() and field.pick_button.text() == "Pick"
     assert w.tools.current.name == "north"
+
+
+def test_picking_leaves_no_tool_button_pressed_and_never_re_arms_the_north_tool(open_window, qtbot):
+    """While the Pick hexes tool takes the map's clicks no tool button is shown pressed; when
+    picking ends the tool chosen before comes back, but never the North tool (any click with it
+    moves the north indicator)."""
+    w = open_window(S1)
+    ctl = w.scenario_ctl
+    w.tools.set_tool("north")
+    panel = ctl.regions
+    panel.select(("regions", "road 4001-5014"))
+    field = panel.editor.form.editor.through
+    field.pick_button.click()
+    assert w.tools.current.name == "pick"
+    assert not any(a.isChecked() for a in w.tool_actions.values())
+    field.pick_button.click()                                        # picking ends
+    assert picker().field is None and w.tools.current.name not in ("pick", "north")
+    assert w.tool_actions[w.tools.current.name].isChecked()
