@@ -641,3 +641,40 @@ def test_17_0_an_attacker_does_not_assault_out_of_a_held_objective_leaving_one_m
     assert first_mark(2) == EndPhase()
     a = first_mark(4)
     assert isinstance(a, DesignateAssault) and a.target == "1506" and len(a.units) <= 2
+
+
+# ---------------------------------------------------------------- 3.13: stand UP to move
+def _down_stack_on_a_road(settings):
+    """Three German riflemen DOWN on a road that runs north to the hex they must occupy (11 hexes
+    off), no enemy in sight: one German Movement Phase."""
+    from core.ironcross.ai.settings import parse_settings
+
+    road = [f"15{r:02d}" for r in range(12, 0, -1)]
+    m = make_map(cols=(10, 20), rows=(1, 12), roads=[road])
+    units = [inf(f"G{i}", "german") for i in range(3)] + [inf("R1", "russian")]
+    g = small_game(units, {**{f"G{i}": ("1512", True, None) for i in range(3)}, "R1": "1001"}, hexmap=m, length=6)
+    _objectives(g, [_occupy(["1501"])], [],
+                lambda st, game: "german" if any(u.hex == "1501" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    _play_phase(g, {"german": HeuristicPlayer(2, parse_settings(settings)), "russian": _HoldFire()}, Phase.MOVEMENT, 1)
+    return g, g.events[start:]
+
+
+def test_3_13_an_attacking_stack_down_on_a_road_stands_up_and_moves_at_the_road_rate():
+    """3.13: standing UP costs 2 MP; 8.52: the road rate (1/2 MP a hex) is for UP units only. With
+    6 MP (8.11) a DOWN stack crawls 3 hexes at 2 MP a hex; standing UP first it goes 4 road hexes
+    for 2 MP and may still go DOWN there (2 MP)."""
+    g, events = _down_stack_on_a_road("stand_up_to_move=1")
+    ups = [e for e in events if e["kind"] == "state_change" and e.get("down") is False]
+    assert ups, "the stack did not stand UP on the move"
+    for i in range(3):
+        u = g.units[f"G{i}"]
+        assert _d(u.hex, "1501") <= 7, f"{u.id} stopped at {u.hex}"
+
+
+def test_3_13_without_the_setting_the_stack_plans_with_its_down_costs():
+    g, events = _down_stack_on_a_road("stand_up_to_move=0")
+    assert not [e for e in events if e["kind"] == "state_change" and e.get("down") is False]
+    for i in range(3):
+        assert _d(g.units[f"G{i}"].hex, "1501") >= 8

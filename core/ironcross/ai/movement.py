@@ -33,6 +33,7 @@ which path. A mixin of :class:`core.ironcross.ai.heuristic.HeuristicPlayer`.
 
 from __future__ import annotations
 
+import copy
 import heapq
 from functools import lru_cache
 
@@ -246,6 +247,9 @@ class MovementMixin:
             return w
         c = self._hex_comp(view, h, g["cl"])
         need = c[1] if (g["afv"] and not g["inf"]) else c[0]
+        margin = self.settings.assault_margin
+        if margin > 0 and need > 0 and g["cl"] is not None and g["cl"] < getattr(self, "_n_attack_clusters", 0):
+            need += margin  # an enemy-held cluster is not taken on arrival: turns to fire and assault (17.0)
         pressure = min(1.5, need / self._turns_left(view))
         g["press"] = pressure
         base = 0.4 if self.posture == "attack" else 0.28
@@ -614,10 +618,30 @@ class MovementMixin:
             ctx = self._dc[pk] = self._position_context(view, set(ids))
         return ctx
 
-    def _plan(self, view, units, mp: float, one_hex: bool, moving: bool = False):
-        """(gain, destination, path, end DOWN) of the best reachable hex for ``units`` (stacked)
-        against staying where they are; ``moving``: the group is on its way (it may also go DOWN
-        where it stands, 3.13). Cached while the phase and the enemy position stay the same."""
+    def _plan(self, view, units, mp: float, one_hex: bool, moving: bool = False, stand_up: bool = True):
+        """(gain, destination, path, end DOWN, UP first) of the best reachable hex for ``units``
+        (stacked) against staying where they are; ``moving``: the group is on its way (it may also
+        go DOWN where it stands, 3.13). A DOWN group that attacks may first stand UP (3.13: 2 MP)
+        and move on at the UP costs and the road rate (8.5, 8.52): the better of the two plans,
+        "UP first" True for the second (``stand_up`` False, or the setting
+        ``stand_up_to_move`` 0: never). Cached while the phase and the enemy position stay the same."""
+        top, base, dest, path, down_end = self._plan_core(view, units, mp, one_hex, moving)
+        if stand_up and self.settings.stand_up_to_move > 0 and not one_hex and mp >= 4 - 1e-9 \
+                and self.posture == "attack" and view.phase is Phase.MOVEMENT \
+                and all(u.down and u.normal for u in units if not u.is_afv) \
+                and any(not u.is_afv for u in units) and not any(u.is_afv for u in units):
+            ups = [copy.copy(u) for u in units]
+            for u in ups:
+                if not u.is_afv:
+                    u.down = False
+            top_u, _base_u, dest_u, path_u, down_u = self._plan_core(view, ups, mp - 2.0, one_hex, moving)
+            if dest_u != units[0].hex and top_u > top + 1e-9:
+                return (top_u - base, dest_u, path_u, down_u, True)
+        return (top - base, dest, path, down_end, False)
+
+    def _plan_core(self, view, units, mp: float, one_hex: bool, moving: bool):
+        """(utility of the best hex, utility of staying, best hex, path, end DOWN) for ``units`` in
+        their present UP/DOWN state (see :meth:`_plan`)."""
         start = units[0].hex
         own_men, afv_hexes, inf_hexes = self._cached_position_context(view, units)
         g = self._gprops(units)
@@ -715,7 +739,7 @@ class MovementMixin:
         while reach[path[-1]][1] is not None:
             path.append(reach[path[-1]][1])
         path.reverse()
-        r = pc[plan_key] = (top - base, dest, path, down_end)
+        r = pc[plan_key] = (top, base, dest, path, down_end)
         return r
 
     def _overrun_bonus(self, view, units, reach: dict, mp: float) -> dict[str, float]:
@@ -923,7 +947,7 @@ class MovementMixin:
             dest = units[0].hex
             gain = 0.0
             if mp > 0 or one:
-                gain, dest, _path, _down = self._plan(view, units, mp, one)
+                gain, dest, _path, _down, _up = self._plan(view, units, mp, one)
                 if afv is not None and not reaction:
                     ov = self._overrun_potential(view, units)
                     if ov > 0.4 and ov > gain:
@@ -1106,7 +1130,13 @@ class MovementMixin:
         else:
             mp = min(mv["mp"].get(u.id, 0) for u in units)
             one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
-            gain, dest, path, down_end = self._plan(view, units, mp, one, moving=True)
+            gain, dest, path, down_end, up_first = self._plan(view, units, mp, one, moving=True)
+            if up_first:
+                if ToggleState() in actions:
+                    # 3.13: stand UP where it stands, then follow the path (the route is kept)
+                    self._route = (ids, path, down_end, self.maps._key)
+                    return ToggleState()
+                gain, dest, path, down_end, _up = self._plan(view, units, mp, one, moving=True, stand_up=False)
             self._route = (ids, path, down_end, self.maps._key) if dest != here or down_end else None
             if dest != here and gain > 0.02 and len(path) > 1:
                 st = Step(path[1])

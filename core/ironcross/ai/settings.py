@@ -56,6 +56,14 @@ class BehaviorSettings(BaseModel):
         "least gain per unit for a group to move in the Reaction Movement Phase (8.0) when attacking"))
     defend_reaction_move_threshold: float = Field(0.4, ge=0.0, le=5.0, description=(
         "least gain per unit for a group to move in the Reaction Movement Phase when defending"))
+    assault_margin: float = Field(0.0, ge=0.0, le=3.0, description=(
+        "time pressure: Game Turns a group sent against an enemy-held goal cluster counts beyond "
+        "its march (to fire and assault there, 17.0) when it weighs the turns it needs against the "
+        "turns left (0 = the march alone)"))
+    stand_up_to_move: int = Field(0, ge=0, le=1, description=(
+        "1 = an attacking group that stands DOWN weighs standing UP first in its Movement Phase "
+        "(3.13: 2 MP) and moving on at the UP costs and the road rate (8.5, 8.52) against crawling; "
+        "0 = it plans with its DOWN costs only"))
     hidden_discipline: float = Field(0.0, ge=0.0, le=10.0, description=(
         "extra gain per unit a group standing in one of its own hidden hexes (24.2) needs before it "
         "moves (and so reveals itself, 24.22) while no visible enemy unit has LOS to it; "
