@@ -678,3 +678,31 @@ def test_3_13_without_the_setting_the_stack_plans_with_its_down_costs():
     assert not [e for e in events if e["kind"] == "state_change" and e.get("down") is False]
     for i in range(3):
         assert _d(g.units[f"G{i}"].hex, "1501") >= 8
+
+
+# ---------------------------------------------------------------- time pressure: turns to assault
+def test_17_0_assault_margin_counts_turns_to_fire_and_assault_for_an_enemy_held_cluster_only():
+    """``assault_margin`` adds Game Turns to the march an attacker needs to an enemy-held goal
+    cluster (an enemy there is not cleared on arrival: fire, then assault, 17.0): the pressure,
+    and so the progress weight, grow; a cluster to hold is untouched."""
+    from core.ironcross.ai.settings import parse_settings
+
+    def pressure(settings, hexes):
+        units = [inf("G1", "german"), inf("R1", "russian")]
+        g = small_game(units, {"G1": "1512", "R1": "1501"}, length=6)
+        _objectives(g, [_occupy(hexes)], [],
+                    lambda st, game: "german" if any(u.hex in hexes for u in st.units_of("german")) else "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1, parse_settings(settings))
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())
+        gp = p._gprops([g.units["G1"]])
+        w = p._pressure(v, gp, "1512")
+        return w, gp["press"]
+
+    w0, p0 = pressure("assault_margin=0", ["1501"])        # held by R1: a cluster to attack
+    w1, p1 = pressure("assault_margin=1", ["1501"])
+    assert p1 > p0 and w1 > w0
+    h0 = pressure("assault_margin=0", ["1505"])             # empty: a cluster to occupy, no assault
+    h1 = pressure("assault_margin=1", ["1505"])
+    assert h0 == h1
