@@ -82,12 +82,17 @@ class _Obstacle:
     field: bool = False
 
 
+#: the top of a printed hex id below the hex's top edge (scene units)
+ID_TOP = 3.0
+
+
 def _id_rect(h: Hex) -> QRectF:
-    """Where the printed id of hex ``h`` stands (scene units, its printed size and a margin)."""
+    """Where the printed id of hex ``h`` stands (scene units, its printed size and a margin of 2 on
+    each side, 1 above and below), as :meth:`MapGeometry._build_block` places it."""
     fm = QFontMetricsF(_font(ID_PX, condensed=True))
     c = hex_centre_scene(h)
-    w, hh = fm.horizontalAdvance(h.id) + 4.0, fm.height() + 2.0
-    return QRectF(c.x() - w / 2, c.y() - HEX_HEIGHT / 2 + 2.0, w, hh)
+    w = fm.horizontalAdvance(h.id)
+    return QRectF(c.x() - w / 2 - 2.0, c.y() - HEX_HEIGHT / 2 + ID_TOP - 1.0, w + 4.0, fm.height() + 2.0)
 
 
 @dataclass
@@ -323,7 +328,7 @@ class MapGeometry:
                 rec = records.get(h) if records is not None else m.record(h)  # listed hexes only
                 cx, cy = hexgrid.centre(h)
                 centre = _pt(cx, cy)
-                at = QPointF(centre.x() - fm.horizontalAdvance(h.id) / 2, centre.y() - HEX_HEIGHT / 2 + 3.0 + asc)
+                at = QPointF(centre.x() - fm.horizontalAdvance(h.id) / 2, centre.y() - HEX_HEIGHT / 2 + ID_TOP + asc)
                 halo = None
                 if h in busy:
                     halo = QPainterPath()

@@ -628,12 +628,10 @@ class MovementMixin:
         top, base, dest, path, down_end = self._plan_core(view, units, mp, one_hex, moving)
         if stand_up and self.settings.stand_up_to_move > 0 and not one_hex and mp >= 4 - 1e-9 \
                 and self.posture == "attack" and view.phase is Phase.MOVEMENT \
-                and all(u.down and u.normal for u in units if not u.is_afv) \
-                and any(not u.is_afv for u in units) and not any(u.is_afv for u in units):
+                and all(not u.is_afv and u.down and u.normal for u in units):
             ups = [copy.copy(u) for u in units]
             for u in ups:
-                if not u.is_afv:
-                    u.down = False
+                u.down = False
             top_u, _base_u, dest_u, path_u, down_u = self._plan_core(view, ups, mp - 2.0, one_hex, moving)
             if dest_u != units[0].hex and top_u > top + 1e-9:
                 return (top_u - base, dest_u, path_u, down_u, True)

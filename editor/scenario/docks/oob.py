@@ -393,7 +393,8 @@ class OOBPanel(QWidget):
                        f"To play it, change a man of Squad {e.letter} in the Counter roster dock (Override value..., "
                        "e.g. its weapon or PR) or add a squad of your own (Add squad...): the change is this "
                        "scenario's roster override, the shipped roster is not touched.")
-            elif "ambiguous" in problem:
+            elif e.kind == "commander" and e.pr is None and \
+                    sum(1 for c in self.doc.roster.commanders(side) if c.rank == e.type.upper()) > 1:
                 fix = "Type the entry with one of the PRs named (the side has more than one such counter)."
             else:
                 button = {"commander": "Add commander...", "crew_weapon": "Add CW...", "afv": "Add AFV..."}[e.kind]
