@@ -115,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"variant {text}: {args.side} wins {_share(var, args.side)}, change {g:+.1f} points "
               f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
               f"{_finish(base, args.side)} -> {_finish(var, args.side)}", flush=True)
+        # the blunder table before and after: what the change does to each kind, a game
+        rows = [f"{k} {_per_game(base, args.side, k):.2f} -> {_per_game(var, args.side, k):.2f}" for k in VARIANTS]
+        print(f"  {args.side} blunders a game, default -> variant: " + "; ".join(rows), flush=True)
     total = time.perf_counter() - t0
     print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
     return 0
