@@ -21,6 +21,11 @@ Run: .venv/bin/python benchmarks/ai_strength.py                       (40 games 
      .venv/bin/python benchmarks/ai_strength.py --games 4 --workers 1 --scenarios 1,3
      .venv/bin/python benchmarks/ai_strength.py --scenarios redflags_1,twentymm_1 --ended-by
      .venv/bin/python benchmarks/ai_strength.py --sides german --json out.json
+     .venv/bin/python benchmarks/ai_strength.py --scenarios 1,5 --settings stand_up_to_move=0
+
+``--settings`` plays Iron Cross's heuristic with behaviour settings (``core/ironcross/ai/settings.py``,
+docs/ai.md) in every Iron Cross cell: the gate a behaviour change must pass before it becomes a default.
+The other systems' cells play their default players.
 """
 
 from __future__ import annotations
@@ -71,10 +76,12 @@ def other_system_paths() -> dict[str, Path]:
     return out
 
 
-def cell(path: Path, side: str, games: int, seed: int, workers: int, replays: str | None = None) -> dict:
-    """One cell of the table: the heuristic AI as ``side`` against random, ``games`` games."""
+def cell(path: Path, side: str, games: int, seed: int, workers: int, replays: str | None = None,
+         settings: str | None = None) -> dict:
+    """One cell of the table: the heuristic AI as ``side`` against random, ``games`` games;
+    ``settings``: its behaviour settings (``"name=value,..."``), None for the defaults."""
     other = "russian" if side == "german" else "german"
-    ai = {side: "heuristic", other: "random"}
+    ai = {side: f"heuristic:{settings}" if settings else "heuristic", other: "random"}
     t0 = time.perf_counter()
     rdir = str(Path(replays) / f"{path.stem}_{side}") if replays else None
     rs = run_batch(str(path), games, seed, ai, workers=workers, replay_dir=rdir)
@@ -164,14 +171,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--replays", default=None, help="save every game's replay under this folder")
     ap.add_argument("--json", dest="json_out", default=None, help="also write the table as JSON here")
     ap.add_argument("--ended-by", action="store_true", help="print under each row how its games ended (the reason)")
+    ap.add_argument("--settings", default=None, metavar="NAME=VALUE,...",
+                    help="Iron Cross heuristic behaviour settings for every Iron Cross cell (e.g. stand_up_to_move=0)")
     args = ap.parse_args(argv)
+    if args.settings:
+        from core.ironcross.ai.settings import SettingsError, parse_settings
+        try:
+            parse_settings(args.settings, "--settings: ")
+        except SettingsError as e:
+            ap.error(str(e))
     paths = select_scenarios(ap, args.scenarios, other_systems=True)
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
     if any(s not in SIDES for s in sides):
         ap.error("--sides: german and/or russian")
     ys = Yardstick.measure()
     print(ys.describe())
-    print(f"Heuristic AI against random, {args.games} games per cell, seed {args.seed}, {args.workers} worker(s). "
+    print(f"Heuristic AI{' (settings ' + args.settings + ')' if args.settings else ''} against random, "
+          f"{args.games} games per cell, seed {args.seed}, {args.workers} worker(s). "
           "Target: >= 90 % of decisive games won, <= 5 % of all games lost.")
     print(f"{'scenario':28s} {'side':7s} {'won':>4s} {'lost':>4s} {'draw':>4s} {'err':>4s}  {'dec.won':>6s} "
           f"{'95 % CI':13s} {'lost':>6s} {'s/game':>7s} {'ys/game':>7s} {'turns':>5s}  {'!ent':>5s} {'!act':>5s}")
@@ -179,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     cells = []
     for n, path in paths.items():
         for side in sides:
-            c = cell(path, side, args.games, args.seed, args.workers, args.replays)
+            c = cell(path, side, args.games, args.seed, args.workers, args.replays,
+                     args.settings if isinstance(n, int) else None)
             cells.append(c)
             c["median_yardsticks"] = ys.multiple(c["median_seconds"])
             print_row(c, args.ended_by, ys)
@@ -187,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{len(cells) - len(short)} of {len(cells)} cells meet the target; total {ys.fmt(time.perf_counter() - t0, 0)}."
           " (!ent / !act: the heuristic side's units a game that never entered / never acted)")
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"games": args.games, "seed": args.seed, "yardstick_seconds": ys.seconds, "cells": cells}, indent=1)
+        Path(args.json_out).write_text(json.dumps({"games": args.games, "seed": args.seed, "settings": args.settings, "yardstick_seconds": ys.seconds, "cells": cells}, indent=1)
                                        + "\n")
         print(f"wrote {args.json_out}")
     return 0

@@ -1,0 +1,59 @@
+"""The strength gate script: benchmarks/ai_strength.py plays the heuristic against random.
+
+``--settings`` gates a behaviour change before it becomes a default: its games are played with
+those settings (Iron Cross cells only), and a bad setting is refused before any game.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.playtest import GameResult
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("ai_strength_script", ROOT / "benchmarks" / "ai_strength.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["ai_strength_script"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+strength = _load()
+
+
+def _fake_batch(calls):
+    def run_batch(path, games, seed, ai, workers=1, replay_dir=None):
+        calls.append((Path(path).stem, dict(ai)))
+        side = next(s for s, p in ai.items() if p != "random")
+        return [GameResult(i, seed + i, side, 7, actions=10) for i in range(games)]
+    return run_batch
+
+
+def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(strength, "run_batch", _fake_batch(calls))
+    assert strength.main(["--scenarios", "1,redflags_1", "--sides", "german", "--games", "2", "--workers", "1",
+                          "--settings", "stand_up_to_move=0,aggression=1.5"]) == 0
+    assert calls == [("scenario_1_demyansk_pocket", {"german": "heuristic:stand_up_to_move=0,aggression=1.5",
+                                                     "russian": "random"}),
+                     ("redflags_1_hill_j", {"german": "heuristic", "russian": "random"})]
+    out = capsys.readouterr().out
+    assert "settings stand_up_to_move=0,aggression=1.5" in out
+    assert "2 of 2 cells meet the target" in out
+
+
+def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(strength, "run_batch", _fake_batch(calls))
+    with pytest.raises(SystemExit) as e:
+        strength.main(["--scenarios", "1", "--games", "1", "--settings", "stand_up_to_move=7"])
+    assert e.value.code == 2
+    assert calls == []
+    assert "stand_up_to_move" in capsys.readouterr().err
