@@ -706,3 +706,31 @@ def test_17_0_assault_margin_counts_turns_to_fire_and_assault_for_an_enemy_held_
     h0 = pressure("assault_margin=0", ["1505"])             # empty: a cluster to occupy, no assault
     h1 = pressure("assault_margin=1", ["1505"])
     assert h0 == h1
+
+
+def _last_turn_fire_choice(settings: str, length: int):
+    """A German rifle squad (two men, no facing) in Support Fire with two targets in the open at the
+    same range: two riflemen in 1502, far from any goal hex, and one rifleman in 1508, next to the
+    goal hex 1509 the German must keep clear. Game length ``length`` (1: this is the last Game Turn)."""
+    from core.ironcross.ai.settings import parse_settings
+
+    units = [inf("G1", "german"), inf("G2", "german"), inf("R1", "russian"), inf("R2", "russian"),
+             inf("R3", "russian")]
+    g = small_game(units, {"G1": "1505", "G2": "1505", "R1": "1502", "R2": "1502", "R3": "1508"}, length=length)
+    _objectives(g, [_clear(["1509"])], [_occupy(["1509"])], lambda st, game: "russian")
+    assert g.state.phase is Phase.SUPPORT_FIRE and g.current_side() == "german"
+    acts = g.legal_actions()
+    assert {a.target for a in acts if isinstance(a, Fire)} == {"1502", "1508"}
+    a = HeuristicPlayer(3, parse_settings(settings)).choose(PlayerView(g, "german"), "german", acts)
+    assert isinstance(a, Fire) and set(a.firers) == {"G1", "G2"}
+    return a.target
+
+
+def test_last_turn_fire_goes_to_the_enemy_one_move_from_the_decisive_hex():
+    """On the last Game Turn a lone rifleman next to the hex that decides the game (one move, or a
+    Reaction Movement Phase move, puts him on it) is worth more than two men far from it, with
+    ``near_objective_target_factor_last_turn`` 3; at its default (1.3, as on other turns) the
+    stack of two is the better target, and before the last turn the setting changes nothing."""
+    assert _last_turn_fire_choice("near_objective_target_factor_last_turn=3", length=1) == "1508"
+    assert _last_turn_fire_choice("near_objective_target_factor_last_turn=1.3", length=1) == "1502"
+    assert _last_turn_fire_choice("near_objective_target_factor_last_turn=3", length=3) == "1502"

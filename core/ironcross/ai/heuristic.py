@@ -308,7 +308,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
 
     def _objective_factor(self, h: str) -> float:
         """How much hitting the enemy in ``h`` counts: an enemy-held goal hex most (on the last Game
-        Turn it decides the game), an enemy on or next to a goal hex more."""
+        Turn it decides the game), an enemy on or next to a goal hex more (on the last Game Turn by
+        ``near_objective_target_factor_last_turn``: one move puts it on the hex)."""
         m = self.maps
         st = self.settings
         if h in m.attack:
@@ -317,7 +318,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         if near is None:
             goals = m.goal | m.guard
             near = self._dc[("near_goal", h)] = h in goals or any(n in goals for n in self._nbs_of(h))
-        return st.near_objective_target_factor if near else 1.0
+        if not near:
+            return 1.0
+        return st.near_objective_target_factor_last_turn if self._last_turn else st.near_objective_target_factor
 
     def _nbs_of(self, h: str) -> list[str]:
         nbs = self._nbs.get(h)

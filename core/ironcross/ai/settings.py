@@ -86,6 +86,9 @@ class BehaviorSettings(BaseModel):
         "target priority on the last Game Turn (end-game push) for the enemy in a goal hex to take"))
     near_objective_target_factor: float = Field(1.3, ge=0.5, le=10.0, description=(
         "target priority for the enemy on or next to any goal hex"))
+    near_objective_target_factor_last_turn: float = Field(1.3, ge=0.5, le=20.0, description=(
+        "target priority on the last Game Turn for the enemy on or next to any goal hex: one step "
+        "(a last move, 8.0, or a Reaction Movement Phase move) puts it on the hex that decides the game"))
     opportunity_fire_threshold: float = Field(0.18, ge=0.0, le=2.0, description=(
         "fire discipline in opportunity fire (13.0): least net value of firing now at a moving "
         "enemy rather than keeping the units for later fire"))
