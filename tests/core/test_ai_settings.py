@@ -159,3 +159,20 @@ def test_24_22_hidden_discipline_keeps_a_hidden_stack_still_while_no_enemy_sees_
     assert isinstance(HeuristicPlayer(1).choose(PlayerView(g, "german"), "german", acts), StartMove)
     keep = HeuristicPlayer(1, BehaviorSettings(hidden_discipline=10.0))
     assert keep.choose(PlayerView(g, "german"), "german", acts) == EndPhase()
+
+
+def test_the_settings_table_in_docs_ai_md_matches_the_code():
+    """docs/ai.md lists every setting with its default and range as the code has them (a default
+    adopted after measurement, e.g. ``stand_up_to_move`` 1, shows there too)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ai.md").read_text(encoding="utf-8")
+    rows = {m.group(1): (m.group(2), m.group(3), m.group(4))
+            for m in re.finditer(r"^\| `(\w+)` \| ([\d.]+) \| ([\d.]+) - ([\d.]+) \|", text, re.M)}
+    fields = BehaviorSettings.model_fields
+    assert set(rows) == set(fields)
+    for name, f in fields.items():
+        default, lo, hi = rows[name]
+        bounds = {type(m).__name__: m for m in f.metadata}
+        assert float(default) == f.default, name
+        assert float(lo) == bounds["Ge"].ge and float(hi) == bounds["Le"].le, name

@@ -60,7 +60,7 @@ class BehaviorSettings(BaseModel):
         "time pressure: Game Turns a group sent against an enemy-held goal cluster counts beyond "
         "its march (to fire and assault there, 17.0) when it weighs the turns it needs against the "
         "turns left (0 = the march alone)"))
-    stand_up_to_move: int = Field(0, ge=0, le=1, description=(
+    stand_up_to_move: int = Field(1, ge=0, le=1, description=(
         "1 = an attacking group that stands DOWN weighs standing UP first in its Movement Phase "
         "(3.13: 2 MP) and moving on at the UP costs and the road rate (8.5, 8.52) against crawling; "
         "0 = it plans with its DOWN costs only"))
