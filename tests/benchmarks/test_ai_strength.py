@@ -6,26 +6,15 @@ those settings (Iron Cross cells only), and a bad setting is refused before any 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from core.playtest import GameResult
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmarks.scripts import load_script
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("ai_strength_script", ROOT / "benchmarks" / "ai_strength.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["ai_strength_script"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-strength = _load()
+strength = load_script("ai_strength")
 
 
 def _fake_batch(calls):

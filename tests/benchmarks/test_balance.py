@@ -6,28 +6,19 @@ intervals and the lopsided evidence; the verdict staleness rules are checked dir
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from core.playtest import GameResult
+from tests.benchmarks.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("balance_script", ROOT / "benchmarks" / "balance.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["balance_script"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-balance = _load()
+balance = load_script("balance")
 
 
 @pytest.fixture(scope="module")

@@ -4,22 +4,19 @@ nearest share and the nearest of the best-measured candidates, and why the searc
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from argparse import Namespace
 from pathlib import Path
 
 from benchmarks.yardstick import Yardstick
 from core.whatif import Arm, Candidate, Change, WhatIfSearch, race
+from tests.benchmarks.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("whatif_script", ROOT / "benchmarks" / "whatif.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("whatif")
 
 
 class _Loaded:
