@@ -159,6 +159,18 @@ def select_scenarios(ap: argparse.ArgumentParser, text: str | None,
         ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}" + (f" and {', '.join(others)}" if others else ""))
     return {n: paths[n] if n in paths else others[n] for n in wanted}
 
+def check_settings(ap: argparse.ArgumentParser, text: str, option: str) -> None:
+    """Iron Cross heuristic behaviour settings ``text`` ("name=value,...") checked before any game
+    is played: an unknown name or a value out of range ends the program through ``ap.error``
+    (exit 2) with the setting named."""
+    from core.ironcross.ai.settings import SettingsError, parse_settings
+
+    try:
+        parse_settings(text, f"{option}: ")
+    except SettingsError as e:
+        ap.error(str(e))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per scenario and side (default 40)")
@@ -175,11 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="Iron Cross heuristic behaviour settings for every Iron Cross cell (e.g. stand_up_to_move=0)")
     args = ap.parse_args(argv)
     if args.settings:
-        from core.ironcross.ai.settings import SettingsError, parse_settings
-        try:
-            parse_settings(args.settings, "--settings: ")
-        except SettingsError as e:
-            ap.error(str(e))
+        check_settings(ap, args.settings, "--settings")
     paths = select_scenarios(ap, args.scenarios, other_systems=True)
     sides = [s.strip() for s in args.sides.split(",") if s.strip()]
     if any(s not in SIDES for s in sides):

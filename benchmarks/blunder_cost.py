@@ -31,7 +31,6 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, wilson_interval  # noqa: E402
-from core.ironcross.ai.settings import parse_settings  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
 
 #: kind -> the settings of a variant that avoids it (core/ironcross/ai/settings.py)
@@ -69,7 +68,7 @@ def _finish(results, side: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from benchmarks.ai_strength import scenario_paths
+    from benchmarks.ai_strength import check_settings, scenario_paths
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", type=int, default=1, help="shipped scenario number (default 1)")
@@ -91,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     bad = [k for k in kinds if k not in VARIANTS]
     if bad:
         ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
+    for text in args.variant:
+        check_settings(ap, text, "--variant")  # a clear error before any game
     path = str(paths[args.scenario])
     ys = Yardstick.measure().seconds
     ai = {"german": "heuristic", "russian": "heuristic"}
@@ -108,7 +109,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind:30s} {_per_game(base, args.side, kind):15.2f} {_per_game(var, args.side, kind):8.2f}  "
               f"{_share(var, args.side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]})", flush=True)
     for text in args.variant:
-        parse_settings(text, "--variant: ")  # a clear error before any game
         var = run_batch(path, args.games, args.seed, {**ai, args.side: f"heuristic:{text}"}, workers=args.workers)
         g, lo, hi = paired_gain(base, var, args.side)
         changed = sum(1 for a, b in zip(base, var) if (a.outcome, a.actions) != (b.outcome, b.actions))

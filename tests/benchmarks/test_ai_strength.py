@@ -1,4 +1,5 @@
-"""The strength gate script: benchmarks/ai_strength.py plays the heuristic against random.
+"""The strength gate script: benchmarks/ai_strength.py plays the heuristic against random (and
+its settings check, shared with benchmarks/blunder_cost.py).
 
 ``--settings`` gates a behaviour change before it becomes a default: its games are played with
 those settings (Iron Cross cells only), and a bad setting is refused before any game.
@@ -46,3 +47,16 @@ def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys):
     assert e.value.code == 2
     assert calls == []
     assert "stand_up_to_move" in capsys.readouterr().err
+
+
+def test_blunder_cost_refuses_a_bad_variant_before_any_game(monkeypatch, capsys):
+    """The same check guards benchmarks/blunder_cost.py --variant: before the default batch is
+    played, not after it."""
+    cost = load_script("blunder_cost")
+    calls = []
+    monkeypatch.setattr(cost, "run_batch", _fake_batch(calls))
+    with pytest.raises(SystemExit) as e:
+        cost.main(["--scenario", "1", "--games", "1", "--variant", "aggresion=2"])
+    assert e.value.code == 2
+    assert calls == []
+    assert "unknown setting 'aggresion'" in capsys.readouterr().err
