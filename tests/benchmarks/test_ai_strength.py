@@ -39,24 +39,17 @@ def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
     assert "2 of 2 cells meet the target" in out
 
 
-def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys):
+@pytest.mark.parametrize("script, argv, words", [
+    ("ai_strength", ["--scenarios", "1", "--games", "1", "--settings", "stand_up_to_move=7"], "'stand_up_to_move'"),
+    # blunder_cost.py --variant: before the default batch is played, not after it
+    ("blunder_cost", ["--scenario", "1", "--games", "1", "--variant", "aggresion=2"], "unknown setting 'aggresion'"),
+])
+def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys, script, argv, words):
+    mod = strength if script == "ai_strength" else load_script(script)
     calls = []
-    monkeypatch.setattr(strength, "run_batch", _fake_batch(calls))
+    monkeypatch.setattr(mod, "run_batch", _fake_batch(calls))
     with pytest.raises(SystemExit) as e:
-        strength.main(["--scenarios", "1", "--games", "1", "--settings", "stand_up_to_move=7"])
+        mod.main(argv)
     assert e.value.code == 2
     assert calls == []
-    assert "stand_up_to_move" in capsys.readouterr().err
-
-
-def test_blunder_cost_refuses_a_bad_variant_before_any_game(monkeypatch, capsys):
-    """The same check guards benchmarks/blunder_cost.py --variant: before the default batch is
-    played, not after it."""
-    cost = load_script("blunder_cost")
-    calls = []
-    monkeypatch.setattr(cost, "run_batch", _fake_batch(calls))
-    with pytest.raises(SystemExit) as e:
-        cost.main(["--scenario", "1", "--games", "1", "--variant", "aggresion=2"])
-    assert e.value.code == 2
-    assert calls == []
-    assert "unknown setting 'aggresion'" in capsys.readouterr().err
+    assert words in capsys.readouterr().err
