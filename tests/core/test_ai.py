@@ -340,3 +340,30 @@ def test_entity_fire_memo_keys_on_all_the_target_hex_decides():
     rest = re.sub(r"v\.in_frontal_area\(e\.hex, e\.facing( or 1)?, h\)", "", body)
     assert not re.search(r"\bh\b", rest), "_unit_fp reads the target hex beyond distance and frontal areas"
     assert not re.search(r"\bv\b", rest), "_unit_fp asks the view beyond frontal areas"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_goal_fields_and_hex_distances_composed_per_hex_equal_one_search(seed):
+    """The AI's MP fields to its goals (8.5, UP, road rate) and hex distances over the playing area
+    are composed, for a few source hexes, from each hex's own field; they must equal one search
+    from all the sources (every hex, the same MP and distances, the same hexes left out)."""
+    import random
+
+    from core.ironcross.ai import influence
+
+    setup = _short_setup(glob.glob("scenarios/data/scenario_6_*.json")[0], seed)
+    view = PlayerView(Game(setup, seed=seed), "german")
+    cache: dict = {}
+    ids = [h.id for h in view.hexmap.all_hexes()]
+    rnd = random.Random(seed)
+    for kind in ("infantry", "afv"):
+        for k in (1, 2, 4, 9, influence._COMPOSE_MAX + 1):
+            src = set(rnd.sample(ids, k))
+            got = influence._goal_field(view, src, kind, cache)
+            assert got == influence._goal_field_search(view, src, kind, cache)
+            assert all(type(x) is float for x in got.values())
+    for k, limit in ((1, 60), (3, 5), (7, 12)):
+        src = set(rnd.sample(ids, k))
+        got = influence.bfs_distance(view, src, limit)
+        assert got == influence._bfs_search(view, src, limit)
+        assert max(got.values()) <= limit and all(type(x) is int for x in got.values())

@@ -21,13 +21,74 @@ __all__ = ["InfluenceMaps", "objective_targets", "bfs_distance"]
 
 
 def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
-    """Hex distance (in hexes, over the playing area) from the nearest of ``sources``. Remembered
-    per map object, sources and limit (the map never changes): do not change the dict."""
-    memo = _MAP_CACHES.setdefault(view.hexmap, {}).setdefault("bfs", {})
+    """Hex distance (in hexes, over the playing area) from the nearest of ``sources``, for the
+    hexes within ``limit``. Remembered per map object, sources and limit (the map never changes):
+    do not change the dict. A small set of sources is composed from each hex's distances (the
+    least, hex by hex; see :func:`_goal_field`), a large one searched at once."""
+    cache = _MAP_CACHES.setdefault(view.hexmap, {})
+    memo = cache.setdefault("bfs", {})
     key = (frozenset(sources), limit)
     hit = memo.get(key)
     if hit is not None:
         return hit
+    if len(key[0]) <= _COMPOSE_MAX:
+        import numpy as np
+
+        ids, _index = _hex_index(view, cache)
+        arrs = [_single_bfs(view, s, cache) for s in sorted(key[0])]
+        m = arrs[0] if len(arrs) == 1 else np.minimum.reduce(arrs)
+        ok = np.flatnonzero(m <= limit)
+        dist = dict(zip([ids[i] for i in ok.tolist()], m[ok].tolist()))
+    else:
+        dist = _bfs_search(view, sources, limit)
+    if len(memo) > 64:
+        memo.clear()
+    memo[key] = dist
+    return dist
+
+
+def _single_bfs(view, source: str, cache: dict):
+    """Hex distance over the playing area from ``source`` to every hex (by :func:`_hex_index`):
+    an int32 array (a large number where no path exists). Kept per map."""
+    import numpy as np
+
+    memo = cache.setdefault(("single_bfs",), {})
+    f = memo.get(source)
+    if f is not None:
+        return f
+    ids, index = _hex_index(view, cache)
+    far = 1 << 20
+    dist = [far] * len(ids)
+    s = index[source]
+    dist[s] = 0
+    q: deque = deque([s])
+    nbs = _neighbour_table(view, cache)
+    while q:
+        h = q.popleft()
+        d = dist[h] + 1
+        for n in nbs[h]:
+            if dist[n] == far:
+                dist[n] = d
+                q.append(n)
+    if len(memo) >= _SINGLE_MAX:
+        memo.clear()
+    f = memo[source] = np.array(dist, dtype=np.int32)
+    return f
+
+
+def _neighbour_table(view, cache: dict) -> list:
+    """Per hex index: the indices of its neighbours on the map, once per map."""
+    t = cache.get("nb_ix")
+    if t is None:
+        ids, index = _hex_index(view, cache)
+        m = view.hexmap
+        t = cache["nb_ix"] = [tuple(index[n.id] for n in hexgrid.neighbours(hexgrid.parse_hex_id(h)) if m.contains(n))
+                              for h in ids]
+    return t
+
+
+def _bfs_search(view, sources, limit: int) -> dict[str, int]:
+    """:func:`bfs_distance` by one breadth-first search from all ``sources``."""
     dist: dict[str, int] = {}
     q: deque = deque()
     for s in sorted(sources):
@@ -45,9 +106,6 @@ def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
                 continue
             dist[n.id] = d + 1
             q.append(n.id)
-    if len(memo) > 64:
-        memo.clear()
-    memo[key] = dist
     return dist
 
 
@@ -127,9 +185,92 @@ class _Entity:
         self.hh = _hx(hex_id)
 
 
+#: at most this many source hexes are composed from single-source fields (a larger set, such as
+#: a set-up zone, is searched at once: it is asked for once a game)
+_COMPOSE_MAX = 48
+#: single-source fields kept per map and kind (1,647 hexes a sheet: 6.6 KB each)
+_SINGLE_MAX = 4000
+
+
+def _hex_index(view, cache: dict) -> tuple[tuple[str, ...], dict[str, int]]:
+    """(hex ids of the map in column order, id -> index), once per map."""
+    ix = cache.get("hex_index")
+    if ix is None:
+        ids = tuple(h.id for h in view.hexmap.all_hexes())
+        ix = cache["hex_index"] = (ids, {h: i for i, h in enumerate(ids)})
+    return ix
+
+
+def _into_table(view, kind: str, cache: dict) -> list:
+    """Per hex index: ((neighbour index, MP from the neighbour into the hex or None), ...) in
+    hexside order (8.5 UP, NORMAL, with the road rate), built once per map and kind."""
+    t = cache.get(("into_ix", kind))
+    if t is None:
+        ids, index = _hex_index(view, cache)
+        terrain = view.terrain
+        t = cache[("into_ix", kind)] = [
+            tuple((index[n], terrain.move_cost(n, h, kind, False, True)) for n in view.neighbours(h))
+            for h in ids]
+    return t
+
+
+def _single_field(view, source: str, kind: str, cache: dict):
+    """MP from every hex (by :func:`_hex_index`) to ``source``: a float32 array, inf where it
+    cannot be reached (costs are multiples of 1/2 MP: exact in float32). Kept per map and kind."""
+    import heapq
+
+    import numpy as np
+
+    memo = cache.setdefault(("single", kind), {})
+    f = memo.get(source)
+    if f is not None:
+        return f
+    ids, index = _hex_index(view, cache)
+    into = _into_table(view, kind, cache)
+    dist = [float("inf")] * len(ids)
+    s = index[source]
+    dist[s] = 0.0
+    pq = [(0.0, s)]
+    pop, push = heapq.heappop, heapq.heappush
+    while pq:
+        d, h = pop(pq)
+        if d > dist[h] + 1e-9:
+            continue
+        for n, c in into[h]:
+            if c is None:
+                if d > 0:
+                    continue
+                c = 1.0  # next to a goal hex the unit cannot enter (a building for an AFV): close enough
+            nd = d + c
+            if nd < dist[n] - 1e-9:
+                dist[n] = nd
+                push(pq, (nd, n))
+    if len(memo) >= _SINGLE_MAX:
+        memo.clear()
+    f = memo[source] = np.array(dist, dtype=np.float32)
+    return f
+
+
 def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
     """MP needed (UP, NORMAL; 8.5 with the road rate) to reach the nearest of ``sources`` from each
-    hex: a reverse Dijkstra over the playing area; ``kind`` "infantry" or "afv"."""
+    hex (hexes that cannot reach one are left out); ``kind`` "infantry" or "afv". The goals change
+    every Player Turn but come from a few hexes: the field of a small set is the least, hex by
+    hex, of the fields of its hexes, each searched once per map (the map never changes); a large
+    set is searched at once (:func:`_goal_field_search`). Both give the same MPs (the sums of
+    1/2 MP steps are exact)."""
+    if len(sources) > _COMPOSE_MAX:
+        return _goal_field_search(view, sources, kind, cache)
+    import numpy as np
+
+    ids, _index = _hex_index(view, cache)
+    arrs = [_single_field(view, s, kind, cache) for s in sorted(sources)]
+    m = arrs[0] if len(arrs) == 1 else np.minimum.reduce(arrs)
+    ok = np.flatnonzero(np.isfinite(m))
+    return dict(zip([ids[i] for i in ok.tolist()], m[ok].tolist()))
+
+
+def _goal_field_search(view, sources, kind: str, cache: dict) -> dict[str, float]:
+    """:func:`_goal_field` by one reverse Dijkstra from all ``sources`` over the playing area."""
     import heapq
 
     terrain = view.terrain
