@@ -470,7 +470,7 @@ class PlayerView:
             r = est.get((a, b, firer_down))
             if r is not None:
                 return r
-        r = est[(a, b, firer_down)] = self._table_los(a, b, firer_down, self._wocc, self._wids, self._wsig)
+        r = est[(a, b, firer_down)] = self._table_los(a, b, firer_down, self._wocc, self._wids)
         return r
 
     def _game_los_cache(self) -> dict:
@@ -488,15 +488,28 @@ class PlayerView:
             cache.clear()
         return cache
 
-    def _table_los(self, a: str, b: str, firer_down: bool, occ, occ_ids: frozenset, occ_sig: tuple) -> LosInfo:
+    def _table_los(self, a: str, b: str, firer_down: bool, occ, occ_ids: frozenset) -> LosInfo:
         """LOS from the game's terrain table (exact where the line meets a hex of ``occ_ids``,
-        :mod:`maps.los_table`), cached for the game per ``occ_sig`` when such a hex is near the line."""
-        near = False
+        :mod:`maps.los_table`), cached for the game: per line, and per the AFVs and wrecks of the
+        hexes of ``occ_ids`` near it (a hex the line meets or runs along, 10.31 b, is at most one
+        hex off the straight path), so an AFV or a wreck elsewhere keeps the answer."""
+        near = None
         if occ_ids:
-            # a hex the line meets (or runs along) is at most one hex off the straight path
             dab = _dist(a, b) + 1
-            near = any(_dist(a, h) + _dist(h, b) <= dab for h in occ_ids)
-        key = (a, b, firer_down, occ_sig) if near else (a, b, firer_down)
+            for h in occ_ids:
+                if _dist(a, h) + _dist(h, b) <= dab:
+                    if near is None:
+                        near = []
+                    near.append(h)
+        if near:
+            parse = hexgrid.parse_hex_id
+            cells = []
+            for h in sorted(near):
+                o = occ[parse(h)]
+                cells.append((h, o.afvs, o.wrecks))
+            key = (a, b, firer_down, tuple(cells))
+        else:
+            key = (a, b, firer_down)
         cache = self._game_los_cache()
         r = cache.get(key)
         if r is None:
@@ -508,7 +521,7 @@ class PlayerView:
     def _los(self, a: str, b: str, firer_down: bool) -> LosInfo:
         occ = self.occupancy()
         if getattr(self._game, "los_oracle", None) is not None:
-            return self._table_los(a, b, firer_down, occ, self._occ_ids, self._occ_sig)
+            return self._table_los(a, b, firer_down, occ, self._occ_ids)
         cache = self._game_los_cache()
         base = cache.get((a, b, firer_down))
         if base is None:

@@ -309,3 +309,42 @@ def test_batch_scenario_cache_sees_a_same_size_save_within_one_clock_tick(tmp_pa
     assert os.stat(dst).st_size == st.st_size and os.stat(dst).st_mtime_ns == st.st_mtime_ns
     again = _scenario_files(str(dst))
     assert first[0].title == "AAAA" and again[0].title == "BBBB"
+
+
+def test_10_31_view_los_cached_per_nearby_afvs_and_wrecks_is_line_of_sight():
+    """The views' LOS answers are kept for the game per line and per the AFVs and wrecks near it
+    (10.31 b): as wrecks appear and AFVs move, a fresh view's ``los`` must equal line_of_sight with
+    the game's occupancy, and ``los_estimate`` line_of_sight with the wrecks only, for the same
+    lines asked again and again (answers kept from before a change elsewhere included)."""
+    from maps.los import HexOccupancy
+
+    setup = _setup_for(S1, 4)
+    g = Game(setup, 4)
+    rnd = random.Random(4)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    area = sorted(setup.playing_area)
+    lines = [tuple(rnd.sample(area, 2)) + (rnd.random() < 0.3,) for _ in range(150)]
+    afvs = [u for u in g.state.units.values() if u.is_afv and u.on_map]
+    changed_on_line = 0
+    for round_ in range(6):
+        v = PlayerView(g, "german")
+        occ = g.occupancy()
+        wrecks_only = {hexgrid.parse_hex_id(h): HexOccupancy(0, n) for h, n in g.state.wrecks.items() if n}
+        for a, b, down in lines:
+            ref = line_of_sight(g.map, a, b, occupancy=occ, firer_down=down, chart=setup.chart)
+            assert tuple(v.los(a, b, down)) == (ref.clear, ref.level_difference, ref.trees_afvs_wrecks,
+                                                ref.marsh_hexes)
+            est = line_of_sight(g.map, a, b, occupancy=wrecks_only, firer_down=down, chart=setup.chart)
+            assert tuple(v.los_estimate(a, b, down)) == (est.clear, est.level_difference, est.trees_afvs_wrecks,
+                                                         est.marsh_hexes)
+            bare = line_of_sight(g.map, a, b, occupancy={}, firer_down=down, chart=setup.chart)
+            changed_on_line += bare.trees_afvs_wrecks != ref.trees_afvs_wrecks
+        # a wreck on a hex of one of the lines (it counts there) and one AFV moved
+        a, b, _down = lines[round_]
+        on = line_of_sight(g.map, a, b, occupancy={}, chart=setup.chart)
+        mid = sorted(h.id for h in on.hexes)[len(on.hexes) // 2] if on.hexes else a
+        g.state.wrecks[mid] = g.state.wrecks.get(mid, 0) + 1
+        if afvs:
+            afvs[round_ % len(afvs)].hex = rnd.choice(area)
+    assert changed_on_line > 0  # some asked lines did meet the wrecks and AFVs
