@@ -93,8 +93,12 @@ class DeploymentRules:
         if what == "unit":
             uid, zone = data
             u = self.units[uid]
+            # what does not depend on the hex, once: hidden hexes left (24.21), the unit alone
+            # within the stacking limits (8.61-8.63)
+            left = self._hidden_hexes_left(side)
+            alone_ok = stacking_problem([u]) is None
             for h in sorted(zone):
-                out.extend(self._unit_places(u, side, h))
+                out.extend(self._unit_places(u, side, h, left, alone_ok))
         elif what == "ip":
             pts, zone = data
             for h in sorted(zone):
@@ -120,28 +124,39 @@ class DeploymentRules:
         out.append(EndSetup())
         return out
 
-    def _unit_places(self, u: Unit, side: str, h: str) -> list[Action]:
+    def _unit_places(self, u: Unit, side: str, h: str, left: int | None = None,
+                     alone_ok: bool | None = None) -> list[Action]:
         """The placements of ``u`` in hex ``h`` of its set-up zone (24.1), in the order of
         :meth:`_setup_actions`: no enemy there, AFVs not on a wreck nor in terrain they cannot
-        enter, stacking (8.61-8.63), hidden hexes (24.21), every facing (8.7), UP or DOWN (3.12)."""
+        enter, stacking (8.61-8.63), hidden hexes (24.21), every facing (8.7), UP or DOWN (3.12).
+        ``left`` (hidden hexes ``side`` may still make) and ``alone_ok`` (``u`` alone within the
+        stacking limits) when the caller has them for many hexes."""
         out: list[Action] = []
-        if self.enemy_in(h, side):
-            return out
+        here = self.state.units_at(h)
+        if here:
+            if self.enemy_in(h, side):
+                return out
+            if not self._stack_ok(h, [u]):
+                return out
+        elif alone_ok is False or (alone_ok is None and stacking_problem([u]) is not None):
+            return out  # an empty hex: no enemy, and the unit alone decides the stacking
         if u.is_afv and self.state.wrecks.get(h):
             return out
         if u.is_afv and self.terrain.entry_cost(h, "afv", False) is None:
-            return out
-        if not self._stack_ok(h, [u]):
             return out
         if self.setup.caps and self._cap_problem(u, h) is not None:
             return out  # 24.1 the scenario's set-up cap inside a sub-zone
         uid = u.id
         facings = (1, 2, 3, 4, 5, 6) if u.has_facing else (None,)
+        if left is None:
+            left = self._hidden_hexes_left(side)
         # 24.21 a hidden hex holds only hidden units; AFVs may not be hidden
-        for hidden in ((False, True) if self._hidden_hexes_left(side) > 0 or
-                       self.state.hidden_hexes.get(h) == side else (False,)):
-            if not self._hidden_placement_ok(u, h, hidden):
-                continue
+        for hidden in ((False, True) if left > 0 or self.state.hidden_hexes.get(h) == side else (False,)):
+            if here:
+                if not self._hidden_placement_ok(u, h, hidden):
+                    continue
+            elif hidden and (u.is_afv or left <= 0):
+                continue  # an empty hex is no hidden hex yet: a new one needs one left (24.21)
             for f in facings:
                 out.append(Place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
                 out.append(Place(uid, h, True, f, hidden))

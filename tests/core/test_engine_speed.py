@@ -348,3 +348,50 @@ def test_10_31_view_los_cached_per_nearby_afvs_and_wrecks_is_line_of_sight():
         if afvs:
             afvs[round_ % len(afvs)].hex = rnd.choice(area)
     assert changed_on_line > 0  # some asked lines did meet the wrecks and AFVs
+
+
+def _placements_by_the_rules(g: Game, u, side: str, zone) -> list:
+    """24.1 placements of ``u`` checked hex by hex with the engine's own rule checks (enemy 8.23,
+    wrecks 12.4, AFV terrain, stacking 8.61-8.63, caps, hidden hexes 24.21), nothing precomputed."""
+    from core.ironcross.actions import Place
+
+    out = []
+    for h in sorted(zone):
+        if g.enemy_in(h, side) or (u.is_afv and g.state.wrecks.get(h)):
+            continue
+        if u.is_afv and g.terrain.entry_cost(h, "afv", False) is None:
+            continue
+        if not g._stack_ok(h, [u]) or (g.setup.caps and g._cap_problem(u, h) is not None):
+            continue
+        hiddens = (False, True) if g._hidden_hexes_left(side) > 0 or g.state.hidden_hexes.get(h) == side else (False,)
+        for hidden in hiddens:
+            if g._hidden_placement_ok(u, h, hidden):
+                for f in ((1, 2, 3, 4, 5, 6) if u.has_facing else (None,)):
+                    out += [Place(u.id, h, False, f, hidden), Place(u.id, h, True, f, hidden)]
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["scenario_1_*", "scenario_5_*", "scenario_6_*"])
+def test_24_1_setup_placements_with_what_is_computed_once_are_the_rules_placements(scenario):
+    """The set-up's legal placements, built with the hidden hexes left and the unit's own stacking
+    computed once for the whole zone, are the placements the rule checks give hex by hex, through
+    random set-ups (hidden hexes made, stacks filled; Scenario 5: AFVs of a side with hidden hexes)."""
+    from core.ironcross.actions import Place
+
+    path = next(Path("scenarios/data").glob(scenario + ".json"))
+    for seed in (1, 2):
+        g = Game(_setup_for(path, seed), seed)
+        rnd = random.Random(seed)
+        checked = 0
+        while g.state.phase.value == "setup":
+            acts = g.legal_actions()
+            side, what, data = g._setup_queue[0]
+            if what == "unit":
+                uid, zone = data
+                want = _placements_by_the_rules(g, g.units[uid], side, zone)
+                assert [a for a in acts if isinstance(a, Place)] == want
+                checked += 1
+            hidden = [a for a in acts if isinstance(a, Place) and a.hidden]
+            plain = [a for a in acts if not getattr(a, "hidden", False)]
+            g.apply(rnd.choice(hidden if hidden and rnd.random() < 0.1 else plain or acts))
+        assert checked >= 5
