@@ -367,3 +367,30 @@ def test_goal_fields_and_hex_distances_composed_per_hex_equal_one_search(seed):
         got = influence.bfs_distance(view, src, limit)
         assert got == influence._bfs_search(view, src, limit)
         assert max(got.values()) <= limit and all(type(x) is int for x in got.values())
+
+
+def test_flamethrower_target_part_of_a_position_is_an_enemy_within_two_hexes():
+    """The position part "an enemy a flamethrower there could attack" (16.1: range 2; enemy units
+    other than AFVs) is read from the hexes within 2 of each enemy, built once a position: it must
+    be the distance test itself for every hex of the map, at decisions with enemies in view."""
+    from core.ironcross.view import _dist
+
+    path = glob.glob("scenarios/data/scenario_1_*.json")[0]
+    setup = _short_setup(path, 3, turns=2)
+    g = Game(setup, seed=3)
+    players = {s: make_player("heuristic", k) for k, s in enumerate(("german", "russian"))}
+    ids = [h.id for h in g.map.all_hexes()]
+    checked = 0
+    while not g.is_terminal() and checked < 3:
+        side = g.current_side()
+        view = PlayerView(g, side)
+        a = players[side].choose(view, side, g.legal_actions())
+        p = players[side]
+        if g.state.phase is Phase.MOVEMENT and p.maps.enemies_all:
+            inf = {e.hex for e in p.maps.enemies_all if not e.is_afv}
+            for h in ids:
+                want = 1 if any(_dist(h, x) <= 2 for x in inf) else 0
+                assert p._hex_comp(view, h)[6] == want, h
+            checked += 1
+        g.apply(a)
+    assert checked == 3

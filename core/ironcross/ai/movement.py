@@ -272,10 +272,13 @@ class MovementMixin:
             c0 = pc.get(("comp0", h))  # the parts that do not depend on the cluster, once per hex
             if c0 is None:
                 adj = 1 if m.attack and any(n in m.attack for n in self._nb(view, h)) else 0
-                inf_at = pc.get("enemy_inf_hexes")  # the hexes of enemy units other than AFVs, once each
-                if inf_at is None:
-                    inf_at = pc["enemy_inf_hexes"] = tuple(sorted({e.hex for e in m.enemies_all if not e.is_afv}))
-                ft = 1 if any(_dist(h, x) <= 2 for x in inf_at) else 0
+                near_inf = pc.get("enemy_inf_within_2")
+                if near_inf is None:
+                    # every hex within 2 of an enemy unit other than an AFV, once a position
+                    inf_at = {e.hex for e in m.enemies_all if not e.is_afv}
+                    near_inf = pc["enemy_inf_within_2"] = frozenset(
+                        x for e in inf_at for x in hexgrid.area(hexgrid.parse_hex_id(e), 2))
+                ft = 1 if hexgrid.parse_hex_id(h) in near_inf else 0
                 rng = 0
                 if m.attack and not adj:
                     att = pc.get("attack_sorted")
