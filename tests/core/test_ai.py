@@ -369,10 +369,12 @@ def test_goal_fields_and_hex_distances_composed_per_hex_equal_one_search(seed):
         assert max(got.values()) <= limit and all(type(x) is int for x in got.values())
 
 
-def test_flamethrower_target_part_of_a_position_is_an_enemy_within_two_hexes():
-    """The position part "an enemy a flamethrower there could attack" (16.1: range 2; enemy units
-    other than AFVs) is read from the hexes within 2 of each enemy, built once a position: it must
-    be the distance test itself for every hex of the map, at decisions with enemies in view."""
+def test_position_parts_read_from_sets_built_once_are_their_distance_and_los_tests():
+    """Two parts of a position's value are read from hex sets built once a position: "an enemy a
+    flamethrower there could attack" (16.1: range 2; enemy units other than AFVs) and "an
+    enemy-held goal hex in LOS within 4 hexes" (when not next to one): each must be its distance
+    (and LOS) test itself, for every hex of the map, at decisions with enemies in view."""
+    from core.ironcross.ai.influence import los as ai_los
     from core.ironcross.view import _dist
 
     path = glob.glob("scenarios/data/scenario_1_*.json")[0]
@@ -380,17 +382,22 @@ def test_flamethrower_target_part_of_a_position_is_an_enemy_within_two_hexes():
     g = Game(setup, seed=3)
     players = {s: make_player("heuristic", k) for k, s in enumerate(("german", "russian"))}
     ids = [h.id for h in g.map.all_hexes()]
-    checked = 0
-    while not g.is_terminal() and checked < 3:
+    checked = attacking = 0
+    while not g.is_terminal() and checked < 4:
         side = g.current_side()
         view = PlayerView(g, side)
         a = players[side].choose(view, side, g.legal_actions())
         p = players[side]
         if g.state.phase is Phase.MOVEMENT and p.maps.enemies_all:
             inf = {e.hex for e in p.maps.enemies_all if not e.is_afv}
+            att = sorted(p.maps.attack)
             for h in ids:
-                want = 1 if any(_dist(h, x) <= 2 for x in inf) else 0
-                assert p._hex_comp(view, h)[6] == want, h
+                c = p._hex_comp(view, h)
+                assert c[6] == (1 if any(_dist(h, x) <= 2 for x in inf) else 0), h
+                rng = 1 if att and not c[5] and any(_dist(h, t) <= 4 and ai_los(view, h, t, False).clear
+                                                    for t in att) else 0
+                assert c[7] == rng, h
             checked += 1
+            attacking += bool(att)
         g.apply(a)
-    assert checked == 3
+    assert checked == 4 and attacking

@@ -281,10 +281,15 @@ class MovementMixin:
                 ft = 1 if hexgrid.parse_hex_id(h) in near_inf else 0
                 rng = 0
                 if m.attack and not adj:
-                    att = pc.get("attack_sorted")
+                    att = pc.get("attack_within_4")
                     if att is None:
-                        att = pc["attack_sorted"] = sorted(m.attack)
-                    rng = 1 if any(_dist(h, t) <= 4 and los(view, h, t, False).clear for t in att) else 0
+                        # hex -> the enemy-held goal hexes within 4 of it (in hex id order), once a position
+                        att = pc["attack_within_4"] = {}
+                        for t in sorted(m.attack):
+                            for x in hexgrid.area(hexgrid.parse_hex_id(t), 4):
+                                att.setdefault(x, []).append(t)
+                    near_att = att.get(hexgrid.parse_hex_id(h))
+                    rng = 1 if near_att and any(los(view, h, t, False).clear for t in near_att) else 0
                 c0 = pc[("comp0", h)] = (adj, ft, rng)
             adj, ft, rng = c0
             if cl is not None and cl < len(m.clusters):
