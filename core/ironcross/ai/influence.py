@@ -32,13 +32,7 @@ def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
     if hit is not None:
         return hit
     if len(key[0]) <= _COMPOSE_MAX:
-        import numpy as np
-
-        ids, _index = _hex_index(view, cache)
-        arrs = [_single_bfs(view, s, cache) for s in sorted(key[0])]
-        m = arrs[0] if len(arrs) == 1 else np.minimum.reduce(arrs)
-        ok = np.flatnonzero(m <= limit)
-        dist = dict(zip([ids[i] for i in ok.tolist()], m[ok].tolist()))
+        dist = _least(view, cache, [_single_bfs(view, s, cache) for s in sorted(key[0])], lambda m: m <= limit)
     else:
         dist = _bfs_search(view, sources, limit)
     if len(memo) > 64:
@@ -47,66 +41,59 @@ def bfs_distance(view, sources, limit: int = 60) -> dict[str, int]:
     return dist
 
 
-def _single_bfs(view, source: str, cache: dict):
-    """Hex distance over the playing area from ``source`` to every hex (by :func:`_hex_index`):
-    an int32 array (a large number where no path exists). Kept per map."""
-    import numpy as np
+#: the hex distance of a hex no path reaches (:func:`_search_hexes`)
+_FAR = 1 << 20
 
-    memo = cache.setdefault(("single_bfs",), {})
-    f = memo.get(source)
-    if f is not None:
-        return f
+
+def _search_hexes(view, sources, cache: dict) -> list[int]:
+    """Breadth-first search over the map from all ``sources``: per hex index (:func:`_hex_index`)
+    the hex distance to the nearest, :data:`_FAR` where none is reached."""
     ids, index = _hex_index(view, cache)
-    far = 1 << 20
-    dist = [far] * len(ids)
-    s = index[source]
-    dist[s] = 0
-    q: deque = deque([s])
     nbs = _neighbour_table(view, cache)
+    dist = [_FAR] * len(ids)
+    q: deque = deque()
+    for s in sorted(sources):
+        i = index[s]
+        if dist[i] == _FAR:
+            dist[i] = 0
+            q.append(i)
     while q:
         h = q.popleft()
         d = dist[h] + 1
         for n in nbs[h]:
-            if dist[n] == far:
+            if dist[n] == _FAR:
                 dist[n] = d
                 q.append(n)
-    if len(memo) >= _SINGLE_MAX:
-        memo.clear()
-    f = memo[source] = np.array(dist, dtype=np.int32)
+    return dist
+
+
+def _single_bfs(view, source: str, cache: dict):
+    """:func:`_search_hexes` from ``source`` alone as an int32 array, kept per map."""
+    import numpy as np
+
+    memo = cache.setdefault(("single_bfs",), {})
+    f = memo.get(source)
+    if f is None:
+        if len(memo) >= _SINGLE_MAX:
+            memo.clear()
+        f = memo[source] = np.array(_search_hexes(view, [source], cache), dtype=np.int32)
     return f
 
 
 def _neighbour_table(view, cache: dict) -> list:
-    """Per hex index: the indices of its neighbours on the map, once per map."""
+    """Per hex index: the indices of its neighbours on the map (``view.neighbours``), once per map."""
     t = cache.get("nb_ix")
     if t is None:
         ids, index = _hex_index(view, cache)
-        m = view.hexmap
-        t = cache["nb_ix"] = [tuple(index[n.id] for n in hexgrid.neighbours(hexgrid.parse_hex_id(h)) if m.contains(n))
-                              for h in ids]
+        t = cache["nb_ix"] = [tuple(index[n] for n in view.neighbours(h)) for h in ids]
     return t
 
 
 def _bfs_search(view, sources, limit: int) -> dict[str, int]:
     """:func:`bfs_distance` by one breadth-first search from all ``sources``."""
-    dist: dict[str, int] = {}
-    q: deque = deque()
-    for s in sorted(sources):
-        if s not in dist:
-            dist[s] = 0
-            q.append(s)
-    m = view.hexmap
-    while q:
-        h = q.popleft()
-        d = dist[h]
-        if d >= limit:
-            continue
-        for n in hexgrid.neighbours(hexgrid.parse_hex_id(h)):
-            if not m.contains(n) or n.id in dist:   # off the map first: left of column 00 is no hex id
-                continue
-            dist[n.id] = d + 1
-            q.append(n.id)
-    return dist
+    cache = _MAP_CACHES.setdefault(view.hexmap, {})
+    ids, _index = _hex_index(view, cache)
+    return {ids[i]: d for i, d in enumerate(_search_hexes(view, sources, cache)) if d <= limit}
 
 
 def objective_targets(view) -> tuple[set[str], set[str]]:
@@ -123,8 +110,8 @@ def objective_targets(view) -> tuple[set[str], set[str]]:
 _W_E, _W_S, _W_P = 1.0, 0.45, 0.18
 
 
-#: hexmap -> {("into", kind): each hex's neighbours and the MP from each into it, "memo": goal
-#: fields}: shared by the AI players of a game, dropped with the map
+#: hexmap -> {("into_ix", kind): each hex's neighbours and the MP from each into it, "memo": goal
+#: fields, ...}: shared by the AI players of a game, dropped with the map
 _MAP_CACHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -214,23 +201,21 @@ def _into_table(view, kind: str, cache: dict) -> list:
     return t
 
 
-def _single_field(view, source: str, kind: str, cache: dict):
-    """MP from every hex (by :func:`_hex_index`) to ``source``: a float32 array, inf where it
-    cannot be reached (costs are multiples of 1/2 MP: exact in float32). Kept per map and kind."""
+def _search_mp(view, sources, kind: str, cache: dict) -> list[float]:
+    """Reverse Dijkstra over the map from all ``sources``: per hex index (:func:`_hex_index`) the MP
+    (UP, NORMAL; 8.5 with the road rate; ``kind`` "infantry" or "afv") to reach the nearest, inf
+    where none can be reached."""
     import heapq
 
-    import numpy as np
-
-    memo = cache.setdefault(("single", kind), {})
-    f = memo.get(source)
-    if f is not None:
-        return f
     ids, index = _hex_index(view, cache)
     into = _into_table(view, kind, cache)
     dist = [float("inf")] * len(ids)
-    s = index[source]
-    dist[s] = 0.0
-    pq = [(0.0, s)]
+    pq = []
+    for s in sorted(sources):
+        i = index[s]
+        dist[i] = 0.0
+        pq.append((0.0, i))
+    heapq.heapify(pq)
     pop, push = heapq.heappop, heapq.heappush
     while pq:
         d, h = pop(pq)
@@ -245,10 +230,32 @@ def _single_field(view, source: str, kind: str, cache: dict):
             if nd < dist[n] - 1e-9:
                 dist[n] = nd
                 push(pq, (nd, n))
-    if len(memo) >= _SINGLE_MAX:
-        memo.clear()
-    f = memo[source] = np.array(dist, dtype=np.float32)
+    return dist
+
+
+def _single_field(view, source: str, kind: str, cache: dict):
+    """:func:`_search_mp` from ``source`` alone as a float32 array (costs are multiples of 1/2 MP:
+    exact in float32), kept per map and kind."""
+    import numpy as np
+
+    memo = cache.setdefault(("single", kind), {})
+    f = memo.get(source)
+    if f is None:
+        if len(memo) >= _SINGLE_MAX:
+            memo.clear()
+        f = memo[source] = np.array(_search_mp(view, [source], kind, cache), dtype=np.float32)
     return f
+
+
+def _least(view, cache: dict, arrays: list, keep) -> dict:
+    """{hex id: value} of the least of ``arrays`` (per hex index), hex by hex, for the hexes where
+    ``keep`` (of the least array) holds; Python numbers, in hex index order."""
+    import numpy as np
+
+    ids, _index = _hex_index(view, cache)
+    m = arrays[0] if len(arrays) == 1 else np.minimum.reduce(arrays)
+    ok = np.flatnonzero(keep(m))
+    return dict(zip([ids[i] for i in ok.tolist()], m[ok].tolist()))
 
 
 def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
@@ -262,46 +269,14 @@ def _goal_field(view, sources, kind: str, cache: dict) -> dict[str, float]:
         return _goal_field_search(view, sources, kind, cache)
     import numpy as np
 
-    ids, _index = _hex_index(view, cache)
-    arrs = [_single_field(view, s, kind, cache) for s in sorted(sources)]
-    m = arrs[0] if len(arrs) == 1 else np.minimum.reduce(arrs)
-    ok = np.flatnonzero(np.isfinite(m))
-    return dict(zip([ids[i] for i in ok.tolist()], m[ok].tolist()))
+    return _least(view, cache, [_single_field(view, s, kind, cache) for s in sorted(sources)], np.isfinite)
 
 
 def _goal_field_search(view, sources, kind: str, cache: dict) -> dict[str, float]:
-    """:func:`_goal_field` by one reverse Dijkstra from all ``sources`` over the playing area."""
-    import heapq
-
-    terrain = view.terrain
-    dist: dict[str, float] = {}
-    pq = []
-    for s in sorted(sources):
-        dist[s] = 0.0
-        pq.append((0.0, s))
-    heapq.heapify(pq)
-    # hex -> ((neighbour, MP from the neighbour into the hex or None), ...) in hexside order, built
-    # once per map and kind (the map never changes): the search reads a tuple per hex instead of
-    # one cost look-up per edge
-    into = cache.setdefault(("into", kind), {})
-    pop, push = heapq.heappop, heapq.heappush
-    while pq:
-        d, h = pop(pq)
-        if d > dist.get(h, 1e9) + 1e-9:
-            continue
-        edges = into.get(h)
-        if edges is None:
-            edges = into[h] = tuple((n, terrain.move_cost(n, h, kind, False, True)) for n in view.neighbours(h))
-        for n, c in edges:
-            if c is None:
-                if d > 0:
-                    continue
-                c = 1.0  # next to a goal hex the unit cannot enter (a building for an AFV): close enough
-            nd = d + c
-            if nd < dist.get(n, 1e9) - 1e-9:
-                dist[n] = nd
-                push(pq, (nd, n))
-    return dist
+    """:func:`_goal_field` by one reverse Dijkstra from all ``sources``."""
+    ids, _index = _hex_index(view, cache)
+    inf = float("inf")
+    return {ids[i]: d for i, d in enumerate(_search_mp(view, sources, kind, cache)) if d != inf}
 
 
 class _GoalsAndRisk:
