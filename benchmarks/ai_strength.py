@@ -159,6 +159,7 @@ def select_scenarios(ap: argparse.ArgumentParser, text: str | None,
         ap.error(f"no shipped scenario {missing}; known: {sorted(paths)}" + (f" and {', '.join(others)}" if others else ""))
     return {n: paths[n] if n in paths else others[n] for n in wanted}
 
+
 def check_settings(ap: argparse.ArgumentParser, text: str, option: str) -> None:
     """Iron Cross heuristic behaviour settings ``text`` ("name=value,...") checked before any game
     is played: an unknown name or a value out of range ends the program through ``ap.error``
