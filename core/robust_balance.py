@@ -9,7 +9,11 @@ defaults, over the same seeds; its 95 % interval is the paired one (per-game dif
   either side does not move the shares by more than 10 points;
 * **AI-dependent** -- for a side the whole interval lies above 10 points: the answer depends on the
   AI; the verdict names the side, its gain and the settings that moved;
-* **undecided** -- neither (the intervals straddle 10 points): more games are needed to say.
+* **undecided** -- neither (the intervals straddle 10 points): more games are needed to say. The
+  text then says which way the point estimates lean (AI-dependent when a side's gain is above 10
+  points, else robust) and about how many paired games would decide it: the interval's half-width
+  shrinks as 1/sqrt(games), so with the same spread of the per-game differences it clears 10 points
+  after ``games x (half-width / distance of the gain from 10)^2`` games (see :func:`games_to_decide`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from typing import Callable
 from core.playtest import GameResult, run_batch, wilson_interval
 from core.tuning import TuneResult, tune
 
-__all__ = ["ROBUST_POINTS", "paired_gain", "SideTuning", "RobustAnswer", "robust_balance", "verdict"]
+__all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
+           "verdict"]
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0
@@ -77,8 +82,33 @@ class RobustAnswer:
     text: str = ""
 
 
+def games_to_decide(gain: tuple[float, float, float], games: int) -> tuple[str, int | None]:
+    """Which way one side's ``gain`` (points, low, high; paired over ``games`` games) leans, and about
+    how many paired games would put its whole interval on that side of the 10-point bounds.
+
+    Returns ``("AI-dependent", n)`` when the gain is above :data:`ROBUST_POINTS` (n games for the
+    low end to clear it), else ``("robust", n)`` (n games for the interval to fit within +-10).
+    ``n`` is ``games`` when the interval already decides, None when the gain sits on a bound (no
+    number of games decides) or ``games`` < 1. Assumes the per-game differences keep their spread:
+    an estimate, rounded up to the next ten games."""
+    m, lo, hi = gain
+    half = (hi - lo) / 2
+    lean = "AI-dependent" if m > ROBUST_POINTS else "robust"
+    room = m - ROBUST_POINTS if lean == "AI-dependent" else ROBUST_POINTS - abs(m)
+    if games < 1 or room <= 0:
+        return (lean, None)
+    if half <= room:
+        return (lean, games)
+    return (lean, int(math.ceil(games * (half / room) ** 2 / 10.0)) * 10)
+
+
+def _games(t: SideTuning) -> int:
+    return sum(v["count"] for v in t.shares.values()) if t.shares else 0
+
+
 def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
-    """("robust" | "AI-dependent" | "undecided", one line saying why)."""
+    """("robust" | "AI-dependent" | "undecided", one line saying why). An undecided line also says
+    which way the gains lean and about how many paired games would decide (:func:`games_to_decide`)."""
     dep = [t for t in tuned.values() if t.gain[1] > ROBUST_POINTS]
     if dep:
         t = max(dep, key=lambda x: x.gain[0])
@@ -89,7 +119,25 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
         gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
         return ("robust", f"tuning moves no side's share by more than {ROBUST_POINTS:g} points ({gains})")
     gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
-    return ("undecided", f"the intervals of the gains straddle {ROBUST_POINTS:g} points ({gains}): more games needed")
+    leans = {t.side: games_to_decide(t.gain, _games(t)) for t in tuned.values()}
+    up = {s: n for s, (lean, n) in leans.items() if lean == "AI-dependent"}
+    if up:
+        # one side's gain clearing 10 points decides: the side that needs the fewest games
+        known = [n for n in up.values() if n is not None]
+        lean, need = "AI-dependent", (min(known) if known else None)
+        lean += f" ({', '.join(f'{s} {tuned[s].gain[0]:+.1f}' for s in up)})"
+    else:
+        # every side's interval must fit within 10 points: the side that needs the most games
+        ns = [n for _lean, n in leans.values()]
+        lean, need = "robust", (None if None in ns else max(ns, default=None))
+    if need is not None:
+        more = f"about {need:,} paired games would decide it"
+    elif any(_games(t) < 1 for t in tuned.values()):
+        more = "more games needed"
+    else:
+        more = f"a gain of exactly {ROBUST_POINTS:g} points: no number of games decides it"
+    return ("undecided", f"the intervals of the gains straddle {ROBUST_POINTS:g} points ({gains}): "
+                         f"leans {lean}; {more}")
 
 
 def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1, trials: int = 30,

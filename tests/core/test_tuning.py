@@ -98,6 +98,35 @@ def test_robust_and_undecided_verdicts_from_the_gains_intervals():
     assert v == "AI-dependent" and text.startswith("german gains +25.0")
 
 
+def test_an_undecided_verdict_says_which_way_it_leans_and_how_many_games_would_decide():
+    from core.robust_balance import SideTuning, games_to_decide, verdict
+
+    # the half-width shrinks as 1/sqrt(games): +11 [+4.4, +17.6] over 200 games needs
+    # 200 x (6.6 / 1.0)^2 = 8,712 games for its low end to clear 10 (rounded up to tens)
+    assert games_to_decide((11.0, 4.4, 17.6), 200) == ("AI-dependent", 8720)
+    # +7.5 [+2.1, +12.9]: 200 x (5.4 / 2.5)^2 = 933.1 games to fit within 10
+    assert games_to_decide((7.5, 2.1, 12.9), 200) == ("robust", 940)
+    # a loss from tuning leans robust too: the bound it must clear is -10
+    assert games_to_decide((-7.5, -18.3, 3.3), 40) == ("robust", 750)
+    assert games_to_decide((2.0, -1.0, 5.0), 100) == ("robust", 100)  # decided already
+    assert games_to_decide((10.0, 5.0, 15.0), 100) == ("robust", None)  # on the bound
+    assert games_to_decide((3.0, 1.0, 5.0), 0) == ("robust", None)
+
+    shares = {"german": {"count": 30}, "russian": {"count": 160}, "draw": {"count": 10}}
+
+    def t(side, g):
+        return SideTuning(side, None, {}, shares, g)
+
+    v, text = verdict({"german": t("german", (3.5, -3.2, 10.2)), "russian": t("russian", (11.0, 4.4, 17.6))})
+    assert v == "undecided" and "leans AI-dependent (russian +11.0)" in text
+    assert "about 8,720 paired games would decide it" in text
+    # leaning robust: the side that needs the most games decides when all fit
+    v, text = verdict({"german": t("german", (7.5, 2.1, 12.9)), "russian": t("russian", (4.5, -2.8, 11.8))})
+    assert v == "undecided" and "leans robust" in text and "about 940 paired games" in text
+    v, text = verdict({"german": t("german", (10.0, 5.0, 15.0)), "russian": t("russian", (0.0, -3.0, 3.0))})
+    assert "no number of games decides it" in text
+
+
 def test_playtest_robust_prints_the_verdict(race, tmp_path):
     from cli.main import cli
 
