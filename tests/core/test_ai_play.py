@@ -734,3 +734,32 @@ def test_last_turn_fire_goes_to_the_enemy_one_move_from_the_decisive_hex():
     assert _last_turn_fire_choice("near_objective_target_factor_last_turn=3", length=1) == "1508"
     assert _last_turn_fire_choice("near_objective_target_factor_last_turn=1.3", length=1) == "1502"
     assert _last_turn_fire_choice("near_objective_target_factor_last_turn=3", length=3) == "1502"
+
+
+def test_8_1_attack_in_time_sends_against_an_enemy_held_hex_only_units_that_get_there_before_the_end():
+    """The last Game Turn: a Russian holds the goal hex 1102, which wants two units. The nearest
+    German is 2 hexes away; the next ones 10 and more, beyond one Movement Phase (8.1). By default
+    the nearest two go, the far one arriving after the game ends (Scenario 5's lone Russian on
+    Hill N, left to units that could not reach it); with ``attack_in_time`` the far units go to the
+    hex still to hold that they can reach instead, and the need waits for a unit that can."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    def allot(settings):
+        units = [inf("GA", "german"), inf("GF", "german"), inf("GH", "german"), inf("R1", "russian", pr=6)]
+        g = small_game(units, {"GA": "1104", "GF": "1911", "GH": "2011", "R1": "1102"}, length=1)
+        x, y = frozenset({"1102"}), frozenset({"1912"})
+        _objectives(g, [_clear(x), _clear(y)], [], lambda st, game: "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1, settings=settings)
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())
+        p.maps.set_goals(v, set(), set(x), set(y), [x, y])
+        p._n_attack_clusters, p._at_need = 1, [(0.0, 0), (0.0, 0)]
+        p._prev_clusters, p._assign = [], {}
+        assert p.maps.goal_mp("1911", False, 0) > 9  # beyond 1.5 Movement Phases of 6 MP
+        return p._allocate(v, [x, y], [2.0, 1.0])
+
+    default = allot(BehaviorSettings())
+    assert default["GA"] == 0 and sorted(u for u, i in default.items() if i == 0) == ["GA", "GF"]
+    timed = allot(BehaviorSettings(attack_in_time=1))
+    assert timed == {"GA": 0, "GF": 1, "GH": 1}

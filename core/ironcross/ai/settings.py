@@ -64,6 +64,11 @@ class BehaviorSettings(BaseModel):
         "1 = an attacking group that stands DOWN weighs standing UP first in its Movement Phase "
         "(3.13: 2 MP) and moving on at the UP costs and the road rate (8.5, 8.52) against crawling; "
         "0 = it plans with its DOWN costs only"))
+    attack_in_time: int = Field(0, ge=0, le=1, description=(
+        "1 = a unit is sent against an enemy-held goal cluster only when it can get there in the "
+        "Movement Phases left (its MPs to the cluster over its allowance, 8.1, with half a phase to "
+        "spare, as for a cluster to hold); the cluster's need is met by units that can, the others go "
+        "where they still count; 0 = the nearest units whatever the time left"))
     hidden_discipline: float = Field(0.0, ge=0.0, le=10.0, description=(
         "extra gain per unit a group standing in one of its own hidden hexes (24.2) needs before it "
         "moves (and so reveals itself, 24.22) while no visible enemy unit has LOS to it; "

@@ -339,24 +339,32 @@ class StrategyMixin:
                 assign[uid] = i
                 kills[i] -= pk
                 need[i] -= weight[uid]
+        # the turns a unit needs to a cluster: MP over the unit's allowance (8.1), against the
+        # Game Turns left
+        rate = {u.id: max(1.0, _mp_per_turn(view, u)) for u in units}
+        left = max(1, view.game_length - view.turn + 1)
+
+        def in_time(uid: str, i: int) -> bool:
+            return dist[uid][i] / rate[uid] <= left + 0.5
+        timed = self.settings.attack_in_time > 0
         pairs = sorted((dd(uid, i), uid, i) for uid in dist for i in range(n_att))
         for d, uid, i in pairs:
             if uid in assign or need[i] <= 0 or d >= 60:
                 continue
+            if timed and not in_time(uid, i):
+                continue  # it would arrive after the end: the need waits for a unit that can
             assign[uid] = i
             need[i] -= weight[uid]
         # the hexes to hold, the remotest first (least slack: a near cluster can still be manned
         # later, a far one not), each taking its nearest units that can get there in the turns
-        # left (MP over the unit's allowance, 8.1)
-        rate = {u.id: max(1.0, _mp_per_turn(view, u)) for u in units}
-        left = max(1, view.game_length - view.turn + 1)
+        # left
 
         def remote(i: int) -> float:
             ds = sorted(dist[uid][i] for uid in dist if uid not in assign)[:max(1, int(need[i]))]
             return sum(ds) / len(ds) if ds else 0.0
         for i in sorted(range(n_att, len(clusters)), key=lambda i: (-remote(i), i)):
             cand = sorted((dd(uid, i), uid) for uid in dist if uid not in assign and dist[uid][i] < 60
-                          and dist[uid][i] / rate[uid] <= left + 0.5)
+                          and in_time(uid, i))
             for d, uid in cand:
                 if need[i] <= 0:
                     break
@@ -366,7 +374,8 @@ class StrategyMixin:
             if uid in assign:
                 continue
             ds = dist[uid]
-            short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 60]
+            short = [i for i in range(len(clusters)) if need[i] > 0 and ds[i] < 60
+                     and not (timed and i < n_att and not in_time(uid, i))]
             pick = min(short or range(len(clusters)), key=lambda i: (dd(uid, i), i))
             assign[uid] = pick
             need[pick] -= weight[uid]
