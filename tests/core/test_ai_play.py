@@ -763,3 +763,26 @@ def test_8_1_attack_in_time_sends_against_an_enemy_held_hex_only_units_that_get_
     assert default["GA"] == 0 and sorted(u for u, i in default.items() if i == 0) == ["GA", "GF"]
     timed = allot(BehaviorSettings(attack_in_time=1))
     assert timed == {"GA": 0, "GF": 1, "GH": 1}
+
+
+def test_8_11_17_0_guard_full_reach_counts_the_enemy_s_reaction_move_and_assault_step():
+    """The German's last Player Turn: the hexes of a region to keep clear that a Russian rifleman
+    can still enter. One Movement Phase is 6 MP (8.11: the hex 6 away). He also has his Reaction
+    Movement in this German Player Turn (3 MP more: 9 hexes) and may assault from the last hex he
+    reaches into an adjacent one, empty or held (17.0: the 10th hex); the 11th stays out of reach.
+    Scenario 5's Germans left such hexes empty, and the Russians walked onto the hills."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    def reach(settings):
+        units = [inf("G1", "german"), inf("R1", "russian", pr=6)]
+        g = small_game(units, {"G1": "2012", "R1": "1501"}, length=1)
+        region = {"1507", "1510", "1511", "1512"}
+        _objectives(g, [_clear(sorted(region))], [], lambda st, game: "german")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1, settings=settings)
+        v = PlayerView(g, "german")
+        assert v.is_phasing
+        return p._reachable_by_enemy(v, region, {"2012"})
+
+    assert reach(BehaviorSettings()) == {"1507"}
+    assert reach(BehaviorSettings(guard_full_reach=1)) == {"1507", "1510", "1511"}

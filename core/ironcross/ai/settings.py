@@ -69,6 +69,10 @@ class BehaviorSettings(BaseModel):
         "Movement Phases left (its MPs to the cluster over its allowance, 8.1, with half a phase to "
         "spare, as for a cluster to hold); the cluster's need is met by units that can, the others go "
         "where they still count; 0 = the nearest units whatever the time left"))
+    guard_full_reach: int = Field(0, ge=0, le=1, description=(
+        "1 = before the enemy's last Movement Phase the hexes of a region to keep clear that he can "
+        "still enter count his Reaction Movement still to come (8.11-8.14) and an infantry assault "
+        "from the last hex he reaches into an adjacent one (17.0); 0 = his Movement Phase only"))
     hidden_discipline: float = Field(0.0, ge=0.0, le=10.0, description=(
         "extra gain per unit a group standing in one of its own hidden hexes (24.2) needs before it "
         "moves (and so reveals itself, 24.22) while no visible enemy unit has LOS to it; "

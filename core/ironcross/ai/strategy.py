@@ -51,6 +51,14 @@ def _mp_per_turn(view, u) -> float:
     return float(view.movement_allowance(n)[0])
 
 
+def _reaction_mp(view, u) -> tuple[float, bool]:
+    """(MP, one hex only) of a unit's Reaction Movement once NORMAL (8.11-8.14; a CW: one hex)."""
+    n = copy.copy(u)
+    n.morale, n.support_fired = Morale.NORMAL, False
+    mp, one = view.movement_allowance(n, reaction=True)
+    return (0.0, True) if one else (float(mp), False)
+
+
 class StrategyMixin:
     """Posture and goals per Player Turn."""
 
@@ -134,7 +142,15 @@ class StrategyMixin:
         from each over the engine's costs (8.5, UP, NORMAL: road rate) within its allowance once
         NORMAL (8.1), never into or through a hex our units hold (8.23) -- such a hex of ``hexes``
         counts when he could enter it were it empty (its holders keep it). ``own_hexes``: the
-        hexes our units hold. Hex ids, a subset of ``hexes``."""
+        hexes our units hold. Hex ids, a subset of ``hexes``.
+
+        With the setting ``guard_full_reach`` the enemy's other ways in count too: his Reaction
+        Movement still to come in our Player Turn (8.11-8.14: 3 MP for infantry, 5 for an AFV, 6
+        for the BT-7, one hex for a CW) before his last Movement Phase, and, for infantry, an
+        assault from the last hex reached into an adjacent one, empty or held (17.0: the
+        assaulters enter a hex they clear)."""
+        full = self.settings.guard_full_reach > 0
+        reaction = full and view.is_phasing and view.phase in (Phase.MORALE, Phase.SUPPORT_FIRE, Phase.MOVEMENT)
         out: set[str] = set()
         done: set[tuple] = set()  # units of one hex, kind and allowance reach the same hexes: one search
         for e in sorted(view.enemy_units(), key=lambda x: x.id):
@@ -142,11 +158,18 @@ class StrategyMixin:
             if mp <= 0 or e.hex is None:
                 continue
             kind = "afv" if e.is_afv else "infantry"
-            if (e.hex, kind, mp) in done:
+            react, one_hex = _reaction_mp(view, e) if reaction else (0.0, False)
+            step = full and e.is_infantry
+            if (e.hex, kind, mp, react, one_hex, step) in done:
                 continue
-            done.add((e.hex, kind, mp))
+            done.add((e.hex, kind, mp, react, one_hex, step))
+            budget = mp + react
             best = {e.hex: 0.0}
-            pq = [(0.0, e.hex)]
+            if one_hex:  # his reaction move: one hex whatever its cost (8.12)
+                for n in view.neighbours(e.hex):
+                    if n not in own_hexes and view.terrain.move_cost(e.hex, n, kind, False, True) is not None:
+                        best[n] = 0.0
+            pq = sorted((c, h) for h, c in best.items())
             while pq:
                 c, h = heapq.heappop(pq)
                 if c > best[h] + 1e-9:
@@ -155,7 +178,11 @@ class StrategyMixin:
                     out.add(h)
                 for n in view.neighbours(h):
                     k = view.terrain.move_cost(h, n, kind, False, True)
-                    if k is None or c + k > mp + 1e-9 or c + k >= best.get(n, 1e9) - 1e-9:
+                    if k is None:
+                        continue
+                    if step and n in hexes:
+                        out.add(n)  # an assault from h into n (17.0), empty or held
+                    if c + k > budget + 1e-9 or c + k >= best.get(n, 1e9) - 1e-9:
                         continue
                     if n in own_hexes:
                         if n in hexes:
