@@ -861,8 +861,12 @@ def robust_table(paths: dict, args) -> int:
         if system.settings_space is None:
             print(f"Scenario {num}: {system.title}'s players have no settings to tune: skipped")
             continue
+        # a robust row takes an hour or more: say each stage and trial as it ends
         ans = robust_balance(str(path), system, games=args.games, seed=args.seed, trials=args.trials,
-                             tune_games=args.tune_games, workers=args.workers)
+                             tune_games=args.tune_games, workers=args.workers,
+                             on_stage=lambda s, t=t1: print(f"  ... {s} ({time.perf_counter() - t:.0f} s in)", flush=True),
+                             on_trial=lambda n, score, best: print(f"    trial {n}/{args.trials}: score {score:.3f}, "
+                                                                   f"best {best:.3f}", flush=True))
         for line in robust_lines(f"Scenario {num}", ans):
             print(line, flush=True)
         dt = time.perf_counter() - t1

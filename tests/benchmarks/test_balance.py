@@ -213,3 +213,34 @@ def test_balance_sheet_one_game_of_scenario_1_has_every_section(tmp_path, capsys
     import re
     decisive = re.search(r"\| (German|Russian) win \| 1 \|", text)
     assert ("### Cause" in text) == bool(decisive)
+
+
+def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
+    """A robust row plays about 1,300 games (an hour on 2 workers for Scenario 6): the script
+    prints each stage and each tuning trial as it ends, then the row and its verdict."""
+    import argparse
+
+    import core.robust_balance as rb
+    from core.tuning import TuneResult
+
+    def fake_robust(path, system, *, on_stage=None, on_trial=None, **kw):
+        shares = {k: {"count": c, "share": c / 10, "ci95": [0.0, 1.0]}
+                  for k, c in (("german", 3), ("russian", 6), ("draw", 1))}
+        ans = rb.RobustAnswer(kw["games"], kw["seed"], shares)
+        for side in ("german", "russian"):
+            on_stage(f"tuning {side}")
+            on_trial(1, 0.25, 0.25)
+            on_trial(2, 0.5, 0.5)
+            t = TuneResult.__new__(TuneResult)
+            t.trials, t.best_score, t.default_score = 2, 0.5, 0.25
+            ans.tuned[side] = rb.SideTuning(side, t, {}, shares, (2.0, -3.0, 7.0))
+        ans.verdict, ans.text = rb.verdict(ans.tuned)
+        return ans
+
+    monkeypatch.setattr(rb, "robust_balance", fake_robust)
+    args = argparse.Namespace(games=10, seed=1, trials=2, tune_games=5, workers=1)
+    assert balance.robust_table({1: S1}, args) == 0
+    out = capsys.readouterr().out
+    assert "... tuning german (" in out and "... tuning russian (" in out
+    assert "trial 2/2: score 0.500, best 0.500" in out
+    assert "| 1 | 30% / 60% / 10% | +2 [-3, +7] | +2 [-3, +7] | robust |" in out
