@@ -109,6 +109,7 @@ def _games(t: SideTuning) -> int:
 def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
     """("robust" | "AI-dependent" | "undecided", one line saying why). An undecided line also says
     which way the gains lean and about how many paired games would decide (:func:`games_to_decide`)."""
+    gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
     dep = [t for t in tuned.values() if t.gain[1] > ROBUST_POINTS]
     if dep:
         t = max(dep, key=lambda x: x.gain[0])
@@ -116,9 +117,7 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
         return ("AI-dependent", f"{t.side} gains {t.gain[0]:+.1f} points [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}] "
                                 f"from tuning (settings moved: {moved})")
     if all(-ROBUST_POINTS <= t.gain[1] and t.gain[2] <= ROBUST_POINTS for t in tuned.values()):
-        gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
         return ("robust", f"tuning moves no side's share by more than {ROBUST_POINTS:g} points ({gains})")
-    gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
     leans = {t.side: games_to_decide(t.gain, _games(t)) for t in tuned.values()}
     up = {s: n for s, (lean, n) in leans.items() if lean == "AI-dependent"}
     if up:

@@ -42,21 +42,20 @@ __all__ = ["StrategyMixin", "SMALL_REGION"]
 SMALL_REGION = 40
 
 
+def _normal_allowance(view, u, reaction: bool = False) -> tuple[float, bool]:
+    """(MP, one hex only) of a unit once NORMAL: the engine's Movement Point Allowance Chart
+    (8.11-8.14, ``PlayerView.movement_allowance``) for a NORMAL copy of ``u``, in the Movement
+    Phase or (``reaction``) the Reaction Movement Phase (a CW there: one hex, 0 MP)."""
+    n = copy.copy(u)
+    n.morale, n.support_fired = Morale.NORMAL, False
+    mp, one = view.movement_allowance(n, reaction)
+    return (float(mp), bool(one))
+
+
 def _mp_per_turn(view, u) -> float:
-    """A unit's Movement Points in a Movement Phase once NORMAL: the engine's Movement Point
-    Allowance Chart (8.11-8.14, ``PlayerView.movement_allowance``) for a NORMAL copy of ``u``
-    (0 for an immobilised AFV or a CW that never moves)."""
-    n = copy.copy(u)
-    n.morale, n.support_fired = Morale.NORMAL, False
-    return float(view.movement_allowance(n)[0])
-
-
-def _reaction_mp(view, u) -> tuple[float, bool]:
-    """(MP, one hex only) of a unit's Reaction Movement once NORMAL (8.11-8.14; a CW: one hex)."""
-    n = copy.copy(u)
-    n.morale, n.support_fired = Morale.NORMAL, False
-    mp, one = view.movement_allowance(n, reaction=True)
-    return (0.0, True) if one else (float(mp), False)
+    """A unit's Movement Points in a Movement Phase once NORMAL (:func:`_normal_allowance`; 0 for
+    an immobilised AFV or a CW that never moves)."""
+    return _normal_allowance(view, u)[0]
 
 
 class StrategyMixin:
@@ -158,7 +157,7 @@ class StrategyMixin:
             if mp <= 0 or e.hex is None:
                 continue
             kind = "afv" if e.is_afv else "infantry"
-            react, one_hex = _reaction_mp(view, e) if reaction else (0.0, False)
+            react, one_hex = _normal_allowance(view, e, reaction=True) if reaction else (0.0, False)
             step = full and e.is_infantry
             if (e.hex, kind, mp, react, one_hex, step) in done:
                 continue
