@@ -30,10 +30,13 @@ With ``--robust`` it prints instead the robust-balance table (``docs/ai.md``; th
 ``ironcross playtest SCENARIO --robust``): per scenario, default vs default, each side tuned against
 the other's defaults (``--trials`` x ``--tune-games`` games, Optuna), the shares with their 95 %
 intervals, each side's gain with its paired interval and the settings that moved, and the verdict
-(robust / AI-dependent / undecided); times also in yardstick multiples. It writes no sheet.
+(robust / AI-dependent / undecided); times also in yardstick multiples. It writes no sheet. With
+``--storage DIR`` each side's tuning study is kept in ``DIR`` and a run stopped part-way resumes
+its tuning where it stopped (the default and check batches are played again).
 
 Run: .venv/bin/python benchmarks/balance.py                          (40 games per scenario: long)
      .venv/bin/python benchmarks/balance.py --robust --games 40 --trials 30 --tune-games 20 --scenarios 1
+     .venv/bin/python benchmarks/balance.py --robust --games 100 --scenarios 6 --storage studies  (resumable)
      .venv/bin/python benchmarks/balance.py --games 4 --workers 2 --scenarios 1,3 --replays /tmp/rp
 """
 
@@ -779,6 +782,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--robust", action="store_true", help="print the robust-balance table instead (no sheet)")
     ap.add_argument("--trials", type=int, default=30, help="with --robust: tuning trials a side (default 30)")
     ap.add_argument("--tune-games", type=int, default=20, help="with --robust: games a trial (default 20)")
+    ap.add_argument("--storage", default=None, metavar="DIR",
+                    help="with --robust: keep each side's tuning study in DIR (resumed when run again)")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -847,7 +852,7 @@ def robust_table(paths: dict, args) -> int:
     """The robust-balance table of the scenarios ``paths`` (see the module's docstring)."""
     from benchmarks.yardstick import Yardstick
 
-    from cli.tune_command import robust_lines
+    from cli.tune_command import robust_lines, study_files
     from core.robust_balance import robust_balance
     from core.rule_system import for_scenario
 
@@ -864,6 +869,7 @@ def robust_table(paths: dict, args) -> int:
         # a robust row takes an hour or more: say each stage and trial as it ends
         ans = robust_balance(str(path), system, games=args.games, seed=args.seed, trials=args.trials,
                              tune_games=args.tune_games, workers=args.workers,
+                             storage=study_files(args.storage, str(path)) if args.storage else None,
                              on_stage=lambda s, t=t1: print(f"  ... {s} ({time.perf_counter() - t:.0f} s in)", flush=True),
                              on_trial=lambda n, score, best: print(f"    trial {n}/{args.trials}: score {score:.3f}, "
                                                                    f"best {best:.3f}", flush=True))

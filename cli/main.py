@@ -336,11 +336,14 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 @click.option("--trials", default=30, show_default=True, type=click.IntRange(1), help="with --robust: tuning trials a side")
 @click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1),
               help="with --robust: games a tuning trial")
+@click.option("--storage", "storage_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="with --robust: keep each side's tuning study in DIR (SCENARIO-SIDE.optuna.db); run again "
+                   "to resume an interrupted run")
 def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | None, options: tuple[str, ...],
              workers: int | None,
              scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,
              report_dir: str | None, setup_file: str | None, quiet: bool, robust: bool = False, trials: int = 30,
-             tune_games: int = 20) -> None:
+             tune_games: int = 20, storage_dir: str | None = None) -> None:
     """Play GAMES whole games of SCENARIO headless with AI players and summarise them.
 
     The scenario's rule system (its "rule_system"; absent = Iron Cross) plays the games. A game
@@ -375,7 +378,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         from cli.tune_command import robust_playtest
 
         return robust_playtest(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
-                               workers=workers, scheduler=scheduler, json_out=json_out, quiet=quiet, ai=ai)
+                               workers=workers, scheduler=scheduler, json_out=json_out, quiet=quiet, ai=ai,
+                               storage_dir=storage_dir)
     fixed = None
     if setup_file:
         if system.load_placement is None:

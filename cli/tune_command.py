@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from pathlib import Path
 
 import click
 
@@ -109,6 +110,8 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
         raise InputError(str(e)) from None
     except ImportError as e:
         raise InputError(f"tune needs Optuna (pip install optuna): {e}") from None
+    except ValueError as e:  # a study stored with other games/seeds, or no study file
+        raise InputError(str(e)) from None
     by = "ironcross tune " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["tune"] else \
         f"ironcross tune {scenario} --side {side} --trials {trials} --games {games} --seed {seed}"
     body = res.best_spec.partition(":")[2]  # the canonical k=v text (defaults left out)
@@ -158,11 +161,26 @@ def robust_lines(title: str, ans) -> list[str]:
     return out
 
 
+def study_files(directory: str, scenario: str):
+    """side -> the SQLite study file of a robust run's tuning of that side:
+    ``directory/<scenario stem>-<side>.optuna.db`` (the directory is made). Raises InputError when
+    the directory cannot be made."""
+    d = Path(directory)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"{directory}: cannot make the study directory: {e}") from None
+    stem = Path(scenario).stem
+    return lambda side: str(d / f"{stem}-{side}.optuna.db")
+
+
 def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int, tune_games: int,
                     workers: int | None, scheduler: str | None, json_out: str | None, quiet: bool,
-                    ai: dict[str, str] | None = None) -> None:
+                    ai: dict[str, str] | None = None, storage_dir: str | None = None) -> None:
     """``ironcross playtest SCENARIO --robust`` (:func:`core.robust_balance.robust_balance`): the
-    player both sides' ``--ai`` name (default heuristic), its defaults against each side tuned."""
+    player both sides' ``--ai`` name (default heuristic), its defaults against each side tuned.
+    ``storage_dir``: each side's study in ``DIR/<scenario stem>-<side>.optuna.db`` (resumed when
+    run again; :func:`study_files`)."""
     from dataclasses import asdict
 
     from core.playtest import PlaytestError
@@ -185,11 +203,15 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
     try:
         ans = robust_balance(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
                              workers=workers, scheduler=scheduler, player=player,
+                             storage=study_files(storage_dir, scenario) if storage_dir else None,
                              on_stage=None if quiet else (lambda s: click.echo(f"... {s}")))
-    except PlaytestError as e:
+    except (PlaytestError, ValueError) as e:  # ValueError: a study stored with other games or seeds
         raise InputError(str(e)) from None
     except KeyboardInterrupt:
-        click.echo("interrupted: no verdict", err=True)
+        ans = None
+    kept = f"; the tuning trials done are kept in {storage_dir}: run again to resume" if storage_dir else ""
+    if ans is None:
+        click.echo("interrupted: no verdict" + kept, err=True)
         raise SystemExit(130)
     for line in robust_lines(scenario, ans):
         click.echo(line)
@@ -205,3 +227,6 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
         except OSError as e:
             raise InputError(f"{json_out}: cannot write: {e}") from None
         click.echo(f"wrote {json_out}")
+    if ans.verdict == "interrupted":
+        click.echo("interrupted: no verdict" + kept, err=True)
+        raise SystemExit(130)

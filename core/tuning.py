@@ -23,6 +23,7 @@ Trials' games run through the same batch runner as ``ironcross playtest`` (local
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,12 +100,14 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     """Search ``space`` (setting -> (low, high, log scale)) for the ``player`` settings of ``side``
     that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
     trial) against ``opponent`` (a player spec) on the other side. ``storage``: an SQLite file (the
-    study is resumed/extended; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
+    study is resumed/extended by a run with the same games, seed, opponent, rules and space, else
+    ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
     is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
     each trial; ``on_check(n)`` per game of the check. Raises ImportError without Optuna,
     ValueError for a bad space, :class:`core.playtest.PlaytestError` when the games cannot run."""
     import optuna
+    from sqlalchemy.exc import SQLAlchemyError
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     if not space:
@@ -119,8 +122,22 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
 
     url = f"sqlite:///{Path(storage).resolve()}" if storage else None
     name = study_name or f"{Path(scenario_path).stem}-{side}-{player}"
-    study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
-                                sampler=optuna.samplers.TPESampler(seed=seed))
+    try:
+        study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
+                                    sampler=optuna.samplers.TPESampler(seed=seed))
+    except SQLAlchemyError as e:
+        raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {getattr(e, "orig", None) or e}") from None
+    # a stored study is extended only by runs that score its trials the same way: other games,
+    # seeds, opponent, rules or space would mix scores that cannot be compared
+    setup = json.loads(json.dumps({"games": games, "seed": seed, "opponent": opponent, "rules": rules or "",
+                                   "space": dict(sorted(space.items()))}))  # as stored: tuples as lists
+    stored = study.user_attrs.get("setup")
+    if stored is not None and stored != setup:
+        differ = "; ".join(f"{k} {stored.get(k)!r} there, {v!r} here" for k, v in setup.items() if stored.get(k) != v)
+        raise ValueError(f"{storage}: the study {name!r} was run with other settings ({differ}); "
+                         "extend it with the same ones or give another storage file")
+    if stored is None:
+        study.set_user_attr("setup", setup)
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not done and defaults is not None:
         study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})

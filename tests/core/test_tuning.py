@@ -5,6 +5,7 @@ player that rolls two only when behind; the best ``two_dice`` is near 1."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -58,6 +59,30 @@ def test_a_study_in_sqlite_is_extended_by_running_again(race, tmp_path):
     assert first.trials == 3
     more = _tune(race, trials=5, games=10, storage=db)
     assert more.trials == 5 and more.history[:3] == first.history
+
+
+def test_a_stored_study_is_not_extended_with_other_games_or_seeds(race, tmp_path):
+    """Trials scored over other games (or seeds) cannot be compared: the run is refused, naming them."""
+    db = str(tmp_path / "study.db")
+    _tune(race, trials=2, games=10, storage=db)
+    with pytest.raises(ValueError, match=r"study\.db: the study .*\(games 10 there, 12 here"):
+        _tune(race, trials=3, games=12, storage=db)
+    with pytest.raises(ValueError, match="seed 3 there, 4 here"):
+        _tune(race, trials=3, games=10, seed=4, storage=db)
+    assert _tune(race, trials=3, games=10, storage=db).trials == 3  # the same set-up extends it
+
+
+def test_a_file_that_is_no_study_is_a_clear_error(race, tmp_path):
+    from cli.main import cli
+
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database\n" * 50)
+    with pytest.raises(ValueError, match="junk.db: not a study file"):
+        _tune(race, trials=2, games=10, storage=str(junk))
+    r = CliRunner().invoke(cli, ["tune", race, "--side", "german", "--player", "tunable", "--trials", "2", "--games",
+                                 "10", "--workers", "1", "-o", str(tmp_path / "g.json"), "--storage", str(junk),
+                                 "--quiet"])
+    assert r.exit_code == 1 and "junk.db: not a study file" in r.output and "Traceback" not in r.output
 
 
 def test_the_tune_command_writes_a_settings_file(race, tmp_path):
@@ -136,6 +161,27 @@ def test_playtest_robust_prints_the_verdict(race, tmp_path):
                                  "--quiet"])
     assert r.exit_code == 0, r.output
     assert "Verdict:" in r.output and json.loads(out.read_text())["verdict"] in ("robust", "AI-dependent", "undecided")
+
+
+def test_playtest_robust_with_storage_keeps_each_sides_study_and_resumes_it(race, tmp_path):
+    from cli.main import cli
+
+    studies = tmp_path / "studies"
+    args = ["playtest", race, "--robust", "--games", "20", "--tune-games", "10", "--workers", "1",
+            "--ai", "german=tunable,russian=tunable", "--storage", str(studies), "--quiet"]
+    r = CliRunner().invoke(cli, args + ["--trials", "2"])
+    assert r.exit_code == 0, r.output
+    stem = Path(race).stem
+    assert sorted(p.name for p in studies.iterdir()) == [f"{stem}-german.optuna.db", f"{stem}-russian.optuna.db"]
+    assert "(2 trials" in r.output
+    more = CliRunner().invoke(cli, args + ["--trials", "3"])  # two trials a side are kept: one more each
+    assert more.exit_code == 0, more.output
+    assert more.output.count("(3 trials") == 2
+    # the verdict's own batches may change (they are played again): the studies are extended as before
+    other = CliRunner().invoke(cli, args[:4] + ["30"] + args[5:] + ["--trials", "3"])
+    assert other.exit_code == 0, other.output
+    bad = CliRunner().invoke(cli, args[:6] + ["12"] + args[7:] + ["--trials", "3"])
+    assert bad.exit_code == 1 and "games 10 there, 12 here" in bad.output and "Traceback" not in bad.output
 
 
 def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_process(race, pools_started):
