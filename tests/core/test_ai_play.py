@@ -786,3 +786,40 @@ def test_8_11_17_0_guard_full_reach_counts_the_enemy_s_reaction_move_and_assault
 
     assert reach(BehaviorSettings()) == {"1507"}
     assert reach(BehaviorSettings(guard_full_reach=1)) == {"1507", "1510", "1511"}
+
+
+def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_assault():
+    """The last Player Turn (the Russian's): a Russian rifleman is marked to assault 1506, an empty
+    hex of the region the Germans must keep clear (17.0: his marker is on the map). The phasing
+    player's assaults come first (6.0 G), so he would stand in 1506 at the end (Scenario 5's hill
+    hexes, lost so in 6 of 14 games against random). With ``counter_assault`` the three Germans in
+    1505 are marked to assault 1506 too: they meet him there after his assault. By default they
+    never leave the held hex 1505. (The Germans have no AP factor, so no Defensive Fire stops him
+    first, and his PR 12 passes his assault PC, 17.12.)"""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    def designation(settings):
+        units = [inf(f"G{i}", "german", ap=0, assault=5, pr=10) for i in range(3)]
+        units += [inf("R1", "russian", assault=1, pr=12)]
+        g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1507"}, length=1)
+        region = ["1505", "1506"]
+        _objectives(g, [_clear(region)], [_occupy(region)],
+                    lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian")) else "german")
+        advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+        g.apply(DesignateAssault(("R1",), "1506"))
+        advance_to(g, Phase.REACTION_MOVEMENT, sub="assault_designation", player_turn=2)
+        assert g.current_side() == "german"
+        p = HeuristicPlayer(5, settings=settings)
+        return g, p, p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+
+    assert designation(BehaviorSettings())[2] == EndPhase()
+    g, p, a = designation(BehaviorSettings(counter_assault=1))
+    assert isinstance(a, DesignateAssault) and a.target == "1506" and len(a.units) == 3
+    g.apply(a)
+    _play_phase(g, {"german": p, "russian": HeuristicPlayer(6)}, Phase.ASSAULT, 2)
+    # the Russian assaults first and enters the empty hex (17.0 a); the Germans' assault follows
+    fights = [(e["kind"], e.get("side") or e.get("winner")) for e in g.events
+              if e["kind"] in ("assault", "assault_over") and e["target"] == "1506"]
+    assert fights == [("assault", "russian"), ("assault_over", "russian"), ("assault", "german"),
+                      ("assault_over", "german")]
+    assert not any(u.hex == "1506" for u in g.state.units_of("russian"))

@@ -505,14 +505,20 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         for u in view.own_units():
             if u.assault_hex:
                 marked.setdefault(u.assault_hex, []).append(u)
+        incoming = self._enemy_assaults_on_goals(view) if self.settings.counter_assault > 0 else {}
+        last = self._last_player_turn(view)
         for a in actions:
             if a.kind != "designate_assault":
                 continue
             defenders = view.enemy_at(a.target)
+            counter = not defenders and a.target in incoming
+            if counter:
+                defenders = incoming[a.target]  # who will stand there after their assault (17.0 a)
             if not defenders:
                 continue
             att = [view.unit(x) for x in a.units]
-            if self._empties_objective(view, att, a.target, marked):
+            # after the last Player Turn's assaults no enemy moves: a held hex may be left then
+            if not (counter and last and not view.is_phasing) and self._empties_objective(view, att, a.target, marked):
                 continue
             odds = assault_odds(marked.get(a.target, []) + att, defenders)
             if odds < self._assault_need(view, a.target):
@@ -521,6 +527,24 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
+
+    def _enemy_assaults_on_goals(self, view) -> dict[str, list]:
+        """Empty hexes this side must hold or keep clear (goal, guard and small objective hexes)
+        -> the visible enemy units marked to assault them (17.0: Assault markers are on the map),
+        NORMAL and on the map, by id."""
+        m = self.maps
+        keep = m.goal | m.guard | getattr(self, "_objective_hexes", frozenset())
+        out: dict[str, list] = {}
+        for e in sorted(view.enemy_units(), key=lambda x: x.id):
+            t = e.assault_hex
+            if t and t in keep and e.normal and not view.enemy_at(t):
+                out.setdefault(t, []).append(e)
+        return out
+
+    @staticmethod
+    def _last_player_turn(view) -> bool:
+        """Is this the game's last Player Turn (the last Game Turn, the second side phasing)?"""
+        return view.turn >= view.game_length and view.phasing != view.first_side
 
     def _empties_objective(self, view, att: list, target: str, marked: dict | None = None) -> bool:
         """Would the assaulting units ``att`` weaken an objective hex this side holds? 17.0 a moves

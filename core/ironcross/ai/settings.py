@@ -107,6 +107,12 @@ class BehaviorSettings(BaseModel):
     assault_ratio_last_turn: float = Field(0.3, ge=0.1, le=5.0, description=(
         "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
         "(end-game push: losing it decides the game)"))
+    counter_assault: int = Field(0, ge=0, le=1, description=(
+        "1 = an empty goal hex or hex to keep clear that enemy units are marked to assault (17.0: "
+        "the markers are on the map) is marked for an assault by adjacent units too, at the strength "
+        "ratio a goal hex needs: the phasing player's assaults come first, so ours then meets the "
+        "enemy there (or enters the empty hex); in the last Player Turn units may leave a held hex "
+        "for it (no enemy moves after the assaults); 0 = only hexes the enemy holds are assaulted"))
     grenade_reserve: float = Field(0.2, ge=0.0, le=5.0, description=(
         "reserve: cost of throwing a grenade (15.9, counted) while fewer are left than two a turn"))
     # -- strategy ---------------------------------------------------------------------------------
