@@ -823,3 +823,35 @@ def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_ass
     assert fights == [("assault", "russian"), ("assault_over", "russian"), ("assault", "german"),
                       ("assault_over", "german")]
     assert not any(u.hex == "1506" for u in g.state.units_of("russian"))
+
+
+def test_17_0_counter_assault_stands_in_the_hex_the_enemy_is_marked_to_assault():
+    """The same last Player Turn, in the German Reaction Movement Phase (8.11): a Russian is marked
+    to assault the empty region hex 1506 (17.0). By default one German steps in from 1505 (a hex
+    to keep clear is held by standing in it), and a lone defender may die to the assault fire
+    (17.23; Scenario 5, game 72 against random). With ``counter_assault`` the hex wants more than
+    twice the men marked against it: all three step in (after the assaults no Russian moves, so
+    1505 may be left)."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    def after_reaction(settings):
+        units = [inf(f"G{i}", "german", ap=0, assault=5, pr=10) for i in range(3)]
+        units += [inf("R1", "russian", assault=1, pr=12)]
+        g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1507"}, length=1)
+        region = ["1505", "1506"]
+        _objectives(g, [_clear(region)], [_occupy(region)],
+                    lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian")) else "german")
+        advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+        g.apply(DesignateAssault(("R1",), "1506"))
+        advance_to(g, Phase.REACTION_MOVEMENT, player_turn=2)
+        p = HeuristicPlayer(5, settings=settings)
+        n = 0
+        while g.state.phase is Phase.REACTION_MOVEMENT and g.current_side() == "german" and \
+                g._sub != "assault_designation":
+            g.apply(p.choose(PlayerView(g, "german"), "german", g.legal_actions()))
+            n += 1
+            assert n < 50
+        return sorted(u.id for u in g.state.units_of("german") if u.hex == "1506")
+
+    assert len(after_reaction(BehaviorSettings())) == 1
+    assert after_reaction(BehaviorSettings(counter_assault=1)) == ["G0", "G1", "G2"]

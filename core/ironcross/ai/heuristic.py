@@ -528,19 +528,6 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
 
-    def _enemy_assaults_on_goals(self, view) -> dict[str, list]:
-        """Empty hexes this side must hold or keep clear (goal, guard and small objective hexes)
-        -> the visible enemy units marked to assault them (17.0: Assault markers are on the map),
-        NORMAL and on the map, by id."""
-        m = self.maps
-        keep = m.goal | m.guard | getattr(self, "_objective_hexes", frozenset())
-        out: dict[str, list] = {}
-        for e in sorted(view.enemy_units(), key=lambda x: x.id):
-            t = e.assault_hex
-            if t and t in keep and e.normal and not view.enemy_at(t):
-                out.setdefault(t, []).append(e)
-        return out
-
     @staticmethod
     def _last_player_turn(view) -> bool:
         """Is this the game's last Player Turn (the last Game Turn, the second side phasing)?"""

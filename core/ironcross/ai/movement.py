@@ -364,7 +364,48 @@ class MovementMixin:
                 dep = occ.get(h, (0, 0))[0] == 0 if g["inf"] and self._hex_comp(view, h, g["cl"])[2] else None
                 e = memo[h] = (v, dep)
             out[h] = e[0] + ov.get(h, 0.0) if ov is not None else e[0]
+        mk = self._marked_men(view)
+        if mk:  # counter_assault: where the enemy is marked to assault (read with the occupancy now)
+            for h in cand:
+                if h in mk:
+                    out[h] += self._marked_bonus(view, g, h, mk)
         return out
+
+    def _enemy_assaults_on_goals(self, view) -> dict[str, list]:
+        """Empty hexes this side must hold or keep clear (goal, guard and small objective hexes)
+        -> the visible enemy units marked to assault them (17.0: Assault markers are on the map),
+        NORMAL and on the map, by id."""
+        m = self.maps
+        keep = m.goal | m.guard | getattr(self, "_objective_hexes", frozenset())
+        out: dict[str, list] = {}
+        for e in sorted(view.enemy_units(), key=lambda x: x.id):
+            t = e.assault_hex
+            if t and t in keep and e.normal and not view.enemy_at(t):
+                out.setdefault(t, []).append(e)
+        return out
+
+    def _marked_men(self, view) -> dict[str, int]:
+        """In a Reaction Movement Phase with the setting ``counter_assault``: goal hexes (and
+        hexes to keep clear) -> the enemy units marked to assault them (:meth:`_enemy_assaults_on_goals`);
+        else empty. The markers were placed at the end of the enemy's Movement Phase (17.0): they
+        stay the same for the whole phase."""
+        if self.settings.counter_assault <= 0 or view.phase is not Phase.REACTION_MOVEMENT:
+            return {}
+        mk = self._dc.get("marked")
+        if mk is None:
+            mk = self._dc["marked"] = {h: len(es) for h, es in self._enemy_assaults_on_goals(view).items()}
+        return mk
+
+    def _marked_bonus(self, view, g: dict, h: str, mk: dict[str, int]) -> float:
+        """What the group's men are worth in ``h`` against the enemy's marked assault on it
+        (:meth:`_marked_men`): its assault fire meets the defenders' (17.23), so a hex wants more
+        than twice the men marked against it; each man short that the group brings counts as much
+        as holding a goal hex is urgent (the enemy on it after the assault may decide the game)."""
+        n = mk.get(h)
+        if not n or not g["inf"]:
+            return 0.0
+        short = 2 * n + 1 - (g.get("occ") or {}).get(h, (0, 0))[0]
+        return min(g["men"], short) * self._weights(view)[3] if short > 0 else 0.0
 
     def _at_shot(self, view, h: str, at: int) -> float:
         """The best chance of destroying an enemy AFV in an enemy-held goal hex with one AT shot
@@ -615,6 +656,9 @@ class MovementMixin:
         r_inf = risk[1] if down_end else risk[0]
         if val is None:
             val = self._pos_value(view, g, h, down_end or g["down"], inf_hexes)
+            mk = self._marked_men(view)
+            if mk and h in mk:
+                val += self._marked_bonus(view, g, h, mk)
         return val - wr * (r_inf * g["inf_val"] + risk[2] * g["afv_val"])
 
     def _cached_position_context(self, view, units):
@@ -675,8 +719,10 @@ class MovementMixin:
             pc[rk] = reach
         # a plan holds while nothing changes within its reach
         held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
+        mk = self._marked_men(view)
         plan_key = ("plan", rk, sig, g["stall"], frozenset(full.intersection(reach)), moving, held, a0, b0,
-                    tuple(inf_hexes) if g["afv"] and not g["inf"] else None)
+                    tuple(inf_hexes) if g["afv"] and not g["inf"] else None,
+                    tuple(own_men.get(h) for h in sorted(mk)) if mk else None)
         r = pc.get(plan_key)
         if r is not None:
             return r
