@@ -100,8 +100,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     """Search ``space`` (setting -> (low, high, log scale)) for the ``player`` settings of ``side``
     that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
     trial) against ``opponent`` (a player spec) on the other side. ``storage``: an SQLite file (the
-    study is resumed/extended by a run with the same games, seed, opponent, rules and space, else
-    ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
+    study is resumed/extended by a run with the same games, seed, opponent, rules, space and
+    defaults, else ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
     is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
     each trial; ``on_check(n)`` per game of the check. Raises ImportError without Optuna,
@@ -128,9 +128,11 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     except SQLAlchemyError as e:
         raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {getattr(e, "orig", None) or e}") from None
     # a stored study is extended only by runs that score its trials the same way: other games,
-    # seeds, opponent, rules or space would mix scores that cannot be compared
+    # seeds, opponent, rules, space or player defaults (the opponent plays them too when named
+    # without settings) would mix scores that cannot be compared
     setup = json.loads(json.dumps({"games": games, "seed": seed, "opponent": opponent, "rules": rules or "",
-                                   "space": dict(sorted(space.items()))}))  # as stored: tuples as lists
+                                   "space": dict(sorted(space.items())),
+                                   "defaults": dict(sorted((defaults or {}).items()))}))  # as stored: lists
     stored = study.user_attrs.get("setup")
     if stored is not None and stored != setup:
         differ = "; ".join(f"{k} {stored.get(k)!r} there, {v!r} here" for k, v in setup.items() if stored.get(k) != v)

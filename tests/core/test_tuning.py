@@ -69,6 +69,9 @@ def test_a_stored_study_is_not_extended_with_other_games_or_seeds(race, tmp_path
         _tune(race, trials=3, games=12, storage=db)
     with pytest.raises(ValueError, match="seed 3 there, 4 here"):
         _tune(race, trials=3, games=10, seed=4, storage=db)
+    # other defaults (a new version of the player): its opponent plays differently too
+    with pytest.raises(ValueError, match="defaults"):
+        _tune(race, trials=3, games=10, storage=db, defaults={"two_dice": 0.5})
     assert _tune(race, trials=3, games=10, storage=db).trials == 3  # the same set-up extends it
 
 
