@@ -792,9 +792,9 @@ def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_ass
     """The last Player Turn (the Russian's): a Russian rifleman is marked to assault 1506, an empty
     hex of the region the Germans must keep clear (17.0: his marker is on the map). The phasing
     player's assaults come first (6.0 G), so he would stand in 1506 at the end (Scenario 5's hill
-    hexes, lost so in 6 of 14 games against random). With ``counter_assault`` the three Germans in
-    1505 are marked to assault 1506 too: they meet him there after his assault. By default they
-    never leave the held hex 1505. (The Germans have no AP factor, so no Defensive Fire stops him
+    hexes, lost so in 6 of 14 games against random). With ``counter_assault`` (the default) the three
+    Germans in 1505 are marked to assault 1506 too: they meet him there after his assault. Without
+    it they never leave the held hex 1505. (The Germans have no AP factor, so no Defensive Fire stops him
     first, and his PR 12 passes his assault PC, 17.12.)"""
     from core.ironcross.ai.settings import BehaviorSettings
 
@@ -812,7 +812,7 @@ def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_ass
         p = HeuristicPlayer(5, settings=settings)
         return g, p, p.choose(PlayerView(g, "german"), "german", g.legal_actions())
 
-    assert designation(BehaviorSettings())[2] == EndPhase()
+    assert designation(BehaviorSettings(counter_assault=0))[2] == EndPhase()
     g, p, a = designation(BehaviorSettings(counter_assault=1))
     assert isinstance(a, DesignateAssault) and a.target == "1506" and len(a.units) == 3
     g.apply(a)
@@ -827,11 +827,11 @@ def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_ass
 
 def test_17_0_counter_assault_stands_in_the_hex_the_enemy_is_marked_to_assault():
     """The same last Player Turn, in the German Reaction Movement Phase (8.11): a Russian is marked
-    to assault the empty region hex 1506 (17.0). By default one German steps in from 1505 (a hex
-    to keep clear is held by standing in it), and a lone defender may die to the assault fire
-    (17.23; Scenario 5, game 72 against random). With ``counter_assault`` the hex wants more than
-    twice the men marked against it: all three step in (after the assaults no Russian moves, so
-    1505 may be left)."""
+    to assault the empty region hex 1506 (17.0). Without the setting one German steps in from
+    1505 (a hex to keep clear is held by standing in it), and a lone defender may die to the
+    assault fire (17.23; Scenario 5, game 72 against random). With ``counter_assault`` (the
+    default) the hex wants more than twice the men marked against it: all three step in (after
+    the assaults no Russian moves, so 1505 may be left)."""
     from core.ironcross.ai.settings import BehaviorSettings
 
     def after_reaction(settings):
@@ -853,5 +853,5 @@ def test_17_0_counter_assault_stands_in_the_hex_the_enemy_is_marked_to_assault()
             assert n < 50
         return sorted(u.id for u in g.state.units_of("german") if u.hex == "1506")
 
-    assert len(after_reaction(BehaviorSettings())) == 1
+    assert len(after_reaction(BehaviorSettings(counter_assault=0))) == 1
     assert after_reaction(BehaviorSettings(counter_assault=1)) == ["G0", "G1", "G2"]
