@@ -238,7 +238,7 @@ def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
         return ans
 
     monkeypatch.setattr(rb, "robust_balance", fake_robust)
-    args = argparse.Namespace(games=10, seed=1, trials=2, tune_games=5, workers=1)
+    args = argparse.Namespace(games=10, seed=1, trials=2, tune_games=5, workers=1, storage=None)
     assert balance.robust_table({1: S1}, args) == 0
     out = capsys.readouterr().out
     assert "... tuning german (" in out and "... tuning russian (" in out
