@@ -792,10 +792,10 @@ def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_ass
     """The last Player Turn (the Russian's): a Russian rifleman is marked to assault 1506, an empty
     hex of the region the Germans must keep clear (17.0: his marker is on the map). The phasing
     player's assaults come first (6.0 G), so he would stand in 1506 at the end (Scenario 5's hill
-    hexes, lost so in 6 of 14 games against random). With ``counter_assault`` (the default) the three
-    Germans in 1505 are marked to assault 1506 too: they meet him there after his assault. Without
-    it they never leave the held hex 1505. (The Germans have no AP factor, so no Defensive Fire stops him
-    first, and his PR 12 passes his assault PC, 17.12.)"""
+    hexes, lost so in 6 of 14 games against random). With ``counter_assault`` the three Germans in
+    1505 are marked to assault 1506 too: they meet him there after his assault. Without it they
+    never leave the held hex 1505. (The Germans have no AP factor, so no Defensive Fire stops
+    him first, and his PR 12 passes his assault PC, 17.12.)"""
     from core.ironcross.ai.settings import BehaviorSettings
 
     def designation(settings):
@@ -829,9 +829,9 @@ def test_17_0_counter_assault_stands_in_the_hex_the_enemy_is_marked_to_assault()
     """The same last Player Turn, in the German Reaction Movement Phase (8.11): a Russian is marked
     to assault the empty region hex 1506 (17.0). Without the setting one German steps in from
     1505 (a hex to keep clear is held by standing in it), and a lone defender may die to the
-    assault fire (17.23; Scenario 5, game 72 against random). With ``counter_assault`` (the
-    default) the hex wants more than twice the men marked against it: all three step in (after
-    the assaults no Russian moves, so 1505 may be left)."""
+    assault fire (17.23; Scenario 5, game 72 against random). With ``counter_assault`` the hex
+    wants more than twice the men marked against it: all three step in (after the assaults no
+    Russian moves, so 1505 may be left)."""
     from core.ironcross.ai.settings import BehaviorSettings
 
     def after_reaction(settings):
