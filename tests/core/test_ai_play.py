@@ -788,6 +788,21 @@ def test_8_11_17_0_guard_full_reach_counts_the_enemy_s_reaction_move_and_assault
     assert reach(BehaviorSettings(guard_full_reach=1)) == {"1507", "1510", "1511"}
 
 
+def _marked_against_1506():
+    """The last Player Turn (the Russian's, length 1): three Germans (no AP factor: no Defensive
+    Fire) in 1505 keep the region 1505-1506 clear; the Russian R1 (PR 12: passes his 17.12 PC) in
+    1507 is marked to assault the empty 1506 at the end of his Movement Phase (17.0)."""
+    units = [inf(f"G{i}", "german", ap=0, assault=5, pr=10) for i in range(3)]
+    units += [inf("R1", "russian", assault=1, pr=12)]
+    g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1507"}, length=1)
+    region = ["1505", "1506"]
+    _objectives(g, [_clear(region)], [_occupy(region)],
+                lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian")) else "german")
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    g.apply(DesignateAssault(("R1",), "1506"))
+    return g
+
+
 def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_assault():
     """The last Player Turn (the Russian's): a Russian rifleman is marked to assault 1506, an empty
     hex of the region the Germans must keep clear (17.0: his marker is on the map). The phasing
@@ -799,14 +814,7 @@ def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_ass
     from core.ironcross.ai.settings import BehaviorSettings
 
     def designation(settings):
-        units = [inf(f"G{i}", "german", ap=0, assault=5, pr=10) for i in range(3)]
-        units += [inf("R1", "russian", assault=1, pr=12)]
-        g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1507"}, length=1)
-        region = ["1505", "1506"]
-        _objectives(g, [_clear(region)], [_occupy(region)],
-                    lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian")) else "german")
-        advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
-        g.apply(DesignateAssault(("R1",), "1506"))
+        g = _marked_against_1506()
         advance_to(g, Phase.REACTION_MOVEMENT, sub="assault_designation", player_turn=2)
         assert g.current_side() == "german"
         p = HeuristicPlayer(5, settings=settings)
@@ -835,14 +843,7 @@ def test_17_0_counter_assault_stands_in_the_hex_the_enemy_is_marked_to_assault()
     from core.ironcross.ai.settings import BehaviorSettings
 
     def after_reaction(settings):
-        units = [inf(f"G{i}", "german", ap=0, assault=5, pr=10) for i in range(3)]
-        units += [inf("R1", "russian", assault=1, pr=12)]
-        g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1507"}, length=1)
-        region = ["1505", "1506"]
-        _objectives(g, [_clear(region)], [_occupy(region)],
-                    lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian")) else "german")
-        advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
-        g.apply(DesignateAssault(("R1",), "1506"))
+        g = _marked_against_1506()
         advance_to(g, Phase.REACTION_MOVEMENT, player_turn=2)
         p = HeuristicPlayer(5, settings=settings)
         n = 0
