@@ -372,9 +372,9 @@ class MovementMixin:
         return out
 
     def _enemy_assaults_on_goals(self, view) -> dict[str, list]:
-        """Empty hexes this side must hold or keep clear (goal, guard and small objective hexes)
-        -> the visible enemy units marked to assault them (17.0: Assault markers are on the map),
-        NORMAL and on the map, by id."""
+        """Hexes this side must hold or keep clear (goal, guard and small objective hexes) that no
+        enemy unit stands in (empty or held by own units) -> the visible enemy units marked to
+        assault them (17.0: Assault markers are on the map), NORMAL and on the map, by id."""
         m = self.maps
         keep = m.goal | m.guard | getattr(self, "_objective_hexes", frozenset())
         out: dict[str, list] = {}
