@@ -208,25 +208,24 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
     except (PlaytestError, ValueError) as e:  # ValueError: a study stored with other games or seeds
         raise InputError(str(e)) from None
     except KeyboardInterrupt:
-        ans = None
-    kept = f"; the tuning trials done are kept in {storage_dir}: run again to resume" if storage_dir else ""
-    if ans is None:
-        click.echo("interrupted: no verdict" + kept, err=True)
-        raise SystemExit(130)
-    for line in robust_lines(scenario, ans):
-        click.echo(line)
-    if json_out:
-        doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
-               "default": ans.default, "verdict": ans.verdict, "text": ans.text,
-               "tuned": {s: {"shares": t.shares, "gain": list(t.gain), "moved": {k: list(v) for k, v in t.moved.items()},
-                             "settings": t.tuning.best, "spec": t.tuning.best_spec,
-                             "tuning": {k: v for k, v in asdict(t.tuning).items() if k != "history"}}
-                         for s, t in ans.tuned.items()}}
-        try:
-            atomic_write_text(json_out, json.dumps(doc, indent=1) + "\n")
-        except OSError as e:
-            raise InputError(f"{json_out}: cannot write: {e}") from None
-        click.echo(f"wrote {json_out}")
-    if ans.verdict == "interrupted":
+        ans = None  # stopped outside a tuning (a batch): nothing to report
+    if ans is not None:  # a tuning stopped part-way still reports the rows done
+        for line in robust_lines(scenario, ans):
+            click.echo(line)
+        if json_out:
+            doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
+                   "default": ans.default, "verdict": ans.verdict, "text": ans.text,
+                   "tuned": {s: {"shares": t.shares, "gain": list(t.gain),
+                                 "moved": {k: list(v) for k, v in t.moved.items()},
+                                 "settings": t.tuning.best, "spec": t.tuning.best_spec,
+                                 "tuning": {k: v for k, v in asdict(t.tuning).items() if k != "history"}}
+                             for s, t in ans.tuned.items()}}
+            try:
+                atomic_write_text(json_out, json.dumps(doc, indent=1) + "\n")
+            except OSError as e:
+                raise InputError(f"{json_out}: cannot write: {e}") from None
+            click.echo(f"wrote {json_out}")
+    if ans is None or ans.verdict == "interrupted":
+        kept = f"; the tuning trials done are kept in {storage_dir}: run again to resume" if storage_dir else ""
         click.echo("interrupted: no verdict" + kept, err=True)
         raise SystemExit(130)

@@ -126,7 +126,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
         study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
                                     sampler=optuna.samplers.TPESampler(seed=seed))
     except SQLAlchemyError as e:
-        raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {getattr(e, "orig", None) or e}") from None
+        reason = getattr(e, "orig", None) or e  # the SQLite error, e.g. "file is not a database"
+        raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {reason}") from None
     # a stored study is extended only by runs that score its trials the same way: other games,
     # seeds, opponent, rules, space or player defaults (the opponent plays them too when named
     # without settings) would mix scores that cannot be compared
