@@ -788,19 +788,34 @@ def test_8_11_17_0_guard_full_reach_counts_the_enemy_s_reaction_move_and_assault
     assert reach(BehaviorSettings(guard_full_reach=1)) == {"1507", "1510", "1511"}
 
 
-def _marked_against_1506():
+def _marked_against_1506(russians: int = 1, russian_assault: int = 1, german_assault: int = 5):
     """The last Player Turn (the Russian's, length 1): three Germans (no AP factor: no Defensive
-    Fire) in 1505 keep the region 1505-1506 clear; the Russian R1 (PR 12: passes his 17.12 PC) in
-    1507 is marked to assault the empty 1506 at the end of his Movement Phase (17.0)."""
-    units = [inf(f"G{i}", "german", ap=0, assault=5, pr=10) for i in range(3)]
-    units += [inf("R1", "russian", assault=1, pr=12)]
-    g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", "R1": "1507"}, length=1)
+    Fire) in 1505 keep the region 1505-1506 clear; ``russians`` riflemen (PR 12: they pass their
+    17.12 PC) in 1507 are marked to assault the empty 1506 at the end of their Movement Phase (17.0)."""
+    units = [inf(f"G{i}", "german", ap=0, assault=german_assault, pr=10) for i in range(3)]
+    reds = [f"R{i + 1}" for i in range(russians)]
+    units += [inf(r, "russian", assault=russian_assault, pr=12) for r in reds]
+    g = small_game(units, {"G0": "1505", "G1": "1505", "G2": "1505", **{r: "1507" for r in reds}}, length=1)
     region = ["1505", "1506"]
     _objectives(g, [_clear(region)], [_occupy(region)],
                 lambda st, game: "russian" if any(u.hex in region for u in st.units_of("russian")) else "german")
     advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
-    g.apply(DesignateAssault(("R1",), "1506"))
+    g.apply(DesignateAssault(tuple(reds), "1506"))
     return g
+
+
+def _after_reaction(g, settings) -> list[str]:
+    """Play the German Reaction Movement Phase of :func:`_marked_against_1506`'s game ``g``
+    with ``settings``: the Germans in 1506 then."""
+    advance_to(g, Phase.REACTION_MOVEMENT, player_turn=2)
+    p = HeuristicPlayer(5, settings=settings)
+    n = 0
+    while g.state.phase is Phase.REACTION_MOVEMENT and g.current_side() == "german" and \
+            g._sub != "assault_designation":
+        g.apply(p.choose(PlayerView(g, "german"), "german", g.legal_actions()))
+        n += 1
+        assert n < 50
+    return sorted(u.id for u in g.state.units_of("german") if u.hex == "1506")
 
 
 def test_17_0_counter_assault_into_the_empty_goal_hex_the_enemy_is_marked_to_assault():
@@ -842,17 +857,26 @@ def test_17_0_counter_assault_stands_in_the_hex_the_enemy_is_marked_to_assault()
     Russian moves, so 1505 may be left)."""
     from core.ironcross.ai.settings import BehaviorSettings
 
-    def after_reaction(settings):
-        g = _marked_against_1506()
-        advance_to(g, Phase.REACTION_MOVEMENT, player_turn=2)
-        p = HeuristicPlayer(5, settings=settings)
-        n = 0
-        while g.state.phase is Phase.REACTION_MOVEMENT and g.current_side() == "german" and \
-                g._sub != "assault_designation":
-            g.apply(p.choose(PlayerView(g, "german"), "german", g.legal_actions()))
-            n += 1
-            assert n < 50
-        return sorted(u.id for u in g.state.units_of("german") if u.hex == "1506")
+    assert len(_after_reaction(_marked_against_1506(), BehaviorSettings(counter_assault=0))) == 1
+    assert _after_reaction(_marked_against_1506(), BehaviorSettings(counter_assault=1)) == ["G0", "G1", "G2"]
+    # the three Germans' assault fire beats the one rifleman's (17.23): with the odds gate too
+    assert _after_reaction(_marked_against_1506(), BehaviorSettings(counter_assault=2)) == ["G0", "G1", "G2"]
 
-    assert len(after_reaction(BehaviorSettings(counter_assault=0))) == 1
-    assert after_reaction(BehaviorSettings(counter_assault=1)) == ["G0", "G1", "G2"]
+
+def test_17_0_counter_assault_2_feeds_no_men_into_a_hex_the_enemy_assault_takes_anyway():
+    """Six Russian riflemen (assault rating 5, PR 12) are marked to assault the empty region hex
+    1506; the three Germans beside it have assault rating 1. Even all three in the hex lose the
+    assault (17.23: the attackers' hits per round far outnumber theirs). ``counter_assault=1``
+    still sends all three (the hex wants twice the men marked); ``counter_assault=2`` reinforces
+    only while the defence is favoured (:func:`assault_odds` below 1), so the Germans keep to what
+    they do without the setting and do not lose three men with the hex."""
+    from core.ironcross.ai.evaluation import assault_odds
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    g = _marked_against_1506(russians=6, russian_assault=5, german_assault=1)
+    st = g.state
+    assert assault_odds(st.units_of("russian"), st.units_of("german")) > 1.0
+    none = _after_reaction(_marked_against_1506(6, 5, 1), BehaviorSettings(counter_assault=0))
+    assert _after_reaction(_marked_against_1506(6, 5, 1), BehaviorSettings(counter_assault=1)) == ["G0", "G1", "G2"]
+    assert _after_reaction(_marked_against_1506(6, 5, 1), BehaviorSettings(counter_assault=2)) == none
+    assert len(none) < 3

@@ -37,7 +37,7 @@ import copy
 import heapq
 from functools import lru_cache
 
-from core.ironcross.ai.evaluation import at_kill_probability, pc_pass, unit_value
+from core.ironcross.ai.evaluation import assault_odds, at_kill_probability, pc_pass, unit_value
 from core.ironcross.ai.influence import los
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState, action_to_json
@@ -61,6 +61,9 @@ def _dist(a: str, b: str) -> int:
 #: besides ``occ``, ``fof`` and ``afv``-only ``inf_hexes``: the key of its memo (``_pos_values``);
 #: tests/core/test_ai.py checks it against the method's source
 POS_FIELDS = ("w", "cl", "inf", "assault", "firers", "ft", "afv", "at")
+#: ``counter_assault=2``: a hex marked for an enemy assault is reinforced only while the enemy's
+#: :func:`assault_odds` against its defenders with the group stay below this (the defence favoured)
+MARKED_HOLD_ODDS = 1.0
 
 
 @lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
@@ -158,7 +161,7 @@ class MovementMixin:
         afvs = [u for u in units if u.is_afv]
         cls = [self._assign.get(u.id) for u in units if u.id in getattr(self, "_assign", {})]
         cl = max(sorted(set(cls)), key=cls.count) if cls else None
-        return {"cl": cl, "men": sum(u.men for u in units), "afv": bool(afvs), "cw": any(u.is_cw for u in units),
+        return {"units": list(units), "cl": cl, "men": sum(u.men for u in units), "afv": bool(afvs), "cw": any(u.is_cw for u in units),
                 "here": units[0].hex, "n": len(units), "down": bool(inf) and all(u.down for u in inf),
                 "inf": len(inf), "inf_val": sum(unit_value(u) for u in inf),
                 "afv_val": sum(unit_value(u) for u in afvs), "armour": min((u.frontal for u in afvs), default=0),
@@ -405,7 +408,28 @@ class MovementMixin:
         if not n or not g["inf"]:
             return 0.0
         short = 2 * n + 1 - (g.get("occ") or {}).get(h, (0, 0))[0]
-        return min(g["men"], short) * self._weights(view)[3] if short > 0 else 0.0
+        if short <= 0:
+            return 0.0
+        if self.settings.counter_assault >= 2 and self._marked_odds(view, g, h) >= MARKED_HOLD_ODDS:
+            return 0.0  # men fed into a hex the enemy's assault takes anyway are lost with it
+        return min(g["men"], short) * self._weights(view)[3]
+
+    @staticmethod
+    def _marked_defence(view, mk: dict[str, int]) -> tuple:
+        """The own units in the marked hexes ``mk`` with what :func:`assault_odds` reads of them
+        (a plan's key: its odds change with them)."""
+        return tuple(sorted((u.hex, u.id, u.morale.value, u.pr) for u in view.own_units() if u.hex in mk))
+
+    def _marked_odds(self, view, g: dict, h: str) -> float:
+        """:func:`assault_odds` of the enemy units marked to assault ``h`` (:meth:`_enemy_assaults_on_goals`)
+        against the own infantry in ``h`` with the group's (17.0: all of them defend the hex)."""
+        att = self._dc.get("marked_units")
+        if att is None:
+            att = self._dc["marked_units"] = self._enemy_assaults_on_goals(view)
+        ids = {u.id for u in g["units"]}
+        defenders = [u for u in view.own_units() if u.hex == h and u.id not in ids and not u.is_afv]
+        defenders += [u for u in g["units"] if not u.is_afv]
+        return assault_odds(att.get(h, []), defenders)
 
     def _at_shot(self, view, h: str, at: int) -> float:
         """The best chance of destroying an enemy AFV in an enemy-held goal hex with one AT shot
@@ -722,7 +746,8 @@ class MovementMixin:
         mk = self._marked_men(view)
         plan_key = ("plan", rk, sig, g["stall"], frozenset(full.intersection(reach)), moving, held, a0, b0,
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None,
-                    tuple(own_men.get(h) for h in sorted(mk)) if mk else None)
+                    tuple(own_men.get(h) for h in sorted(mk)) if mk else None,
+                    self._marked_defence(view, mk) if mk and self.settings.counter_assault >= 2 else None)
         r = pc.get(plan_key)
         if r is not None:
             return r

@@ -107,14 +107,16 @@ class BehaviorSettings(BaseModel):
     assault_ratio_last_turn: float = Field(0.3, ge=0.1, le=5.0, description=(
         "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
         "(end-game push: losing it decides the game)"))
-    counter_assault: int = Field(0, ge=0, le=1, description=(
+    counter_assault: int = Field(0, ge=0, le=2, description=(
         "1 = answer the enemy's Assault markers (17.0: they are on the map) on goal hexes and hexes "
         "to keep clear: in the Reaction Movement Phase such a hex wants more than twice the men "
         "marked against it (each man short that a group brings counts as the goal's urgency), and an "
         "empty one is marked for an assault by adjacent units too, at the ratio a goal hex needs (the "
         "phasing player's assaults come first, so ours then meets the enemy there); in the last "
-        "Player Turn units may leave a held hex for it (no enemy moves after the assaults); 0 = only "
-        "hexes the enemy holds are assaulted"))
+        "Player Turn units may leave a held hex for it (no enemy moves after the assaults); 2 = as 1, "
+        "but a hex is reinforced only while the enemy's assault odds against its defenders with the "
+        "group stay below 1 (the defence favoured: men fed into a hex that falls anyway are lost "
+        "with it); 0 = only hexes the enemy holds are assaulted"))
     grenade_reserve: float = Field(0.2, ge=0.0, le=5.0, description=(
         "reserve: cost of throwing a grenade (15.9, counted) while fewer are left than two a turn"))
     # -- strategy ---------------------------------------------------------------------------------
