@@ -389,14 +389,16 @@ class MovementMixin:
 
     def _marked_men(self, view) -> dict[str, int]:
         """In a Reaction Movement Phase with the setting ``counter_assault``: goal hexes (and
-        hexes to keep clear) -> the enemy units marked to assault them (:meth:`_enemy_assaults_on_goals`);
-        else empty. The markers were placed at the end of the enemy's Movement Phase (17.0): they
-        stay the same for the whole phase."""
+        hexes to keep clear) -> how many enemy units are marked to assault them (the units themselves,
+        :meth:`_enemy_assaults_on_goals`, are kept beside for :meth:`_marked_odds`); else empty. The
+        markers were placed at the end of the enemy's Movement Phase (17.0): they stay the same for
+        the whole phase."""
         if self.settings.counter_assault <= 0 or view.phase is not Phase.REACTION_MOVEMENT:
             return {}
         mk = self._dc.get("marked")
         if mk is None:
-            mk = self._dc["marked"] = {h: len(es) for h, es in self._enemy_assaults_on_goals(view).items()}
+            units = self._dc["marked_units"] = self._enemy_assaults_on_goals(view)
+            mk = self._dc["marked"] = {h: len(es) for h, es in units.items()}
         return mk
 
     def _marked_bonus(self, view, g: dict, h: str, mk: dict[str, int]) -> float:
@@ -422,10 +424,9 @@ class MovementMixin:
 
     def _marked_odds(self, view, g: dict, h: str) -> float:
         """:func:`assault_odds` of the enemy units marked to assault ``h`` (:meth:`_enemy_assaults_on_goals`)
-        against the own infantry in ``h`` with the group's (17.0: all of them defend the hex)."""
-        att = self._dc.get("marked_units")
-        if att is None:
-            att = self._dc["marked_units"] = self._enemy_assaults_on_goals(view)
+        against the own infantry in ``h`` with the group's (17.0: all of them defend the hex); asked
+        only for a hex of :meth:`_marked_men`, which keeps the marked units."""
+        att = self._dc["marked_units"]
         ids = {u.id for u in g["units"]}
         defenders = [u for u in view.own_units() if u.hex == h and u.id not in ids and not u.is_afv]
         defenders += [u for u in g["units"] if not u.is_afv]
