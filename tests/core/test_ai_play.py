@@ -442,6 +442,43 @@ def test_19_24_no_unit_walks_into_a_known_ap_minefield_where_own_units_already_s
     assert p._mine_crowd_loss(v, g3, "1508") == pytest.approx(2 * _ap_mine_loss(4))
 
 
+def _stalled_before_a_minefield(mine_caution: int, men_in_the_mines: bool):
+    """A one-hex-wide map: the way to the German goal 1503 leads through the known AP minefield
+    1508 (two PINNED Germans in it, or none); G3 behind it at 1510 stood still four Movement Phases
+    (its losses are discounted: :meth:`MovementMixin._risk_weight`). The plan of G3 (6 MPs)."""
+    from core.ironcross.ai.settings import BehaviorSettings
+    from core.ironcross.state import Morale
+    units = [inf("G1", "german"), inf("G2", "german"), inf("G3", "german"), inf("R1", "russian", pr=6)]
+    where = {"G3": "1510", "R1": "1501"}
+    where.update({"G1": "1508", "G2": "1508"} if men_in_the_mines else {"G1": "1512", "G2": "1512"})
+    g = small_game(units, where, hexmap=make_map(cols=(15, 15), rows=(1, 12)), length=3)
+    for uid in ("G1", "G2"):
+        g.units[uid].morale = Morale.PINNED  # 19.27: they may not move on
+    g.state.mines["1508"] = {"side": "russian", "ap": 4, "at": 0, "revealed_ap": True}
+    _objectives(g, [_occupy(["1503"])], [],
+                lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(2, settings=BehaviorSettings(mine_caution=mine_caution))
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())  # plans the Player Turn
+    p._unit_stalls = {"G3": 4}
+    return p._plan(v, [g.units["G3"]], 6.0, False)[1]
+
+
+def test_19_24_mine_caution_keeps_a_stalled_attacker_out_of_a_minefield_where_own_units_stand():
+    """A group that stood still accepts more risk, and by default that discounts known mines too:
+    the stalled G3 enters the mined hex on its way, although each entry attacks the two PINNED
+    Germans there again (19.24; Scenario 6: 18 detonations in one hex, 19 Germans lost). With
+    ``mine_caution`` 1 the attack on the men already there keeps its full weight: G3 waits in front
+    of the minefield while they are in it, and enters it when it is empty. With 2 its own mine
+    losses keep the full weight too, and it does not enter even the empty minefield."""
+    assert _stalled_before_a_minefield(0, True) == "1508"
+    assert _stalled_before_a_minefield(1, True) == "1509"
+    assert _stalled_before_a_minefield(1, False) == "1508"
+    assert _stalled_before_a_minefield(2, True) == "1509"
+    assert _stalled_before_a_minefield(2, False) == "1509"
+
+
 # ---------------------------------------------------------------- goals far away, few turns left
 def _two_regions_game(units, where, length=3):
     """Germans must keep Russians out of a far region (row 2) and a near one (row 10)."""

@@ -581,12 +581,13 @@ class MovementMixin:
                 out.append((n, cost))
         return out
 
-    def _risks(self, view, reach: dict, start: str, g: dict, need=None) -> dict[str, tuple[float, float, float]]:
+    def _risks(self, view, reach: dict, start: str, g: dict, need=None) -> dict[str, tuple[float, ...]]:
         """hex -> (expected loss per unit value of the infantry ending there UP, the same ending
-        DOWN, expected loss of the AFV's value share (P destroyed + immobilised)) for the group
-        moving from ``start`` along the ``reach`` tree: per enemy fire entity the worse of its
-        opportunity fire on the path and its next fire at the destination (see the module).
-        ``need``: only these hexes (with every hex on their paths)."""
+        DOWN, expected loss of the AFV's value share (P destroyed + immobilised), the part of the
+        first two from known AP mines in the hex (19.24), the part of the third from known AT mines
+        (19.25)) for the group moving from ``start`` along the ``reach`` tree: per enemy fire entity
+        the worse of its opportunity fire on the path and its next fire at the destination (see the
+        module). ``need``: only these hexes (with every hex on their paths)."""
         m = self.maps
         down = g["down"]
         mines = self._known_mines(view)
@@ -629,7 +630,7 @@ class MovementMixin:
                     if t.is_marsh(h):
                         pm *= 1.0 - _p_2d6_le(4)  # 8.55
                 p_mob[h] = pm
-            r_up = r_down = r_afv = 0.0
+            r_up = r_down = r_afv = m_inf = m_afv = 0.0
             if inf:
                 po = path_opp[h]
                 r_up = _blend(po, fr[1])
@@ -638,17 +639,18 @@ class MovementMixin:
                 else:
                     r_down = r_up
                 if prev is not None and h in mines and mines[h][0]:
-                    ml = _ap_mine_loss(mines[h][0])
-                    r_up += ml
-                    r_down += ml
+                    m_inf = _ap_mine_loss(mines[h][0])
+                    r_up += m_inf
+                    r_down += m_inf
             if afv:
                 pa = path_at[h]
                 d_at = at_risk(h, armour)[1]
                 r_afv = _blend(pa, d_at)
                 r_afv += 0.4 * (1.0 - p_mob[h])
                 if prev is not None and h in mines and mines[h][1]:
-                    r_afv += _p_2d6_le(mines[h][1])  # 19.25
-            out[h] = (r_up, r_down, min(1.0, r_afv))
+                    m_afv = _p_2d6_le(mines[h][1])  # 19.25
+                    r_afv += m_afv
+            out[h] = (r_up, r_down, min(1.0, r_afv), m_inf, min(1.0, m_afv))
         return out
 
     def _mine_crowd_loss(self, view, g: dict, h: str) -> float:
@@ -673,6 +675,27 @@ class MovementMixin:
             wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
             wr *= 0.6 ** min(g.get("stall", 0), 4)
         return wr
+
+    def _mine_weight(self, view) -> float:
+        """The weight of expected mine losses kept by ``mine_caution`` 1-2: the side's risk weight
+        before the discounts for time pressure and stalls (:meth:`_risk_weight`), since a known
+        minefield's losses are certain and their own units' are no price of progress (19.24)."""
+        return (0.8 if self.posture == "attack" else 1.3) * self.settings.self_preservation
+
+    def _mine_extra(self, view, g: dict, wr: float, risk: tuple, crowd_loss: float) -> float:
+        """What ``mine_caution`` adds to the cost of a move into a hex of ``risk``
+        (:meth:`_risks`) beyond ``wr`` times its expected losses: the mine losses at
+        :meth:`_mine_weight` instead of ``wr`` (1: the own units already there, ``crowd_loss``; 2:
+        the entering group's too); 0.0 with ``mine_caution`` 0 or no mine loss."""
+        mc = self.settings.mine_caution
+        if not mc:
+            return 0.0
+        m = crowd_loss
+        if mc >= 2 and len(risk) > 3:
+            m += risk[3] * g["inf_val"] + risk[4] * g["afv_val"]
+        if not m:
+            return 0.0
+        return max(0.0, self._mine_weight(view) - wr) * m
 
     def _utility(self, view, g: dict, h: str, risk: tuple, down_end: bool, inf_hexes: list,
                  val: float | None = None) -> float:
@@ -804,12 +827,13 @@ class MovementMixin:
         for h in cand:
             r = risks[h]
             ml = crowd(view, g, h) if crowd is not None else 0.0
-            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + ml)
+            mx = self._mine_extra(view, g, wr, r, ml) if crowd is not None else 0.0
+            u_ = pos[h] - wr * (r[0] * iv + r[2] * av + ml) - mx
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:
                 u2 = self._utility(view, g, h, risks[h], True, inf_hexes, pos_dn[h]) - 0.02 - \
-                    wr * ml
+                    wr * ml - mx
                 if u2 > best[0] + 1e-9:
                     best = (u2, h, True)
         top, dest, down_end = best
@@ -943,12 +967,13 @@ class MovementMixin:
                 continue
             if g["inf"] and view.terrain.entry_cost(h, "infantry", False) is None:
                 continue
-            r_up = r_afv = 0.0
+            r_up = r_afv = m_inf = m_afv = 0.0
             if g["inf"]:
                 opp, d_up = self.maps.fire_risk(h, False)
                 r_up = _blend(opp, d_up)
                 if h in mines and mines[h][0]:
-                    r_up += _ap_mine_loss(mines[h][0])
+                    m_inf = _ap_mine_loss(mines[h][0])
+                    r_up += m_inf
             if g["afv"]:
                 opp, d_at = self.maps.at_risk(h, g["armour"])
                 r_afv = _blend(opp, d_at)
@@ -958,8 +983,12 @@ class MovementMixin:
                 if t.is_marsh(h):
                     r_afv += 0.4 * _p_2d6_le(4)
                 if h in mines and mines[h][1]:
-                    r_afv += _p_2d6_le(mines[h][1])
-            u_ = self._utility(view, g, h, (r_up, r_up, min(1.0, r_afv)), False, inf_hexes)
+                    m_afv = _p_2d6_le(mines[h][1])
+                    r_afv += m_afv
+            risk = (r_up, r_up, min(1.0, r_afv), m_inf, min(1.0, m_afv))
+            u_ = self._utility(view, g, h, risk, False, inf_hexes)
+            if m_inf or m_afv:
+                u_ -= self._mine_extra(view, g, self._risk_weight(view, g), risk, 0.0)
             if u_ > best[0]:
                 best = (u_, h)
         return best

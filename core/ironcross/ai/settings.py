@@ -117,6 +117,12 @@ class BehaviorSettings(BaseModel):
         "but a hex is reinforced only while the enemy's assault odds against its defenders with the "
         "group stay below 1 (the defence favoured: men fed into a hex that falls anyway are lost "
         "with it); 0 = only hexes the enemy holds are assaulted"))
+    mine_caution: int = Field(0, ge=0, le=2, description=(
+        "known minefields (19.2) when an attacker accepts more risk (time pressure, a group that stood "
+        "still): 0 = mine losses discounted like enemy fire; 1 = the mine attacks on the own units "
+        "already in the hex that an entering unit sets off (19.24: every unit there is attacked "
+        "again) keep the full risk weight; 2 = as 1, and the entering units' own mine losses (AP, "
+        "19.24; AT, 19.25) keep it too (a certain loss: no stalemate is broken by it)"))
     grenade_reserve: float = Field(0.2, ge=0.0, le=5.0, description=(
         "reserve: cost of throwing a grenade (15.9, counted) while fewer are left than two a turn"))
     # -- strategy ---------------------------------------------------------------------------------
