@@ -107,7 +107,7 @@ class BehaviorSettings(BaseModel):
     assault_ratio_last_turn: float = Field(0.3, ge=0.1, le=5.0, description=(
         "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
         "(end-game push: losing it decides the game)"))
-    counter_assault: int = Field(0, ge=0, le=2, description=(
+    counter_assault: int = Field(2, ge=0, le=2, description=(
         "1 = answer the enemy's Assault markers (17.0: they are on the map) on goal hexes and hexes "
         "to keep clear: in the Reaction Movement Phase such a hex wants more than twice the men "
         "marked against it (each man short that a group brings counts as the goal's urgency), and an "
