@@ -192,11 +192,14 @@ class MovementMixin:
         return m
 
     def _pcache(self, view) -> dict:
-        """A cache that lasts while the phase, the enemy position and the plan stay the same."""
+        """A cache that lasts while the phase, the enemy position, the plan and the known mines stay
+        the same (a minefield revealed in the middle of a Movement Phase, 19.22, changes every
+        plan's reach and risks: the groups still to move must not walk into it on an old plan)."""
         pc = self._dc.get("pc")
         if pc is not None:
             return pc
-        key = (view.seed_key, self.maps._key, getattr(self, "_plan_key", None))
+        key = (view.seed_key, self.maps._key, getattr(self, "_plan_key", None),
+               tuple(sorted(self._known_mines(view).items())))
         if getattr(self, "_pck", None) != key:
             self._pck, self._pcd = key, {}
         pc = self._dc["pc"] = self._pcd
