@@ -442,6 +442,28 @@ def test_19_24_no_unit_walks_into_a_known_ap_minefield_where_own_units_already_s
     assert p._mine_crowd_loss(v, g3, "1508") == pytest.approx(2 * _ap_mine_loss(4))
 
 
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_19_22_a_minefield_revealed_in_the_phase_reaches_the_plans_of_the_groups_still_to_move(seed):
+    """Four Germans head one after another up a one-hex-wide map through the unknown AP minefield
+    1508 to their goal 1503. The first to enter reveals it (19.22); the others, whose plans were
+    made while it was unknown, must plan again: none enters it in the same Movement Phase (each
+    entry would attack every unit there, 19.24; Scenario 6 game 16: 18 detonations in 3014)."""
+    units = [inf(u, "german") for u in ("G1", "G2", "G3", "G4")] + [inf("R1", "russian", pr=6)]
+    g = small_game(units, {"G1": "1510", "G2": "1510", "G3": "1511", "G4": "1512", "R1": "1501"},
+                   hexmap=make_map(cols=(15, 15), rows=(1, 12)), length=3, seed=seed)
+    g.state.mines["1508"] = {"side": "russian", "ap": 4, "at": 0}
+    _objectives(g, [_occupy(["1503"])], [],
+                lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    _play_phase(g, {"german": HeuristicPlayer(2), "russian": HeuristicPlayer(3)}, Phase.MOVEMENT, 1)
+    ev = g.events[start:]
+    revealed = [e for e in ev if e["kind"] == "mines_revealed" and e["hex"] == "1508"]
+    assert len(revealed) == 1  # the first unit in; nobody after it
+    assert sum(1 for e in ev if e["kind"] == "moved" and e["to"] == "1508") == 1
+    assert sum(1 for e in ev if e["kind"] == "moved") >= 5  # the others still moved up to it
+
+
 def _stalled_before_a_minefield(mine_caution: int, men_in_the_mines: bool):
     """A one-hex-wide map: the way to the German goal 1503 leads through the known AP minefield
     1508 (two PINNED Germans in it, or none); G3 behind it at 1510 stood still four Movement Phases
