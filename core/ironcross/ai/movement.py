@@ -64,6 +64,9 @@ POS_FIELDS = ("w", "cl", "inf", "assault", "firers", "ft", "afv", "at")
 #: ``counter_assault=2``: a hex marked for an enemy assault is reinforced only while the enemy's
 #: :func:`assault_odds` against its defenders with the group stay below this (the defence favoured)
 MARKED_HOLD_ODDS = 1.0
+#: the weight of expected losses (unit values) in a move's utility, before the attacker's discounts
+#: for stalls and time pressure (:meth:`MovementMixin._risk_weight`; ``self_preservation`` scales it)
+ATTACK_RISK_WEIGHT, DEFEND_RISK_WEIGHT = 0.8, 1.3
 
 
 @lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
@@ -191,6 +194,13 @@ class MovementMixin:
             self._dc["mines"] = m
         return m
 
+    def _mines_key(self, view) -> tuple:
+        """:meth:`_known_mines` as a cache key (hex order), once a decision."""
+        k = self._dc.get("mines_key")
+        if k is None:
+            k = self._dc["mines_key"] = tuple(sorted(self._known_mines(view).items()))
+        return k
+
     def _pcache(self, view) -> dict:
         """A cache that lasts while the phase, the enemy position, the plan and the known mines stay
         the same (a minefield revealed in the middle of a Movement Phase, 19.22, changes every
@@ -198,8 +208,7 @@ class MovementMixin:
         pc = self._dc.get("pc")
         if pc is not None:
             return pc
-        key = (view.seed_key, self.maps._key, getattr(self, "_plan_key", None),
-               tuple(sorted(self._known_mines(view).items())))
+        key = (view.seed_key, self.maps._key, getattr(self, "_plan_key", None), self._mines_key(view))
         if getattr(self, "_pck", None) != key:
             self._pck, self._pcd = key, {}
         pc = self._dc["pc"] = self._pcd
@@ -229,7 +238,7 @@ class MovementMixin:
             attack = self.posture == "attack"
             # an attacker that did not move at all last Player Turn (a stalemate in front of the
             # enemy's guns) accepts more risk each such turn
-            wr = 0.8 * 0.6 ** min(getattr(self, "_stalls", 0), 4) if attack else 1.3
+            wr = ATTACK_RISK_WEIGHT * 0.6 ** min(getattr(self, "_stalls", 0), 4) if attack else DEFEND_RISK_WEIGHT
             st = self.settings
             w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg * st.aggression,
                                        (0.3 if attack else 0.6) * urg * st.hold_objective,
@@ -683,7 +692,8 @@ class MovementMixin:
         """The weight of expected mine losses kept by ``mine_caution`` 1-2: the side's risk weight
         before the discounts for time pressure and stalls (:meth:`_risk_weight`), since a known
         minefield's losses are certain and their own units' are no price of progress (19.24)."""
-        return (0.8 if self.posture == "attack" else 1.3) * self.settings.self_preservation
+        base = ATTACK_RISK_WEIGHT if self.posture == "attack" else DEFEND_RISK_WEIGHT
+        return base * self.settings.self_preservation
 
     def _mine_extra(self, view, g: dict, wr: float, risk: tuple, crowd_loss: float) -> float:
         """What ``mine_caution`` adds to the cost of a move into a hex of ``risk``
@@ -694,7 +704,7 @@ class MovementMixin:
         if not mc:
             return 0.0
         m = crowd_loss
-        if mc >= 2 and len(risk) > 3:
+        if mc >= 2:
             m += risk[3] * g["inf_val"] + risk[4] * g["afv_val"]
         if not m:
             return 0.0
@@ -763,7 +773,7 @@ class MovementMixin:
         if reach is None:
             # the same reach while the enemy stands where it stands and the known mines stay
             posc = self._poscache(view)
-            pk = (rk, tuple(sorted(self._known_mines(view).items())))
+            pk = (rk, self._mines_key(view))
             reach = posc.get(pk)
             if reach is None:
                 reach = posc[pk] = self._reach(view, units, start, mp, one_hex)
