@@ -42,6 +42,7 @@ VARIANTS: dict[str, str] = {
     "objective_abandoned": "hold_objective=3.0",
     "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",
     "poor_target": "poor_target_ratio=0.5",
+    "known_minefield_reentered": "mine_caution=1",
 }
 
 

@@ -41,6 +41,10 @@ KINDS: dict[str, str] = {
                                  "hexes: a move and an assault)",
     "poor_target": "AP fire whose expected effect is below half that of the best AP fire the same firers "
                    "(same Intensive Fire) had at that moment, when the best was worth at least 0.1",
+    "known_minefield_reentered": "own units enter a hex whose AP mines the side already knew (its own, or "
+                                 "revealed by an earlier entry, 19.22) while own infantry/CW units stood in it, "
+                                 "so the mines attack those units again (19.24: every unit in the hex, at each "
+                                 "entry)",
 }
 
 #: the expected effect of an AP attack: E counts 1, S 0.5, P 0.2 (a unit's worth for eliminated;
@@ -66,6 +70,8 @@ class BlunderWatch:
         self.found: dict[str, dict[str, list[dict]]] = {}
         self._pos: dict[str, tuple[str | None, str]] = {}
         self._attacked_last: dict[str, set[str]] = {}
+        # hexes whose AP mines an entry revealed (19.22): known to both sides from then on
+        self._ap_revealed: set[str] = {h for h, m in game.state.mines.items() if m.get("revealed_ap")}
         self._snapshot(game)
 
     # ------------------------------------------------------------------ bookkeeping
@@ -131,9 +137,18 @@ class BlunderWatch:
         """Read the events one decision logged (with the state after it)."""
         last_turn = game.state.turn >= game.state.game_length
         failed: dict[str, list[str]] = {}
+        detonations: list[tuple[str, set, list[str]]] = []  # AP minefields set off (19.22), their attacks
         for e in events:
             k = e.get("kind")
-            if k == "intensive_fire" and e.get("effect") != "no effect":
+            if k == "mines_revealed" and e.get("rule") == "19.22":
+                h = e["hex"]
+                m = game.state.mines.get(h) or {}
+                known = {"german", "russian"} if h in self._ap_revealed else {m.get("side")}
+                self._ap_revealed.add(h)
+                detonations.append((h, known, []))
+            elif k == "mine_result" and e.get("rule") == "19.24" and detonations:
+                detonations[-1][2].append(e["unit"])
+            elif k == "intensive_fire" and e.get("effect") != "no effect":
                 u = game.state.units[e["unit"]]
                 self._add(u.side, "intensive_fire_burnout", turn=game.state.turn, units=[u.id], hex=u.hex,
                           effect=e.get("effect"))
@@ -159,7 +174,24 @@ class BlunderWatch:
                     self._attacked_last.setdefault(side, set()).add(tgt)
         for target, ids in failed.items():
             self._judge_assault(game, target, ids, events)
+        for h, known, attacked in detonations:
+            self._judge_mine_entry(game, h, known, attacked)
         self._snapshot(game)
+
+    def _judge_mine_entry(self, game, h: str, known: set, attacked: list[str]) -> None:
+        """``known_minefield_reentered``: an entry into ``h`` set off its AP mines, known before it to
+        the sides in ``known``, and they attacked ``attacked`` (19.24); own units that stood in ``h``
+        before the decision were attacked again because units of their side entered."""
+        units = [game.state.units[x] for x in attacked if x in game.state.units]
+        for side in ("german", "russian"):
+            if side not in known:
+                continue
+            mine = [u for u in units if u.side == side]
+            came = [u.id for u in mine if self._pos.get(u.id, (None, ""))[0] != h]
+            stood = [u.id for u in mine if self._pos.get(u.id, (None, ""))[0] == h]
+            if came and stood:
+                self._add(side, "known_minefield_reentered", turn=game.state.turn, hex=h, units=came,
+                          attacked_again=stood)
 
     def _after_move(self, game, e: dict) -> None:
         h = e["hex"]

@@ -35,7 +35,8 @@ def _items(w: BlunderWatch, side: str, kind: str) -> list[dict]:
 
 def test_every_kind_has_a_definition():
     assert set(KINDS) == {"intensive_fire_burnout", "hidden_revealed_by_own_move", "halted_in_open_under_mg",
-                          "lone_assault_failed", "objective_abandoned", "decisive_enemy_unattacked", "poor_target"}
+                          "lone_assault_failed", "objective_abandoned", "decisive_enemy_unattacked", "poor_target",
+                          "known_minefield_reentered"}
     assert all(len(t) > 40 for t in KINDS.values())
 
 
@@ -164,6 +165,56 @@ def test_fire_at_a_poor_target_while_a_much_better_one_was_there():
     w2 = BlunderWatch(g)
     w2.before(g, "german", Fire(("GM",), "1510"), legal)
     assert not _items(w2, "german", "poor_target")
+
+
+def _mined_game(side: str, revealed: bool, in_the_mines: list[str]):
+    """Germans G1, G2 (and G3) on a one-hex-wide map, the AP minefield 1508 (4 factors) laid by
+    ``side``; ``in_the_mines`` stand in it, the others at 1509. Dice scripted 6 (no effect, 19.24)."""
+    units = [inf("G1", "german"), inf("G2", "german"), inf("G3", "german"), inf("R1", "russian", pr=6)]
+    where = {u: ("1508" if u in in_the_mines else "1509") for u in ("G1", "G2", "G3")}
+    g = small_game(units, {**where, "R1": "1501"}, hexmap=make_map(cols=(15, 15), rows=(1, 12)), length=6,
+                   script=[(6,)] * 12)
+    g.state.mines["1508"] = {"side": side, "ap": 4, "at": 0, "revealed_ap": revealed}
+    advance_to(g, Phase.MOVEMENT)
+    return g, BlunderWatch(g)
+
+
+def _enter(g, w: BlunderWatch, uid: str, path: tuple[str, ...] = ("1508",)) -> None:
+    _do(g, w, StartMove((uid,)))
+    for h in path:
+        _do(g, w, Step(h))
+    if g.moving is not None and StopMove() in g.legal_actions():
+        _do(g, w, StopMove())
+    _pass_windows(g, w, "german")
+
+
+def test_19_24_entering_a_known_minefield_where_own_units_stand_attacks_them_again():
+    g, w = _mined_game("russian", True, ["G1"])
+    _enter(g, w, "G2")
+    attacked = [e["unit"] for e in g.events if e["kind"] == "mine_result"]
+    assert sorted(attacked) == ["G1", "G2"]  # 19.24: each unit in the hex
+    item = _items(w, "german", "known_minefield_reentered")[0]
+    assert item["hex"] == "1508" and item["units"] == ["G2"] and item["attacked_again"] == ["G1"]
+    assert item["turn"] == 1
+    _enter(g, w, "G3")  # a third entry attacks both again
+    items = _items(w, "german", "known_minefield_reentered")
+    assert len(items) == 2 and items[1]["attacked_again"] == ["G1", "G2"]
+    assert "russian" not in w.found
+
+
+def test_19_22_no_minefield_blunder_for_the_first_entry_or_an_empty_known_hex():
+    g, w = _mined_game("russian", False, [])
+    _enter(g, w, "G1", ("1508", "1507"))  # reveals the mines (19.22), on through (19.27: still NORMAL)
+    assert any(e["kind"] == "mines_revealed" for e in g.events) and g.units["G1"].hex == "1507"
+    _enter(g, w, "G2")  # known now, but empty: no one attacked again
+    assert not _items(w, "german", "known_minefield_reentered")
+
+
+def test_19_11_own_mines_are_known_to_their_side_before_any_reveal():
+    g, w = _mined_game("german", False, ["G1"])
+    _enter(g, w, "G2")
+    item = _items(w, "german", "known_minefield_reentered")[0]
+    assert item["units"] == ["G2"] and item["attacked_again"] == ["G1"]
 
 
 def test_the_batch_report_counts_each_kind_per_side_and_game():
