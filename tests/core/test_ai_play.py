@@ -939,3 +939,36 @@ def test_17_0_counter_assault_2_feeds_no_men_into_a_hex_the_enemy_assault_takes_
     assert _after_reaction(_marked_against_1506(6, 5, 1), BehaviorSettings(counter_assault=1)) == ["G0", "G1", "G2"]
     assert _after_reaction(_marked_against_1506(6, 5, 1), BehaviorSettings(counter_assault=2)) == none
     assert len(none) < 3
+
+
+def _last_move_with_two_held_goals(overrun_uncovered: int) -> list[tuple]:
+    """The German's last Movement Phase (a one-turn game): Russians hold goal hexes 1505 (two men,
+    next to four German riflemen in 1506) and 1904 (one man, out of the riflemen's reach); the
+    German tank in 1508 can overrun either. (kind, hex, units) of the overruns and Assault markers."""
+    units = [afv("GT", "german", overrun=9)] + [inf(f"G{i}", "german") for i in range(4)]
+    units += [inf("R1", "russian", pr=6), inf("R2", "russian", pr=6), inf("R3", "russian", pr=6)]
+    g = small_game(units, {"GT": ("1508", False, 1), **{f"G{i}": "1506" for i in range(4)},
+                           "R1": "1505", "R2": "1505", "R3": "1904"}, length=1)
+    goals = ["1505", "1904"]
+    _objectives(g, [_clear(goals)], [_occupy(goals)],
+                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian") if u.on_map)
+                else "german")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    german = HeuristicPlayer(1, settings=BehaviorSettings(overrun_uncovered=overrun_uncovered))
+    _play_phase(g, {"german": german, "russian": HeuristicPlayer(2)}, Phase.MOVEMENT, 1)
+    return [(e["kind"], e.get("hex") or e.get("target"), tuple(e.get("units") or [e.get("unit")]))
+            for e in g.events[start:] if e["kind"] in ("overrun", "assault_designated")]
+
+
+def test_9_0_17_0_overrun_uncovered_sends_the_last_overrun_where_no_assault_can_go():
+    """``overrun_uncovered`` 1: in the last Movement Phase the tank leaves the goal hex the riflemen
+    next to it will assault (17.0) and overruns the one they cannot reach (9.0), so both are
+    attacked; by default it overruns the nearer, stronger stack (the objective factor alone)."""
+    default = _last_move_with_two_held_goals(0)
+    assert [x[1] for x in default if x[0] == "overrun"] == ["1505"]
+    got = _last_move_with_two_held_goals(1)
+    assert [x[1] for x in got if x[0] == "overrun"] == ["1904"]
+    assert any(k == "assault_designated" and h == "1505" for k, h, _u in got)

@@ -865,7 +865,8 @@ class MovementMixin:
         if afv is None or afv.overrun_done or afv.immobilized or not afv.normal or afv.overrun <= 0:
             return {}
         pc = self._pcache(view)
-        targets = pc.get(("ov_targets", afv.id, len(units)))
+        cov = self._covered_goal_hexes(view)  # overrun_uncovered: the scores depend on own infantry too
+        targets = pc.get(("ov_targets", afv.id, len(units), cov))
         if targets is None:
             targets = {}
             for e in self.maps.enemies_all:
@@ -886,7 +887,7 @@ class MovementMixin:
                 exits = [c for c in exits if c is not None]
                 if exits:
                     targets[e.hex] = (sc, min(exits))
-            pc[("ov_targets", afv.id, len(units))] = targets
+            pc[("ov_targets", afv.id, len(units), cov)] = targets
         if not targets:
             return {}
         out: dict[str, float] = {}

@@ -123,6 +123,13 @@ class BehaviorSettings(BaseModel):
         "already in the hex that an entering unit sets off (19.24: every unit there is attacked "
         "again) keep the full risk weight; 2 = as 1, and the entering units' own mine losses (AP, "
         "19.24; AT, 19.25) keep it too (a certain loss: no stalemate is broken by it)"))
+    overrun_uncovered: int = Field(0, ge=0, le=1, description=(
+        "1 = in its last Movement Phase an attacker's AFV counts an overrun (9.0) on an enemy-held "
+        "goal hex that own NORMAL infantry next to it can assault in this Player Turn at the odds "
+        "the hex needs (17.0) as on a hex that is no goal, and passes up such an overrun on its way "
+        "while its plan ends next to an enemy-held goal hex the infantry cannot assault: the overrun "
+        "goes where no assault can; 0 = every enemy-held goal hex at the objective factor, and any "
+        "favourable overrun on the way is made"))
     grenade_reserve: float = Field(0.2, ge=0.0, le=5.0, description=(
         "reserve: cost of throwing a grenade (15.9, counted) while fewer are left than two a turn"))
     # -- strategy ---------------------------------------------------------------------------------

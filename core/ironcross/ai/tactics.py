@@ -8,7 +8,7 @@ probabilities (``core.ironcross.ai.evaluation``) and the influence maps (``core.
 
 from __future__ import annotations
 
-from core.ironcross.ai.evaluation import ap_attack_value, overrun_outcome, pc_pass, unit_value
+from core.ironcross.ai.evaluation import ap_attack_value, assault_odds, overrun_outcome, pc_pass, unit_value
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, EndSetup, Overrun
 from core.ironcross.state import Phase
@@ -42,11 +42,36 @@ class TacticsMixin:
                                      t.is_marsh(a.hex), higher, men)
         if a.with_infantry and men < sum(d.men for d in defenders):
             return None  # 9.3 refused: the infantry would halt outside, plain overrun instead
-        score = ev * self._objective_factor(a.hex) - p_loss * unit_value(afv)
+        factor = 1.0 if a.hex in self._covered_goal_hexes(view) else self._objective_factor(a.hex)
+        score = ev * factor - p_loss * unit_value(afv)
         if a.with_infantry:
-            score += 0.5 if self._objective_factor(a.hex) > 1.0 else 0.0
+            score += 0.5 if factor > 1.0 else 0.0
             score -= 0.15 * len([u for u in group if u.id != afv.id])  # the infantry's risk in the assault
         return score
+
+    def _covered_goal_hexes(self, view) -> frozenset:
+        """With ``overrun_uncovered`` 1, in this side's last Movement Phase: the enemy-held goal
+        hexes that own NORMAL infantry next to them (17.11: not marked elsewhere) can assault in this
+        Player Turn at the odds the hex needs (:meth:`_assault_need`); empty otherwise. Once a
+        decision (own units move between decisions)."""
+        c = self._dc.get("covered_goals")
+        if c is not None:
+            return c
+        out = set()
+        m = self.maps
+        if self.settings.overrun_uncovered and m.attack and view.phase is Phase.MOVEMENT and view.is_phasing \
+                and self._turns_left(view) <= 1:
+            side = view.side
+            for h in sorted(m.attack):
+                defenders = view.enemy_at(h)
+                if not defenders or any(d.is_afv for d in defenders):
+                    continue  # 17.13: an AFV is not assaulted
+                att = [u for n in view.neighbours(h) for u in view.units_at(n)
+                       if u.side == side and u.is_infantry and u.normal and u.assault_hex in (None, h)]
+                if att and assault_odds(att, defenders) >= self._assault_need(view, h):
+                    out.add(h)
+        c = self._dc["covered_goals"] = frozenset(out)
+        return c
 
     def _overrun(self, view, actions: list[Action], units) -> Action | None:
         """The best legal overrun when it is favourable (score > 0.4), else None."""
@@ -61,7 +86,28 @@ class TacticsMixin:
             if s is not None:
                 scored.append((s, a))
         s, a = self._best(scored)
-        return a if a is not None and s > 0.4 else None
+        if a is None or s <= 0.4:
+            return None
+        if a.hex in self._covered_goal_hexes(view) and afv is not None and self._plans_uncovered_overrun(view, units):
+            return None  # overrun_uncovered: on to the goal hex the infantry cannot assault
+        return a
+
+    def _plans_uncovered_overrun(self, view, units) -> bool:
+        """Does the moving group's plan (:meth:`_plan`, with the MPs it has left) end next to an
+        enemy-held goal hex that own infantry cannot assault this Player Turn and no AFV holds
+        (17.13 and 9.13 alike: a hex the AFV's overrun can clear)?"""
+        mv = view.moving()
+        if not mv:
+            return False
+        here = units[0].hex
+        mp = min(mv["mp"].get(u.id, 0) for u in units)
+        one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+        _gain, dest, _path, _down, _up = self._plan(view, units, mp, one, moving=True)
+        if dest == here:
+            return False
+        cov = self._covered_goal_hexes(view)
+        return any(n in self.maps.attack and n not in cov and view.enemy_at(n)
+                   and not any(e.is_afv for e in view.enemy_at(n)) for n in view.neighbours(dest))
 
     def _overrun_potential(self, view, units) -> float:
         """Before a move: the best overrun score of an AFV of ``units`` at an adjacent enemy hex."""
