@@ -972,3 +972,28 @@ def test_9_0_17_0_overrun_uncovered_sends_the_last_overrun_where_no_assault_can_
     got = _last_move_with_two_held_goals(1)
     assert [x[1] for x in got if x[0] == "overrun"] == ["1904"]
     assert any(k == "assault_designated" and h == "1505" for k, h, _u in got)
+
+
+def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds_it_needs():
+    """``overrun_uncovered``: an enemy-held goal hex is left to the infantry only in the side's last
+    Movement Phase and only where the riflemen next to it reach the assault odds the hex needs
+    (17.0): one weak rifleman against three is no cover; with the setting off nothing is."""
+    from core.ironcross.ai.settings import BehaviorSettings
+    from core.ironcross.view import PlayerView
+
+    def covered(length: int, german_men: int, assault: int, setting: int = 1) -> frozenset:
+        units = [afv("GT", "german", overrun=9)] + [inf(f"G{i}", "german", assault=assault) for i in range(german_men)]
+        units += [inf(f"R{i}", "russian", pr=6) for i in range(3)]
+        g = small_game(units, {"GT": ("1508", False, 1), **{f"G{i}": "1506" for i in range(german_men)},
+                               **{f"R{i}": "1505" for i in range(3)}}, length=length)
+        _objectives(g, [_clear(["1505"])], [_occupy(["1505"])], lambda st, game: "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1, settings=BehaviorSettings(overrun_uncovered=setting))
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())
+        return p._covered_goal_hexes(v)
+
+    assert covered(1, 4, 3) == {"1505"}
+    assert covered(1, 1, 1) == frozenset()  # too weak to assault at the last turn's odds
+    assert covered(3, 4, 3) == frozenset()  # not the last Movement Phase
+    assert covered(1, 4, 3, setting=0) == frozenset()
