@@ -104,9 +104,10 @@ class BehaviorSettings(BaseModel):
     assault_ratio: float = Field(1.3, ge=0.1, le=5.0, description=(
         "least assault strength ratio (17.0: ratings, PCs, leaders, numbers) to assault a hex that is "
         "no goal"))
-    assault_ratio_last_turn: float = Field(0.3, ge=0.1, le=5.0, description=(
+    assault_ratio_last_turn: float = Field(0.3, ge=0.0, le=5.0, description=(
         "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
-        "(end-game push: losing it decides the game)"))
+        "(end-game push: losing it decides the game); 0 = any assault, however weak (after the last "
+        "assaults the units lost count for nothing unless the victory conditions count them)"))
     counter_assault: int = Field(2, ge=0, le=2, description=(
         "1 = answer the enemy's Assault markers (17.0: they are on the map) on goal hexes and hexes "
         "to keep clear: in the Reaction Movement Phase such a hex wants more than twice the men "
