@@ -997,3 +997,22 @@ def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds
     assert covered(1, 1, 1) == frozenset()  # too weak to assault at the last turn's odds
     assert covered(3, 4, 3) == frozenset()  # not the last Movement Phase
     assert covered(1, 4, 3, setting=0) == frozenset()
+
+
+@pytest.mark.parametrize("ratio,assaults", [(0.3, False), (0.0, True)])
+def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_hex(ratio, assaults):
+    """In the side's last Player Turn one rifleman next to the goal hex five Russians hold: at the
+    default least ratio (0.3) he marks no assault (17.0: hopeless odds); with 0 he does, since after
+    the last assaults his loss counts for nothing and the hex decides the game."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    units = [inf("G1", "german", assault=2, pr=7)]
+    units += [inf(f"R{i}", "russian", assault=5, pr=10) for i in range(5)]
+    g = small_game(units, {"G1": "1507", **{f"R{i}": "1506" for i in range(5)}}, length=1, first_side="russian")
+    _objectives(g, [_clear(["1506"])], [_occupy(["1506"])],
+                lambda st, game: "russian" if any(u.hex == "1506" for u in st.units_of("russian")) else "german")
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    v = PlayerView(g, "german")
+    assert v.is_phasing and v.turn == v.game_length
+    a = HeuristicPlayer(1, settings=BehaviorSettings(assault_ratio_last_turn=ratio)).choose(v, "german", g.legal_actions())
+    assert (a == DesignateAssault(("G1",), "1506")) is assaults, a
