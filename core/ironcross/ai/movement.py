@@ -784,7 +784,8 @@ class MovementMixin:
         plan_key = ("plan", rk, sig, g["stall"], frozenset(full.intersection(reach)), moving, held, a0, b0,
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None,
                     tuple(own_men.get(h) for h in sorted(mk)) if mk else None,
-                    self._marked_defence(view, mk) if mk and self.settings.counter_assault >= 2 else None)
+                    self._marked_defence(view, mk) if mk and self.settings.counter_assault >= 2 else None,
+                    self._covered_goal_hexes(view) if g["afv"] else None)  # overrun_uncovered: the overrun bonus
         r = pc.get(plan_key)
         if r is not None:
             return r
