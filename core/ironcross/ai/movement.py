@@ -1211,6 +1211,14 @@ class MovementMixin:
         self._face_plan = (frozenset(a.units), p[1]) if p and p[0] == "face" else None
 
     # ================================================================== during a move
+    @staticmethod
+    def _moving_allowance(mv: dict, units) -> tuple[float, bool]:
+        """(MPs the moving group has left, whether it may still make its one-hex move, 8.11-8.14)
+        from ``view.moving()`` ``mv``."""
+        mp = min(mv["mp"].get(u.id, 0) for u in units)
+        one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+        return mp, one
+
     def _step(self, view, actions: list[Action]) -> Action | None:
         mv = view.moving()
         units = [view.unit(x) for x in mv["units"]]
@@ -1250,8 +1258,7 @@ class MovementMixin:
                 self._route = None
                 return ToggleState()  # 3.13: end the move DOWN
         else:
-            mp = min(mv["mp"].get(u.id, 0) for u in units)
-            one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+            mp, one = self._moving_allowance(mv, units)
             gain, dest, path, down_end, up_first = self._plan(view, units, mp, one, moving=True)
             if up_first:
                 if ToggleState() in actions:

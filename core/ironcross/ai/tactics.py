@@ -100,8 +100,7 @@ class TacticsMixin:
         if not mv:
             return False
         here = units[0].hex
-        mp = min(mv["mp"].get(u.id, 0) for u in units)
-        one = any(mv["one_hex"].get(u.id) for u in units) and mv["hexes_moved"] == 0
+        mp, one = self._moving_allowance(mv, units)
         _gain, dest, _path, _down, _up = self._plan(view, units, mp, one, moving=True)
         if dest == here:
             return False
