@@ -37,7 +37,7 @@ its tuning where it stopped (the default and check batches are played again).
 Run: .venv/bin/python benchmarks/balance.py                          (40 games per scenario: long)
      .venv/bin/python benchmarks/balance.py --robust --games 40 --trials 30 --tune-games 20 --scenarios 1
      .venv/bin/python benchmarks/balance.py --robust --games 100 --scenarios 6 --storage studies  (resumable)
-     .venv/bin/python benchmarks/balance.py --games 4 --workers 2 --scenarios 1,3 --replays /tmp/rp
+     .venv/bin/python benchmarks/balance.py --games 4 --workers 2 --scenarios 1,3 --replays DIR
 """
 
 from __future__ import annotations

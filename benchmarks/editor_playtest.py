@@ -14,8 +14,8 @@ Runs N games (heuristic AIs on both sides) of Scenario 1
 Prints both wall times, their ratio (editor / CLI; target <= about 1) and the timer figures
 (target: max < 100 ms). Asserts nothing.
 
-Run: /tmp/v/bin/python benchmarks/editor_playtest.py              (100 games, 2 workers)
-     /tmp/v/bin/python benchmarks/editor_playtest.py --games 40
+Run: .venv/bin/python benchmarks/editor_playtest.py              (100 games, 2 workers)
+     .venv/bin/python benchmarks/editor_playtest.py --games 40
 """
 
 from __future__ import annotations

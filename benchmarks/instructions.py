@@ -14,16 +14,15 @@ Each tree (this one, and the one given by ``--base``, e.g. an earlier commit unp
 ``valgrind --tool=callgrind`` with ``PYTHONHASHSEED=0``, once with a warm-up game only (the
 start-up: imports, the compiling of modules not yet cached, the map's tables built once a process)
 and once with the warm-up game and the games; the difference divided by the games is the cost of a
-game. Prints, per
-tree, millions of instructions a game, the ratio new/base, and whether both trees played the same
-games (outcome and decisions of each). Valgrind slows a game about 60 times: one Scenario 1 game
+game. Prints, per tree, millions of instructions a game, the ratio new/base, and whether both trees
+played the same games (outcome and decisions of each). Valgrind slows a game about 60 times: one Scenario 1 game
 takes about a minute, and each tree plays the warm-up game twice.
 
 Run::
 
     .venv/bin/python benchmarks/instructions.py --scenario 1 --games 1
-    git archive 55f3070 | tar -x -C /tmp/base
-    .venv/bin/python benchmarks/instructions.py --scenario 1 --games 2 --base /tmp/base
+    mkdir BASE && git archive 55f3070 | tar -x -C BASE      (BASE: a new directory outside the tree)
+    .venv/bin/python benchmarks/instructions.py --scenario 1 --games 2 --base BASE
 """
 
 from __future__ import annotations

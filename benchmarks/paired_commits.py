@@ -12,8 +12,8 @@ interval (:func:`core.robust_balance.paired_gain`), how many games were played d
 
 Run::
 
-    git archive bdbf2f0 | tar -x -C /tmp/base
-    .venv/bin/python benchmarks/paired_commits.py --base /tmp/base --scenarios 6 --games 200 --workers 2
+    mkdir BASE && git archive bdbf2f0 | tar -x -C BASE      (BASE: a new directory outside the tree)
+    .venv/bin/python benchmarks/paired_commits.py --base BASE --scenarios 6 --games 200 --workers 2
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ and whether the two trees played the same games (outcome and decisions of each).
 
 Run::
 
-    git archive 5cf9f25 | tar -x -C /tmp/base
-    .venv/bin/python benchmarks/paired_speed.py --base /tmp/base --scenarios 1,6 --games 5
+    mkdir BASE && git archive 5cf9f25 | tar -x -C BASE      (BASE: a new directory outside the tree)
+    .venv/bin/python benchmarks/paired_speed.py --base BASE --scenarios 1,6 --games 5
 """
 
 from __future__ import annotations
