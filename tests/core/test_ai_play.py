@@ -941,10 +941,11 @@ def test_17_0_counter_assault_2_feeds_no_men_into_a_hex_the_enemy_assault_takes_
     assert len(none) < 3
 
 
-def _last_move_with_two_held_goals(overrun_uncovered: int) -> list[tuple]:
+def _last_move_with_two_held_goals(overrun_uncovered: int, wrecks: tuple[str, ...] = ()) -> list[tuple]:
     """The German's last Movement Phase (a one-turn game): Russians hold goal hexes 1505 (two men,
     next to four German riflemen in 1506) and 1904 (one man, out of the riflemen's reach); the
-    German tank in 1508 can overrun either. (kind, hex, units) of the overruns and Assault markers."""
+    German tank in 1508 can overrun either (unless a wreck of ``wrecks`` lies there, 9.13).
+    (kind, hex, units) of the overruns and Assault markers."""
     units = [afv("GT", "german", overrun=9)] + [inf(f"G{i}", "german") for i in range(4)]
     units += [inf("R1", "russian", pr=6), inf("R2", "russian", pr=6), inf("R3", "russian", pr=6)]
     g = small_game(units, {"GT": ("1508", False, 1), **{f"G{i}": "1506" for i in range(4)},
@@ -953,6 +954,8 @@ def _last_move_with_two_held_goals(overrun_uncovered: int) -> list[tuple]:
     _objectives(g, [_clear(goals)], [_occupy(goals)],
                 lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian") if u.on_map)
                 else "german")
+    for h in wrecks:
+        g.state.wrecks[h] = 1
     advance_to(g, Phase.MOVEMENT)
     start = len(g.events)
     from core.ironcross.ai.settings import BehaviorSettings
@@ -972,6 +975,45 @@ def test_9_0_17_0_overrun_uncovered_sends_the_last_overrun_where_no_assault_can_
     got = _last_move_with_two_held_goals(1)
     assert [x[1] for x in got if x[0] == "overrun"] == ["1904"]
     assert any(k == "assault_designated" and h == "1505" for k, h, _u in got)
+
+
+def test_9_13_overrun_uncovered_does_not_steer_the_tank_to_a_goal_hex_with_a_wreck():
+    """9.13: a hex with a wreck may not be overrun. With a wreck in 1904 the uncovered goal hex is
+    no overrun target, so ``overrun_uncovered`` neither heads the tank there nor makes it pass up
+    the overrun it can make: it overruns 1505, as the default does."""
+    default = _last_move_with_two_held_goals(0, wrecks=("1904",))
+    got = _last_move_with_two_held_goals(1, wrecks=("1904",))
+    assert [x[1] for x in default if x[0] == "overrun"] == ["1505"]
+    assert [x[1] for x in got if x[0] == "overrun"] == ["1505"]
+
+
+@pytest.mark.parametrize("wreck,passes_up", [(False, True), (True, False)])
+def test_9_13_a_plan_ending_next_to_a_wrecked_goal_hex_is_no_reason_to_pass_up_an_overrun(wreck, passes_up):
+    """The check behind ``overrun_uncovered`` (the tank passes up a covered overrun on its way to an
+    uncovered enemy-held goal hex) with the tank moving and its plan ending next to 1904, which one
+    Russian holds: it holds while the tank may overrun 1904, not when a wreck lies there (9.13)."""
+    from core.ironcross.ai.settings import BehaviorSettings
+    from core.ironcross.view import PlayerView
+
+    units = [afv("GT", "german", overrun=9)] + [inf(f"G{i}", "german") for i in range(4)]
+    units += [inf("R1", "russian", pr=6), inf("R2", "russian", pr=6), inf("R3", "russian", pr=6)]
+    g = small_game(units, {"GT": ("1508", False, 1), **{f"G{i}": "1506" for i in range(4)},
+                           "R1": "1505", "R2": "1505", "R3": "1904"}, length=1)
+    goals = ["1505", "1904"]
+    _objectives(g, [_clear(goals)], [_occupy(goals)], lambda st, game: "russian")
+    if wreck:
+        g.state.wrecks["1904"] = 1
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1, settings=BehaviorSettings(overrun_uncovered=1))
+    p.choose(PlayerView(g, "german"), "german", g.legal_actions())  # the Player Turn's goals
+    g.apply(StartMove(("GT",)))
+    v = PlayerView(g, "german")
+    tank = [v.unit("GT")]
+    assert "1904" in p.maps.attack and "1904" not in p._covered_goal_hexes(v)
+    dest = "1804"
+    assert "1904" in v.neighbours(dest)
+    p._plan = lambda view, units, mp, one, moving=False, stand_up=True: (1.0, dest, [dest], False, False)
+    assert p._plans_uncovered_overrun(v, tank) is passes_up
 
 
 def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds_it_needs():

@@ -179,4 +179,11 @@ def overrun_outcome(afv: Unit, defenders: list[Unit], trees: int, ips: int, mars
     return (p_c * ev, 1.0 - p_c)
 
 
-__all__ += ["overrun_outcome", "result_value"]
+def overrun_blocked(view, h: str) -> bool:
+    """Does a hex hold what no AFV may overrun (9.13): an enemy AFV, as this side sees it
+    (``view.enemy_at``), or a wreck (``view.wrecks``)? ``h``: a hex id. The AI's overrun
+    choices, plans and checks all ask this one question."""
+    return any(e.is_afv for e in view.enemy_at(h)) or bool(view.wrecks.get(h))
+
+
+__all__ += ["overrun_outcome", "overrun_blocked", "result_value"]

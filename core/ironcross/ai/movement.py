@@ -37,7 +37,7 @@ import copy
 import heapq
 from functools import lru_cache
 
-from core.ironcross.ai.evaluation import assault_odds, at_kill_probability, pc_pass, unit_value
+from core.ironcross.ai.evaluation import assault_odds, at_kill_probability, overrun_blocked, pc_pass, unit_value
 from core.ironcross.ai.influence import los
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, Face, Step, StopMove, ToggleState, action_to_json
@@ -873,8 +873,7 @@ class MovementMixin:
             for e in self.maps.enemies_all:
                 if e.hex in targets:
                     continue
-                es = view.enemy_at(e.hex)
-                if any(x.is_afv for x in es) or view.wrecks.get(e.hex):
+                if overrun_blocked(view, e.hex):
                     continue
                 from core.ironcross.actions import Overrun
 

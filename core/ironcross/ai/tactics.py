@@ -8,7 +8,8 @@ probabilities (``core.ironcross.ai.evaluation``) and the influence maps (``core.
 
 from __future__ import annotations
 
-from core.ironcross.ai.evaluation import ap_attack_value, assault_odds, overrun_outcome, pc_pass, unit_value
+from core.ironcross.ai.evaluation import (ap_attack_value, assault_odds, overrun_blocked, overrun_outcome, pc_pass,
+                                         unit_value)
 from core.ironcross import combat_tables as ct
 from core.ironcross.actions import Action, EndPhase, EndSetup, Overrun
 from core.ironcross.state import Phase
@@ -94,8 +95,8 @@ class TacticsMixin:
 
     def _plans_uncovered_overrun(self, view, units) -> bool:
         """Does the moving group's plan (:meth:`_plan`, with the MPs it has left) end next to an
-        enemy-held goal hex that own infantry cannot assault this Player Turn and no AFV holds
-        (17.13 and 9.13 alike: a hex the AFV's overrun can clear)?"""
+        enemy-held goal hex that own infantry cannot assault this Player Turn and an AFV may overrun
+        (no enemy AFV there nor a wreck, 9.13: a hex the AFV's overrun can clear)?"""
         mv = view.moving()
         if not mv:
             return False
@@ -105,8 +106,8 @@ class TacticsMixin:
         if dest == here:
             return False
         cov = self._covered_goal_hexes(view)
-        return any(n in self.maps.attack and n not in cov and view.enemy_at(n)
-                   and not any(e.is_afv for e in view.enemy_at(n)) for n in view.neighbours(dest))
+        return any(n in self.maps.attack and n not in cov and view.enemy_at(n) and not overrun_blocked(view, n)
+                   for n in view.neighbours(dest))
 
     def _overrun_potential(self, view, units) -> float:
         """Before a move: the best overrun score of an AFV of ``units`` at an adjacent enemy hex."""
@@ -118,7 +119,7 @@ class TacticsMixin:
         best = 0.0
         for n in view.neighbours(afv.hex):
             ds = view.enemy_at(n)
-            if not ds or any(d.is_afv for d in ds) or view.wrecks.get(n):
+            if not ds or overrun_blocked(view, n):
                 continue
             s = self._overrun_score(view, afv, units, Overrun(n, len(units) > 1))
             if s is None:
