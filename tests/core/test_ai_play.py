@@ -1030,7 +1030,8 @@ def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds
                                **{f"R{i}": "1505" for i in range(3)}}, length=length)
         _objectives(g, [_clear(["1505"])], [_occupy(["1505"])], lambda st, game: "russian")
         advance_to(g, Phase.MOVEMENT)
-        p = HeuristicPlayer(1, settings=BehaviorSettings(overrun_uncovered=setting))
+        # the last turn's least odds 0.3: with the default 0 any assault is enough cover
+        p = HeuristicPlayer(1, settings=BehaviorSettings(overrun_uncovered=setting, assault_ratio_last_turn=0.3))
         v = PlayerView(g, "german")
         p.choose(v, "german", g.legal_actions())
         return p._covered_goal_hexes(v)
@@ -1043,9 +1044,9 @@ def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds
 
 @pytest.mark.parametrize("ratio,assaults", [(0.3, False), (0.0, True)])
 def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_hex(ratio, assaults):
-    """In the side's last Player Turn one rifleman next to the goal hex five Russians hold: at the
-    default least ratio (0.3) he marks no assault (17.0: hopeless odds); with 0 he does, since after
-    the last assaults his loss counts for nothing and the hex decides the game."""
+    """In the side's last Player Turn one rifleman next to the goal hex five Russians hold: with a
+    least ratio of 0.3 he marks no assault (17.0: hopeless odds); with 0 (the default) he does, since
+    after the last assaults his loss counts for nothing and the hex decides the game."""
     from core.ironcross.ai.settings import BehaviorSettings
 
     units = [inf("G1", "german", assault=2, pr=7)]

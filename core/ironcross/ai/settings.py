@@ -104,7 +104,7 @@ class BehaviorSettings(BaseModel):
     assault_ratio: float = Field(1.3, ge=0.1, le=5.0, description=(
         "least assault strength ratio (17.0: ratings, PCs, leaders, numbers) to assault a hex that is "
         "no goal"))
-    assault_ratio_last_turn: float = Field(0.3, ge=0.0, le=5.0, description=(
+    assault_ratio_last_turn: float = Field(0.0, ge=0.0, le=5.0, description=(
         "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
         "(end-game push: losing it decides the game); 0 = any assault, however weak (after the last "
         "assaults the units lost count for nothing unless the victory conditions count them)"))
