@@ -6,7 +6,8 @@ heuristic). For each kind it prints how often the side made that blunder a game 
 and with the variant (the variant must avoid it, or the comparison says nothing), the side's share
 of wins for both, and the change with its paired 95 % interval (per-game differences); plus the
 seconds a game as a multiple of the yardstick (``s = 0; for i in range(2_000_000): s += i * i % 7``,
-timed in the same run).
+timed in the same run). A kind the default never commits in the batch is not played (nothing to
+avoid; ``--play-all`` plays it anyway).
 
 Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --games 40 --workers 2
      .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side russian --kinds hidden_revealed_by_own_move
@@ -68,6 +69,12 @@ def _finish(results, side: str) -> str:
     return f"lost with 1-2 enemy units on the objectives {close}, enemy units there {mean:.2f} a game"
 
 
+def _differ(base, var) -> int:
+    """Paired games (the same seed) that the variant played differently: another result or
+    another sequence of actions."""
+    return sum(1 for a, b in zip(base, var) if (a.outcome, a.actions) != (b.outcome, b.actions))
+
+
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.ai_strength import check_settings, scenario_paths
 
@@ -81,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", default=[], metavar="SETTINGS",
                     help="also (or, without --kinds, only) play this settings variant, e.g. "
                          "'defend_reaction_move_threshold=5' (repeatable): a behaviour change measured the same way")
+    ap.add_argument("--play-all", action="store_true",
+                    help="also play the kinds the default never commits in the batch (skipped otherwise: "
+                         "nothing to avoid)")
     args = ap.parse_args(argv)
     if args.kinds is None:
         args.kinds = "" if args.variant else ",".join(VARIANTS)
@@ -104,15 +114,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"default: {args.side} wins {_share(base, args.side)}; {_finish(base, args.side)}")
     print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
     for kind in kinds:
+        committed = _per_game(base, args.side, kind)
+        if committed == 0 and not args.play_all:
+            # nothing to avoid: the kind costs the side nothing in these games (a variant batch would
+            # only measure what its settings change elsewhere, which --variant does)
+            print(f"{kind:30s} {committed:15.2f} {'-':>8s}  {'not played: never committed':24s} "
+                  f"({VARIANTS[kind]})", flush=True)
+            continue
         spec = f"heuristic:{VARIANTS[kind]}"
         var = run_batch(path, args.games, args.seed, {**ai, args.side: spec}, workers=args.workers)
         g, lo, hi = paired_gain(base, var, args.side)
-        print(f"{kind:30s} {_per_game(base, args.side, kind):15.2f} {_per_game(var, args.side, kind):8.2f}  "
-              f"{_share(var, args.side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]})", flush=True)
+        print(f"{kind:30s} {committed:15.2f} {_per_game(var, args.side, kind):8.2f}  "
+              f"{_share(var, args.side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]}; "
+              f"{_differ(base, var)} games differ)", flush=True)
     for text in args.variant:
         var = run_batch(path, args.games, args.seed, {**ai, args.side: f"heuristic:{text}"}, workers=args.workers)
         g, lo, hi = paired_gain(base, var, args.side)
-        changed = sum(1 for a, b in zip(base, var) if (a.outcome, a.actions) != (b.outcome, b.actions))
+        changed = _differ(base, var)
         print(f"variant {text}: {args.side} wins {_share(var, args.side)}, change {g:+.1f} points "
               f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
               f"{_finish(base, args.side)} -> {_finish(var, args.side)}", flush=True)
