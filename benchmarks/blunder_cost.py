@@ -12,6 +12,7 @@ avoid; ``--play-all`` plays it anyway).
 Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --games 40 --workers 2
      .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side russian --kinds hidden_revealed_by_own_move
      .venv/bin/python benchmarks/blunder_cost.py --scenario 5 --games 200 --variant aggression=2
+     .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side both --games 200 --variant hold_objective=3
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
 docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently.
@@ -75,12 +76,44 @@ def _differ(base, var) -> int:
     return sum(1 for a, b in zip(base, var) if (a.outcome, a.actions) != (b.outcome, b.actions))
 
 
+def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str, str]) -> None:
+    """Print ``side``'s rows: its default share, each kind's variant and each ``--variant`` against
+    the same default batch ``base`` (the other side unchanged)."""
+    print(f"default: {side} wins {_share(base, side)}; {_finish(base, side)}")
+    print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
+    for kind in kinds:
+        committed = _per_game(base, side, kind)
+        if committed == 0 and not args.play_all:
+            # nothing to avoid: the kind costs the side nothing in these games (a variant batch would
+            # only measure what its settings change elsewhere, which --variant does)
+            print(f"{kind:30s} {committed:15.2f} {'-':>8s}  {'not played: never committed':24s} "
+                  f"({VARIANTS[kind]})", flush=True)
+            continue
+        spec = f"heuristic:{VARIANTS[kind]}"
+        var = run_batch(path, args.games, args.seed, {**ai, side: spec}, workers=args.workers)
+        g, lo, hi = paired_gain(base, var, side)
+        print(f"{kind:30s} {committed:15.2f} {_per_game(var, side, kind):8.2f}  "
+              f"{_share(var, side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]}; "
+              f"{_differ(base, var)} games differ)", flush=True)
+    for text in args.variant:
+        var = run_batch(path, args.games, args.seed, {**ai, side: f"heuristic:{text}"}, workers=args.workers)
+        g, lo, hi = paired_gain(base, var, side)
+        changed = _differ(base, var)
+        print(f"variant {text}: {side} wins {_share(var, side)}, change {g:+.1f} points "
+              f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
+              f"{_finish(base, side)} -> {_finish(var, side)}", flush=True)
+        # the blunder table before and after: what the change does to each kind, a game
+        rows = [f"{k} {_per_game(base, side, k):.2f} -> {_per_game(var, side, k):.2f}" for k in VARIANTS]
+        print(f"  {side} blunders a game, default -> variant: " + "; ".join(rows), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.ai_strength import check_settings, scenario_paths
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", type=int, default=1, help="shipped scenario number (default 1)")
-    ap.add_argument("--side", choices=("german", "russian"), default="german")
+    ap.add_argument("--side", choices=("german", "russian", "both"), default="german",
+                    help="the side that plays the variants (both: each in turn, against one default batch)")
     ap.add_argument("--games", type=int, default=40, help="games a batch (default 40)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -109,34 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     base = run_batch(path, args.games, args.seed, ai, workers=args.workers)
     per = statistics.median(r.seconds for r in base)
+    sides = ("german", "russian") if args.side == "both" else (args.side,)
     print(f"Scenario {args.scenario}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
           f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
-    print(f"default: {args.side} wins {_share(base, args.side)}; {_finish(base, args.side)}")
-    print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
-    for kind in kinds:
-        committed = _per_game(base, args.side, kind)
-        if committed == 0 and not args.play_all:
-            # nothing to avoid: the kind costs the side nothing in these games (a variant batch would
-            # only measure what its settings change elsewhere, which --variant does)
-            print(f"{kind:30s} {committed:15.2f} {'-':>8s}  {'not played: never committed':24s} "
-                  f"({VARIANTS[kind]})", flush=True)
-            continue
-        spec = f"heuristic:{VARIANTS[kind]}"
-        var = run_batch(path, args.games, args.seed, {**ai, args.side: spec}, workers=args.workers)
-        g, lo, hi = paired_gain(base, var, args.side)
-        print(f"{kind:30s} {committed:15.2f} {_per_game(var, args.side, kind):8.2f}  "
-              f"{_share(var, args.side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]}; "
-              f"{_differ(base, var)} games differ)", flush=True)
-    for text in args.variant:
-        var = run_batch(path, args.games, args.seed, {**ai, args.side: f"heuristic:{text}"}, workers=args.workers)
-        g, lo, hi = paired_gain(base, var, args.side)
-        changed = _differ(base, var)
-        print(f"variant {text}: {args.side} wins {_share(var, args.side)}, change {g:+.1f} points "
-              f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
-              f"{_finish(base, args.side)} -> {_finish(var, args.side)}", flush=True)
-        # the blunder table before and after: what the change does to each kind, a game
-        rows = [f"{k} {_per_game(base, args.side, k):.2f} -> {_per_game(var, args.side, k):.2f}" for k in VARIANTS]
-        print(f"  {args.side} blunders a game, default -> variant: " + "; ".join(rows), flush=True)
+    for side in sides:  # one default batch serves both sides: each variant changes one side only
+        _side_rows(path, args, base, side, kinds, ai)
     total = time.perf_counter() - t0
     print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
     return 0

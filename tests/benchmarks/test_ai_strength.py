@@ -53,3 +53,26 @@ def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys, script, a
     assert e.value.code == 2
     assert calls == []
     assert words in capsys.readouterr().err
+
+
+def test_blunder_cost_plays_one_default_batch_for_both_sides_and_skips_kinds_never_committed(monkeypatch, capsys):
+    """``--side both``: the default batch is played once and each side's variant against it (the
+    other side unchanged); a kind the default never commits is not played (nothing to avoid)."""
+    cost = load_script("blunder_cost")
+    calls = []
+
+    def run_batch(path, games, seed, ai, workers=1):
+        calls.append(dict(ai))
+        default = all(p == "heuristic" for p in ai.values())
+        # the defaults burn out one German MG a game and commit nothing else
+        return [GameResult(i, seed + i, "russian", 7, actions=10,
+                           blunders={"german": {"intensive_fire_burnout": [{"turn": 1}]} if default else {}})
+                for i in range(games)]
+    monkeypatch.setattr(cost, "run_batch", run_batch)
+    assert cost.main(["--scenario", "1", "--side", "both", "--games", "2", "--workers", "1",
+                      "--kinds", "intensive_fire_burnout,poor_target"]) == 0
+    assert calls == [{"german": "heuristic", "russian": "heuristic"},
+                     {"german": "heuristic:intensive_fire_cost=1000.0", "russian": "heuristic"}]
+    out = capsys.readouterr().out
+    assert "default: german wins 0/2" in out and "default: russian wins 2/2" in out
+    assert out.count("not played: never committed") == 3  # poor_target twice, the Russian's burnouts
