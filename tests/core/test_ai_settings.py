@@ -176,3 +176,28 @@ def test_the_settings_table_in_docs_ai_md_matches_the_code():
         bounds = {type(m).__name__: m for m in f.metadata}
         assert float(default) == f.default, name
         assert float(lo) == bounds["Ge"].ge and float(hi) == bounds["Le"].le, name
+
+
+def test_the_hold_bonus_is_set_per_posture():
+    """The bonus for ending a move on a goal hex of the unit's cluster: hold_objective scales it
+    for an attacking side, defend_hold_objective for a defending one, each leaving the other
+    posture's bonus as it was (a defender told to hold harder does not freeze an attacker on taken
+    hexes while enemy units still stand on others)."""
+    g = _mg_duel()
+    v = PlayerView(g, "german")
+
+    def bonus(settings: BehaviorSettings, posture: str) -> float:
+        p = HeuristicPlayer(1, settings)
+        p.posture = posture
+        p._dc = {"ips": v.ips}
+        return p._weights(v)[1]
+
+    for posture in ("attack", "defend"):
+        base = bonus(BehaviorSettings(), posture)
+        assert base > 0
+        attack_x3 = bonus(BehaviorSettings(hold_objective=3.0), posture)
+        defend_x3 = bonus(BehaviorSettings(defend_hold_objective=3.0), posture)
+        if posture == "attack":
+            assert attack_x3 == pytest.approx(3 * base) and defend_x3 == base
+        else:
+            assert defend_x3 == pytest.approx(3 * base) and attack_x3 == base

@@ -240,8 +240,11 @@ class MovementMixin:
             # enemy's guns) accepts more risk each such turn
             wr = ATTACK_RISK_WEIGHT * 0.6 ** min(getattr(self, "_stalls", 0), 4) if attack else DEFEND_RISK_WEIGHT
             st = self.settings
+            # the hold bonus per posture: a defender keeps its goal hexes, an attacker must also
+            # move on from a taken one while enemy units still stand on others
+            hold = st.hold_objective if attack else st.defend_hold_objective
             w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg * st.aggression,
-                                       (0.3 if attack else 0.6) * urg * st.hold_objective,
+                                       (0.3 if attack else 0.6) * urg * hold,
                                        wr * st.self_preservation, urg)
         return w
 

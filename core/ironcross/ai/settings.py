@@ -46,7 +46,10 @@ class BehaviorSettings(BaseModel):
         "multiplier of the weight of expected losses (enemy opportunity and next fire, mines) when "
         "choosing where to move (0 = ignore danger, 4 = very cautious)"))
     hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
-        "multiplier of the bonus for ending a move on a goal hex of the unit's cluster"))
+        "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when attacking (a "
+        "defender uses defend_hold_objective)"))
+    defend_hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when defending"))
     move_threshold: float = Field(0.1, ge=0.0, le=2.0, description=(
         "least gain per unit for a group to move in its own Movement Phase when attacking (a defender "
         "uses defend_move_threshold)"))
@@ -152,6 +155,7 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
     "aggression": (0.25, 4.0, True),
     "self_preservation": (0.25, 4.0, True),
     "hold_objective": (0.25, 4.0, True),
+    "defend_hold_objective": (0.25, 4.0, True),
     "reaction_move_threshold": (0.05, 2.0, True),
     "defend_reaction_move_threshold": (0.05, 2.0, True),
     "hidden_discipline": (0.0, 2.0, False),
