@@ -12,7 +12,7 @@ avoid; ``--play-all`` plays it anyway).
 Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --games 40 --workers 2
      .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side russian --kinds hidden_revealed_by_own_move
      .venv/bin/python benchmarks/blunder_cost.py --scenario 5 --games 200 --variant aggression=2
-     .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side both --games 200 --variant hold_objective=3
+     .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side both --games 200 --variant hold_objective=3,defend_hold_objective=3
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
 docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently.
@@ -41,7 +41,7 @@ VARIANTS: dict[str, str] = {
     "hidden_revealed_by_own_move": "hidden_discipline=5.0",
     "halted_in_open_under_mg": "self_preservation=2.5",
     "lone_assault_failed": "assault_ratio_last_turn=1.3",
-    "objective_abandoned": "hold_objective=3.0",
+    "objective_abandoned": "hold_objective=3.0,defend_hold_objective=3.0",
     "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",
     "poor_target": "poor_target_ratio=0.5",
     "known_minefield_reentered": "mine_caution=1",
