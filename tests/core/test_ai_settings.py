@@ -201,3 +201,31 @@ def test_the_hold_bonus_is_set_per_posture():
             assert attack_x3 == pytest.approx(3 * base) and defend_x3 == base
         else:
             assert defend_x3 == pytest.approx(3 * base) and attack_x3 == base
+
+
+def test_the_secured_hold_bonus_applies_only_when_no_goal_hex_is_enemy_held():
+    """secured_hold_objective scales an attacker's hold bonus only while no goal hex is held by a
+    known enemy unit (every goal taken: the hexes held are what the enemy must win back); with an
+    enemy still on a goal hex the attacker must move on, so the bonus stays as hold_objective sets
+    it; a defender's bonus never changes with it."""
+    g = _mg_duel()
+    v = PlayerView(g, "german")
+
+    def bonus(settings: BehaviorSettings, posture: str, enemy_held: set[str]) -> float:
+        p = HeuristicPlayer(1, settings)
+        p.posture = posture
+        p.maps.attack = set(enemy_held)
+        p._dc = {"ips": v.ips}
+        return p._weights(v)[1]
+
+    for posture in ("attack", "defend"):
+        for held in (set(), {"1506"}):
+            base = bonus(BehaviorSettings(), posture, held)
+            secured = bonus(BehaviorSettings(secured_hold_objective=3.0), posture, held)
+            both = bonus(BehaviorSettings(secured_hold_objective=3.0, hold_objective=2.0), posture, held)
+            if posture == "attack" and not held:
+                assert secured == pytest.approx(3 * base) and both == pytest.approx(6 * base)
+            elif posture == "attack":
+                assert secured == base and both == pytest.approx(2 * base)
+            else:
+                assert secured == base and both == base

@@ -662,6 +662,10 @@ class InfluenceMaps(_GoalsAndRisk):
         self.occupy: set[str] = set()
         self.clear: set[str] = set()
         self.small_occupy: list[set[str]] = []
+        # this Game Turn's goals (set_goals): hexes to occupy, enemy-held hexes to clear, own-held to keep
+        self.goal: set[str] = set()
+        self.attack: set[str] = set()
+        self.guard: set[str] = set()
         self._key = None
         self._threat: dict[tuple, float] = {}
         self._fof: dict[str, float] = {}

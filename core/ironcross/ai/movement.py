@@ -243,6 +243,10 @@ class MovementMixin:
             # the hold bonus per posture: a defender keeps its goal hexes, an attacker must also
             # move on from a taken one while enemy units still stand on others
             hold = st.hold_objective if attack else st.defend_hold_objective
+            if attack and not self.maps.attack:
+                # nothing left to take (a "clear" region to keep, goal hexes still to reach): the
+                # hexes held are what the enemy must win back
+                hold *= st.secured_hold_objective
             w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg * st.aggression,
                                        (0.3 if attack else 0.6) * urg * hold,
                                        wr * st.self_preservation, urg)

@@ -50,6 +50,9 @@ class BehaviorSettings(BaseModel):
         "defender uses defend_hold_objective)"))
     defend_hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when defending"))
+    secured_hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "when attacking with no goal hex held by a known enemy unit (every goal taken, the enemy still "
+        "to be kept out): multiplier of the hold bonus, on top of hold_objective"))
     move_threshold: float = Field(0.1, ge=0.0, le=2.0, description=(
         "least gain per unit for a group to move in its own Movement Phase when attacking (a defender "
         "uses defend_move_threshold)"))
@@ -156,6 +159,7 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
     "self_preservation": (0.25, 4.0, True),
     "hold_objective": (0.25, 4.0, True),
     "defend_hold_objective": (0.25, 4.0, True),
+    "secured_hold_objective": (0.25, 4.0, True),
     "reaction_move_threshold": (0.05, 2.0, True),
     "defend_reaction_move_threshold": (0.05, 2.0, True),
     "hidden_discipline": (0.0, 2.0, False),
