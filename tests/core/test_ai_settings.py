@@ -192,11 +192,12 @@ def test_the_hold_bonus_is_set_per_posture():
         p._dc = {"ips": v.ips}
         return p._weights(v)[1]
 
+    one = {"hold_objective": 1.0, "defend_hold_objective": 1.0}
     for posture in ("attack", "defend"):
-        base = bonus(BehaviorSettings(), posture)
+        base = bonus(BehaviorSettings(**one), posture)
         assert base > 0
-        attack_x3 = bonus(BehaviorSettings(hold_objective=3.0), posture)
-        defend_x3 = bonus(BehaviorSettings(defend_hold_objective=3.0), posture)
+        attack_x3 = bonus(BehaviorSettings(**(one | {"hold_objective": 3.0})), posture)
+        defend_x3 = bonus(BehaviorSettings(**(one | {"defend_hold_objective": 3.0})), posture)
         if posture == "attack":
             assert attack_x3 == pytest.approx(3 * base) and defend_x3 == base
         else:

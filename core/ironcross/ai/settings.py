@@ -48,8 +48,9 @@ class BehaviorSettings(BaseModel):
     hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when attacking (a "
         "defender uses defend_hold_objective)"))
-    defend_hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
-        "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when defending"))
+    defend_hold_objective: float = Field(3.0, ge=0.0, le=4.0, description=(
+        "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when defending "
+        "(3 by paired games: docs/ai.md)"))
     secured_hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
         "when attacking with no goal hex held by a known enemy unit (every goal taken, the enemy still "
         "to be kept out): multiplier of the hold bonus, on top of hold_objective"))
