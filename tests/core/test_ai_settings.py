@@ -178,26 +178,28 @@ def test_the_settings_table_in_docs_ai_md_matches_the_code():
         assert float(lo) == bounds["Ge"].ge and float(hi) == bounds["Le"].le, name
 
 
+def _hold_bonus(v: PlayerView, settings: BehaviorSettings, posture: str, enemy_held: set[str] = frozenset()) -> float:
+    """The heuristic's bonus for ending a move on a goal hex (its movement weights) in ``posture``,
+    with ``enemy_held`` the goal hexes a known enemy unit holds."""
+    p = HeuristicPlayer(1, settings)
+    p.posture = posture
+    p.maps.attack = set(enemy_held)
+    p._dc = {"ips": v.ips}
+    return p._weights(v)[1]
+
+
 def test_the_hold_bonus_is_set_per_posture():
     """The bonus for ending a move on a goal hex of the unit's cluster: hold_objective scales it
     for an attacking side, defend_hold_objective for a defending one, each leaving the other
     posture's bonus as it was (a defender told to hold harder does not freeze an attacker on taken
     hexes while enemy units still stand on others)."""
-    g = _mg_duel()
-    v = PlayerView(g, "german")
-
-    def bonus(settings: BehaviorSettings, posture: str) -> float:
-        p = HeuristicPlayer(1, settings)
-        p.posture = posture
-        p._dc = {"ips": v.ips}
-        return p._weights(v)[1]
-
+    v = PlayerView(_mg_duel(), "german")
     one = {"hold_objective": 1.0, "defend_hold_objective": 1.0}
     for posture in ("attack", "defend"):
-        base = bonus(BehaviorSettings(**one), posture)
+        base = _hold_bonus(v, BehaviorSettings(**one), posture)
         assert base > 0
-        attack_x3 = bonus(BehaviorSettings(**(one | {"hold_objective": 3.0})), posture)
-        defend_x3 = bonus(BehaviorSettings(**(one | {"defend_hold_objective": 3.0})), posture)
+        attack_x3 = _hold_bonus(v, BehaviorSettings(**(one | {"hold_objective": 3.0})), posture)
+        defend_x3 = _hold_bonus(v, BehaviorSettings(**(one | {"defend_hold_objective": 3.0})), posture)
         if posture == "attack":
             assert attack_x3 == pytest.approx(3 * base) and defend_x3 == base
         else:
@@ -209,21 +211,12 @@ def test_the_secured_hold_bonus_applies_only_when_no_goal_hex_is_enemy_held():
     known enemy unit (every goal taken: the hexes held are what the enemy must win back); with an
     enemy still on a goal hex the attacker must move on, so the bonus stays as hold_objective sets
     it; a defender's bonus never changes with it."""
-    g = _mg_duel()
-    v = PlayerView(g, "german")
-
-    def bonus(settings: BehaviorSettings, posture: str, enemy_held: set[str]) -> float:
-        p = HeuristicPlayer(1, settings)
-        p.posture = posture
-        p.maps.attack = set(enemy_held)
-        p._dc = {"ips": v.ips}
-        return p._weights(v)[1]
-
+    v = PlayerView(_mg_duel(), "german")
     for posture in ("attack", "defend"):
         for held in (set(), {"1506"}):
-            base = bonus(BehaviorSettings(), posture, held)
-            secured = bonus(BehaviorSettings(secured_hold_objective=3.0), posture, held)
-            both = bonus(BehaviorSettings(secured_hold_objective=3.0, hold_objective=2.0), posture, held)
+            base = _hold_bonus(v, BehaviorSettings(), posture, held)
+            secured = _hold_bonus(v, BehaviorSettings(secured_hold_objective=3.0), posture, held)
+            both = _hold_bonus(v, BehaviorSettings(secured_hold_objective=3.0, hold_objective=2.0), posture, held)
             if posture == "attack" and not held:
                 assert secured == pytest.approx(3 * base) and both == pytest.approx(6 * base)
             elif posture == "attack":
