@@ -52,8 +52,9 @@ class BehaviorSettings(BaseModel):
         "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when defending "
         "(3 by paired games: docs/ai.md)"))
     secured_hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
-        "when attacking with no goal hex held by a known enemy unit (every goal taken, the enemy still "
-        "to be kept out): multiplier of the hold bonus, on top of hold_objective"))
+        "when attacking with no goal hex held by a known enemy unit (nothing left to take from the enemy: "
+        "a \"clear\" region to keep, free goal hexes to reach): multiplier of the hold bonus, on top of "
+        "hold_objective"))
     move_threshold: float = Field(0.1, ge=0.0, le=2.0, description=(
         "least gain per unit for a group to move in its own Movement Phase when attacking (a defender "
         "uses defend_move_threshold)"))
