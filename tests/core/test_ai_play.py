@@ -1059,3 +1059,29 @@ def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_h
     assert v.is_phasing and v.turn == v.game_length
     a = HeuristicPlayer(1, settings=BehaviorSettings(assault_ratio_last_turn=ratio)).choose(v, "german", g.legal_actions())
     assert (a == DesignateAssault(("G1",), "1506")) is assaults, a
+
+
+@pytest.mark.parametrize("spread,target", [(0, "1506"), (1, "1605")])
+def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_assaults(spread, target):
+    """The side's last Player Turn, two enemy-held goal hexes: three strong Germans are already
+    marked against the lone weak Russian in 1506 (17.0); G4, next to 1506 and 1605, joins them with
+    ``assault_spread`` 0 (the odds of all marked stacks, at most 3) and goes for 1605's holder with
+    1 (what he adds to the odds there: nothing at 1506, whose odds are already over 3)."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("G4", "german", assault=3, pr=8)]
+    units += [inf("R1", "russian", assault=1, pr=5), inf("R2", "russian", assault=3, pr=8)]
+    g = small_game(units, {"G1": "1507", "G2": "1507", "G3": "1507", "G4": "1606", "R1": "1506", "R2": "1605"},
+                   length=1, first_side="russian")
+    goals = ["1506", "1605"]
+    _objectives(g, [_clear(goals)], [_occupy(goals)],
+                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    three = next(a for a in g.legal_actions() if isinstance(a, DesignateAssault)
+                 and sorted(a.units) == ["G1", "G2", "G3"] and a.target == "1506")
+    g.apply(three)
+    v = PlayerView(g, "german")
+    assert v.is_phasing and v.turn == v.game_length
+    p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
+    a = p.choose(v, "german", g.legal_actions())
+    assert a == DesignateAssault(("G4",), target), a

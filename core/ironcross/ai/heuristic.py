@@ -499,7 +499,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
 
     def _designate(self, view, actions: list[Action]) -> Action | None:
         """17.0: Assault markers where the strength ratio (with the stacks already marked against
-        the same hex, 17.31) reaches what the hex is worth (``_assault_need``)."""
+        the same hex, 17.31) reaches what the hex is worth (``_assault_need``), the best first: the
+        defenders' value times the odds (at most 3), or, with ``assault_spread`` in the side's last
+        Player Turn, times what the stack adds to the odds against an enemy-held goal hex."""
         scored = []
         marked: dict[str, list] = {}
         for u in view.own_units():
@@ -507,6 +509,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 marked.setdefault(u.assault_hex, []).append(u)
         incoming = self._enemy_assaults_on_goals(view) if self.settings.counter_assault > 0 else {}
         last = self._last_player_turn(view)
+        # assault_spread: in the side's last Player Turn every enemy-held goal hex left decides the game
+        spread = self.settings.assault_spread > 0 and self._turns_left(view) <= 1
         for a in actions:
             if a.kind != "designate_assault":
                 continue
@@ -524,6 +528,11 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if odds < self._assault_need(view, a.target):
                 continue
             gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
+            if spread and a.target in self.maps.attack:
+                # what this stack adds to the stacks already marked against the hex (17.31)
+                before = assault_odds(marked[a.target], defenders) if a.target in marked else 0.0
+                scored.append((gain * (min(odds, 3.0) - min(before, 3.0)) + 0.01 * len(att), a))
+                continue
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
