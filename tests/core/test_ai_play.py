@@ -1061,12 +1061,12 @@ def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_h
     assert (a == DesignateAssault(("G1",), "1506")) is assaults, a
 
 
-@pytest.mark.parametrize("spread,target", [(0, "1506"), (1, "1605")])
+@pytest.mark.parametrize("spread,target", [(0, "1506"), (1, "1605"), (2, "1605")])
 def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_assaults(spread, target):
     """The side's last Player Turn, two enemy-held goal hexes: three strong Germans are already
     marked against the lone weak Russian in 1506 (17.0); G4, next to 1506 and 1605, joins them with
     ``assault_spread`` 0 (the odds of all marked stacks, at most 3) and goes for 1605's holder with
-    1 (what he adds to the odds there: nothing at 1506, whose odds are already over 3)."""
+    1 and 2 (what he adds to the odds there: nothing at 1506, whose odds are already over 3)."""
     from core.ironcross.ai.settings import BehaviorSettings
 
     units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("G4", "german", assault=3, pr=8)]
@@ -1085,3 +1085,36 @@ def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_a
     p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
     a = p.choose(v, "german", g.legal_actions())
     assert a == DesignateAssault(("G4",), target), a
+
+
+@pytest.mark.parametrize("spread,marked", [
+    (0, [(("G1", "G2", "G3"), "1506"), (("T",), "1506")]),
+    (1, [(("G1", "G2", "G3"), "1506"), (("T",), "1506")]),
+    (2, [(("G1", "G2", "G3"), "1605"), (("T",), "1506")]),
+])
+def test_17_0_assault_spread_2_keeps_the_only_stack_that_can_reach_a_goal_hex_for_it(spread, marked):
+    """The side's last Player Turn: the stack in 1606 is next to both enemy-held goal hexes, three
+    Russians in 1506 and two in 1605; T in 1507 can reach only 1506. The stack marks the richer
+    1506 first with ``assault_spread`` 0 and 1, and T follows it there, so nobody assaults 1605
+    (17.0: its holders decide the game); with 2 the stack counts what 1605 loses without it and
+    goes there, and T takes 1506."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("T", "german", assault=3, pr=8)]
+    units += [inf(f"A{i}", "russian", assault=1, pr=5) for i in range(3)]
+    units += [inf(f"B{i}", "russian", assault=1, pr=5) for i in range(2)]
+    g = small_game(units, {"G1": "1606", "G2": "1606", "G3": "1606", "T": "1507", "A0": "1506", "A1": "1506",
+                           "A2": "1506", "B0": "1605", "B1": "1605"}, length=1, first_side="russian")
+    goals = ["1506", "1605"]
+    _objectives(g, [_clear(goals)], [_occupy(goals)],
+                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
+    got = []
+    while True:
+        a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+        if not isinstance(a, DesignateAssault):
+            break
+        got.append((a.units, a.target))
+        g.apply(a)
+    assert got == marked

@@ -511,6 +511,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         last = self._last_player_turn(view)
         # assault_spread: in the side's last Player Turn every enemy-held goal hex left decides the game
         spread = self.settings.assault_spread > 0 and self._turns_left(view) <= 1
+        alone = self._only_assaulters(view, actions, marked) if spread and self.settings.assault_spread >= 2 else {}
         for a in actions:
             if a.kind != "designate_assault":
                 continue
@@ -531,11 +532,36 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if spread and a.target in self.maps.attack:
                 # what this stack adds to the stacks already marked against the hex (17.31)
                 before = assault_odds(marked[a.target], defenders) if a.target in marked else 0.0
-                scored.append((gain * (min(odds, 3.0) - min(before, 3.0)) + 0.01 * len(att), a))
+                # and what another such hex loses when this stack is the only one left to assault it
+                ids = set(a.units)
+                lost = sum(max((v for us, v in ways if us <= ids), default=0.0)
+                           for t, (who, ways) in alone.items() if t != a.target and who <= ids)
+                scored.append((gain * (min(odds, 3.0) - min(before, 3.0)) - lost + 0.01 * len(att), a))
                 continue
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
+
+    def _only_assaulters(self, view, actions: list[Action], marked: dict) -> dict[str, tuple[set, list]]:
+        """Enemy-held goal hexes no stack is marked against yet -> (the units that could still be
+        marked against it, [(the units of such a marker, the defenders' value times its odds, at
+        most 3)]) from the ``actions`` offered (17.0): what ``assault_spread`` 2 counts as lost when
+        a stack holding all of those units goes elsewhere."""
+        out: dict[str, tuple[set, list]] = {}
+        for a in actions:
+            if a.kind != "designate_assault" or a.target not in self.maps.attack or a.target in marked:
+                continue
+            defenders = view.enemy_at(a.target)
+            if not defenders:
+                continue
+            odds = assault_odds([view.unit(x) for x in a.units], defenders)
+            if odds < self._assault_need(view, a.target):
+                continue
+            gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
+            who, ways = out.setdefault(a.target, (set(), []))
+            who.update(a.units)
+            ways.append((frozenset(a.units), gain * min(odds, 3.0)))
+        return out
 
     @staticmethod
     def _last_player_turn(view) -> bool:
