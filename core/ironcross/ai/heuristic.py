@@ -528,7 +528,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             odds = assault_odds(marked.get(a.target, []) + att, defenders)
             if odds < self._assault_need(view, a.target):
                 continue
-            gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
+            gain = self._defenders_worth(a.target, defenders)
             if spread and a.target in self.maps.attack:
                 # what this stack adds to the stacks already marked against the hex (17.31)
                 before = assault_odds(marked[a.target], defenders) if a.target in marked else 0.0
@@ -541,6 +541,11 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
+
+    def _defenders_worth(self, target: str, defenders: list) -> float:
+        """What clearing ``target`` of ``defenders`` is worth to an assault (17.0): their values
+        (:func:`unit_value`) times the hex's objective factor."""
+        return sum(unit_value(d) for d in defenders) * self._objective_factor(target)
 
     def _only_assaulters(self, view, actions: list[Action], marked: dict) -> dict[str, tuple[set, list]]:
         """Enemy-held goal hexes no stack is marked against yet -> (the units that could still be
@@ -557,7 +562,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             odds = assault_odds([view.unit(x) for x in a.units], defenders)
             if odds < self._assault_need(view, a.target):
                 continue
-            gain = sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)
+            gain = self._defenders_worth(a.target, defenders)
             who, ways = out.setdefault(a.target, (set(), []))
             who.update(a.units)
             ways.append((frozenset(a.units), gain * min(odds, 3.0)))
