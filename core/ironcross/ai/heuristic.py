@@ -502,16 +502,15 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         the same hex, 17.31) reaches what the hex is worth (``_assault_need``), the best first: the
         defenders' value times the odds (at most 3), or, with ``assault_spread`` in the side's last
         Player Turn, times what the stack adds to the odds against an enemy-held goal hex."""
-        scored = []
         marked: dict[str, list] = {}
         for u in view.own_units():
             if u.assault_hex:
                 marked.setdefault(u.assault_hex, []).append(u)
         incoming = self._enemy_assaults_on_goals(view) if self.settings.counter_assault > 0 else {}
         last = self._last_player_turn(view)
-        # assault_spread: in the side's last Player Turn every enemy-held goal hex left decides the game
-        spread = self.settings.assault_spread > 0 and self._turns_left(view) <= 1
-        alone = self._only_assaulters(view, actions, marked) if spread and self.settings.assault_spread >= 2 else {}
+        # the markers that reach their odds: (action, its units, the defenders, the odds with the
+        # stacks already marked there, the defenders' worth)
+        cands = []
         for a in actions:
             if a.kind != "designate_assault":
                 continue
@@ -528,7 +527,13 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             odds = assault_odds(marked.get(a.target, []) + att, defenders)
             if odds < self._assault_need(view, a.target):
                 continue
-            gain = self._defenders_worth(a.target, defenders)
+            cands.append((a, att, defenders, odds,
+                          sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)))
+        # assault_spread: in the side's last Player Turn every enemy-held goal hex left decides the game
+        spread = self.settings.assault_spread > 0 and self._turns_left(view) <= 1
+        alone = self._only_assaulters(cands, marked) if spread and self.settings.assault_spread >= 2 else {}
+        scored = []
+        for a, att, defenders, odds, gain in cands:
             if spread and a.target in self.maps.attack:
                 # what this stack adds to the stacks already marked against the hex (17.31)
                 before = assault_odds(marked[a.target], defenders) if a.target in marked else 0.0
@@ -542,27 +547,15 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         s, a = self._best(scored)
         return a if a is not None else EndPhase()
 
-    def _defenders_worth(self, target: str, defenders: list) -> float:
-        """What clearing ``target`` of ``defenders`` is worth to an assault (17.0): their values
-        (:func:`unit_value`) times the hex's objective factor."""
-        return sum(unit_value(d) for d in defenders) * self._objective_factor(target)
-
-    def _only_assaulters(self, view, actions: list[Action], marked: dict) -> dict[str, tuple[set, list]]:
+    def _only_assaulters(self, cands: list[tuple], marked: dict) -> dict[str, tuple[set, list]]:
         """Enemy-held goal hexes no stack is marked against yet -> (the units that could still be
-        marked against it, [(the units of such a marker, the defenders' value times its odds, at
-        most 3)]) from the ``actions`` offered (17.0): what ``assault_spread`` 2 counts as lost when
-        a stack holding all of those units goes elsewhere."""
+        marked against it, [(the units of such a marker, the defenders' worth times its odds, at
+        most 3)]) from the markers :meth:`_designate` found reaching their odds (17.0): what
+        ``assault_spread`` 2 counts as lost when a stack holding all of those units goes elsewhere."""
         out: dict[str, tuple[set, list]] = {}
-        for a in actions:
-            if a.kind != "designate_assault" or a.target not in self.maps.attack or a.target in marked:
+        for a, _att, _defenders, odds, gain in cands:
+            if a.target not in self.maps.attack or a.target in marked:
                 continue
-            defenders = view.enemy_at(a.target)
-            if not defenders:
-                continue
-            odds = assault_odds([view.unit(x) for x in a.units], defenders)
-            if odds < self._assault_need(view, a.target):
-                continue
-            gain = self._defenders_worth(a.target, defenders)
             who, ways = out.setdefault(a.target, (set(), []))
             who.update(a.units)
             ways.append((frozenset(a.units), gain * min(odds, 3.0)))
