@@ -1042,6 +1042,16 @@ def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds
     assert covered(1, 4, 3, setting=0) == frozenset()
 
 
+def _last_turn_designation(units, where: dict, goals: list[str]):
+    """A one-Game-Turn game whose German Player Turn comes last, at its assault designation (17.0):
+    both sides' goals are ``goals``, and the Russian wins while a Russian unit stands in one."""
+    g = small_game(units, where, length=1, first_side="russian")
+    _objectives(g, [_clear(goals)], [_occupy(goals)],
+                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
+    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    return g
+
+
 @pytest.mark.parametrize("ratio,assaults", [(0.3, False), (0.0, True)])
 def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_hex(ratio, assaults):
     """In the side's last Player Turn one rifleman next to the goal hex five Russians hold: with a
@@ -1051,10 +1061,7 @@ def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_h
 
     units = [inf("G1", "german", assault=2, pr=7)]
     units += [inf(f"R{i}", "russian", assault=5, pr=10) for i in range(5)]
-    g = small_game(units, {"G1": "1507", **{f"R{i}": "1506" for i in range(5)}}, length=1, first_side="russian")
-    _objectives(g, [_clear(["1506"])], [_occupy(["1506"])],
-                lambda st, game: "russian" if any(u.hex == "1506" for u in st.units_of("russian")) else "german")
-    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    g = _last_turn_designation(units, {"G1": "1507", **{f"R{i}": "1506" for i in range(5)}}, ["1506"])
     v = PlayerView(g, "german")
     assert v.is_phasing and v.turn == v.game_length
     a = HeuristicPlayer(1, settings=BehaviorSettings(assault_ratio_last_turn=ratio)).choose(v, "german", g.legal_actions())
@@ -1071,12 +1078,8 @@ def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_a
 
     units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("G4", "german", assault=3, pr=8)]
     units += [inf("R1", "russian", assault=1, pr=5), inf("R2", "russian", assault=3, pr=8)]
-    g = small_game(units, {"G1": "1507", "G2": "1507", "G3": "1507", "G4": "1606", "R1": "1506", "R2": "1605"},
-                   length=1, first_side="russian")
-    goals = ["1506", "1605"]
-    _objectives(g, [_clear(goals)], [_occupy(goals)],
-                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
-    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    g = _last_turn_designation(units, {"G1": "1507", "G2": "1507", "G3": "1507", "G4": "1606", "R1": "1506",
+                                       "R2": "1605"}, ["1506", "1605"])
     three = next(a for a in g.legal_actions() if isinstance(a, DesignateAssault)
                  and sorted(a.units) == ["G1", "G2", "G3"] and a.target == "1506")
     g.apply(three)
@@ -1103,12 +1106,8 @@ def test_17_0_assault_spread_2_keeps_the_only_stack_that_can_reach_a_goal_hex_fo
     units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("T", "german", assault=3, pr=8)]
     units += [inf(f"A{i}", "russian", assault=1, pr=5) for i in range(3)]
     units += [inf(f"B{i}", "russian", assault=1, pr=5) for i in range(2)]
-    g = small_game(units, {"G1": "1606", "G2": "1606", "G3": "1606", "T": "1507", "A0": "1506", "A1": "1506",
-                           "A2": "1506", "B0": "1605", "B1": "1605"}, length=1, first_side="russian")
-    goals = ["1506", "1605"]
-    _objectives(g, [_clear(goals)], [_occupy(goals)],
-                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
-    advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
+    g = _last_turn_designation(units, {"G1": "1606", "G2": "1606", "G3": "1606", "T": "1507", "A0": "1506",
+                                       "A1": "1506", "A2": "1506", "B0": "1605", "B1": "1605"}, ["1506", "1605"])
     p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
     got = []
     while True:
