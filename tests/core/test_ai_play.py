@@ -1042,12 +1042,13 @@ def test_17_0_a_goal_hex_counts_as_covered_only_in_the_last_move_and_at_the_odds
     assert covered(1, 4, 3, setting=0) == frozenset()
 
 
-def _last_turn_designation(units, where: dict, goals: list[str]):
+def _last_turn_designation(units, where: dict, goals: list[str], outcome=None):
     """A one-Game-Turn game whose German Player Turn comes last, at its assault designation (17.0):
-    both sides' goals are ``goals``, and the Russian wins while a Russian unit stands in one."""
+    both sides' goals are ``goals``, and the Russian wins while a Russian unit stands in one (or
+    ``outcome(state, game)`` names the winner)."""
     g = small_game(units, where, length=1, first_side="russian")
-    _objectives(g, [_clear(goals)], [_occupy(goals)],
-                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
+    _objectives(g, [_clear(goals)], [_occupy(goals)], outcome or (
+        lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german"))
     advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=2)
     return g
 
@@ -1088,6 +1089,27 @@ def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_a
     p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
     a = p.choose(v, "german", g.legal_actions())
     assert a == DesignateAssault(("G4",), target), a
+
+
+@pytest.mark.parametrize("spread", [0, 2])
+def test_17_0_assault_spread_leaves_a_side_that_wins_as_things_stand_alone(spread):
+    """The situation above, but the German wins as things stand (the victory conditions name it
+    the winner now: the defend posture), so no enemy-held goal hex decides the game and
+    ``assault_spread`` changes nothing: G4 joins the three Germans against 1506 with 2 as with 0
+    (a defender's last turn does not send men out of their stack one by one)."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("G4", "german", assault=3, pr=8)]
+    units += [inf("R1", "russian", assault=1, pr=5), inf("R2", "russian", assault=3, pr=8)]
+    g = _last_turn_designation(units, {"G1": "1507", "G2": "1507", "G3": "1507", "G4": "1606", "R1": "1506",
+                                       "R2": "1605"}, ["1506", "1605"], outcome=lambda st, game: "german")
+    three = next(a for a in g.legal_actions() if isinstance(a, DesignateAssault)
+                 and sorted(a.units) == ["G1", "G2", "G3"] and a.target == "1506")
+    g.apply(three)
+    p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
+    a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+    assert p.posture == "defend"
+    assert a == DesignateAssault(("G4",), "1506"), a
 
 
 @pytest.mark.parametrize("spread,marked", [

@@ -501,7 +501,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         """17.0: Assault markers where the strength ratio (with the stacks already marked against
         the same hex, 17.31) reaches what the hex is worth (``_assault_need``), the best first: the
         defenders' value times the odds (at most 3), or, with ``assault_spread`` in the side's last
-        Player Turn, times what the stack adds to the odds against an enemy-held goal hex."""
+        Player Turn while attacking, times what the stack adds to the odds against an enemy-held
+        goal hex."""
         marked: dict[str, list] = {}
         for u in view.own_units():
             if u.assault_hex:
@@ -529,8 +530,10 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 continue
             cands.append((a, att, defenders, odds,
                           sum(unit_value(d) for d in defenders) * self._objective_factor(a.target)))
-        # assault_spread: in the side's last Player Turn every enemy-held goal hex left decides the game
-        spread = self.settings.assault_spread > 0 and self._turns_left(view) <= 1
+        # assault_spread: in the side's last Player Turn every enemy-held goal hex left decides the
+        # game -- unless the side wins as things stand (posture "defend"): then no such hex decides
+        # it, and a lone unit sent out of its stack against one only risks what holds the win
+        spread = self.settings.assault_spread > 0 and self.posture == "attack" and self._turns_left(view) <= 1
         alone = self._only_assaulters(cands, marked) if spread and self.settings.assault_spread >= 2 else {}
         scored = []
         for a, att, defenders, odds, gain in cands:
