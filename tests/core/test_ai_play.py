@@ -1069,18 +1069,26 @@ def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_h
     assert (a == DesignateAssault(("G1",), "1506")) is assaults, a
 
 
-@pytest.mark.parametrize("spread,target", [(0, "1506"), (1, "1605"), (2, "1605")])
-def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_assaults(spread, target):
+@pytest.mark.parametrize("spread,winner_now,target", [
+    (0, "russian", "1506"), (1, "russian", "1605"), (2, "russian", "1605"),
+    (0, "german", "1506"), (2, "german", "1506"),
+])
+def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_assaults(spread, winner_now, target):
     """The side's last Player Turn, two enemy-held goal hexes: three strong Germans are already
     marked against the lone weak Russian in 1506 (17.0); G4, next to 1506 and 1605, joins them with
     ``assault_spread`` 0 (the odds of all marked stacks, at most 3) and goes for 1605's holder with
-    1 and 2 (what he adds to the odds there: nothing at 1506, whose odds are already over 3)."""
+    1 and 2 (what he adds to the odds there: nothing at 1506, whose odds are already over 3). When
+    the German wins as things stand (the victory conditions name it the winner now: the defend
+    posture) no enemy-held goal hex decides the game and ``assault_spread`` changes nothing: G4
+    joins the three with 2 as with 0 (a defender's last turn does not send men out of their stack
+    one by one)."""
     from core.ironcross.ai.settings import BehaviorSettings
 
     units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("G4", "german", assault=3, pr=8)]
     units += [inf("R1", "russian", assault=1, pr=5), inf("R2", "russian", assault=3, pr=8)]
+    outcome = (lambda st, game: "german") if winner_now == "german" else None
     g = _last_turn_designation(units, {"G1": "1507", "G2": "1507", "G3": "1507", "G4": "1606", "R1": "1506",
-                                       "R2": "1605"}, ["1506", "1605"])
+                                       "R2": "1605"}, ["1506", "1605"], outcome=outcome)
     three = next(a for a in g.legal_actions() if isinstance(a, DesignateAssault)
                  and sorted(a.units) == ["G1", "G2", "G3"] and a.target == "1506")
     g.apply(three)
@@ -1088,28 +1096,8 @@ def test_17_0_assault_spread_sends_the_last_turns_stack_at_the_goal_hex_nobody_a
     assert v.is_phasing and v.turn == v.game_length
     p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
     a = p.choose(v, "german", g.legal_actions())
+    assert p.posture == ("defend" if winner_now == "german" else "attack")
     assert a == DesignateAssault(("G4",), target), a
-
-
-@pytest.mark.parametrize("spread", [0, 2])
-def test_17_0_assault_spread_leaves_a_side_that_wins_as_things_stand_alone(spread):
-    """The situation above, but the German wins as things stand (the victory conditions name it
-    the winner now: the defend posture), so no enemy-held goal hex decides the game and
-    ``assault_spread`` changes nothing: G4 joins the three Germans against 1506 with 2 as with 0
-    (a defender's last turn does not send men out of their stack one by one)."""
-    from core.ironcross.ai.settings import BehaviorSettings
-
-    units = [inf(f"G{i}", "german", assault=5, pr=10) for i in range(1, 4)] + [inf("G4", "german", assault=3, pr=8)]
-    units += [inf("R1", "russian", assault=1, pr=5), inf("R2", "russian", assault=3, pr=8)]
-    g = _last_turn_designation(units, {"G1": "1507", "G2": "1507", "G3": "1507", "G4": "1606", "R1": "1506",
-                                       "R2": "1605"}, ["1506", "1605"], outcome=lambda st, game: "german")
-    three = next(a for a in g.legal_actions() if isinstance(a, DesignateAssault)
-                 and sorted(a.units) == ["G1", "G2", "G3"] and a.target == "1506")
-    g.apply(three)
-    p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
-    a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
-    assert p.posture == "defend"
-    assert a == DesignateAssault(("G4",), "1506"), a
 
 
 @pytest.mark.parametrize("spread,marked", [
