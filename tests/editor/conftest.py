@@ -47,3 +47,11 @@ def opened_window(qtbot, path, size=(1200, 800)):
     if w.scenario_ctl.doc is not None:
         w.scenario_ctl.doc.undo_stack.setClean()
     w.document.undo_stack.setClean()
+
+
+def search_finished(panel, qtbot, timeout=120_000):
+    """Wait until the Balance panel's search ended (its result shown or its error), then assert it
+    has a result. Waiting on what the worker's ``done`` does in the GUI thread, not on the signal:
+    a search of fake games can finish before a signal blocker would connect."""
+    qtbot.waitUntil(lambda: panel.result is not None or panel.run_btn.isEnabled(), timeout=timeout)
+    assert panel.result is not None, panel.status.text()

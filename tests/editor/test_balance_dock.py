@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
 
-from tests.editor.conftest import opened_window  # noqa: E402
+from tests.editor.conftest import opened_window, search_finished  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("dialogs")  # tests/editor/conftest.py
 
@@ -44,8 +44,7 @@ def test_balance_panel_runs_lists_and_applies_one_undo_step(win, qtbot):
     panel.budget.setValue(40)
     panel.first.setValue(4)
     assert panel.start(play=fake)
-    with qtbot.waitSignal(panel.runner.done, timeout=120_000):
-        pass
+    search_finished(panel, qtbot)
     rows = {r["change"]: r for r in panel.rows}
     assert rows["russian.hidden+=1"]["status"] == "invalid"           # 24.21: reported, never played
     assert rows["russian.hidden+=1"]["games"] == 0
@@ -80,7 +79,6 @@ def test_cancel_keeps_the_table_so_far(win, qtbot):
 
     panel.first.setValue(4)
     assert panel.start(play=slow)
-    with qtbot.waitSignal(panel.runner.done, timeout=120_000):
-        pass
+    search_finished(panel, qtbot)
     assert panel.result.interrupted
     assert len(calls) == 2 and sum(r["games"] for r in panel.rows) == 8

@@ -16,7 +16,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 
-from tests.editor.conftest import opened_window  # noqa: E402
+from tests.editor.conftest import opened_window, search_finished  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
@@ -53,8 +53,7 @@ def searched(win, qtbot):
     panel.budget.setValue(8)
     panel.first.setValue(2)
     assert panel.start(play=fake)
-    with qtbot.waitSignal(panel.runner.done, timeout=120_000):
-        pass
+    search_finished(panel, qtbot)
     return panel
 
 
