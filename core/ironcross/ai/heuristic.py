@@ -575,8 +575,12 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         objective hex (the balance replays: a sortie leaving one man behind lost the hex within two
         Player Turns in 11 of 19 games of Scenario 1); an attacker keeps at least two units there
         and at least as many as go. Either may when ``target`` is itself an enemy-held objective
-        hex."""
+        hex -- unless ``guard_last_move`` holds it: before the enemy's last Movement Phase the last
+        own unit in a hex of a region to keep clear that he can still enter stays (24.8: one enemy
+        unit walking in there decides the game as surely as one left in ``target``)."""
         m = self.maps
+        if self.settings.guard_last_move > 0 and self._leaves_keep_hex_empty(view, att, marked):
+            return True
         if target in m.attack:
             return False
         held = m.guard | m.goal
@@ -594,6 +598,23 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             if stay < max(2, len(here) - stay):
                 return True
         return False
+
+    def _leaves_keep_hex_empty(self, view, att: list, marked: dict | None) -> bool:
+        """Would the assaulting units ``att`` (with those already marked, ``marked``: target ->
+        units) leave no own unit (an AFV counts: 8.23 keeps the enemy out of any hex we hold) in a
+        hex of a region to keep clear that the enemy can still enter in its last Movement Phase
+        (``_keep_last_move``, set by the goals of this Player Turn; empty in other turns)? Only in
+        the side's own Player Turn: that Movement Phase of his is still to come."""
+        keep = getattr(self, "_keep_last_move", None)
+        if not keep or not view.is_phasing:
+            return False  # in the enemy's Player Turn his Movement Phase is over (only markers come)
+        leaving = {u.hex for u in att if u is not None and u.hex in keep}
+        if not leaving:
+            return False
+        going = {u.id for u in att if u is not None}
+        for us in (marked or {}).values():
+            going |= {u.id for u in us}
+        return any(not any(u.hex == h and u.id not in going for u in view.own_units()) for h in sorted(leaving))
 
     def _assault(self, view, actions: list[Action]) -> Action | None:
         scored = []

@@ -199,6 +199,9 @@ class StrategyMixin:
         goal: set[str] = set()
         attack: set[str] = set()
         guard: set[str] = set()
+        # the hexes of regions to keep clear that the enemy can still enter in its last Movement
+        # Phase (empty or held by us): what guard_last_move keeps a unit in
+        self._keep_last_move: set[str] = set()
         for o in view.objectives:
             region = set(o["hexes"])
             small = len(region) <= SMALL_REGION
@@ -210,6 +213,7 @@ class StrategyMixin:
                     if view.phase is not Phase.SETUP and self._enemy_moves_left(view) == 1:
                         # the enemy's last move: only the hexes an enemy unit can still enter
                         keep = self._reachable_by_enemy(view, keep, own_hexes)
+                        self._keep_last_move |= keep
                     guard |= keep  # keep the enemy out by standing there (8.23)
             else:
                 if o.get("control"):
