@@ -1129,22 +1129,27 @@ def test_17_0_assault_spread_2_keeps_the_only_stack_that_can_reach_a_goal_hex_fo
     assert got == marked
 
 
-@pytest.mark.parametrize("setting,g1_goes", [(0, True), (1, False)])
-def test_17_0_guard_last_move_keeps_the_last_man_in_a_hex_the_enemy_can_still_enter(setting, g1_goes):
+@pytest.mark.parametrize("setting,helpers,g1_goes", [
+    (0, True, True), (1, True, False), (2, True, False),
+    (0, False, True), (1, False, False), (2, False, True),
+])
+def test_17_0_guard_last_move_keeps_the_last_man_in_a_hex_the_enemy_can_still_enter(setting, helpers, g1_goes):
     """The German moves first in the game's only Game Turn, so the Russian's last Movement Phase is
     still to come. The German must keep the two-hex region 1506-1606 clear of Russians (24.8: one
     Russian there at the end decides). R1 holds 1506; G1 stands alone in 1606, R2 two hexes away
-    could walk into 1606 were it empty. With ``guard_last_move`` 0 G1 is marked with the others
-    against 1506 (17.0 a: the assaulters move into it, so 1606 is left to R2); with 1 G2 and G3 in
-    1507 assault and G1 stays."""
+    could walk into 1606 were it empty. With ``guard_last_move`` 0 G1 is marked against 1506 (17.0 a:
+    the assaulters move into it, so 1606 is left to R2); with 1 G1 stays; with 2 it stays while G2
+    and G3 in 1507 (``helpers``, outside the region) can assault 1506, and goes when nobody else can."""
     from core.ironcross.ai.settings import BehaviorSettings
 
-    units = [inf("G1", "german", assault=3, pr=8), inf("G2", "german", assault=3, pr=8),
-             inf("G3", "german", assault=3, pr=8)]
+    units = [inf("G1", "german", assault=3, pr=8)]
+    where = {"G1": "1606", "R1": "1506", "R2": "1806"}
+    if helpers:
+        units += [inf("G2", "german", assault=3, pr=8), inf("G3", "german", assault=3, pr=8)]
+        where.update({"G2": "1507", "G3": "1507"})
     units += [inf("R1", "russian", assault=5, pr=10), inf("R2", "russian", assault=3, pr=8)]
     goals = ["1506", "1606"]
-    g = small_game(units, {"G1": "1606", "G2": "1507", "G3": "1507", "R1": "1506", "R2": "1806"}, length=1,
-                   first_side="german")
+    g = small_game(units, where, length=1, first_side="german")
     _objectives(g, [_clear(goals)], [_occupy(goals)],
                 lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian")) else "german")
     advance_to(g, Phase.MOVEMENT, sub="assault_designation", player_turn=1)
@@ -1160,5 +1165,5 @@ def test_17_0_guard_last_move_keeps_the_last_man_in_a_hex_the_enemy_can_still_en
         marked.append((a.units, a.target))
         g.apply(a)
     assert "1606" in p._keep_last_move                       # R2 can walk in were it empty
-    assert any(t == "1506" and "G2" in us for us, t in marked), marked
+    assert any(t == "1506" and "G2" in us for us, t in marked) is helpers, marked
     assert any("G1" in us for us, _t in marked) is g1_goes, marked

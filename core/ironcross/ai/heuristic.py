@@ -512,6 +512,11 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         # the markers that reach their odds: (action, its units, the defenders, the odds with the
         # stacks already marked there, the defenders' worth)
         cands = []
+        able: dict[str, set] = {}  # guard_last_move 2: target -> the units some marker could send there
+        if self.settings.guard_last_move >= 2:
+            for a in actions:
+                if a.kind == "designate_assault":
+                    able.setdefault(a.target, set()).update(a.units)
         for a in actions:
             if a.kind != "designate_assault":
                 continue
@@ -523,7 +528,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 continue
             att = [view.unit(x) for x in a.units]
             # after the last Player Turn's assaults no enemy moves: a held hex may be left then
-            if not (counter and last and not view.is_phasing) and self._empties_objective(view, att, a.target, marked):
+            if not (counter and last and not view.is_phasing) and self._empties_objective(view, att, a.target, marked, able):
                 continue
             odds = assault_odds(marked.get(a.target, []) + att, defenders)
             if odds < self._assault_need(view, a.target):
@@ -569,7 +574,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         """Is this the game's last Player Turn (the last Game Turn, the second side phasing)?"""
         return view.turn >= view.game_length and view.phasing != view.first_side
 
-    def _empties_objective(self, view, att: list, target: str, marked: dict | None = None) -> bool:
+    def _empties_objective(self, view, att: list, target: str, marked: dict | None = None,
+                           able: dict | None = None) -> bool:
         """Would the assaulting units ``att`` weaken an objective hex this side holds? 17.0 a moves
         them into ``target``: a side that holds (posture ``defend``) never assaults out of a held
         objective hex (the balance replays: a sortie leaving one man behind lost the hex within two
@@ -577,10 +583,22 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         and at least as many as go. Either may when ``target`` is itself an enemy-held objective
         hex -- unless ``guard_last_move`` holds it: before the enemy's last Movement Phase the last
         own unit in a hex of a region to keep clear that he can still enter stays (24.8: one enemy
-        unit walking in there decides the game as surely as one left in ``target``)."""
+        unit walking in there decides the game as surely as one left in ``target``); with 2 only
+        while units outside such hexes can be (or are) marked against ``target`` (``able``: target
+        -> the units some marker could send there), so the only stack that can assault it still goes."""
         m = self.maps
-        if self.settings.guard_last_move > 0 and self._leaves_keep_hex_empty(view, att, marked):
-            return True
+        gl = self.settings.guard_last_move
+        if gl > 0 and self._leaves_keep_hex_empty(view, att, marked):
+            if gl < 2:
+                return True
+            keep = self._keep_last_move
+            others = {u.id for u in (marked or {}).get(target, ())}
+            for uid in sorted((able or {}).get(target, ())):
+                u = view.unit(uid)
+                if u is not None and u.hex not in keep:
+                    others.add(uid)
+            if others - {u.id for u in att if u is not None}:
+                return True
         if target in m.attack:
             return False
         held = m.guard | m.goal

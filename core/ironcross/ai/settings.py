@@ -124,12 +124,13 @@ class BehaviorSettings(BaseModel):
         "1, less what another such hex that nobody is marked against loses when this stack is the only "
         "one left that could assault it (the stack with no other choice is not crowded out); 0 = by the "
         "odds of all the stacks marked against the hex (2 by paired games: docs/ai.md)"))
-    guard_last_move: int = Field(0, ge=0, le=1, description=(
+    guard_last_move: int = Field(0, ge=0, le=2, description=(
         "1 = in the side's Player Turn before the enemy's last Movement Phase, no Assault marker "
         "(17.0 a: the assaulters move into the hex they clear) takes the last own unit out of a hex "
         "of a region to keep clear that an enemy unit can still enter (one enemy unit there at the "
-        "end decides the game), not even for an enemy-held goal hex; 0 = such a hex may be left for "
-        "an enemy-held goal hex"))
+        "end decides the game), not even for an enemy-held goal hex; 2 = as 1 while units standing "
+        "outside such hexes can be (or are) marked against the same hex (the only stack that can "
+        "assault it still goes); 0 = such a hex may be left for an enemy-held goal hex"))
     counter_assault: int = Field(2, ge=0, le=2, description=(
         "1 = answer the enemy's Assault markers (17.0: they are on the map) on goal hexes and hexes "
         "to keep clear: in the Reaction Movement Phase such a hex wants more than twice the men "
