@@ -413,20 +413,31 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         from distributed import Client, as_completed as dask_completed
     except ImportError:
         raise PlaytestError("--scheduler needs Dask distributed: pip install distributed") from None
+    client = None
     for attempt in range(3):
+        failed = None
         try:
             client = Client(scheduler, timeout=f"{connect_timeout}s")
-            break
         except AssertionError:
             # distributed's handshake can trip its own assertion on a loaded machine (seen in a
             # full test run): a transient, so try again twice before giving up
-            if attempt == 2:
-                raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r}: the handshake "
-                                    "failed three times (AssertionError in distributed)") from None
+            failed = "handshake"
         except Exception as e:  # OSError / TimeoutError / ValueError for a malformed address
-            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            failed = str(e).splitlines()[0] if str(e) else type(e).__name__
+        if client is not None:
+            break
+        # A Client whose constructor raised is left unclosed in a reference cycle. Its __del__ closes
+        # it; run by the garbage collector while a later Client starts, that close waits forever on
+        # distributed's class-wide LoopRunner lock, which the starting Client holds (a whole test
+        # run hung so). So it is collected here, outside the except block (whose traceback keeps
+        # it alive) and while no Client is starting.
+        gc.collect()
+        if failed != "handshake":
             raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} "
-                                f"within {connect_timeout:g} s: {msg}") from None
+                                f"within {connect_timeout:g} s: {failed}")
+        if attempt == 2:
+            raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r}: the handshake "
+                                "failed three times (AssertionError in distributed)")
     try:
         nthreads = sum(client.nthreads().values())
         if nthreads == 0:

@@ -88,6 +88,27 @@ def test_bad_scheduler_address_is_a_clear_message_quickly():
         run_batch(S1_FULL, 1, 1, RANDOM, scheduler="tcp://127.0.0.1:9", connect_timeout=1)
 
 
+def test_a_failed_connection_leaves_no_client_for_the_garbage_collector():
+    """A Client whose constructor raised (no scheduler at the address) is collected before
+    run_batch reports the failure: left to a later garbage collection, its __del__ closed it while
+    the next Client started and waited forever on distributed's class-wide LoopRunner lock (a full
+    test run hung in the next cluster test). The collector is off here, so only run_batch's own
+    collection can remove it."""
+    import gc
+
+    from distributed import Client
+
+    gc.collect()
+    gc.disable()
+    try:
+        with pytest.raises(PlaytestError, match="cannot connect"):
+            run_batch(S1_FULL, 1, 1, RANDOM, scheduler="tcp://127.0.0.1:9", connect_timeout=1)
+        left = [o for o in gc.get_objects() if isinstance(o, Client)]
+    finally:
+        gc.enable()
+    assert left == []
+
+
 def test_cluster_plays_a_rule_system_added_at_run_time(cluster, tmp_path):
     """The batch's rule system travels with its tasks (its module), so the Dask workers
     play a system registered at run time (the toy race of tests/toy_system.py)
