@@ -607,15 +607,22 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             return False
         if self.posture == "defend":
             return True
-        going = {u.id for u in att if u is not None}
-        for us in (marked or {}).values():
-            going |= {u.id for u in us}
+        going = self._assaulting_ids(att, marked)
         for h in leaving:
             here = [u for u in view.own_units() if u.hex == h and not u.is_afv]
             stay = sum(1 for u in here if u.id not in going)
             if stay < max(2, len(here) - stay):
                 return True
         return False
+
+    @staticmethod
+    def _assaulting_ids(att: list, marked: dict | None) -> set[str]:
+        """The ids of the units ``att`` and of every unit already marked to assault (``marked``:
+        target -> units): those that leave their hexes in the Assault Phase (17.0 a)."""
+        going = {u.id for u in att if u is not None}
+        for us in (marked or {}).values():
+            going |= {u.id for u in us}
+        return going
 
     def _leaves_keep_hex_empty(self, view, att: list, marked: dict | None) -> bool:
         """Would the assaulting units ``att`` (with those already marked, ``marked``: target ->
@@ -629,9 +636,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         leaving = {u.hex for u in att if u is not None and u.hex in keep}
         if not leaving:
             return False
-        going = {u.id for u in att if u is not None}
-        for us in (marked or {}).values():
-            going |= {u.id for u in us}
+        going = self._assaulting_ids(att, marked)
         return any(not any(u.hex == h and u.id not in going for u in view.own_units()) for h in sorted(leaving))
 
     def _assault(self, view, actions: list[Action]) -> Action | None:
