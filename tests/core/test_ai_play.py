@@ -1053,6 +1053,18 @@ def _last_turn_designation(units, where: dict, goals: list[str], outcome=None):
     return g
 
 
+def _designations(p, g) -> list[tuple]:
+    """Let the German player ``p`` mark assaults (17.0) until it chooses anything else: the
+    (units, target hex) of each marker, in order (each applied to ``g``)."""
+    got = []
+    while True:
+        a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+        if not isinstance(a, DesignateAssault):
+            return got
+        got.append((a.units, a.target))
+        g.apply(a)
+
+
 @pytest.mark.parametrize("ratio,assaults", [(0.3, False), (0.0, True)])
 def test_17_0_assault_ratio_last_turn_0_sends_a_lone_man_at_the_last_held_goal_hex(ratio, assaults):
     """In the side's last Player Turn one rifleman next to the goal hex five Russians hold: with a
@@ -1119,14 +1131,7 @@ def test_17_0_assault_spread_2_keeps_the_only_stack_that_can_reach_a_goal_hex_fo
     g = _last_turn_designation(units, {"G1": "1606", "G2": "1606", "G3": "1606", "T": "1507", "A0": "1506",
                                        "A1": "1506", "A2": "1506", "B0": "1605", "B1": "1605"}, ["1506", "1605"])
     p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
-    got = []
-    while True:
-        a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
-        if not isinstance(a, DesignateAssault):
-            break
-        got.append((a.units, a.target))
-        g.apply(a)
-    assert got == marked
+    assert _designations(p, g) == marked
 
 
 @pytest.mark.parametrize("setting,helpers,g1_goes", [
@@ -1157,13 +1162,7 @@ def test_17_0_guard_last_move_keeps_the_last_man_in_a_hex_the_enemy_can_still_en
     assert v.is_phasing and v.turn == v.game_length and "1606" in v.neighbours("1506")
     assert hexgrid.distance(hexgrid.parse_hex_id("1806"), hexgrid.parse_hex_id("1606")) == 2
     p = HeuristicPlayer(1, settings=BehaviorSettings(guard_last_move=setting))
-    marked = []
-    while True:
-        a = p.choose(PlayerView(g, "german"), "german", g.legal_actions())
-        if not isinstance(a, DesignateAssault):
-            break
-        marked.append((a.units, a.target))
-        g.apply(a)
+    marked = _designations(p, g)
     assert "1606" in p._keep_last_move                       # R2 can walk in were it empty
     assert any(t == "1506" and "G2" in us for us, t in marked) is helpers, marked
     assert any("G1" in us for us, _t in marked) is g1_goes, marked
