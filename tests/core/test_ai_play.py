@@ -824,6 +824,36 @@ def test_8_1_attack_in_time_sends_against_an_enemy_held_hex_only_units_that_get_
     assert timed == {"GA": 0, "GF": 1, "GH": 1}
 
 
+def test_attack_remote_first_gives_the_far_enemy_held_hex_its_nearest_unit_before_the_near_one_fills_up():
+    """Two goal hexes held by Russians, both to be cleared: 1102 wants two units, 1902 one. GA and
+    GB stand 1 and 2 hexes from 1102; GB is also the nearest German to 1902 (6 hexes), GC 3 and 8
+    hexes away. By default the nearest (unit, hex) pairs go first: GA and GB fill 1102 and 1902 is
+    left to GC, the farthest (Scenario 5's far Hill P, left to units from the other end of the
+    map). With ``attack_remote_first`` 1902, whose nearest unit stands farther than 1102's, takes
+    GB first, and 1102 takes GA and GC."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    def allot(settings):
+        units = [inf("GA", "german"), inf("GB", "german"), inf("GC", "german"), inf("R1", "russian", pr=6),
+                 inf("R2", "russian", pr=6)]
+        g = small_game(units, {"GA": "1103", "GB": "1303", "GC": "1105", "R1": "1102", "R2": "1902"}, length=6)
+        x, y = frozenset({"1102"}), frozenset({"1902"})
+        _objectives(g, [_clear(x), _clear(y)], [], lambda st, game: "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1, settings=settings)
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())
+        p.maps.set_goals(v, set(), set(x | y), set(), [x, y])
+        p._n_attack_clusters, p._at_need = 2, [(0.0, 0), (0.0, 0)]
+        p._prev_clusters, p._assign = [], {}
+        assert p.maps.goal_mp("1303", False, 1) < p.maps.goal_mp("1105", False, 1)
+        assert p.maps.goal_mp("1303", False, 0) < p.maps.goal_mp("1303", False, 1)
+        return p._allocate(v, [x, y], [2.0, 1.0])
+
+    assert allot(BehaviorSettings()) == {"GA": 0, "GB": 0, "GC": 1}
+    assert allot(BehaviorSettings(attack_remote_first=1)) == {"GA": 0, "GB": 1, "GC": 0}
+
+
 def test_8_11_17_0_guard_full_reach_counts_the_enemy_s_reaction_move_and_assault_step():
     """The German's last Player Turn: the hexes of a region to keep clear that a Russian rifleman
     can still enter. One Movement Phase is 6 MP (8.11: the hex 6 away). He also has his Reaction

@@ -77,6 +77,11 @@ class BehaviorSettings(BaseModel):
         "Movement Phases left (its MPs to the cluster over its allowance, 8.1, with half a phase to "
         "spare, as for a cluster to hold); the cluster's need is met by units that can, the others go "
         "where they still count; 0 = the nearest units whatever the time left"))
+    attack_remote_first: int = Field(0, ge=0, le=1, description=(
+        "1 = the enemy-held goal clusters take their units in order of remoteness, as the clusters "
+        "to hold do: the cluster whose nearest units stand farthest first, each its nearest units up "
+        "to its need (a victory that needs every cluster is lost by the one left to leftovers); "
+        "0 = the nearest (unit, cluster) pairs first"))
     guard_full_reach: int = Field(0, ge=0, le=1, description=(
         "1 = before the enemy's last Movement Phase the hexes of a region to keep clear that he can "
         "still enter count his Reaction Movement still to come (8.11-8.14) and an infantry assault "

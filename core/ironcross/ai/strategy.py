@@ -377,21 +377,34 @@ class StrategyMixin:
         def in_time(uid: str, i: int) -> bool:
             return dist[uid][i] / rate[uid] <= left + 0.5
         timed = self.settings.attack_in_time > 0
-        pairs = sorted((dd(uid, i), uid, i) for uid in dist for i in range(n_att))
-        for d, uid, i in pairs:
-            if uid in assign or need[i] <= 0 or d >= 60:
-                continue
-            if timed and not in_time(uid, i):
-                continue  # it would arrive after the end: the need waits for a unit that can
-            assign[uid] = i
-            need[i] -= weight[uid]
+
+        def remote(i: int) -> float:
+            """The mean MP to cluster ``i`` of the nearest units still free, as many as it needs."""
+            ds = sorted(dist[uid][i] for uid in dist if uid not in assign)[:max(1, int(need[i]))]
+            return sum(ds) / len(ds) if ds else 0.0
+        if self.settings.attack_remote_first > 0:
+            # every enemy-held cluster must be cleared (a victory of "no enemy on any of them"):
+            # the remotest first takes its nearest units, before nearer clusters take them all
+            for i in sorted(range(n_att), key=lambda i: (-remote(i), i)):
+                cand = sorted((dd(uid, i), uid) for uid in dist if uid not in assign and dist[uid][i] < 60
+                              and not (timed and not in_time(uid, i)))
+                for d, uid in cand:
+                    if need[i] <= 0:
+                        break
+                    assign[uid] = i
+                    need[i] -= weight[uid]
+        else:
+            pairs = sorted((dd(uid, i), uid, i) for uid in dist for i in range(n_att))
+            for d, uid, i in pairs:
+                if uid in assign or need[i] <= 0 or d >= 60:
+                    continue
+                if timed and not in_time(uid, i):
+                    continue  # it would arrive after the end: the need waits for a unit that can
+                assign[uid] = i
+                need[i] -= weight[uid]
         # the hexes to hold, the remotest first (least slack: a near cluster can still be manned
         # later, a far one not), each taking its nearest units that can get there in the turns
         # left
-
-        def remote(i: int) -> float:
-            ds = sorted(dist[uid][i] for uid in dist if uid not in assign)[:max(1, int(need[i]))]
-            return sum(ds) / len(ds) if ds else 0.0
         for i in sorted(range(n_att, len(clusters)), key=lambda i: (-remote(i), i)):
             cand = sorted((dd(uid, i), uid) for uid in dist if uid not in assign and dist[uid][i] < 60
                           and in_time(uid, i))
