@@ -36,7 +36,7 @@ from core.ironcross.mortars import MortarRules
 from core.ironcross.movement import MoveContext, MovementRules, OpportunityWindow
 from core.ironcross.overrun import OverrunRules
 from core.ironcross.setup import GameSetup
-from core.ironcross.state import PHASE_ORDER, GameState, Morale, Phase, Unit, other_side, unit_changes
+from core.ironcross.state import PHASE_ORDER, GameState, Morale, Phase, Unit, other_side, positions_changed, unit_changes
 from maps import hexgrid
 from maps.los import HexOccupancy
 from maps.los_table import FrozenOccupancy, LosOracle, los_oracle
@@ -226,6 +226,13 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         :class:`maps.los_table.FrozenOccupancy`, rebuilt only when an AFV or a wreck changed)."""
         s = self.state
         units = s.units
+        # no unit placed, moved or eliminated (positions_changed) and the same wrecks: the same
+        # answer, without a pass over the AFVs (the engine asks for it with every LOS)
+        moved = positions_changed()
+        fast = self.__dict__.get("_occ_fast_cache")
+        if fast is not None and fast[0] == moved and fast[1] is units and fast[2] == len(units) \
+                and fast[3] == s.wrecks:
+            return fast[4]
         afvs = self.__dict__.get("_afv_units")
         if afvs is None or afvs[0] is not units or afvs[1] != len(units):
             afvs = (units, len(units), [u for u in units.values() if u.is_afv])
@@ -233,6 +240,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         sig = (tuple([(u.hex, u.eliminated) for u in afvs[2]]), tuple(s.wrecks.items()))
         cached = self.__dict__.get("_occ_cache")
         if cached is not None and cached[0] == sig:
+            self._occ_fast_cache = (moved, units, len(units), dict(s.wrecks), cached[1])
             return cached[1]
         occ: dict = {}
         for u in afvs[2]:
@@ -246,6 +254,7 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
             occ[h] = HexOccupancy(o.afvs, o.wrecks + n)
         frozen = FrozenOccupancy(occ)
         self._occ_cache = (sig, frozen)
+        self._occ_fast_cache = (moved, units, len(units), dict(s.wrecks), frozen)
         return frozen
 
     def los_oracle(self) -> LosOracle:

@@ -173,6 +173,12 @@ def test_occupancy_is_rebuilt_when_an_afv_moves_or_a_wreck_appears():
     assert moved is not first and hexgrid.Hex(10, 1) in moved
     g.state.wrecks["1102"] = 1
     assert g.occupancy()[hexgrid.Hex(11, 2)].wrecks == 1
+    g.state.wrecks["1102"] = 2  # the same hexes, another count
+    assert g.occupancy()[hexgrid.Hex(11, 2)].wrecks == 2
+    tank.eliminated = True  # off the map: its hex holds no AFV any more
+    assert hexgrid.Hex(10, 1) not in g.occupancy()
+    del g.state.wrecks["1102"]
+    assert g.occupancy() == {}
     _check_indexes(g)
 
 
