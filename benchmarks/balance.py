@@ -32,11 +32,16 @@ the other's defaults (``--trials`` x ``--tune-games`` games, Optuna), the shares
 intervals, each side's gain with its paired interval and the settings that moved, and the verdict
 (robust / AI-dependent / undecided); times also in yardstick multiples. It writes no sheet. With
 ``--storage DIR`` each side's tuning study is kept in ``DIR`` and a run stopped part-way resumes
-its tuning where it stopped (the default and check batches are played again).
+its tuning where it stopped (the default and check batches are played again). With
+``--settings-table --storage DIR`` it plays nothing: it reads the studies a robust run kept in
+``DIR`` and prints, for each side, the best trial's settings in each scenario beside the defaults
+(a Markdown table; "=" where no trial beat the defaults), the table from which a setting that
+moved the same way in most scenarios is read as a candidate default.
 
 Run: .venv/bin/python benchmarks/balance.py                          (40 games per scenario: long)
      .venv/bin/python benchmarks/balance.py --robust --games 40 --trials 30 --tune-games 20 --scenarios 1
      .venv/bin/python benchmarks/balance.py --robust --games 100 --scenarios 6 --storage studies  (resumable)
+     .venv/bin/python benchmarks/balance.py --settings-table --storage studies      (no games: the studies' best)
      .venv/bin/python benchmarks/balance.py --games 4 --workers 2 --scenarios 1,3 --replays DIR
 """
 
@@ -784,6 +789,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tune-games", type=int, default=20, help="with --robust: games a trial (default 20)")
     ap.add_argument("--storage", default=None, metavar="DIR",
                     help="with --robust: keep each side's tuning study in DIR (resumed when run again)")
+    ap.add_argument("--settings-table", action="store_true",
+                    help="print each side's best tuned settings per scenario from the studies in --storage DIR "
+                         "(no games)")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -792,6 +800,10 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.ai_strength import select_scenarios
 
     paths = select_scenarios(ap, args.scenarios)
+    if args.settings_table:
+        if not args.storage:
+            ap.error("--settings-table needs --storage DIR (the studies of a robust run)")
+        return print_settings_table(paths, args.storage)
     if args.robust:
         return robust_table(paths, args)
     all_scenarios = sorted(paths) == sorted(scenario_paths())
@@ -886,6 +898,69 @@ def robust_table(paths: dict, args) -> int:
         cells = [f"{g[0]:+.0f} [{g[1]:+.0f}, {g[2]:+.0f}]" if g else "-" for g in gains]
         print(f"| {num} | {d['german']['share']:.0%} / {d['russian']['share']:.0%} / {d['draw']['share']:.0%} | "
               + " | ".join(cells) + f" | {ans.verdict} |")
+    return 0
+
+
+def settings_table(studies: dict[tuple[str, int], object]) -> list[str]:
+    """The Markdown table of tuned settings: ``studies`` maps (side, scenario number) to a
+    :class:`core.tuning.StoredStudy`; one column a side and scenario (G1: Scenario 1's German, in
+    side then scenario order), one row a searched setting with its default; "=" where the study's
+    best trial is the defaults, "-" where the study did not search that setting."""
+    cols = sorted(studies, key=lambda k: (SIDES.index(k[0]) if k[0] in SIDES else len(SIDES), k[0], k[1]))
+    if not cols:
+        return []
+    defaults: dict[str, float] = {}
+    names: set[str] = set()
+    for k in cols:
+        st = studies[k]
+        names |= set(st.best)
+        for name, v in (st.setup.get("defaults") or {}).items():
+            defaults.setdefault(name, v)
+    out = ["| setting (default) | " + " | ".join(f"{side[0].upper()}{num}" for side, num in cols) + " |",
+           "|---|" + "---|" * len(cols)]
+    for name in sorted(names):
+        cells = []
+        for k in cols:
+            st = studies[k]
+            cells.append("=" if st.best_is_default else (f"{st.best[name]:.2g}" if name in st.best else "-"))
+        d = defaults.get(name)
+        out.append(f"| `{name}` ({'?' if d is None else f'{float(d):g}'}) | " + " | ".join(cells) + " |")
+    return out
+
+
+def print_settings_table(paths: dict, storage: str) -> int:
+    """Read the studies a robust run kept in ``storage`` for the scenarios ``paths`` and print their
+    settings table (:func:`settings_table`) with each study's trials and scores; 1 when none is there."""
+    from cli.tune_command import study_files
+    from core.tuning import read_studies
+
+    if not Path(storage).is_dir():
+        print(f"error: {storage}: no such directory (the --storage DIR of a robust run)", file=sys.stderr)
+        return 1
+    studies = {}
+    for num, path in paths.items():
+        files = study_files(storage, str(path))
+        for side in SIDES:
+            f = files(side)
+            if not Path(f).is_file():
+                continue
+            try:
+                found = read_studies(f)
+            except ValueError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 1
+            for st in found:
+                studies[(side, num)] = st
+                dflt = "-" if st.default_score is None else f"{st.default_score:.3f}"
+                print(f"Scenario {num}, {side}: {st.trials} trials of {st.setup.get('games', '?')} games, "
+                      f"best {st.best_score:.3f} against the defaults' {dflt} on the tuning seeds")
+    if not studies:
+        print(f"error: {storage}: no study of these scenarios (a robust run with --storage keeps them there)",
+              file=sys.stderr)
+        return 1
+    print()
+    for line in settings_table(studies):
+        print(line)
     return 0
 
 

@@ -32,7 +32,8 @@ from typing import Callable, Mapping
 from core.dice import derive_seed
 from core.playtest import GameResult, run_batch, shared_pool, wilson_interval
 
-__all__ = ["TuneResult", "game_score", "batch_score", "tune", "spec_of", "CHECK_SEED_SALT"]
+__all__ = ["TuneResult", "StoredStudy", "game_score", "batch_score", "tune", "read_studies", "spec_of",
+           "CHECK_SEED_SALT"]
 
 #: the fresh seeds of the final check: derive_seed(seed, CHECK_SEED_SALT)
 CHECK_SEED_SALT = 1_000_003
@@ -88,6 +89,65 @@ class TuneResult:
     interrupted: bool = False
     check: dict | None = None
     history: list[float] = field(default_factory=list)
+
+
+@dataclass
+class StoredStudy:
+    """A tuning study read back from its SQLite file, no game played: ``name`` (Optuna's study
+    name, ``<scenario stem>-<side>-<player>`` as :func:`tune` names it), ``setup`` as :func:`tune`
+    stored it (games, seed, opponent, rules, space, defaults), ``trials`` complete, ``best`` the
+    best trial's settings (name -> value) and ``best_score`` on the tuning seeds,
+    ``default_score`` the score of the trial that played the stored defaults (None when none did),
+    ``best_is_default`` True when no trial beat the defaults."""
+
+    name: str
+    setup: dict
+    trials: int
+    best: dict[str, float]
+    best_score: float
+    default_score: float | None
+    best_is_default: bool
+
+
+def _default_trial(complete: list, defaults: Mapping[str, float], space) -> object | None:
+    """The first of the ``complete`` trials whose values are the ``defaults`` (every searched one)."""
+    return next((t for t in complete if all(math.isclose(t.params.get(k, defaults.get(k, 0.0)), float(defaults[k]))
+                                            for k in space if k in defaults)), None)
+
+
+def read_studies(storage: str) -> list[StoredStudy]:
+    """Every study with a complete trial in the Optuna SQLite file ``storage`` (e.g. a robust run's
+    ``--storage DIR/<scenario stem>-<side>.optuna.db``), read back without playing a game, in
+    the order of their names. Raises ImportError without Optuna, ValueError naming the file when it
+    does not exist or is no study file."""
+    import optuna
+    from sqlalchemy.exc import SQLAlchemyError
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    p = Path(storage)
+    if not p.is_file():
+        raise ValueError(f"{storage}: no such study file")
+    url = f"sqlite:///{p.resolve()}"
+    out = []
+    try:
+        names = sorted(s.study_name for s in optuna.study.get_all_study_summaries(storage=url))
+        for name in names:
+            study = optuna.load_study(study_name=name, storage=url)
+            complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+            if not complete:
+                continue
+            best = max(complete, key=lambda t: (t.value, -t.number))
+            setup = dict(study.user_attrs.get("setup") or {})
+            defaults = setup.get("defaults") or {}
+            space = setup.get("space") or best.params
+            first = _default_trial(complete, defaults, space) if defaults else None
+            out.append(StoredStudy(name, setup, len(complete), dict(sorted(best.params.items())), best.value,
+                                   first.value if first is not None else None,
+                                   first is not None and first.number == best.number))
+    except SQLAlchemyError as e:
+        reason = getattr(e, "orig", None) or e
+        raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {reason}") from None
+    return out
 
 
 def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, bool]], *, player: str = "heuristic",
@@ -182,9 +242,8 @@ def _finish(study, side: str, player: str, check, defaults, space, interrupted: 
     best = {k: v for k, v in sorted(best_trial.params.items())}
     default_score = None
     if defaults is not None:
-        first = [t for t in complete if all(math.isclose(t.params.get(k, defaults.get(k, 0.0)), float(defaults[k]))
-                                            for k in space if k in defaults)]
-        default_score = first[0].value if first else None
+        first = _default_trial(complete, defaults, space)
+        default_score = first.value if first is not None else None
     res = TuneResult(side, best, check(spec_of(player, best)), best_trial.value, default_score, len(complete),
                      interrupted, None, history)
     if check_games and not interrupted:

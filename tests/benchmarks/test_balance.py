@@ -244,3 +244,40 @@ def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
     assert "... tuning german (" in out and "... tuning russian (" in out
     assert "trial 2/2: score 0.500, best 0.500" in out
     assert "| 1 | 30% / 60% / 10% | +2 [-3, +7] | +2 [-3, +7] | robust |" in out
+
+
+def test_settings_table_lines_up_each_side_s_tuned_settings_by_scenario():
+    """``balance.py --settings-table``: one column a side and scenario (Germans first), one row a
+    searched setting beside its default; "=" where no trial beat the defaults, "-" where a study
+    did not search the setting."""
+    from core.tuning import StoredStudy
+
+    def st(best, is_default=False, defaults=None):
+        return StoredStudy("x", {"defaults": defaults or {"aggression": 1.0, "fire_threshold": 0.06}}, 30, best,
+                           0.5, 0.4, is_default)
+
+    table = balance.settings_table({
+        ("russian", 1): st({"aggression": 0.592, "fire_threshold": 0.0699}),
+        ("german", 3): st({"aggression": 0.432}),
+        ("german", 1): st({"aggression": 1.0, "fire_threshold": 0.06}, is_default=True),
+    })
+    assert table == ["| setting (default) | G1 | G3 | R1 |", "|---|---|---|---|",
+                     "| `aggression` (1) | = | 0.43 | 0.59 |",
+                     "| `fire_threshold` (0.06) | = | - | 0.07 |"]
+    assert balance.settings_table({}) == []
+
+
+def test_settings_table_reads_a_robust_run_s_studies_and_says_when_there_are_none(tmp_path, capsys):
+    """No game is played: the studies come from the --storage DIR of a robust run; without it, or
+    with a directory holding no study of the scenarios, the script says so and exits 1."""
+    with pytest.raises(SystemExit):
+        balance.main(["--settings-table", "--scenarios", "1"])
+    assert "--settings-table needs --storage DIR" in capsys.readouterr().err
+    assert balance.main(["--settings-table", "--storage", str(tmp_path / "none"), "--scenarios", "1"]) == 1
+    assert "none: no such directory" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()  # reading makes no directory
+    assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "1"]) == 1
+    assert "no study of these scenarios" in capsys.readouterr().err
+    (tmp_path / "scenario_1_demyansk_pocket-german.optuna.db").write_text("not a database\n" * 20)
+    assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "1"]) == 1
+    assert "scenario_1_demyansk_pocket-german.optuna.db: not a study file" in capsys.readouterr().err

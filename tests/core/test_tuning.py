@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from core import rule_system
 from core.playtest import GameResult
-from core.tuning import batch_score, game_score, tune
+from core.tuning import batch_score, game_score, read_studies, tune
 from tests.toy_system import toy_file
 from tests.tuning_race import MODULE, NAME, SYSTEM
 from tests.tuning_race import canonical as _canonical
@@ -59,6 +59,36 @@ def test_a_study_in_sqlite_is_extended_by_running_again(race, tmp_path):
     assert first.trials == 3
     more = _tune(race, trials=5, games=10, storage=db)
     assert more.trials == 5 and more.history[:3] == first.history
+
+
+def test_a_stored_study_reads_back_its_best_settings_without_a_game(race, tmp_path):
+    """What a designer reads after a robust run (``balance.py --settings-table``): the study file
+    gives back the run's best settings, scores and set-up; a file that is no study is refused by name."""
+    db = str(tmp_path / "study.db")
+    run = _tune(race, trials=4, games=10, storage=db)
+    (st,) = read_studies(db)
+    assert st.trials == 4 and st.best == run.best and st.best_score == run.best_score
+    assert st.default_score == run.default_score and st.setup["games"] == 10 and st.setup["seed"] == 3
+    assert st.best_is_default == (run.best == {"two_dice": 0.0})
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database\n" * 20)
+    with pytest.raises(ValueError, match=r"notes\.db: not a study file"):
+        read_studies(str(bad))
+    with pytest.raises(ValueError, match=r"missing\.db: no such study file"):
+        read_studies(str(tmp_path / "missing.db"))
+
+
+def test_the_settings_table_of_a_robust_run_s_storage_is_read_from_its_study_files(race, tmp_path, capsys):
+    """``benchmarks/balance.py --settings-table --storage DIR``: a study kept under a scenario's
+    file name is read back and its best settings printed beside the defaults, no game played."""
+    from tests.benchmarks.scripts import load_script
+
+    run = _tune(race, trials=3, games=10, storage=str(tmp_path / "scenario_1_demyansk_pocket-german.optuna.db"))
+    balance = load_script("balance")
+    assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"Scenario 1, german: 3 trials of 10 games, best {run.best_score:.3f}" in out
+    assert "| setting (default) | G1 |" in out and f"| `two_dice` (0) | {run.best['two_dice']:.2g} |" in out
 
 
 def test_a_stored_study_is_not_extended_with_other_games_or_seeds(race, tmp_path):
