@@ -795,6 +795,24 @@ def test_last_turn_fire_goes_to_the_enemy_one_move_from_the_decisive_hex():
     assert _last_turn_fire_choice("near_objective_target_factor_last_turn=3", length=3) == "1502"
 
 
+def _allotting_player(settings, units, placements: dict, length: int, x: frozenset, y: frozenset,
+                      attack: frozenset):
+    """(German heuristic player, its view) in the first Movement Phase of a game of ``length`` Game
+    Turns whose goal clusters are ``x`` and ``y`` (both to clear of Russians), ready for
+    ``_allocate``: the ``attack`` hexes enemy-held (the clusters meeting them first), the rest
+    guarded, no allotment of an earlier turn."""
+    g = small_game(units, placements, length=length)
+    _objectives(g, [_clear(x), _clear(y)], [], lambda st, game: "russian")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1, settings=settings)
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())
+    p.maps.set_goals(v, set(), set(attack), set(x | y) - set(attack), [x, y])
+    p._n_attack_clusters, p._at_need = sum(1 for c in (x, y) if c & attack), [(0.0, 0), (0.0, 0)]
+    p._prev_clusters, p._assign = [], {}
+    return p, v
+
+
 def test_8_1_attack_in_time_sends_against_an_enemy_held_hex_only_units_that_get_there_before_the_end():
     """The last Game Turn: a Russian holds the goal hex 1102, which wants two units. The nearest
     German is 2 hexes away; the next ones 10 and more, beyond one Movement Phase (8.1). By default
@@ -805,16 +823,9 @@ def test_8_1_attack_in_time_sends_against_an_enemy_held_hex_only_units_that_get_
 
     def allot(settings):
         units = [inf("GA", "german"), inf("GF", "german"), inf("GH", "german"), inf("R1", "russian", pr=6)]
-        g = small_game(units, {"GA": "1104", "GF": "1911", "GH": "2011", "R1": "1102"}, length=1)
         x, y = frozenset({"1102"}), frozenset({"1912"})
-        _objectives(g, [_clear(x), _clear(y)], [], lambda st, game: "russian")
-        advance_to(g, Phase.MOVEMENT)
-        p = HeuristicPlayer(1, settings=settings)
-        v = PlayerView(g, "german")
-        p.choose(v, "german", g.legal_actions())
-        p.maps.set_goals(v, set(), set(x), set(y), [x, y])
-        p._n_attack_clusters, p._at_need = 1, [(0.0, 0), (0.0, 0)]
-        p._prev_clusters, p._assign = [], {}
+        p, v = _allotting_player(settings, units, {"GA": "1104", "GF": "1911", "GH": "2011", "R1": "1102"}, 1,
+                                 x, y, attack=x)
         assert p.maps.goal_mp("1911", False, 0) > 9  # beyond 1.5 Movement Phases of 6 MP
         return p._allocate(v, [x, y], [2.0, 1.0])
 
@@ -836,16 +847,9 @@ def test_attack_remote_first_gives_the_far_enemy_held_hex_its_nearest_unit_befor
     def allot(settings):
         units = [inf("GA", "german"), inf("GB", "german"), inf("GC", "german"), inf("R1", "russian", pr=6),
                  inf("R2", "russian", pr=6)]
-        g = small_game(units, {"GA": "1103", "GB": "1303", "GC": "1105", "R1": "1102", "R2": "1902"}, length=6)
         x, y = frozenset({"1102"}), frozenset({"1902"})
-        _objectives(g, [_clear(x), _clear(y)], [], lambda st, game: "russian")
-        advance_to(g, Phase.MOVEMENT)
-        p = HeuristicPlayer(1, settings=settings)
-        v = PlayerView(g, "german")
-        p.choose(v, "german", g.legal_actions())
-        p.maps.set_goals(v, set(), set(x | y), set(), [x, y])
-        p._n_attack_clusters, p._at_need = 2, [(0.0, 0), (0.0, 0)]
-        p._prev_clusters, p._assign = [], {}
+        p, v = _allotting_player(settings, units, {"GA": "1103", "GB": "1303", "GC": "1105", "R1": "1102",
+                                                   "R2": "1902"}, 6, x, y, attack=x | y)
         assert p.maps.goal_mp("1303", False, 1) < p.maps.goal_mp("1105", False, 1)
         assert p.maps.goal_mp("1303", False, 0) < p.maps.goal_mp("1303", False, 1)
         return p._allocate(v, [x, y], [2.0, 1.0])
