@@ -109,6 +109,24 @@ class StoredStudy:
     best_is_default: bool
 
 
+def _complete_trials(study) -> list:
+    """The study's trials that finished with a score, in the order they ran."""
+    import optuna
+
+    return [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+
+
+def _best_trial(complete: list):
+    """The best of the ``complete`` trials: the highest score, the earliest of equal ones."""
+    return max(complete, key=lambda t: (t.value, -t.number))
+
+
+def _not_a_study(storage: str, e: Exception) -> ValueError:
+    """The error for a storage file Optuna cannot open, naming the file and SQLite's reason."""
+    reason = getattr(e, "orig", None) or e  # the SQLite error, e.g. "file is not a database"
+    return ValueError(f"{storage}: not a study file Optuna can open (SQLite): {reason}")
+
+
 def _default_trial(complete: list, defaults: Mapping[str, float], space) -> object | None:
     """The first of the ``complete`` trials whose values are the ``defaults`` (every searched one)."""
     return next((t for t in complete if all(math.isclose(t.params.get(k, defaults.get(k, 0.0)), float(defaults[k]))
@@ -133,10 +151,10 @@ def read_studies(storage: str) -> list[StoredStudy]:
         names = sorted(s.study_name for s in optuna.study.get_all_study_summaries(storage=url))
         for name in names:
             study = optuna.load_study(study_name=name, storage=url)
-            complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+            complete = _complete_trials(study)
             if not complete:
                 continue
-            best = max(complete, key=lambda t: (t.value, -t.number))
+            best = _best_trial(complete)
             setup = dict(study.user_attrs.get("setup") or {})
             defaults = setup.get("defaults") or {}
             space = setup.get("space") or best.params
@@ -145,8 +163,7 @@ def read_studies(storage: str) -> list[StoredStudy]:
                                    first.value if first is not None else None,
                                    first is not None and first.number == best.number))
     except SQLAlchemyError as e:
-        reason = getattr(e, "orig", None) or e
-        raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {reason}") from None
+        raise _not_a_study(storage, e) from None
     return out
 
 
@@ -186,8 +203,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
         study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
                                     sampler=optuna.samplers.TPESampler(seed=seed))
     except SQLAlchemyError as e:
-        reason = getattr(e, "orig", None) or e  # the SQLite error, e.g. "file is not a database"
-        raise ValueError(f"{storage}: not a study file Optuna can open (SQLite): {reason}") from None
+        raise _not_a_study(storage, e) from None
     # a stored study is extended only by runs that score its trials the same way: other games,
     # seeds, opponent, rules, space or player defaults (the opponent plays them too when named
     # without settings) would mix scores that cannot be compared
@@ -201,7 +217,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
                          "extend it with the same ones or give another storage file")
     if stored is None:
         study.set_user_attr("setup", setup)
-    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    done = _complete_trials(study)
     if not done and defaults is not None:
         study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})
     history: list[float] = [t.value for t in done]
@@ -233,12 +249,10 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
 def _finish(study, side: str, player: str, check, defaults, space, interrupted: bool, history: list[float],
             check_games: int, seed: int, play, on_check) -> TuneResult:
     """The :class:`TuneResult` of a study: the best trial, the defaults' score, the check."""
-    import optuna
-
-    complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    complete = _complete_trials(study)
     if not complete:
         raise KeyboardInterrupt if interrupted else RuntimeError("no trial completed")
-    best_trial = max(complete, key=lambda t: (t.value, -t.number))
+    best_trial = _best_trial(complete)
     best = {k: v for k, v in sorted(best_trial.params.items())}
     default_score = None
     if defaults is not None:
