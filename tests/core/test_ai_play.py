@@ -1168,6 +1168,27 @@ def test_17_0_assault_spread_2_keeps_the_only_stack_that_can_reach_a_goal_hex_fo
     assert _designations(p, g) == marked
 
 
+@pytest.mark.parametrize("spread,target", [(2, "1506"), (3, "1605")])
+def test_17_0_assault_spread_3_prices_a_goal_hex_by_the_chance_it_is_cleared(spread, target):
+    """The side's last Player Turn, two enemy-held goal hexes: G1 is marked alone against R1 in 1506
+    (odds about 0.34); G4, next to both hexes, can join him (odds about 1.36) or assault R2 alone
+    in 1605 (about 0.34). ``assault_spread`` 2 prices a stack by the defenders' worth times the odds
+    it adds: R1 is worth more and the odds grow fourfold, so G4 joins G1 and nobody assaults 1605,
+    whose holder alone decides the game as surely (24.8). With 3 every such hex is worth the same and
+    a stack by the chance it adds that the hex is cleared (odds / (1 + odds)): G4 goes to 1605."""
+    from core.ironcross.ai.settings import BehaviorSettings
+
+    units = [inf("G1", "german", assault=3, pr=8), inf("G4", "german", assault=3, pr=8)]
+    units += [inf("R1", "russian", assault=3, pr=9), inf("R2", "russian", assault=3, pr=7)]
+    g = _last_turn_designation(units, {"G1": "1507", "G4": "1606", "R1": "1506", "R2": "1605"}, ["1506", "1605"])
+    g1 = next(a for a in g.legal_actions() if isinstance(a, DesignateAssault) and a.units == ("G1",)
+              and a.target == "1506")
+    g.apply(g1)
+    p = HeuristicPlayer(1, settings=BehaviorSettings(assault_spread=spread))
+    assert _designations(p, g) == [(("G4",), target)]
+    assert p.posture == "attack"
+
+
 @pytest.mark.parametrize("setting,helpers,g1_goes", [
     (0, True, True), (1, True, False), (2, True, False),
     (0, False, True), (1, False, False), (2, False, True),

@@ -549,7 +549,8 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 ids = set(a.units)
                 lost = sum(max((v for us, v in ways if us <= ids), default=0.0)
                            for t, (who, ways) in alone.items() if t != a.target and who <= ids)
-                scored.append((gain * (min(odds, 3.0) - min(before, 3.0)) - lost + 0.01 * len(att), a))
+                added = self._spread_worth(a.target, odds, gain) - self._spread_worth(a.target, before, gain)
+                scored.append((added - lost + 0.01 * len(att), a))
                 continue
             scored.append((gain * min(odds, 3.0) + 0.01 * len(att), a))
         s, a = self._best(scored)
@@ -566,8 +567,20 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                 continue
             who, ways = out.setdefault(a.target, (set(), []))
             who.update(a.units)
-            ways.append((frozenset(a.units), gain * min(odds, 3.0)))
+            ways.append((frozenset(a.units), self._spread_worth(a.target, odds, gain)))
         return out
+
+    def _spread_worth(self, target: str, odds: float, gain: float) -> float:
+        """What the stacks marked against the enemy-held goal hex ``target`` at strength ratio
+        ``odds`` (:func:`assault_odds`) are worth to ``assault_spread`` in the side's last Player
+        Turn: the defenders' worth ``gain`` times the odds (at most 3); with ``assault_spread`` 3 the
+        hex's objective factor times the chance the hex is cleared, taken as odds / (1 + odds) --
+        every such hex the same whoever holds it (24.8: one enemy unit left on any of them decides the
+        game), and a second stack on a hex already likely to fall adds less than a first stack on
+        one nobody assaults."""
+        if self.settings.assault_spread >= 3:
+            return self._objective_factor(target) * odds / (1.0 + odds)
+        return gain * min(odds, 3.0)
 
     @staticmethod
     def _last_player_turn(view) -> bool:

@@ -121,14 +121,16 @@ class BehaviorSettings(BaseModel):
         "least assault strength ratio against an enemy-held goal hex in the side's last Player Turn "
         "(end-game push: losing it decides the game); 0 = any assault, however weak (after the last "
         "assaults the units lost count for nothing unless the victory conditions count them)"))
-    assault_spread: int = Field(2, ge=0, le=2, description=(
+    assault_spread: int = Field(2, ge=0, le=3, description=(
         "1 = in the side's last Player Turn, while it attacks (not when it wins as things stand), an "
         "Assault marker on an enemy-held goal hex (17.0) is priced by what the stack adds to the odds "
         "of the stacks already marked against that hex (at most 3), so the stacks spread over the hexes "
         "that decide the game instead of piling onto one while another is left to its holders; 2 = as "
         "1, less what another such hex that nobody is marked against loses when this stack is the only "
-        "one left that could assault it (the stack with no other choice is not crowded out); 0 = by the "
-        "odds of all the stacks marked against the hex (2 by paired games: docs/ai.md)"))
+        "one left that could assault it (the stack with no other choice is not crowded out); 3 = as 2, "
+        "priced by the chance the hex is cleared (odds / (1 + odds)) times its objective factor, every "
+        "such hex the same whoever holds it (24.8: one enemy unit left on any decides the game); 0 = by "
+        "the odds of all the stacks marked against the hex (2 by paired games: docs/ai.md)"))
     guard_last_move: int = Field(0, ge=0, le=2, description=(
         "1 = in the side's Player Turn before the enemy's last Movement Phase, no Assault marker "
         "(17.0 a: the assaulters move into the hex they clear) takes the last own unit out of a hex "
