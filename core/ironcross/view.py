@@ -83,6 +83,7 @@ class PlayerView:
         self._wsig: tuple = ()
         self._wids: frozenset[str] = frozenset()
         self._est: dict | None = None  # los_estimate's answers for the wrecks now (shared, see there)
+        self._glc: dict | None = None  # _game_los_cache() for _table_los
         self._lists_cache: list | None = None  # see _lists
 
     # ------------------------------------------------------------------ game position
@@ -513,7 +514,11 @@ class PlayerView:
             key = (a, b, firer_down, tuple(cells))
         else:
             key = (a, b, firer_down)
-        cache = self._game_los_cache()
+        # the game's cache, looked up once per view (a view lives for one decision; the next view
+        # checks the bound again)
+        cache = self._glc
+        if cache is None:
+            cache = self._glc = self._game_los_cache()
         r = cache.get(key)
         if r is None:
             res = self._game.los_oracle().los(a, b, firer_down=firer_down, occupancy=occ if near else None)
