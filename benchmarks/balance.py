@@ -64,7 +64,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core.ironcross.game_record import CAUSES, elimination_cause, objective_hexes  # noqa: E402
-from core.playtest import DEFAULT_RULES, RULES, GameResult, run_batch, summarise, wilson_interval  # noqa: E402
+from core.playtest import DEFAULT_RULES, RULES, GameResult, PlaytestError, run_batch, summarise, wilson_interval  # noqa: E402
 
 DATA = ROOT / "scenarios" / "data"
 DEFAULT_OUT = ROOT / "docs" / "balance.md"
@@ -879,12 +879,17 @@ def robust_table(paths: dict, args) -> int:
             print(f"Scenario {num}: {system.title}'s players have no settings to tune: skipped")
             continue
         # a robust row takes an hour or more: say each stage and trial as it ends
-        ans = robust_balance(str(path), system, games=args.games, seed=args.seed, trials=args.trials,
-                             tune_games=args.tune_games, workers=args.workers,
-                             storage=study_files(args.storage, str(path)) if args.storage else None,
-                             on_stage=lambda s, t=t1: print(f"  ... {s} ({time.perf_counter() - t:.0f} s in)", flush=True),
-                             on_trial=lambda n, score, best: print(f"    trial {n}/{args.trials}: score {score:.3f}, "
-                                                                   f"best {best:.3f}", flush=True))
+        try:
+            ans = robust_balance(str(path), system, games=args.games, seed=args.seed, trials=args.trials,
+                                 tune_games=args.tune_games, workers=args.workers,
+                                 storage=study_files(args.storage, str(path)) if args.storage else None,
+                                 on_stage=lambda s, t=t1: print(f"  ... {s} ({time.perf_counter() - t:.0f} s in)",
+                                                                flush=True),
+                                 on_trial=lambda n, score, best: print(f"    trial {n}/{args.trials}: score "
+                                                                       f"{score:.3f}, best {best:.3f}", flush=True))
+        except (PlaytestError, ValueError) as e:  # ValueError: a kept study made with other games or seeds
+            print(f"error: Scenario {num}: {e}", file=sys.stderr)
+            return 1
         for line in robust_lines(f"Scenario {num}", ans):
             print(line, flush=True)
         dt = time.perf_counter() - t1

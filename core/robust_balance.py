@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from core.playtest import GameResult, run_batch, wilson_interval
-from core.tuning import TuneResult, tune
+from core.tuning import TuneResult, default_study_name, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
            "verdict"]
@@ -152,6 +152,14 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     space, defaults = system.settings_space(player)
     ai = {s: player for s in system.sides}
     say = on_stage or (lambda _s: None)
+    # a kept study the tuning could not extend is refused now, not after the default batch
+    for side in system.sides:
+        f = storage(side) if storage else None
+        if f:
+            problem = stored_setup_problem(f, default_study_name(scenario_path, side, player),
+                                           study_setup(tune_games, seed + 1, player, None, space, defaults))
+            if problem is not None:
+                raise ValueError(problem)
     say("default vs default")
     base = run_batch(scenario_path, games, seed, ai, workers=workers, scheduler=scheduler)
     ans = RobustAnswer(games, seed, _shares(base))

@@ -133,6 +133,70 @@ def _default_trial(complete: list, defaults: Mapping[str, float], space) -> obje
                                             for k in space if k in defaults)), None)
 
 
+def default_study_name(scenario_path: str, side: str, player: str) -> str:
+    """The name :func:`tune` gives a study when none is named: ``<scenario stem>-<side>-<player>``."""
+    return f"{Path(scenario_path).stem}-{side}-{player}"
+
+
+def study_setup(games: int, seed: int, opponent: str, rules: str | None,
+                space: Mapping[str, tuple[float, float, bool]], defaults: Mapping[str, float] | None) -> dict:
+    """What a study's trials were scored with, as :func:`tune` stores it in the study (JSON values:
+    lists for tuples): games a trial, their batch seed, the opponent's spec, the rules, the search
+    space (setting -> [low, high, log]) and the player's default settings."""
+    return json.loads(json.dumps({"games": games, "seed": seed, "opponent": opponent, "rules": rules or "",
+                                  "space": dict(sorted(space.items())),
+                                  "defaults": dict(sorted((defaults or {}).items()))}))
+
+
+def setup_difference(stored: Mapping, setup: Mapping) -> str | None:
+    """How the ``setup`` of a run (:func:`study_setup`) differs from the one ``stored`` in a study,
+    in words naming each differing item (for the defaults, each differing setting), or None when
+    the run may extend it. A setting the player has gained since the study was made (in the
+    defaults here, not there) is no difference: it plays its default, and a new setting's default
+    keeps the games of before (docs/ai.md, "Behaviour settings")."""
+    parts = []
+    for k, v in setup.items():
+        was = stored.get(k)
+        if k == "defaults" and isinstance(was, Mapping) and isinstance(v, Mapping):
+            diff = [f"{n} {was[n]!r} there, {v.get(n, 'none')!r} here" for n in sorted(was) if was[n] != v.get(n)]
+            if diff:
+                parts.append("defaults: " + ", ".join(diff))
+            continue
+        if was != v:
+            parts.append(f"{k} {was!r} there, {v!r} here")
+    parts += [f"{k} {stored[k]!r} there, none here" for k in sorted(stored) if k not in setup]
+    return "; ".join(parts) or None
+
+
+def stored_setup_problem(storage: str, study_name: str, setup: Mapping) -> str | None:
+    """Why a run with ``setup`` (:func:`study_setup`) cannot extend the study ``study_name`` kept
+    in the Optuna SQLite file ``storage`` (the error :func:`tune` would raise, in words), or None
+    when it can (also when the file or the study does not exist yet): a long run checks this before
+    it plays any game. Raises ImportError without Optuna."""
+    import optuna
+    from sqlalchemy.exc import SQLAlchemyError
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    p = Path(storage)
+    if not p.exists():
+        return None
+    if not p.is_file():
+        return f"{storage}: not a file"
+    url = f"sqlite:///{p.resolve()}"
+    try:
+        names = {x.study_name for x in optuna.study.get_all_study_summaries(storage=url)}
+        if study_name not in names:
+            return None
+        stored = optuna.load_study(study_name=study_name, storage=url).user_attrs.get("setup")
+    except SQLAlchemyError as e:
+        return str(_not_a_study(storage, e))
+    differ = setup_difference(stored, setup) if stored is not None else None
+    if differ is None:
+        return None
+    return (f"{storage}: the study {study_name!r} was run with other settings ({differ}); "
+            "extend it with the same ones or give another storage file")
+
+
 def read_studies(storage: str) -> list[StoredStudy]:
     """Every study with a complete trial in the Optuna SQLite file ``storage`` (e.g. a robust run's
     ``--storage DIR/<scenario stem>-<side>.optuna.db``), read back without playing a game, in
@@ -178,7 +242,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
     trial) against ``opponent`` (a player spec) on the other side. ``storage``: an SQLite file (the
     study is resumed/extended by a run with the same games, seed, opponent, rules, space and
-    defaults, else ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
+    defaults -- a setting added since, at its default, counts as the same (:func:`setup_difference`)
+    -- else ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
     is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
     each trial; ``on_check(n)`` per game of the check. Raises ImportError without Optuna,
@@ -198,7 +263,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
                          on_progress=progress)
 
     url = f"sqlite:///{Path(storage).resolve()}" if storage else None
-    name = study_name or f"{Path(scenario_path).stem}-{side}-{player}"
+    name = study_name or default_study_name(scenario_path, side, player)
     try:
         study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
                                     sampler=optuna.samplers.TPESampler(seed=seed))
@@ -207,12 +272,10 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     # a stored study is extended only by runs that score its trials the same way: other games,
     # seeds, opponent, rules, space or player defaults (the opponent plays them too when named
     # without settings) would mix scores that cannot be compared
-    setup = json.loads(json.dumps({"games": games, "seed": seed, "opponent": opponent, "rules": rules or "",
-                                   "space": dict(sorted(space.items())),
-                                   "defaults": dict(sorted((defaults or {}).items()))}))  # as stored: lists
+    setup = study_setup(games, seed, opponent, rules, space, defaults)
     stored = study.user_attrs.get("setup")
-    if stored is not None and stored != setup:
-        differ = "; ".join(f"{k} {stored.get(k)!r} there, {v!r} here" for k, v in setup.items() if stored.get(k) != v)
+    differ = setup_difference(stored, setup) if stored is not None else None
+    if differ is not None:
         raise ValueError(f"{storage}: the study {name!r} was run with other settings ({differ}); "
                          "extend it with the same ones or give another storage file")
     if stored is None:

@@ -246,6 +246,27 @@ def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
     assert "| 1 | 30% / 60% / 10% | +2 [-3, +7] | +2 [-3, +7] | robust |" in out
 
 
+def test_robust_table_refuses_a_kept_study_it_cannot_extend_before_playing_a_game(monkeypatch, tmp_path, capsys):
+    """A study kept in --storage DIR with other tuning games is refused with one line naming the
+    file and the difference, exit 1, before the default batch (which takes minutes) is played."""
+    import argparse
+
+    import core.robust_balance as rb
+    from core.tuning import default_study_name
+
+    played = []
+    monkeypatch.setattr(rb, "run_batch", lambda *a, **k: played.append(a) or [])
+    monkeypatch.setattr(rb, "stored_setup_problem", lambda f, name, setup: (
+        f"{f}: the study {name!r} was run with other settings (games 20 there, {setup['games']} here)"
+        if name == default_study_name(str(S1), "german", "heuristic") else None))
+    args = argparse.Namespace(games=10, seed=1, trials=2, tune_games=5, workers=1, storage=str(tmp_path))
+    assert balance.robust_table({1: S1}, args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: Scenario 1: ") and "games 20 there, 5 here" in err and "Traceback" not in err
+    assert "-german.optuna.db" in err
+    assert played == []
+
+
 def test_settings_table_lines_up_each_side_s_tuned_settings_by_scenario():
     """``balance.py --settings-table``: one column a side and scenario (Germans first), one row a
     searched setting beside its default; "=" where no trial beat the defaults, "-" where a study

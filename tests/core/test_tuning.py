@@ -105,6 +105,29 @@ def test_a_stored_study_is_not_extended_with_other_games_or_seeds(race, tmp_path
     assert _tune(race, trials=3, games=10, storage=db).trials == 3  # the same set-up extends it
 
 
+def test_a_setting_added_since_the_study_at_its_default_extends_it(race, tmp_path):
+    """A player that has gained a setting since the study was made plays it at its default, which
+    keeps the games of before: the study is extended. A setting it had, at another value now, or
+    one it has lost, is still refused, naming only that setting."""
+    from core.tuning import default_study_name, setup_difference, stored_setup_problem, study_setup
+
+    db = str(tmp_path / "study.db")
+    _tune(race, trials=2, games=10, storage=db)
+    grown = {"two_dice": 0.0, "new_setting": 0.0}
+    assert _tune(race, trials=3, games=10, storage=db, defaults=grown).trials == 3
+    with pytest.raises(ValueError, match=r"\(defaults: two_dice 0\.0 there, 0\.5 here\)"):
+        _tune(race, trials=4, games=10, storage=db, defaults={"two_dice": 0.5, "new_setting": 0.0})
+    space = {"two_dice": (0.0, 1.0, False)}
+    name = default_study_name(race, "german", "tunable")
+    # the same answer before any game is played (a robust run checks its studies first)
+    assert stored_setup_problem(db, name, study_setup(10, 3, "heuristic", None, space, grown)) is None
+    assert "seed 3 there, 4 here" in stored_setup_problem(db, name, study_setup(10, 4, "heuristic", None, space, grown))
+    assert stored_setup_problem(str(tmp_path / "none.db"), name, study_setup(10, 3, "heuristic", None, space, grown)) is None
+    assert stored_setup_problem(db, "another", study_setup(10, 3, "heuristic", None, space, grown)) is None
+    lost = setup_difference({"defaults": {"two_dice": 0.0, "old": 1.0}}, {"defaults": {"two_dice": 0.0}})
+    assert lost == "defaults: old 1.0 there, 'none' here"
+
+
 def test_a_file_that_is_no_study_is_a_clear_error(race, tmp_path):
     from cli.main import cli
 
