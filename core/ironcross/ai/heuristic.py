@@ -558,9 +558,9 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
 
     def _only_assaulters(self, cands: list[tuple], marked: dict) -> dict[str, tuple[set, list]]:
         """Enemy-held goal hexes no stack is marked against yet -> (the units that could still be
-        marked against it, [(the units of such a marker, the defenders' worth times its odds, at
-        most 3)]) from the markers :meth:`_designate` found reaching their odds (17.0): what
-        ``assault_spread`` 2 counts as lost when a stack holding all of those units goes elsewhere."""
+        marked against it, [(the units of such a marker, what it is worth, :meth:`_spread_worth`)])
+        from the markers :meth:`_designate` found reaching their odds (17.0): what ``assault_spread``
+        2 and 3 count as lost when a stack holding all of those units goes elsewhere."""
         out: dict[str, tuple[set, list]] = {}
         for a, _att, _defenders, odds, gain in cands:
             if a.target not in self.maps.attack or a.target in marked:
