@@ -191,8 +191,12 @@ def stored_setup_problem(storage: str, study_name: str, setup: Mapping) -> str |
     except SQLAlchemyError as e:
         return str(_not_a_study(storage, e))
     differ = setup_difference(stored, setup) if stored is not None else None
-    if differ is None:
-        return None
+    return None if differ is None else _other_settings(storage, study_name, differ)
+
+
+def _other_settings(storage: str, study_name: str, differ: str) -> str:
+    """The words for a study in ``storage`` that a run cannot extend, ``differ`` saying how
+    (:func:`setup_difference`)."""
     return (f"{storage}: the study {study_name!r} was run with other settings ({differ}); "
             "extend it with the same ones or give another storage file")
 
@@ -276,8 +280,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     stored = study.user_attrs.get("setup")
     differ = setup_difference(stored, setup) if stored is not None else None
     if differ is not None:
-        raise ValueError(f"{storage}: the study {name!r} was run with other settings ({differ}); "
-                         "extend it with the same ones or give another storage file")
+        raise ValueError(_other_settings(storage, name, differ))
     if stored is None:
         study.set_user_attr("setup", setup)
     done = _complete_trials(study)
