@@ -152,12 +152,13 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     space, defaults = system.settings_space(player)
     ai = {s: player for s in system.sides}
     say = on_stage or (lambda _s: None)
+    tune_seed = seed + 1  # the tuning seeds are not the verdict's
     # a kept study the tuning could not extend is refused now, not after the default batch
     for side in system.sides:
         f = storage(side) if storage else None
         if f:
             problem = stored_setup_problem(f, default_study_name(scenario_path, side, player),
-                                           study_setup(tune_games, seed + 1, player, None, space, defaults))
+                                           study_setup(tune_games, tune_seed, player, None, space, defaults))
             if problem is not None:
                 raise ValueError(problem)
     say("default vs default")
@@ -166,7 +167,7 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     for side in system.sides:
         say(f"tuning {side}")
         t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
-                 seed=seed + 1, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
+                 seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
                  defaults=defaults, canonical=system.player_settings, on_trial=on_trial)
         say(f"{side} tuned vs default")
         played = run_batch(scenario_path, games, seed, {**ai, side: t.best_spec}, workers=workers, scheduler=scheduler)

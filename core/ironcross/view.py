@@ -83,7 +83,7 @@ class PlayerView:
         self._wsig: tuple = ()
         self._wids: frozenset[str] = frozenset()
         self._est: dict | None = None  # los_estimate's answers for the wrecks now (shared, see there)
-        self._glc: dict | None = None  # _game_los_cache() for _table_los
+        self._glc: dict | None = None  # _game_los_cache(), once per view
         self._lists_cache: list | None = None  # see _lists
 
     # ------------------------------------------------------------------ game position
@@ -489,7 +489,10 @@ class PlayerView:
         chart and playing area (the oracle, :func:`maps.los_table.los_oracle`, one per map object)
         and on the occupancy the keys name, so every view of every game played on that map in this
         process shares them (a playtest worker plays many games of one scenario). A game without
-        an oracle keeps its own."""
+        an oracle keeps its own. Looked up once per view (a view lives for one decision; the next
+        view checks the bound again)."""
+        if self._glc is not None:
+            return self._glc
         oracle = getattr(self._game, "los_oracle", None)
         owner = oracle() if oracle is not None else self._game
         cache = _LOS_CACHES.get(owner)
@@ -497,6 +500,7 @@ class PlayerView:
             cache = _LOS_CACHES[owner] = {}
         if len(cache) > 400_000:
             cache.clear()
+        self._glc = cache
         return cache
 
     def _table_los(self, a: str, b: str, firer_down: bool, occ, occ_ids: frozenset) -> LosInfo:
@@ -514,11 +518,7 @@ class PlayerView:
             key = (a, b, firer_down, tuple(cells))
         else:
             key = (a, b, firer_down)
-        # the game's cache, looked up once per view (a view lives for one decision; the next view
-        # checks the bound again)
-        cache = self._glc
-        if cache is None:
-            cache = self._glc = self._game_los_cache()
+        cache = self._game_los_cache()
         r = cache.get(key)
         if r is None:
             res = self._game.los_oracle().los(a, b, firer_down=firer_down, occupancy=occ if near else None)
