@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 
 __all__ = ["SIDES", "other_side", "stacking_problem", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState",
-           "unit_changes", "positions_changed"]
+           "unit_changes", "positions_changed", "change_log_mark", "units_changed_since"]
 
 SIDES: tuple[str, str] = ("german", "russian")
 
@@ -182,6 +182,7 @@ class Unit:
     def __setattr__(self, name: str, value) -> None:
         object.__setattr__(self, name, value)
         _CHANGES[0] += 1
+        _CHANGE_LOG.append(self)
         self.__dict__["_stamp"] = _CHANGES[0]  # this unit's last change (PlayerView reuses its copies)
         if name in _WHERE:
             _POSITIONS[0] += 1  # GameState.units_at rebuilds its index
@@ -259,6 +260,12 @@ _WHAT = frozenset(("kind", "weapon"))  # what the classification depends on
 _POSITIONS = [0]
 #: Bumped whenever any attribute of any unit is set (see :func:`unit_changes`).
 _CHANGES = [0]
+#: Every unit (or copy of one) that had an attribute set, in order, so a reader (PlayerView's
+#: copies) can update only those (:func:`change_log_mark`, :func:`units_changed_since`); emptied
+#: when long, which bumps its generation ``_CHANGE_LOG_GEN`` so older marks read as "start over".
+_CHANGE_LOG: list = []
+_CHANGE_LOG_GEN = [0]
+_CHANGE_LOG_LIMIT = 100_000
 
 
 def positions_changed() -> int:
@@ -271,6 +278,25 @@ def unit_changes() -> int:
     """A number that changes whenever any attribute of any :class:`Unit` is set (the engine's
     memo of the legal actions, ``Game._decision_fingerprint``, compares it)."""
     return _CHANGES[0]
+
+
+def change_log_mark() -> tuple[int, int]:
+    """(generation, position) of the change log now, for :func:`units_changed_since` later.
+    Empties the log first when it has grown past its limit (older marks then read as None)."""
+    if len(_CHANGE_LOG) > _CHANGE_LOG_LIMIT:
+        _CHANGE_LOG.clear()  # emptied before the generation moves on: no mark can outlive it
+        _CHANGE_LOG_GEN[0] += 1
+    return (_CHANGE_LOG_GEN[0], len(_CHANGE_LOG))
+
+
+def units_changed_since(mark: tuple[int, int]) -> list | None:
+    """The units (of any game, and copies of them) that had an attribute set since ``mark``
+    (:func:`change_log_mark`), in order, repeats included; None when the log was emptied since
+    (the caller must look at every unit)."""
+    gen, pos = mark
+    if gen != _CHANGE_LOG_GEN[0] or pos > len(_CHANGE_LOG):
+        return None
+    return _CHANGE_LOG[pos:]
 
 
 @dataclass

@@ -234,6 +234,58 @@ def test_view_hands_out_copies_that_follow_every_change():
                                                     and u.on_map and (u.side == "german" or not u.hidden))
 
 
+def test_view_updates_only_the_changed_copies_in_the_game_order(monkeypatch):
+    """A new PlayerView copies again only the units set since the last view of its side (the change
+    log of Unit.__setattr__), yet hands out what a view built from scratch would: an enemy unit
+    hidden (24.2) leaves the view and, revealed, comes back in the order of the game's units; a CW's
+    replacements changed in place (20.1) are seen once any unit changes; after the log is emptied
+    (its limit) the next view looks at every unit."""
+    import core.ironcross.state as st
+
+    def fresh(side):  # a view of a game whose views have no copies to reuse
+        g.__dict__.pop("_view_copies_cache", None)
+        return {uid: u.fields_dict() for uid, u in PlayerView(g, side).units().items()}
+
+    def same(side):
+        v = PlayerView(g, side)
+        got = {uid: u.fields_dict() for uid, u in v.units().items()}
+        cache = g.__dict__.pop("_view_copies_cache")
+        want = fresh(side)
+        g.__dict__["_view_copies_cache"] = cache
+        assert list(got) == list(want) and got == want
+        return v
+
+    g = _after_setup(4)
+    same("german")
+    same("russian")
+    e, e2 = [u for u in g.state.units.values() if u.side == "german" and u.on_map][:2]
+    e.hidden = False
+    assert e.id in same("russian").units()
+    e.hidden = True
+    assert e.id not in same("russian").units()
+    e.hidden = False
+    assert e.id in same("russian").units()
+    e.hex = None  # off the map: not seen (24.2)
+    assert e.id not in same("russian").units()
+    cw = next(u for u in g.state.units.values() if u.side == "german" and u.is_cw)
+    same("german")
+    cw.replacements.append("G-X")  # in place: no attribute of the CW set
+    e2.down = not e2.down  # (while no unit at all changes, a view hands out the last copies)
+    assert same("german").unit(cw.id).replacements == cw.replacements
+    import core.ironcross.view as view_module
+    read = []
+    monkeypatch.setattr(view_module, "units_changed_since",
+                        lambda mark: read.append(st.units_changed_since(mark)) or read[-1])
+    monkeypatch.setattr(st, "_CHANGE_LOG_LIMIT", 0)  # a mark empties the log whenever it holds anything
+    e2.hidden = False
+    assert e2.id in same("russian").units()
+    e2.down = not e2.down
+    same("german")  # its mark empties the log: the Russian view's mark is out of date
+    e2.hidden = True
+    assert e2.id not in same("russian").units()
+    assert read[0] is not None and read[-1] is None  # updated from the log, then started over
+
+
 def test_8_5_move_costs_and_10_23_frontal_areas_remembered_are_the_same_answers():
     """HexTerrain.move_cost (8.5) remembered per question answers as it computes; the games on one
     map object share its HexTerrain and PlayingArea (built once, for speed)."""

@@ -350,7 +350,8 @@ class _GoalsAndRisk:
 
     def _entities(self):
         key = self._key
-        if getattr(self, "_ent_key", None) == key:
+        ek = self.__dict__.get("_ent_key")
+        if ek is key or (ek is not None and ek == key):  # refresh keeps the key object while it holds
             return self._ents
         by_hex: dict[str, list] = {}
         ents = []
