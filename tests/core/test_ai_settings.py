@@ -206,6 +206,31 @@ def test_the_hold_bonus_is_set_per_posture():
             assert defend_x3 == pytest.approx(3 * base) and attack_x3 == base
 
 
+def test_defend_aggression_scales_the_pull_toward_the_goals_only_when_defending():
+    """defend_aggression multiplies aggression in the defend posture (the weight of each turn of
+    MPs gained toward the goals, and the time pressure a group feels): a defender told to stay put
+    moves less, an attacker is not slowed."""
+    v = PlayerView(_mg_duel(), "german")
+
+    def pull(settings, posture):
+        p = HeuristicPlayer(1, settings)
+        p.posture = posture
+        p.maps.attack = set()
+        p._dc = {"ips": v.ips}
+        return p._weights(v)[0], p._aggression()
+
+    for posture in ("attack", "defend"):
+        base, agg = pull(BehaviorSettings(), posture)
+        assert base > 0 and agg == 1.0
+        low, agg_low = pull(BehaviorSettings(defend_aggression=0.25), posture)
+        both, agg_both = pull(BehaviorSettings(defend_aggression=0.25, aggression=2.0), posture)
+        if posture == "attack":
+            assert (low, agg_low) == (base, 1.0) and both == pytest.approx(2 * base) and agg_both == 2.0
+        else:
+            assert low == pytest.approx(0.25 * base) and agg_low == 0.25
+            assert both == pytest.approx(0.5 * base) and agg_both == 0.5
+
+
 def test_the_secured_hold_bonus_applies_only_when_no_goal_hex_is_enemy_held():
     """secured_hold_objective scales an attacker's hold bonus only while no goal hex is held by a
     known enemy unit (every goal taken: the hexes held are what the enemy must win back); with an

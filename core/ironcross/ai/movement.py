@@ -247,7 +247,7 @@ class MovementMixin:
                 # nothing left to take (a "clear" region to keep, goal hexes still to reach): the
                 # hexes held are what the enemy must win back
                 hold *= st.secured_hold_objective
-            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg * st.aggression,
+            w = self._dc["weights"] = ((0.4 if attack else 0.15) * urg * self._aggression(),
                                        (0.3 if attack else 0.6) * urg * hold,
                                        wr * st.self_preservation, urg)
         return w
@@ -276,7 +276,12 @@ class MovementMixin:
         g["press"] = pressure
         base = 0.4 if self.posture == "attack" else 0.28
         return base * (0.8 + 1.6 * pressure) * (1.0 + 0.5 * view.turn / max(1, view.game_length)) \
-            * self.settings.aggression
+            * self._aggression()
+
+    def _aggression(self) -> float:
+        """The setting ``aggression``, times ``defend_aggression`` in the defend posture."""
+        st = self.settings
+        return st.aggression if self.posture == "attack" else st.aggression * st.defend_aggression
 
     def _hex_comp(self, view, h: str, cl: int | None = None) -> tuple:
         """Per-hex parts of a position's value: (infantry turns to the goals (of cluster ``cl``, MP

@@ -42,6 +42,9 @@ class BehaviorSettings(BaseModel):
     aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
         "progress toward the goal hexes: multiplier of the weight of each turn of MPs gained toward the "
         "unit's goal cluster (0 = ignore goals, 4 = rush them)"))
+    defend_aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "when defending (the posture of a side the victory conditions name the winner now): multiplier of "
+        "aggression (1 = the same pull toward the goal hexes in both postures)"))
     self_preservation: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the weight of expected losses (enemy opportunity and next fire, mines) when "
         "choosing where to move (0 = ignore danger, 4 = very cautious)"))
