@@ -267,14 +267,9 @@ class PlayerView:
                 self._lists_cache = last
                 return last
             side = self.side
-            own_on, own_all, enemy = [], [], []
-            for u in vis.values():
-                if u.side == side:
-                    own_all.append(u)
-                    if u.on_map:
-                        own_on.append(u)
-                elif u.on_map:
-                    enemy.append(u)
+            own_all = [u for u in vis.values() if u.side == side]
+            own_on = [u for u in own_all if u.hex is not None and not u.eliminated]  # Unit.on_map
+            enemy = [u for u in vis.values() if u.side != side and u.hex is not None and not u.eliminated]
             c = self._lists_cache = shared[("lists", side)] = [unit_changes(), own_on, own_all, enemy, None, vis]
         return c
 
