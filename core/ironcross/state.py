@@ -9,6 +9,7 @@ games (replays) and to build players' views.
 from __future__ import annotations
 
 import copy
+import threading
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 
@@ -182,7 +183,7 @@ class Unit:
     def __setattr__(self, name: str, value) -> None:
         object.__setattr__(self, name, value)
         _CHANGES[0] += 1
-        _CHANGE_LOG.append(self)
+        _CHANGE_LOG[0].append(self)
         self.__dict__["_stamp"] = _CHANGES[0]  # this unit's last change (PlayerView reuses its copies)
         if name in _WHERE:
             _POSITIONS[0] += 1  # GameState.units_at rebuilds its index
@@ -260,12 +261,13 @@ _WHAT = frozenset(("kind", "weapon"))  # what the classification depends on
 _POSITIONS = [0]
 #: Bumped whenever any attribute of any unit is set (see :func:`unit_changes`).
 _CHANGES = [0]
-#: Every unit (or copy of one) that had an attribute set, in order, so a reader (PlayerView's
-#: copies) can update only those (:func:`change_log_mark`, :func:`units_changed_since`); emptied
-#: when long, which bumps its generation ``_CHANGE_LOG_GEN`` so older marks read as "start over".
-_CHANGE_LOG: list = []
-_CHANGE_LOG_GEN = [0]
+#: (every unit, or copy of one, that had an attribute set, in order; the log's generation), so a
+#: reader (PlayerView's copies) can update only those (:func:`change_log_mark`,
+#: :func:`units_changed_since`). When long it is replaced, in one assignment, by an empty list of
+#: the next generation: a mark of an older one reads as "start over", in any thread.
+_CHANGE_LOG: tuple[list, int] = ([], 0)
 _CHANGE_LOG_LIMIT = 100_000
+_CHANGE_LOG_LOCK = threading.Lock()
 
 
 def positions_changed() -> int:
@@ -282,21 +284,26 @@ def unit_changes() -> int:
 
 def change_log_mark() -> tuple[int, int]:
     """(generation, position) of the change log now, for :func:`units_changed_since` later.
-    Empties the log first when it has grown past its limit (older marks then read as None)."""
-    if len(_CHANGE_LOG) > _CHANGE_LOG_LIMIT:
-        _CHANGE_LOG.clear()  # emptied before the generation moves on: no mark can outlive it
-        _CHANGE_LOG_GEN[0] += 1
-    return (_CHANGE_LOG_GEN[0], len(_CHANGE_LOG))
+    Starts a new, empty generation first when the log has grown past its limit."""
+    global _CHANGE_LOG
+    log = _CHANGE_LOG
+    if len(log[0]) > _CHANGE_LOG_LIMIT:
+        with _CHANGE_LOG_LOCK:  # one new generation, whichever thread gets here first
+            if _CHANGE_LOG is log:
+                _CHANGE_LOG = ([], log[1] + 1)
+            log = _CHANGE_LOG
+    return (log[1], len(log[0]))
 
 
 def units_changed_since(mark: tuple[int, int]) -> list | None:
     """The units (of any game, and copies of them) that had an attribute set since ``mark``
-    (:func:`change_log_mark`), in order, repeats included; None when the log was emptied since
-    (the caller must look at every unit)."""
+    (:func:`change_log_mark`), in order, repeats included; None when the log started a new
+    generation since (the caller must look at every unit)."""
     gen, pos = mark
-    if gen != _CHANGE_LOG_GEN[0] or pos > len(_CHANGE_LOG):
+    log = _CHANGE_LOG
+    if gen != log[1] or pos > len(log[0]):
         return None
-    return _CHANGE_LOG[pos:]
+    return log[0][pos:]
 
 
 @dataclass
