@@ -182,7 +182,8 @@ class PlayerView:
             prev = shared.get(self.side)
             mark = shared.get(("mark", self.side))
             changed = None
-            if prev is not None and last is not None and mark is not None and mark[1] == now[1:]:
+            if prev is not None and last is not None and mark is not None and mark[1] is units and \
+                    mark[3] == len(units) and last[1].keys() <= units.keys():
                 changed = units_changed_since(mark[0])  # the units set since the last copies were made
             new_mark = change_log_mark()
             if changed is None:
@@ -205,7 +206,9 @@ class PlayerView:
                     out = {uid: out[uid] for uid in units if uid in out}  # the order of the game's units
             shared[self.side] = made
             shared[("out", self.side)] = (now, out)
-            shared[("mark", self.side)] = (new_mark, now[1:], cws)
+            # the units dict itself, not its id (a new dict can never pass for it), and its size (a
+            # unit taken out of it sets no attribute)
+            shared[("mark", self.side)] = (new_mark, units, cws, len(units))
             self._units = out
         return self._units
 

@@ -238,8 +238,9 @@ def test_view_updates_only_the_changed_copies_in_the_game_order(monkeypatch):
     """A new PlayerView copies again only the units set since the last view of its side (the change
     log of Unit.__setattr__), yet hands out what a view built from scratch would: an enemy unit
     hidden (24.2) leaves the view and, revealed, comes back in the order of the game's units; a CW's
-    replacements changed in place (20.1) are seen once any unit changes; after the log is emptied
-    (its limit) the next view looks at every unit."""
+    replacements changed in place (20.1) are seen once any unit changes; after the log starts a new
+    generation (its limit) the next view looks at every unit; a unit taken out of the game's units
+    and another put in leave and join the view."""
     import core.ironcross.state as st
 
     def fresh(side):  # a view of a game whose views have no copies to reuse
@@ -284,6 +285,12 @@ def test_view_updates_only_the_changed_copies_in_the_game_order(monkeypatch):
     e2.hidden = True
     assert e2.id not in same("russian").units()
     assert read[0] is not None and read[-1] is None  # updated from the log, then started over
+    monkeypatch.setattr(st, "_CHANGE_LOG_LIMIT", 100_000)
+    same("german")
+    gone = e2.id
+    del g.state.units[gone]  # taken out of the game: no attribute set
+    g.state.units["G-NEW"] = Unit(**(g.state.units[cw.id].fields_dict() | {"id": "G-NEW"}))
+    assert gone not in same("german").units() and "G-NEW" in same("german").units()
 
 
 def test_8_5_move_costs_and_10_23_frontal_areas_remembered_are_the_same_answers():
