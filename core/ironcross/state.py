@@ -9,12 +9,11 @@ games (replays) and to build players' views.
 from __future__ import annotations
 
 import copy
-import threading
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 
 __all__ = ["SIDES", "other_side", "stacking_problem", "Morale", "Phase", "PHASE_ORDER", "UnitKind", "Unit", "GameState",
-           "unit_changes", "positions_changed", "change_log_mark", "units_changed_since"]
+           "unit_changes", "positions_changed"]
 
 SIDES: tuple[str, str] = ("german", "russian")
 
@@ -183,7 +182,6 @@ class Unit:
     def __setattr__(self, name: str, value) -> None:
         object.__setattr__(self, name, value)
         _CHANGES[0] += 1
-        _CHANGE_LOG[0].append(self)
         self.__dict__["_stamp"] = _CHANGES[0]  # this unit's last change (PlayerView reuses its copies)
         if name in _WHERE:
             _POSITIONS[0] += 1  # GameState.units_at rebuilds its index
@@ -261,13 +259,6 @@ _WHAT = frozenset(("kind", "weapon"))  # what the classification depends on
 _POSITIONS = [0]
 #: Bumped whenever any attribute of any unit is set (see :func:`unit_changes`).
 _CHANGES = [0]
-#: (every unit, or copy of one, that had an attribute set, in order; the log's generation), so a
-#: reader (PlayerView's copies) can update only those (:func:`change_log_mark`,
-#: :func:`units_changed_since`). When long it is replaced, in one assignment, by an empty list of
-#: the next generation: a mark of an older one reads as "start over", in any thread.
-_CHANGE_LOG: tuple[list, int] = ([], 0)
-_CHANGE_LOG_LIMIT = 100_000
-_CHANGE_LOG_LOCK = threading.Lock()
 
 
 def positions_changed() -> int:
@@ -280,30 +271,6 @@ def unit_changes() -> int:
     """A number that changes whenever any attribute of any :class:`Unit` is set (the engine's
     memo of the legal actions, ``Game._decision_fingerprint``, compares it)."""
     return _CHANGES[0]
-
-
-def change_log_mark() -> tuple[int, int]:
-    """(generation, position) of the change log now, for :func:`units_changed_since` later.
-    Starts a new, empty generation first when the log has grown past its limit."""
-    global _CHANGE_LOG
-    log = _CHANGE_LOG
-    if len(log[0]) > _CHANGE_LOG_LIMIT:
-        with _CHANGE_LOG_LOCK:  # one new generation, whichever thread gets here first
-            if _CHANGE_LOG is log:
-                _CHANGE_LOG = ([], log[1] + 1)
-            log = _CHANGE_LOG
-    return (log[1], len(log[0]))
-
-
-def units_changed_since(mark: tuple[int, int]) -> list | None:
-    """The units (of any game, and copies of them) that had an attribute set since ``mark``
-    (:func:`change_log_mark`), in order, repeats included; None when the log started a new
-    generation since (the caller must look at every unit)."""
-    gen, pos = mark
-    log = _CHANGE_LOG
-    if gen != log[1] or pos > len(log[0]):
-        return None
-    return log[0][pos:]
 
 
 @dataclass

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from core.ironcross import combat_tables as ct
-from core.ironcross.state import Phase, Unit, change_log_mark, other_side, unit_changes, units_changed_since
+from core.ironcross.state import Phase, Unit, other_side, unit_changes
 from maps import hexgrid
 from maps.los import HexOccupancy, line_of_sight
 from maps.los_table import FrozenOccupancy
@@ -170,6 +170,8 @@ class PlayerView:
     # ------------------------------------------------------------------ units
     def _visible(self) -> dict[str, Unit]:
         if self._units is None:
+            out = {}
+            new = object.__new__
             # the copies the previous view of this side handed out, reused for units that have not
             # changed since (their stamp, Unit.__setattr__) and copies nobody changed
             shared = self._game.__dict__.setdefault("_view_copies_cache", {})
@@ -179,74 +181,33 @@ class PlayerView:
             if last is not None and last[0] == now:
                 self._units = last[1]  # no unit of the game (nor any copy) changed since: the same copies
                 return self._units
-            prev = shared.get(self.side)
-            mark = shared.get(("mark", self.side))
-            changed = None
-            if prev is not None and last is not None and mark is not None and mark[1] is units and \
-                    mark[3] == len(units) and last[1].keys() <= units.keys():
-                changed = units_changed_since(mark[0])  # the units set since the last copies were made
-            new_mark = change_log_mark()
-            if changed is None:
-                made: dict = {}
-                out: dict = {}
-                self._copies(units.items(), prev or {}, made, out)
-                cws = frozenset(uid for uid, u in units.items() if u.is_cw)
-            else:
-                # only the units (and copies) set since, and the CWs (their list of replacements
-                # may change in place, 20.1): every other copy stands as the last view made it
-                ids = {x.__dict__.get("id") for x in changed}
-                ids.discard(None)
-                cws = mark[2]
-                if any(uid in units and units[uid].is_cw and uid not in cws for uid in ids):
-                    cws = cws | {uid for uid in ids if uid in units and units[uid].is_cw}
-                ids.update(cws)
-                made = dict(prev)
-                out = dict(last[1])
-                if self._copies(((uid, units[uid]) for uid in ids if uid in units), prev, made, out):
-                    out = {uid: out[uid] for uid in units if uid in out}  # the order of the game's units
+            prev = shared.get(self.side) or {}
+            made = {}
+            visible = self._game.is_visible_to
+            for uid, u in units.items():
+                stamp = u.__dict__.get("_stamp")
+                hit = prev.get(uid)
+                if hit is not None and hit[0] is u and hit[1] == stamp and \
+                        hit[2].__dict__.get("_stamp") == stamp and hit[2].replacements == u.replacements:
+                    out[uid] = hit[2]  # unchanged since the last view showed it (so still visible)
+                    made[uid] = hit
+                    continue
+                # own units in full; enemy units only when on the map and not hidden (24.2)
+                if u.side == self.side or (u.on_map and visible(u, self.side)):
+                    # a copy (Unit.__copy__) with its own list of replacements, made without
+                    # Unit.__setattr__: a copy is no change to the game's units (unit_changes)
+                    c = new(type(u))
+                    d = c.__dict__
+                    d.update(u.__dict__)
+                    d["replacements"] = list(u.replacements)
+                    if u.side != self.side and u.is_mg and self._game.visible_mode(u, self.side) is None:
+                        c.mg_mode, c.fl_target, c.sp_halved_turn = None, None, 0  # 21.0 modes stay secret
+                    out[uid] = c
+                    made[uid] = (u, stamp, c)
             shared[self.side] = made
             shared[("out", self.side)] = (now, out)
-            # the units dict itself, not its id (a new dict can never pass for it), and its size (a
-            # unit taken out of it sets no attribute)
-            shared[("mark", self.side)] = (new_mark, units, cws, len(units))
             self._units = out
         return self._units
-
-    def _copies(self, items, prev: dict, made: dict, out: dict) -> bool:
-        """Update ``out`` (unit id -> copy handed out) and ``made`` (unit id -> (unit, its stamp,
-        copy)) for the units ``items`` ((id, unit) pairs): the copy of ``prev`` while neither the
-        unit nor that copy changed, else a new copy of a unit this side may see (24.2), else none.
-        True when a unit came into ``out`` or left it."""
-        new = object.__new__
-        moved = False
-        visible = self._game.is_visible_to
-        for uid, u in items:
-            stamp = u.__dict__.get("_stamp")
-            hit = prev.get(uid)
-            if hit is not None and hit[0] is u and hit[1] == stamp and \
-                    hit[2].__dict__.get("_stamp") == stamp and hit[2].replacements == u.replacements:
-                out[uid] = hit[2]  # unchanged since the last view showed it (so still visible)
-                made[uid] = hit
-                continue
-            # own units in full; enemy units only when on the map and not hidden (24.2)
-            if u.side == self.side or (u.on_map and visible(u, self.side)):
-                # a copy (Unit.__copy__) with its own list of replacements, made without
-                # Unit.__setattr__: a copy is no change to the game's units (unit_changes)
-                c = new(type(u))
-                d = c.__dict__
-                d.update(u.__dict__)
-                d["replacements"] = list(u.replacements)
-                if u.side != self.side and u.is_mg and self._game.visible_mode(u, self.side) is None:
-                    c.mg_mode, c.fl_target, c.sp_halved_turn = None, None, 0  # 21.0 modes stay secret
-                if uid not in out:
-                    moved = True
-                out[uid] = c
-                made[uid] = (u, stamp, c)
-            elif uid in out:
-                del out[uid]
-                made.pop(uid, None)
-                moved = True
-        return moved
 
     def units(self) -> dict[str, Unit]:
         """Every unit this side may see, by id (copies): its own (on or off the map, eliminated
