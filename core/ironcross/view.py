@@ -232,8 +232,8 @@ class PlayerView:
                 return last
             side = self.side
             own_all = [u for u in vis.values() if u.side == side]
-            own_on = [u for u in own_all if u.hex is not None and not u.eliminated]  # Unit.on_map
-            enemy = [u for u in vis.values() if u.side != side and u.hex is not None and not u.eliminated]
+            own_on = [u for u in own_all if u.on_map]
+            enemy = [u for u in vis.values() if u.side != side and u.on_map]
             c = self._lists_cache = shared[("lists", side)] = [unit_changes(), own_on, own_all, enemy, None, vis]
         return c
 

@@ -178,14 +178,21 @@ def test_the_settings_table_in_docs_ai_md_matches_the_code():
         assert float(lo) == bounds["Ge"].ge and float(hi) == bounds["Le"].le, name
 
 
-def _hold_bonus(v: PlayerView, settings: BehaviorSettings, posture: str, enemy_held: set[str] = frozenset()) -> float:
-    """The heuristic's bonus for ending a move on a goal hex (its movement weights) in ``posture``,
-    with ``enemy_held`` the goal hexes a known enemy unit holds."""
+def _weighing_player(v: PlayerView, settings: BehaviorSettings, posture: str,
+                     enemy_held: set[str] = frozenset()) -> HeuristicPlayer:
+    """A heuristic player in ``posture`` ready to weigh moves in ``v`` (:meth:`_weights`), with
+    ``enemy_held`` the goal hexes a known enemy unit holds."""
     p = HeuristicPlayer(1, settings)
     p.posture = posture
     p.maps.attack = set(enemy_held)
     p._dc = {"ips": v.ips}
-    return p._weights(v)[1]
+    return p
+
+
+def _hold_bonus(v: PlayerView, settings: BehaviorSettings, posture: str, enemy_held: set[str] = frozenset()) -> float:
+    """The heuristic's bonus for ending a move on a goal hex (its movement weights) in ``posture``,
+    with ``enemy_held`` the goal hexes a known enemy unit holds."""
+    return _weighing_player(v, settings, posture, enemy_held)._weights(v)[1]
 
 
 def test_the_hold_bonus_is_set_per_posture():
@@ -213,10 +220,7 @@ def test_defend_aggression_scales_the_pull_toward_the_goals_only_when_defending(
     v = PlayerView(_mg_duel(), "german")
 
     def pull(settings, posture):
-        p = HeuristicPlayer(1, settings)
-        p.posture = posture
-        p.maps.attack = set()
-        p._dc = {"ips": v.ips}
+        p = _weighing_player(v, settings, posture)
         return p._weights(v)[0], p._aggression()
 
     for posture in ("attack", "defend"):
