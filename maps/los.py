@@ -524,6 +524,47 @@ def _point(a: tuple[int, int], b: tuple[int, int], t: float) -> tuple[float, flo
 _HOW = {"interior": "crosses", "hexside": "runs along a hexside of", "vertex": "touches a corner of"}
 
 
+def _count_entry(h: Hex, cell: tuple, e: tuple, occ, cells: dict, ac: int, ar: int,
+                 pair_done: set) -> tuple[int, Hex | None]:
+    """One intermediate hex the line crosses or runs along a hexside of (never a corner): (what it
+    adds to the 10.31 b count of trees, AFVs and wrecks, the Marsh hex it brings (10.31 c) or
+    None). Along a hexside the pair counts once, by its larger side (``pair_done``: the pairs
+    already met, updated here); ``cell``: (trees, level, marsh, building ids) of ``h``."""
+    o = occ.get(h, _EMPTY) if occ else _EMPTY
+    own = cell[0] + o.afvs + o.wrecks
+    if e[4] == "interior":
+        return own, (h if cell[2] else None)
+    p = Hex(ac + e[5], ar + e[6])
+    pcell = cells.get(p, _DEFAULT_CELL)
+    po = occ.get(p, _EMPTY) if occ else _EMPTY
+    other = pcell[0] + po.afvs + po.wrecks
+    key = frozenset((h, p))
+    if key in pair_done:
+        return (own if own > other else 0), None
+    pair_done.add(key)
+    return (own if own >= other else 0), (h if cell[2] else p if pcell[2] else None)
+
+
+def count_trees_afvs_wrecks(hexmap: HexMap, firer: Hex, target: Hex,
+                            occupancy: Mapping[Hex, HexOccupancy] | None) -> int:
+    """The 10.31 b count of :func:`line_of_sight` (``trees_afvs_wrecks``: Woods/Orchard hexes,
+    AFVs and wrecks along the line between the two hexes) without the rest of the LOS: no
+    building symbol is traced. ``firer`` and ``target`` are hexes of ``hexmap``."""
+    occ = occupancy or {}
+    cells = _map_los(hexmap).cells
+    ac, ar = firer.col, firer.row
+    total = 0
+    pair_done: set[frozenset] = set()
+    for e in _relative(ac & 1, target.col - ac, target.row - ar):
+        if e[4] == "vertex":
+            continue
+        h = Hex(ac + e[0], ar + e[1])
+        if h == firer or h == target:
+            continue
+        total += _count_entry(h, cells.get(h, _DEFAULT_CELL), e, occ, cells, ac, ar, pair_done)[0]
+    return total
+
+
 def line_of_sight(
     hexmap: HexMap,
     firer: Hex | str,
@@ -608,29 +649,11 @@ def line_of_sight(
             a_block = (h, None, contact)
         if contact == "vertex":
             continue
-        o = occ.get(h, _EMPTY) if occ else _EMPTY
-        own = cell[0] + o.afvs + o.wrecks
-        if contact == "interior":
-            counted = own
-            if cell[2]:
-                marsh_count += 1
-                if firer_down and c_block is None:
-                    c_block = h
-        else:
-            p = Hex(ac + e[5], ar + e[6])
-            pcell = cells.get(p, _DEFAULT_CELL)
-            po = occ.get(p, _EMPTY) if occ else _EMPTY
-            other = pcell[0] + po.afvs + po.wrecks
-            key = frozenset((h, p))
-            if key in pair_done:
-                counted = own if own > other else 0
-            else:
-                pair_done.add(key)
-                counted = own if own >= other else 0
-                if cell[2] or pcell[2]:
-                    marsh_count += 1
-                    if firer_down and c_block is None:
-                        c_block = h if cell[2] else p
+        counted, marsh = _count_entry(h, cell, e, occ, cells, ac, ar, pair_done)
+        if marsh is not None:
+            marsh_count += 1
+            if firer_down and c_block is None:
+                c_block = marsh
         if counted:
             counted_at[i] = counted
             before = total

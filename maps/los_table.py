@@ -647,11 +647,14 @@ class TableLos:
 
 
 class OccupiedLos:
-    """The answer for a line that meets hexes holding AFVs or wrecks: :func:`maps.los.line_of_sight`'s,
-    computed on first use (:meth:`exact`, cached by the oracle); every attribute is the exact
-    result's. ``clear`` is known without it where AFVs and wrecks cannot change it: between
-    different levels (the Sighting Chart, 10.32, has no AFVs or wrecks) and where the terrain alone
-    blocks (10.31 a and c do not count them, and they only add to the 10.31 b count)."""
+    """The answer for a line that meets hexes holding AFVs or wrecks: :func:`maps.los.line_of_sight`'s.
+    ``clear``, ``trees_afvs_wrecks``, ``marsh_hexes`` and ``level_difference`` come without
+    tracing the line again: AFVs and wrecks change only the 10.31 b count
+    (:func:`maps.los.count_trees_afvs_wrecks`, cached by the oracle), so clear/blocked is the
+    terrain's between different levels (the Sighting Chart, 10.32, has no AFVs or wrecks) and where
+    the terrain alone blocks (10.31 a and c do not count them), else the count's (at most three);
+    Marsh hexes are the table's. Every other attribute is the exact result's, computed on first
+    use (:meth:`exact`, cached by the oracle)."""
 
     __slots__ = ("firer", "target", "firer_level", "target_level", "firer_down", "_terrain_clear", "_oracle",
                  "_ij", "_key", "_occ")
@@ -665,7 +668,19 @@ class OccupiedLos:
     def clear(self) -> bool:
         if self.firer_level != self.target_level or not self._terrain_clear:
             return self._terrain_clear
-        return self.exact().clear  # 10.31 b: the AFVs/wrecks may make it more than three
+        return self.trees_afvs_wrecks <= 3  # 10.31 b: the AFVs/wrecks may make it more than three
+
+    @property
+    def trees_afvs_wrecks(self) -> int:
+        """10.31 b: Woods/Orchard hexes, AFVs and wrecks along the line."""
+        return self._oracle._occupied_count(self._ij, self._key, self._occ)
+
+    @property
+    def marsh_hexes(self) -> int:
+        """10.31 c: Marsh hexes along the line (AFVs and wrecks change nothing)."""
+        t = self._oracle.table
+        i, j = self._ij
+        return t._marsh[i * t.n + j]
 
     @property
     def level_difference(self) -> int:
@@ -701,6 +716,7 @@ class LosOracle:
         self.table = table
         self._met: dict[tuple[int, int, int], frozenset[int]] = {}
         self._exact: dict = {}
+        self._counts: dict = {}  # (i, j, the AFVs/wrecks met) -> the 10.31 b count
 
     def _met_offsets(self, parity: int, dc: int, dr: int) -> frozenset[int]:
         """Code offsets of the hexes a line of this displacement meets between its ends, crossed
@@ -714,6 +730,20 @@ class LosOracle:
                           if e[4] != "vertex" and not ((e[0] == 0 and e[1] == 0) or (e[0] == dc and e[1] == dr)))
             self._met[key] = s
         return s
+
+    def _occupied_count(self, ij: tuple[int, int], key: tuple, occupancy) -> int:
+        """The 10.31 b count of the table's line ``ij`` through the AFVs and wrecks of
+        ``occupancy`` (``key``: the line's key of :meth:`los`, naming those it meets), cached."""
+        ck = (key[0], key[1], key[3])
+        n = self._counts.get(ck)
+        if n is None:
+            from maps.los import count_trees_afvs_wrecks
+
+            t = self.table
+            if len(self._counts) > 200_000:
+                self._counts.clear()
+            n = self._counts[ck] = count_trees_afvs_wrecks(self.hexmap, t.hexes[ij[0]], t.hexes[ij[1]], occupancy)
+        return n
 
     def _exact_los(self, a, b, firer_down, occupancy, key):
         from maps.los import line_of_sight

@@ -139,7 +139,8 @@ def test_10_31b_oracle_rechecks_lines_through_afvs_and_wrecks_exactly():
 def test_10_32_10_31_clear_through_afvs_known_without_the_count():
     """AFVs and wrecks cannot change clear/blocked between different levels (10.32 has no AFVs)
     nor where the terrain alone blocks (they only add to the 10.31 b count): those answers come
-    without line_of_sight; the count still is line_of_sight's."""
+    without line_of_sight; the count still is line_of_sight's. Where the terrain leaves the line
+    clear at one level the count decides (more than three blocks), again without line_of_sight."""
     m = make_map(cols=(10, 20), rows=(1, 12), levels={"1010": 1}, trees={"1004": 4})
     oracle = LosOracle(m, None, build_los_table(m))
     occ = FrozenOccupancy({Hex(10, 6): HexOccupancy(afvs=1), Hex(10, 3): HexOccupancy(wrecks=1)})
@@ -150,10 +151,50 @@ def test_10_32_10_31_clear_through_afvs_known_without_the_count():
     assert not blocked.clear
     assert not oracle._exact  # neither needed line_of_sight
     assert up.trees_afvs_wrecks == line_of_sight(m, "1002", "1010", occupancy=occ).trees_afvs_wrecks
-    assert blocked.trees_afvs_wrecks == 6 and blocked.rule == "10.31b"
-    # same level and clear by the terrain: the AFV decides, so line_of_sight answers
+    assert blocked.trees_afvs_wrecks == 6 and not oracle._exact  # the count alone traces no building
+    assert blocked.rule == "10.31b" and len(oracle._exact) == 1  # the rule is line_of_sight's
+    # same level and clear by the terrain: the AFV decides by the count (one AFV: clear)
     near = oracle.los("1005", "1007", occupancy=occ)
-    assert near.clear == line_of_sight(m, "1005", "1007", occupancy=occ).clear
+    assert near.clear == line_of_sight(m, "1005", "1007", occupancy=occ).clear is True
+    assert near.trees_afvs_wrecks == 1 and len(oracle._exact) == 1
+    # three trees and the AFV in 1005 make four: blocked (the 10.31 example), by the count
+    m2 = make_map(cols=(10, 20), rows=(1, 12), trees={"1003": 2, "1004": 1})
+    o2 = LosOracle(m2, None, build_los_table(m2))
+    r = o2.los("1002", "1007", occupancy=FrozenOccupancy({Hex(10, 5): HexOccupancy(afvs=1)}))
+    assert isinstance(r, OccupiedLos) and not r.clear and r.trees_afvs_wrecks == 4 and not o2._exact
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees=st.dictionaries(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]),
+                             st.integers(0, 3), max_size=10),
+       marsh=st.lists(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]), max_size=4),
+       occupied=st.dictionaries(st.sampled_from([f"{c}{r:02d}" for c in range(11, 15) for r in range(2, 6)]),
+                                st.tuples(st.integers(0, 2), st.integers(0, 2)).filter(lambda t: sum(t) > 0),
+                                min_size=1, max_size=8))
+def test_10_31b_occupied_answers_equal_line_of_sight_without_tracing_it(trees, marsh, occupied):
+    """Random trees (hexside pairs included), Marsh and AFVs/wrecks (inside the map's edge, so some
+    line meets them) on a small map: clear, the 10.31 b count, the Marsh count and the level
+    difference of every line through AFVs or wrecks are line_of_sight's, firer UP and DOWN, and
+    none of them traced the line again."""
+    m = make_map(cols=(10, 15), rows=(1, 6), trees=trees, marsh=sorted(set(marsh)))
+    oracle = LosOracle(m, None, build_los_table(m))
+    occ = FrozenOccupancy({m.hex(h): HexOccupancy(afvs=a, wrecks=w)
+                           for h, (a, w) in occupied.items()})
+    hs = list(m.all_hexes())
+    compared = 0
+    for a in hs:
+        for b in hs:
+            if a == b:
+                continue
+            for down in (False, True):
+                got = oracle.los(a, b, firer_down=down, occupancy=occ)
+                if not isinstance(got, OccupiedLos):
+                    continue
+                compared += 1
+                ref = line_of_sight(m, a, b, firer_down=down, occupancy=occ)
+                assert (got.clear, got.trees_afvs_wrecks, got.marsh_hexes, got.level_difference) == (
+                    ref.clear, ref.trees_afvs_wrecks, ref.marsh_hexes, ref.level_difference), (a.id, b.id, down)
+    assert compared > 0 and not oracle._exact
 
 
 def test_10_31c_oracle_firer_down_through_marsh():
