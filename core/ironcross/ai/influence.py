@@ -348,6 +348,17 @@ class _GoalsAndRisk:
             return float(self.objective_distance(h)) * 2.0
         return self._field(cluster, afv).get(h, 60.0)
 
+    def goal_mp_nearest(self, hexes, afv: bool, clusters: int) -> list[float]:
+        """For each cluster index below ``clusters``: the least :meth:`goal_mp` from the hexes of
+        ``hexes`` (a unit's hex, or the hexes it may enter by), each field looked up once."""
+        if not hasattr(self, "_fields"):
+            return [min(self.goal_mp(h, afv, i) for h in hexes) for i in range(clusters)]
+        out = []
+        for i in range(clusters):
+            get = self._field(i, afv).get
+            out.append(min([get(h, 60.0) for h in hexes]))
+        return out
+
     def _entities(self):
         key = self._key
         ek = self.__dict__.get("_ent_key")

@@ -318,7 +318,7 @@ class StrategyMixin:
             where = (u.hex,) if u.hex is not None else tuple(sorted(view.entry_of(u.id).hexes))
             k = (where, u.is_afv)
             if k not in seen:
-                seen[k] = [min(m.goal_mp(h, u.is_afv, i) for h in where) for i in range(len(clusters))]
+                seen[k] = m.goal_mp_nearest(where, u.is_afv, len(clusters))
             dist[u.id] = seen[k]
         weight = {u.id: (2.0 if u.is_afv else 1.0) for u in units}
         need = list(demand)
@@ -327,11 +327,14 @@ class StrategyMixin:
         prev = getattr(self, "_assign", None) or {}
         prev_cl = getattr(self, "_prev_clusters", None) or []
         follow: dict[int, int] = {}
+        # each cluster by its first twelve hexes in id order (parsed once)
+        heads = [[hexgrid.parse_hex_id(h) for h in sorted(c)[:12]] for c in clusters]
+        dist_ = hexgrid.distance
         for j, old in enumerate(prev_cl):
             best = None
-            for i, c in enumerate(clusters):
-                d = min(hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
-                        for a in sorted(old)[:12] for b in sorted(c)[:12])
+            old_head = [hexgrid.parse_hex_id(h) for h in sorted(old)[:12]]
+            for i, head in enumerate(heads):
+                d = min([dist_(a, b) for a in old_head for b in head])
                 if d <= 3 and (best is None or d < best[0]):
                     best = (d, i)
             if best is not None:
