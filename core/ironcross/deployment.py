@@ -102,27 +102,35 @@ class DeploymentRules:
         elif what == "ip":
             pts, zone = data
             for h in sorted(zone):
-                # 18.1: any hex infantry and CW units can occupy; one IP marker a hex
-                if h not in self.state.ips and self.terrain.entry_cost(h, "infantry", False) is not None:
-                    out.append(Place(f"IP{pts}", h))
+                out.extend(self._ip_places(pts, h))
         else:
             left, zone = data
             for h in sorted(zone):
-                if self.terrain.is_building(h):
-                    continue  # 19.14 mines may not be in buildings
-                m = self.state.mines.get(h, {})
-                if m and m.get("side") != side:
-                    continue  # one side's minefield a hex (the record keeps one owner)
-                if what == "ap_mines":
-                    for n in range(1, min(left, 4 - m.get("ap", 0)) + 1):  # 19.12 at most 4 AP factors
-                        out.append(Place(f"AP-mines:{n}", h))
-                else:
-                    # 19.12 at most 7 AT factors, and at least 2 in a hex mined with AT factors
-                    lo = 1 if m.get("at", 0) >= 2 else 2
-                    for n in range(lo, min(left, 7 - m.get("at", 0)) + 1):
-                        out.append(Place(f"AT-mines:{n}", h))
+                out.extend(self._mine_places(side, what, left, h))
         out.append(EndSetup())
         return out
+
+    def _ip_places(self, pts: int, h: str) -> list[Action]:
+        """The placement of an IP marker of ``pts`` points in hex ``h`` of its zone, if legal (18.1:
+        any hex infantry and CW units can occupy; one IP marker a hex)."""
+        if h not in self.state.ips and self.terrain.entry_cost(h, "infantry", False) is not None:
+            return [Place(f"IP{pts}", h)]
+        return []
+
+    def _mine_places(self, side: str, what: str, left: int, h: str) -> list[Action]:
+        """The placements of ``side``'s AP (``what`` "ap_mines") or AT mine factors in hex ``h`` of
+        its zone with ``left`` factors still to place, in the order of :meth:`_setup_actions`."""
+        if self.terrain.is_building(h):
+            return []  # 19.14 mines may not be in buildings
+        m = self.state.mines.get(h, {})
+        if m and m.get("side") != side:
+            return []  # one side's minefield a hex (the record keeps one owner)
+        if what == "ap_mines":
+            # 19.12 at most 4 AP factors
+            return [Place(f"AP-mines:{n}", h) for n in range(1, min(left, 4 - m.get("ap", 0)) + 1)]
+        # 19.12 at most 7 AT factors, and at least 2 in a hex mined with AT factors
+        lo = 1 if m.get("at", 0) >= 2 else 2
+        return [Place(f"AT-mines:{n}", h) for n in range(lo, min(left, 7 - m.get("at", 0)) + 1)]
 
     def _unit_places(self, u: Unit, side: str, h: str, left: int | None = None,
                      alone_ok: bool | None = None) -> list[Action]:
@@ -178,6 +186,12 @@ class DeploymentRules:
             uid, zone = data
             return (a.unit == uid and isinstance(a.hex, str) and a.hex in zone
                     and a in self._unit_places(self.units[uid], side, a.hex))
+        if what == "ip":
+            pts, zone = data
+            return isinstance(a.hex, str) and a.hex in zone and a in self._ip_places(pts, a.hex)
+        if what in ("ap_mines", "at_mines"):
+            left, zone = data
+            return isinstance(a.hex, str) and a.hex in zone and a in self._mine_places(side, what, left, a.hex)
         return a in self._setup_actions()
 
     def _apply_setup(self, a: Action) -> None:

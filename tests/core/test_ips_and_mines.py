@@ -41,6 +41,8 @@ def test_18_1_ips_placed_at_setup_in_zone_one_marker_a_hex_never_moved():
         g.apply(Place("IP2", "1509"))
     g.apply(Place("IP2", "1505"))
     assert g.legal_actions() == [Place("IP1", "1504"), EndSetup()]
+    with pytest.raises(IllegalAction):
+        g.apply(Place("IP1", "1505"))  # one IP marker a hex
     g.apply(Place("IP1", "1504"))
     assert g.state.ips == {"1505": 2, "1504": 1}
     before = dict(g.state.ips)
@@ -94,13 +96,15 @@ def test_19_12_at_most_4_ap_7_at_and_at_least_2_at_19_13_both_types():
 
 
 def test_19_14_no_mines_in_buildings():
-    g = _game([Allotment("german", frozenset(["1504", "1505"]), ap_mines=2)],
-              buildings={"B1": [(44, 14), (47, 14), (47, 17), (44, 17)]})
+    g = _game([Allotment("german", frozenset(["1504", "1505", "1507"]), ap_mines=2)],
+              buildings={"B1": [(44, 14), (47, 14), (47, 17), (44, 17)]})  # 1507, 1508, 1607, 1608
     _place_units(g)
     hexes = {a.hex for a in g.legal_actions() if isinstance(a, Place)}
-    assert hexes and all(not g.terrain.is_building(h) for h in hexes)
-    blocked = {h for h in ("1504", "1505") if g.terrain.is_building(h)}
-    assert not (hexes & blocked)
+    assert hexes == {"1504", "1505"}
+    blocked = {h for h in ("1504", "1505", "1507") if g.terrain.is_building(h)}
+    assert blocked == {"1507"}
+    with pytest.raises(IllegalAction):
+        g.apply(Place("AP-mines:1", sorted(blocked)[0]))  # in its zone, but a building
 
 
 def test_19_11_mines_secret_in_the_opponents_view():
