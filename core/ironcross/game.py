@@ -279,8 +279,17 @@ class Game(HiddenRules, InfiltrationRules, DeploymentRules, MovementRules, Overr
         """LOS from hex ``a`` to hex ``b`` (10.3) with the current AFVs and wrecks: the answer of
         :func:`maps.los.line_of_sight` (a :class:`maps.los.LosResult`, or the table's
         :class:`maps.los_table.TableLos` / :class:`maps.los_table.OccupiedLos`, which have its
-        attributes)."""
-        return self.los_oracle().los(a, b, firer_down=firer_down, occupancy=self.occupancy())
+        attributes). The answers are remembered while the AFVs and wrecks stay where they are
+        (the same :meth:`occupancy` object): a fire phase asks for the same lines at every decision."""
+        occ = self.occupancy()
+        memo = self.__dict__.get("_los_answers_cache")
+        if memo is None or memo[0] is not occ or len(memo[1]) > 100_000:
+            memo = self._los_answers_cache = (occ, {})
+        k = (a, b, firer_down)
+        r = memo[1].get(k)
+        if r is None:
+            r = memo[1][k] = self.los_oracle().los(a, b, firer_down=firer_down, occupancy=occ)
+        return r
 
     def enemy_in(self, hex_id: str, side: str) -> list[Unit]:
         # 24.2: the opponent's hidden units are not on the map for ``side``
