@@ -246,6 +246,21 @@ def _gc_leave() -> None:
             gc.set_threshold(*_gc_state["saved"])
 
 
+def _where_text(where: str | tuple, ai: dict[str, str]) -> str:
+    """The part of a game an error came from, as the game's error names it: ``where`` is a text,
+    or (stage, decision number, side, action) while the game is played."""
+    if isinstance(where, str):
+        return where
+    stage, n, side, a = where
+    if stage == "legal":
+        return f"in the engine (legal actions) at decision {n}"
+    if stage == "player":
+        return f"in the {side} player {ai.get(side)!r} at decision {n}"
+    if stage == "blunders":
+        return f"in the blunder report at decision {n}"
+    return f"in the engine at decision {n} ({a!r})"
+
+
 def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: str | None, options: tuple[str, ...],
           want_replay: bool, max_actions: int, fixed: dict | None = None) -> tuple[GameResult, dict | None]:
     """Play one game of the scenario's rule system; returns its result and, when ``want_replay`` or
@@ -280,19 +295,20 @@ def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: 
         turn = game.turn
         while not game.is_terminal():
             side = game.current_side()
-            where = f"in the engine (legal actions) at decision {n}"
+            # where an error would come from, as text only if one does (a decision's repr costs)
+            where = ("legal", n, side, None)
             acts = game.legal_actions()
-            where = f"in the {side} player {ai[side]!r} at decision {n}"
+            where = ("player", n, side, None)
             a = players[side].choose(view(game, side), side, acts)
             if watch is not None:
-                where = f"in the blunder report at decision {n}"
+                where = ("blunders", n, side, None)
                 watch.before(game, side, a, acts)
-            where = f"in the engine at decision {n} ({a!r})"
+            where = ("engine", n, side, a)
             failed_action = a
             game.apply(a)
             failed_action = None
             if watch is not None:
-                where = f"in the blunder report at decision {n}"
+                where = ("blunders", n, side, None)
                 watch.after(game, events[seen:])
             if record is not None:  # what only the running game shows (Iron Cross: where each firer stood)
                 for name, c in record(game, events[seen:]).items():
@@ -314,7 +330,7 @@ def _play(scenario: Scenario, index: int, seed: int, ai: dict[str, str], rules: 
     except Exception as e:  # one broken game must not stop the batch: it is reported, never swallowed
         res = GameResult(index, seed, "error", game.turn if game else 0,
                          actions=len(game.actions) if game else 0,
-                         error=f"{where}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
+                         error=f"{_where_text(where, ai)}: {type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}")
     finally:
         _gc_leave()
     if system is not None:
