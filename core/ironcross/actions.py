@@ -15,7 +15,7 @@ from core.action_codec import ActionCodec
 from core.rule_system import IllegalActionError
 
 __all__ = [
-    "Place", "EndSetup", "EndPhase", "Pass", "StartMove", "Step", "Enter", "Face", "ToggleState",
+    "Place", "place", "EndSetup", "EndPhase", "Pass", "StartMove", "Step", "Enter", "Face", "ToggleState",
     "StopMove", "Fire", "Grenade", "Flame", "MortarFire", "DesignateAssault", "SetState", "Action",
     "action_to_json", "action_from_json", "IllegalAction",
 ]
@@ -40,6 +40,19 @@ class Place:
     facing: int | None = None
     hidden: bool = False  # 24.21: set up in a hidden hex (where the scenario grants hidden hexes)
     kind: str = "place"
+
+
+_new = object.__new__
+
+
+def place(unit: str, hex: str, down: bool = False, facing: int | None = None, hidden: bool = False) -> Place:
+    """``Place(unit, hex, down, facing, hidden)``, equal to it, made with its fields set at once:
+    the frozen dataclass's ``__init__`` sets them one by one through ``object.__setattr__``, and a
+    set-up offers hundreds of thousands of placements a game (every hex of a zone, facing, UP or
+    DOWN, hidden or not; every mine factor in every hex)."""
+    p = _new(Place)
+    p.__dict__.update(unit=unit, hex=hex, down=down, facing=facing, hidden=hidden, kind="place")
+    return p
 
 
 @dataclass(frozen=True)

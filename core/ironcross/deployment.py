@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from core.ironcross.actions import (
-    Action, EndSetup, IllegalAction, Place)
+    Action, EndSetup, IllegalAction, Place, place)
 from core.ironcross.setup import SetupError
 from core.ironcross.state import Unit, stacking_problem
 from maps import hexgrid
@@ -114,7 +114,7 @@ class DeploymentRules:
         """The placement of an IP marker of ``pts`` points in hex ``h`` of its zone, if legal (18.1:
         any hex infantry and CW units can occupy; one IP marker a hex)."""
         if h not in self.state.ips and self.terrain.entry_cost(h, "infantry", False) is not None:
-            return [Place(f"IP{pts}", h)]
+            return [place(f"IP{pts}", h)]
         return []
 
     def _mine_places(self, side: str, what: str, left: int, h: str) -> list[Action]:
@@ -127,10 +127,10 @@ class DeploymentRules:
             return []  # one side's minefield a hex (the record keeps one owner)
         if what == "ap_mines":
             # 19.12 at most 4 AP factors
-            return [Place(f"AP-mines:{n}", h) for n in range(1, min(left, 4 - m.get("ap", 0)) + 1)]
+            return [place(f"AP-mines:{n}", h) for n in range(1, min(left, 4 - m.get("ap", 0)) + 1)]
         # 19.12 at most 7 AT factors, and at least 2 in a hex mined with AT factors
         lo = 1 if m.get("at", 0) >= 2 else 2
-        return [Place(f"AT-mines:{n}", h) for n in range(lo, min(left, 7 - m.get("at", 0)) + 1)]
+        return [place(f"AT-mines:{n}", h) for n in range(lo, min(left, 7 - m.get("at", 0)) + 1)]
 
     def _unit_places(self, u: Unit, side: str, h: str, left: int | None = None,
                      alone_ok: bool | None = None) -> list[Action]:
@@ -166,8 +166,8 @@ class DeploymentRules:
             elif hidden and (u.is_afv or left <= 0):
                 continue  # an empty hex is no hidden hex yet: a new one needs one left (24.21)
             for f in facings:
-                out.append(Place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
-                out.append(Place(uid, h, True, f, hidden))
+                out.append(place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
+                out.append(place(uid, h, True, f, hidden))
         return out
 
     def _cap_problem(self, u: Unit, h: str) -> str | None:

@@ -233,3 +233,16 @@ def test_replay_decisions_of_a_good_replay_are_the_actions(tmp_path):
     acts = [tw.Move("G-1", ((1.5, 2.0),), facing=90.0), tw.Fire("G-1", "he", point=(3.0, 4.0)), tw.EndTurn()]
     p = _replay(tmp_path, "twentymm", [tw.action_to_json(a) for a in acts])
     assert replay_decisions(p, read_replay(p), get("twentymm")) == acts
+
+
+def test_ironcross_place_factory_makes_the_same_value_as_the_dataclass():
+    """ic.place (the set-up's fast constructor) gives a Place equal to Place(...) in everything a
+    caller sees: equality, hash, repr, fields, its JSON and back, and it stays frozen."""
+    for args in (("G-A-1", "1504", True, 3, True), ("AP-mines:2", "0912", False, None, False), ("IP1", "1001")):
+        fast, made = ic.place(*args), ic.Place(*args)
+        assert fast == made and hash(fast) == hash(made) and repr(fast) == repr(made)
+        assert vars(fast) == vars(made) and asdict(fast) == asdict(made)
+        assert ic.action_to_json(fast) == ic.action_to_json(made)
+        assert ic.action_from_json(ic.action_to_json(fast)) == made
+        with pytest.raises(AttributeError):
+            fast.hex = "0101"  # FrozenInstanceError is an AttributeError
