@@ -51,7 +51,7 @@ def place(unit: str, hex: str, down: bool = False, facing: int | None = None, hi
     set-up offers hundreds of thousands of placements a game (every hex of a zone, facing, UP or
     DOWN, hidden or not; every mine factor in every hex)."""
     p = _new(Place)
-    p.__dict__.update(unit=unit, hex=hex, down=down, facing=facing, hidden=hidden, kind="place")
+    p.__dict__.update(unit=unit, hex=hex, down=down, facing=facing, hidden=hidden, kind=Place.kind)
     return p
 
 

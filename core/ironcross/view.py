@@ -170,8 +170,6 @@ class PlayerView:
     # ------------------------------------------------------------------ units
     def _visible(self) -> dict[str, Unit]:
         if self._units is None:
-            out = {}
-            new = object.__new__
             # the copies the previous view of this side handed out, reused for units that have not
             # changed since (their stamp, Unit.__setattr__) and copies nobody changed
             shared = self._game.__dict__.setdefault("_view_copies_cache", {})
@@ -182,7 +180,9 @@ class PlayerView:
                 self._units = last[1]  # no unit of the game (nor any copy) changed since: the same copies
                 return self._units
             prev = shared.get(self.side) or {}
+            out = {}
             made = {}
+            new = object.__new__
             visible = self._game.is_visible_to
             for uid, u in units.items():
                 stamp = u.__dict__.get("_stamp")

@@ -93,15 +93,17 @@ def test_10_32_table_agrees_on_every_pair_across_levels():
     _all_pairs(m)
 
 
+#: the hex ids of the 10.3 random small maps (columns 10-15, rows 1-6)
+_SMALL_MAP_HEXES = [f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]
 _coord = st.sampled_from([x / 2 for x in range(58, 92)])
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(trees=st.dictionaries(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]),
+@given(trees=st.dictionaries(st.sampled_from(_SMALL_MAP_HEXES),
                              st.integers(0, 4), max_size=12),
-       levels=st.dictionaries(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]),
+       levels=st.dictionaries(st.sampled_from(_SMALL_MAP_HEXES),
                               st.integers(0, 2), max_size=8),
-       marsh=st.lists(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]), max_size=5),
+       marsh=st.lists(st.sampled_from(_SMALL_MAP_HEXES), max_size=5),
        box=st.tuples(_coord, st.sampled_from([x / 2 for x in range(2, 26)]), st.integers(1, 8), st.integers(1, 6)))
 def test_10_3_table_agrees_on_random_small_maps(trees, levels, marsh, box):
     """Random trees, levels, marsh and a building symbol on a half-unit grid (so its edges fall on
@@ -165,9 +167,9 @@ def test_10_32_10_31_clear_through_afvs_known_without_the_count():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(trees=st.dictionaries(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]),
+@given(trees=st.dictionaries(st.sampled_from(_SMALL_MAP_HEXES),
                              st.integers(0, 3), max_size=10),
-       marsh=st.lists(st.sampled_from([f"{c}{r:02d}" for c in range(10, 16) for r in range(1, 7)]), max_size=4),
+       marsh=st.lists(st.sampled_from(_SMALL_MAP_HEXES), max_size=4),
        occupied=st.dictionaries(st.sampled_from([f"{c}{r:02d}" for c in range(11, 15) for r in range(2, 6)]),
                                 st.tuples(st.integers(0, 2), st.integers(0, 2)).filter(lambda t: sum(t) > 0),
                                 min_size=1, max_size=8))
