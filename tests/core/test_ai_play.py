@@ -1221,3 +1221,14 @@ def test_17_0_guard_last_move_keeps_the_last_man_in_a_hex_the_enemy_can_still_en
     assert "1606" in p._keep_last_move                       # R2 can walk in were it empty
     assert any(t == "1506" and "G2" in us for us, t in marked) is helpers, marked
     assert any("G1" in us for us, _t in marked) is g1_goes, marked
+
+
+def test_target_priority_leaves_out_a_target_far_below_the_same_firers_best():
+    """``poor_target_ratio``: on the last Game Turn the lone rifleman next to the decisive hex is
+    worth more than the two men far from it (``near_objective_target_factor_last_turn`` 3), but
+    his expected effect alone is about half theirs (one man against two, the same dice): a ratio
+    above that leaves him out and the stack of two is fired at; a ratio below keeps him."""
+    last = "near_objective_target_factor_last_turn=3"
+    assert _last_turn_fire_choice(f"{last},poor_target_ratio=0.7", length=1) == "1502"
+    assert _last_turn_fire_choice(f"{last},poor_target_ratio=0.3", length=1) == "1508"
+    assert _last_turn_fire_choice(last, length=1) == "1508"  # 0: every target kept
