@@ -149,14 +149,20 @@ class MovementRules:
             return 0 if len(units) == 1 else 1
         return 2
 
-    def _start_move_actions(self, side: str) -> list[Action]:
+    def _start_move_actions(self, side: str, stack: str | None = None) -> list[Action]:
+        """The StartMove actions of ``side`` now (8.0-8.4), then its end-of-phase steps (8.65,
+        20.1). ``stack``: only the StartMoves of the units of that stack (:meth:`_stack_key`),
+        and no end-of-phase steps: every listed StartMove names units of one stack, so an action
+        whose first unit stands there is listed in full exactly when it is listed here."""
         s = self.state
         reaction = s.phase is Phase.REACTION_MOVEMENT
         ps = self._mph()
         out: list[Action] = []
         if ps["end_steps"]:
-            return self._end_step_actions(side)
+            return self._end_step_actions(side) if stack is None else []
         movers = [u for u in s.units_of(side) if self._can_start_moving(u, reaction)]
+        if stack is not None:
+            movers = [u for u in movers if self._stack_key(u) == stack]
         # 8.21 / 8.73: an MG that fired in the Support Fire Phase only changes facing, on its own
         turners = [u for u in movers if u.support_fired and not reaction]
         movers = [u for u in movers if u not in turners]
@@ -211,7 +217,8 @@ class MovementRules:
                     sq = [u for u in cands if u.is_infantry]
                     if len(sq) > 1 and len({u.squad for u in sq}) == 1 and stacking_problem(sq) is None:
                         out.append(StartMove(tuple(u.id for u in sq), directed_by=lid))
-        out.extend(self._end_step_actions(side))
+        if stack is None:
+            out.extend(self._end_step_actions(side))
         return out
 
     @staticmethod
@@ -239,8 +246,10 @@ class MovementRules:
 
     def _check_start(self, a: StartMove) -> None:
         """Refuse a StartMove the rules forbid (any subset of a stack may be named, 8.32)."""
-        if a in self._start_move_actions(self._decider):
-            return
+        first = self.state.units.get(a.units[0]) if a.units and isinstance(a.units[0], str) else None
+        if first is not None and (first.entered or first.id in self._entry_of) and \
+                a in self._start_move_actions(self._decider, self._stack_key(first)):
+            return  # listed (only its stack's StartMoves are made: the list of every stack costs)
         s = self.state
         reaction = s.phase is Phase.REACTION_MOVEMENT
         ps = self._mph()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.ironcross.actions import IllegalAction, StartMove
 from core.ironcross.game import Game
 from core.ironcross.state import Morale, Unit, UnitKind
 from core.ironcross.view import PlayerView
@@ -67,6 +68,34 @@ def test_6_0_legal_actions_shared_with_the_auto_skip_check_are_a_fresh_computati
         _check_indexes(g)
         g.apply(rnd.choice(acts))
     assert shared > 0
+
+
+@pytest.mark.parametrize("make", [_setup, _close_setup], ids=["open", "close"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_8_0_a_startmove_is_checked_against_its_own_stack_s_list_only(make, seed):
+    """At every decision of random games where units may start a move (8.0-8.4), the StartMoves
+    listed for one stack (what checking a StartMove builds) are exactly the full list's StartMoves
+    whose first unit stands in that stack, in the same order; and a StartMove naming units of two
+    stacks (listed nowhere) is still refused (8.3)."""
+    g = Game(make(), seed)
+    rnd = random.Random(seed)
+    checked = 0
+    while not g.is_terminal() and len(g.actions) < 600:
+        acts = g.legal_actions()
+        starts = [a for a in acts if isinstance(a, StartMove)]
+        if starts:
+            side = g.current_side()
+            keys = sorted({g._stack_key(g.state.units[a.units[0]]) for a in starts})
+            for k in keys:
+                mine = [a for a in starts if g._stack_key(g.state.units[a.units[0]]) == k]
+                assert g._start_move_actions(side, k) == mine
+                checked += 1
+            if len(keys) > 1:
+                a, b = (next(a for a in starts if g._stack_key(g.state.units[a.units[0]]) == k) for k in keys[:2])
+                with pytest.raises(IllegalAction):
+                    g._check_start(StartMove(a.units + b.units))
+        g.apply(rnd.choice(acts))
+    assert checked > 0
 
 
 def test_6_0_shared_legal_actions_see_a_change_made_after_apply():
