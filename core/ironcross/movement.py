@@ -246,12 +246,13 @@ class MovementRules:
 
     def _check_start(self, a: StartMove) -> None:
         """Refuse a StartMove the rules forbid (any subset of a stack may be named, 8.32)."""
-        first = self.state.units.get(a.units[0]) if a.units and isinstance(a.units[0], str) else None
-        if first is not None and (first.entered or first.id in self._entry_of) and \
-                a in self._start_move_actions(self._decider, self._stack_key(first)):
-            return  # listed (only its stack's StartMoves are made: the list of every stack costs)
         s = self.state
         reaction = s.phase is Phase.REACTION_MOVEMENT
+        # a listed StartMove is headed by a unit that may start moving: only its stack's are made
+        first = s.units.get(a.units[0]) if a.units and isinstance(a.units[0], str) else None
+        if first is not None and self._can_start_moving(first, reaction) and \
+                a in self._start_move_actions(self._decider, self._stack_key(first)):
+            return
         ps = self._mph()
         if ps["end_steps"]:
             raise IllegalAction("8.65", "the end-of-phase steps have begun: no more movement")
