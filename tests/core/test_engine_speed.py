@@ -428,6 +428,68 @@ def test_10_31_view_los_cached_per_nearby_afvs_and_wrecks_is_line_of_sight():
     assert changed_on_line > 0  # some asked lines did meet the wrecks and AFVs
 
 
+def test_10_31_the_ai_s_remembered_los_follows_the_wrecks():
+    """The AI's LOS estimates (InfluenceMaps.los_est) are remembered while the wrecks stay and,
+    after a wreck appears, changes its count or goes, kept only for lines no changed hex lies
+    near (10.31 b): every answer must equal line_of_sight with the wrecks alone, for the same
+    lines asked again after each change (those far from it answered from before)."""
+    from core.ironcross.ai.influence import InfluenceMaps
+    from maps.los import HexOccupancy
+
+    setup = _setup_for(S1, 5)
+    g = Game(setup, 5)
+    rnd = random.Random(5)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    area = sorted(setup.playing_area)
+    lines = [tuple(rnd.sample(area, 2)) + (rnd.random() < 0.3,) for _ in range(150)]
+    maps = InfluenceMaps()
+    carried = traced = 0
+    for round_ in range(6):
+        v = PlayerView(g, "german")
+        maps.init_game(v)
+        maps.refresh(v)
+        wrecks_only = {hexgrid.parse_hex_id(h): HexOccupancy(0, n) for h, n in g.state.wrecks.items() if n}
+        for a, b, down in lines:
+            fresh = maps._losm.get((a, b, down)) is None
+            par = maps._los_parent
+            r = maps.los_est(v, a, b, down)
+            if fresh and par is not None and par[0].get((a, b, down)) is r:
+                carried += 1
+            elif fresh:
+                traced += 1
+            # the estimate as influence.los asks for it: an UP line the same both ways (10.32)
+            lo, hi = (a, b) if a <= b else (b, a)
+            ref = line_of_sight(g.map, lo, hi, occupancy=wrecks_only, firer_down=False, chart=setup.chart)
+            level = ref.level_difference if a <= b else -ref.level_difference
+            if down and ref.marsh_hexes:
+                ref = line_of_sight(g.map, a, b, occupancy=wrecks_only, firer_down=True, chart=setup.chart)
+                level = ref.level_difference
+            assert tuple(r) == (ref.clear, level, ref.trees_afvs_wrecks), (round_, a, b, down)
+        # a wreck on a hex of one of the lines; then another count there; then gone
+        a, b, _down = lines[round_ // 3]
+        on = line_of_sight(g.map, a, b, occupancy={}, chart=setup.chart)
+        mid = sorted(h.id for h in on.hexes)[len(on.hexes) // 2] if on.hexes else a
+        if round_ % 3 == 2:
+            g.state.wrecks.pop(mid, None)
+        else:
+            g.state.wrecks[mid] = g.state.wrecks.get(mid, 0) + 1
+    assert carried > 0 and traced > 0  # answers kept across a change, and lines traced again
+
+
+def test_the_ai_s_inline_hex_distance_is_hexgrid_distance():
+    """InfluenceMaps.fire_risk measures the distance to each firer from cube coordinates
+    (_cube_xz) inline: the same number as hexgrid.distance for every pair of hexes."""
+    from core.ironcross.ai.influence import _cube_xz
+
+    hexes = [hexgrid.Hex(c, r) for c in range(0, 14) for r in range(0, 14)]
+    for a in hexes:
+        ax, az = _cube_xz(a)
+        for b in hexes:
+            bx, bz = _cube_xz(b)
+            assert max(abs(ax - bx), abs(az - bz), abs(ax - bx + az - bz)) == hexgrid.distance(a, b), (a, b)
+
+
 def _placements_by_the_rules(g: Game, u, side: str, zone) -> list:
     """24.1 placements of ``u`` checked hex by hex with the engine's own rule checks (enemy 8.23,
     wrecks 12.4, AFV terrain, stacking 8.61-8.63, caps, hidden hexes 24.21), nothing precomputed."""

@@ -149,6 +149,13 @@ def _hx(h: str):
     return hexgrid.parse_hex_id(h)
 
 
+def _cube_xz(h) -> tuple[int, int]:
+    """The cube x and z coordinates of hex ``h`` (column, row) as :func:`maps.hexgrid.distance`
+    computes them: the distance of two hexes is the largest of |dx|, |dz| and |dx + dz|."""
+    c, r = h
+    return (c, r - (c - (c & 1)) // 2)
+
+
 @lru_cache(maxsize=4096)
 def _loss(fp: int, dice: int) -> float:
     """Expected loss (unit values) of a NORMAL infantry unit attacked at final ``fp`` with ``dice``."""
@@ -402,10 +409,12 @@ class _GoalsAndRisk:
                 r = rmaxes[rk] = self._reach_of(ent, share)
             ent.rmax = r
         # what fire_risk reads of each entity, in the entities' order: (0 pooled or single firer,
-        # 1 flamethrower, 2 mortar; the entity; its key, parsed hex, reach, share, state number)
+        # 1 flamethrower, 2 mortar; the entity; its key, parsed hex, reach, share, state number,
+        # the hex's two cube coordinates of hexgrid.distance)
         self._fire_rows = tuple((1 if not ent.pool and ent.units[0].is_ft else
                                  2 if not ent.pool and ent.units[0].is_mortar else 0,
-                                 ent, ent.key, ent.hh, ent.rmax, self._share[ent.key], ent.sid) for ent in ents)
+                                 ent, ent.key, ent.hh, ent.rmax, self._share[ent.key], ent.sid)
+                                + _cube_xz(ent.hh) for ent in ents)
         return ents
 
     def _reach_of(self, ent, share: float) -> int:
@@ -527,7 +536,7 @@ class _GoalsAndRisk:
                 out.append(0.0)  # little to fear even with a clear line: no LOS needed
                 continue
             if lo is None:
-                lo = los(v, ent.hex, h, ent.down)
+                lo = self.los_est(v, ent.hex, h, ent.down)
             if not lo.clear:
                 out.append(0.0)
                 continue
@@ -568,9 +577,9 @@ class _GoalsAndRisk:
         if elm is None:
             elm = self._elm = {}
         modes = ((True, reaction), (False, False))  # opportunity fire, the next fire phase
-        dist = hexgrid.distance
+        hx, hz = _cube_xz(hh)
         elm_get = elm.get
-        for kind, ent, ek, eh, rmax, share, sid in self._fire_rows:
+        for kind, ent, ek, eh, rmax, share, sid, ex, ez in self._fire_rows:
             if kind:
                 if kind == 1:
                     x = self._ft_loss(v, ent.units[0], h, hh)
@@ -579,7 +588,17 @@ class _GoalsAndRisk:
                 if x > 0:
                     def_d[ek] = x * share
                 continue
-            d = dist(eh, hh)
+            # hexgrid.distance(eh, hh), inline (the hottest loop of the AI's fire estimates)
+            dx = ex - hx
+            dz = ez - hz
+            dy = dx + dz
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            if dz < 0:
+                dz = -dz
+            d = dx if dx >= dy and dx >= dz else dy if dy >= dz else dz
             if d == 0 or d > rmax:
                 continue
             # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
@@ -599,7 +618,7 @@ class _GoalsAndRisk:
         if not e.normal or e.fired or e.down:
             return 0.0
         d = hexgrid.distance(_hx(e.hex), hh)
-        if d == 0 or d > 2 or not los(v, e.hex, h, False).clear:
+        if d == 0 or d > 2 or not self.los_est(v, e.hex, h, False).clear:
             return 0.0
         dist = ct.dice_total_distribution(2)
         lim = 8 if d == 1 else 6
@@ -609,7 +628,7 @@ class _GoalsAndRisk:
     def _mortar_loss(self, v, e, h: str, down: bool) -> float:
         if not e.normal or e.fired or v.terrain.is_building(e.hex):
             return 0.0
-        if not los(v, e.hex, h, e.down).clear:
+        if not self.los_est(v, e.hex, h, e.down).clear:
             return 0.0  # indirect fire (14.22) not counted
         dice = v.terrain.ap_dice(h, target_down=down, firer_moved=False, afv_cover=False,
                                  ip_points=v.ips.get(h, 0), ignore_trees=True)  # 14.4
@@ -645,7 +664,7 @@ class _GoalsAndRisk:
             at = ct.attenuated(e.at, max(1, e.ap_range), d) if e.is_atr else e.at
             if at <= 0:
                 continue
-            lo = los(v, e.hex, h, e.down)
+            lo = self.los_est(v, e.hex, h, e.down)
             if not lo.clear:
                 continue
             higher = v.terrain.level(h) > v.terrain.level(e.hex)
@@ -684,6 +703,10 @@ class InfluenceMaps(_GoalsAndRisk):
         self.enemies: list = []
         self.enemies_all: list = []
         self.view = None
+        # los_est's answers for the wrecks now, and (answers, changed hexes) for the wrecks before
+        self._losm: dict[tuple, _Los] = {}
+        self._los_parent: tuple[dict, tuple] | None = None
+        self._los_memo_ok = False
 
     # ------------------------------------------------------------------ per game
     def init_game(self, view) -> None:
@@ -711,11 +734,58 @@ class InfluenceMaps(_GoalsAndRisk):
                                            for u in enemies)),
                wrecks)
         if key != self._key:
+            if self._key is None or self._key[2] != wrecks or not self._los_memo_ok:
+                self._new_los_memo(view, self._key[2] if self._key is not None else None, wrecks)
             self._key = key
             self._threat = {}
             self._fof = {}
             self.enemies = [u for u in enemies if (u.ap > 0 or u.at > 0 or u.is_ft)]
             self.enemies_all = sorted(enemies, key=lambda x: x.id)
+
+    def _new_los_memo(self, view, before: tuple | None, now: tuple) -> None:
+        """A new :meth:`los_est` memo for the wrecks ``now`` ((hex, wrecks) pairs, as the key);
+        the answers for the wrecks ``before`` stay its parent with the hexes whose wreck count
+        changed. Only for a view whose estimate reads the map and the wrecks alone
+        (``PlayerView.los_estimate``); otherwise nothing is remembered."""
+        self._los_memo_ok = getattr(view, "los_estimate", None) is not None
+        old = self._losm
+        self._losm = {}
+        if not self._los_memo_ok or before is None or not old or len(old) > 300_000:
+            self._los_parent = None
+            return
+        b, n = dict(before), dict(now)
+        changed = tuple(_hx(h) for h in sorted(set(b) | set(n)) if b.get(h, 0) != n.get(h, 0))
+        self._los_parent = (old, changed)
+
+    def los_est(self, v, a: str, b: str, down: bool = False) -> "_Los":
+        """:func:`los` ``(v, a, b, down)``, remembered while the wrecks stay as at the last
+        :meth:`refresh`: the AI's estimate reads only the map and the wrecks
+        (``PlayerView.los_estimate``, 10.31 b). When a wreck appears or goes, a line that no hex
+        of a changed wreck count lies near (at most one hex off its straight path, where the
+        line could meet it or run along it) keeps its answer. Returns (clear, level difference
+        from ``a`` to ``b``, trees/AFVs/wrecks along the line)."""
+        if not self._los_memo_ok:
+            return los(v, a, b, down)
+        k = (a, b, down)
+        m = self._losm
+        r = m.get(k)
+        if r is None:
+            par = self._los_parent
+            if par is not None:
+                r = par[0].get(k)
+                if r is not None and par[1]:
+                    ha, hb = _hx(a), _hx(b)
+                    dist = hexgrid.distance
+                    lim = dist(ha, hb) + 1
+                    if any(dist(ha, x) + dist(x, hb) <= lim for x in par[1]):
+                        r = None  # a changed wreck near the line: traced again
+            if r is None:
+                r = los(v, a, b, down)
+            if len(m) > 300_000:
+                m.clear()
+                self._los_parent = None
+            m[k] = r
+        return r
 
     def objective_distance(self, h: str) -> int:
         return self.obj_dist.get(h, 40) if self.obj_dist else 0
@@ -748,7 +818,7 @@ class InfluenceMaps(_GoalsAndRisk):
             f = ct.attenuated(e.ap, max(1, e.ap_range), d) if not afv else e.at
             if f <= 0 or (not afv and f - trees <= 0):
                 continue
-            lo = los(v, e.hex, h, e.down)
+            lo = self.los_est(v, e.hex, h, e.down)
             if not lo.clear:
                 continue
             if afv:
@@ -780,7 +850,7 @@ class InfluenceMaps(_GoalsAndRisk):
             n = 0.0
             for t in targets:
                 d = hexgrid.distance(hh, _hx(t))
-                if 0 < d <= reach and los(v, h, t, down).clear:
+                if 0 < d <= reach and self.los_est(v, h, t, down).clear:
                     n += 1.0
             if len(memo) > 200_000:
                 memo.clear()
