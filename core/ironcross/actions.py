@@ -43,15 +43,18 @@ class Place:
 
 
 _new = object.__new__
+_set = object.__setattr__
+_PLACE_KIND = Place.kind
 
 
 def place(unit: str, hex: str, down: bool = False, facing: int | None = None, hidden: bool = False) -> Place:
-    """``Place(unit, hex, down, facing, hidden)``, equal to it, made with its fields set at once:
-    the frozen dataclass's ``__init__`` sets them one by one through ``object.__setattr__``, and a
-    set-up offers hundreds of thousands of placements a game (every hex of a zone, facing, UP or
-    DOWN, hidden or not; every mine factor in every hex)."""
+    """``Place(unit, hex, down, facing, hidden)``, equal to it, made with its fields set at once
+    (its whole ``__dict__`` in one step): the frozen dataclass's ``__init__`` sets them one by one
+    through ``object.__setattr__``, and a set-up offers hundreds of thousands of placements a game
+    (every hex of a zone, facing, UP or DOWN, hidden or not; every mine factor in every hex)."""
     p = _new(Place)
-    p.__dict__.update(unit=unit, hex=hex, down=down, facing=facing, hidden=hidden, kind=Place.kind)
+    _set(p, "__dict__", {"unit": unit, "hex": hex, "down": down, "facing": facing, "hidden": hidden,
+                         "kind": _PLACE_KIND})
     return p
 
 

@@ -202,7 +202,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
                     s -= 3.0 if view.terrain.trees(h) >= 2 else 0.0
                     s -= 0.5 * men_at.get(h, 0)
                 else:
-                    s += (0.7 if defend else 0.4) * view.hex_dice(h, defend)
+                    s += (0.7 if defend else 0.4) * self._hex_dice(view, h, defend)
                     s -= 0.6 * men_at.get(h, 0)
                     if men_at.get(h, 0) + u.men > 4:
                         s -= 2.0
@@ -240,7 +240,7 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
             for a in places:
                 h = a.hex
                 s = 1.0 * men_at.get(h, 0) + (3.0 if h in m.occupy and len(m.occupy) <= 40 else 0.0)
-                s -= 0.3 * min(m.objective_distance(h), 20) + 0.4 * view.hex_dice(h, True)
+                s -= 0.3 * min(m.objective_distance(h), 20) + 0.4 * self._hex_dice(view, h, True)
                 scored.append((s, a))
             return self._best(scored)[1]
         # mines: on the approaches, 1-3 hexes out from the objectives, never where own units stand
@@ -248,19 +248,28 @@ class HeuristicPlayer(StrategyMixin, MovementMixin, TacticsMixin):
         own_near = set()
         for o in view.own_units():
             own_near.add(o.hex)
-        best_n: dict[str, Action] = {}
+        # per hex the placement of the most factors (the first of them): (factors, placement)
+        best_n: dict[str, tuple[int, Action]] = {}
+        factors: dict[str, int] = {}  # "AP-mines:3" -> 3, parsed once a decision
         for a in places:
-            n = int(a.unit.split(":")[1])
+            n = factors.get(a.unit)
+            if n is None:
+                n = factors[a.unit] = int(a.unit.split(":")[1])
             cur = best_n.get(a.hex)
-            if cur is None or int(cur.unit.split(":")[1]) < n:
-                best_n[a.hex] = a
+            if cur is None or cur[0] < n:
+                best_n[a.hex] = (n, a)
+        roads = self.__dict__.setdefault("_road_hexes", {})  # hex -> on a road (the map's, for the game)
         scored = []
-        for h, a in best_n.items():
+        for h, (_n, a) in best_n.items():
             d = m.objective_distance(h)
             s = -abs(d - 2) - (5.0 if h in own_near else 0.0)
             s -= 0.05 * (self._enemy_dist or {}).get(h, 20)
-            if at and view.hexmap.is_road(hexgrid.parse_hex_id(h)):
-                s += 2.0
+            if at:
+                road = roads.get(h)
+                if road is None:
+                    road = roads[h] = bool(view.hexmap.is_road(hexgrid.parse_hex_id(h)))
+                if road:
+                    s += 2.0
             scored.append((s, a))
         return self._best(scored)[1]
 
