@@ -718,6 +718,21 @@ class LosOracle:
         self._exact: dict = {}
         self._counts: dict = {}  # (i, j, the AFVs/wrecks met) -> the 10.31 b count
 
+    def terrain_blocks(self, a: str, b: str, firer_down: bool = False) -> bool:
+        """True when the table says the terrain alone blocks the line from hex id ``a`` to hex id
+        ``b`` (10.31 a/c, 10.32): AFVs and wrecks only add to the 10.31 b count, so :meth:`los` is
+        then blocked whatever stands on the line (see :class:`OccupiedLos`). False when the
+        terrain leaves it clear, and when the oracle has no table or either hex is not in it (the
+        caller asks :meth:`los`)."""
+        t = self.table
+        if t is None:
+            return False
+        i = t.id_index.get(a)
+        j = t.id_index.get(b)
+        if i is None or j is None or i == j:
+            return False
+        return not t._flags[i * t.n + j] & (_DOWN if firer_down else _UP)
+
     def _met_offsets(self, parity: int, dc: int, dr: int) -> frozenset[int]:
         """Code offsets of the hexes a line of this displacement meets between its ends, crossed
         or along a hexside (the hexes whose AFVs/wrecks 10.31 b counts; a corner is no contact)."""

@@ -479,6 +479,19 @@ class PlayerView:
         r = est[(a, b, firer_down)] = self._table_los(a, b, firer_down, self._wocc, self._wids)
         return r
 
+    def terrain_blocks_test(self):
+        """The game's test ``(a, b, firer_down) -> bool``: True when the terrain alone blocks LOS
+        from hex ``a`` to hex ``b`` (its LOS table, :meth:`maps.los_table.LosOracle.terrain_blocks`),
+        so that :meth:`los` and :meth:`los_estimate` are blocked too, whatever AFVs and wrecks stand
+        on the line (they only add to the 10.31 b count); False when the terrain leaves the line
+        clear (ask :meth:`los_estimate`). None when the game has no LOS table. For the AI's
+        estimates: a shortcut past the answers it does not need, kept for the game (terrain only)."""
+        oracle = getattr(self._game, "los_oracle", None)
+        if oracle is None:
+            return None
+        o = oracle()
+        return o.terrain_blocks if o.table is not None else None
+
     def _game_los_cache(self) -> dict:
         """The LOS answers of the game's LOS oracle (bounded): they depend only on the map, its
         chart and playing area (the oracle, :func:`maps.los_table.los_oracle`, one per map object)

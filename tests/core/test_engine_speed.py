@@ -466,6 +466,8 @@ def test_10_31_the_ai_s_remembered_los_follows_the_wrecks():
                 ref = line_of_sight(g.map, a, b, occupancy=wrecks_only, firer_down=True, chart=setup.chart)
                 level = ref.level_difference
             assert tuple(r) == (ref.clear, level, ref.trees_afvs_wrecks), (round_, a, b, down)
+            assert maps.sees_est(v, a, b, down) == ref.clear, (round_, a, b, down)
+            assert maps.sees_est(v, b, a, down) == maps.los_est(v, b, a, down).clear, (round_, b, a, down)
         # a wreck on a hex of one of the lines; then another count there; then gone
         a, b, _down = lines[round_ // 3]
         on = line_of_sight(g.map, a, b, occupancy={}, chart=setup.chart)
@@ -475,6 +477,37 @@ def test_10_31_the_ai_s_remembered_los_follows_the_wrecks():
         else:
             g.state.wrecks[mid] = g.state.wrecks.get(mid, 0) + 1
     assert carried > 0 and traced > 0  # answers kept across a change, and lines traced again
+
+
+def test_10_31_a_line_the_terrain_blocks_is_blocked_whatever_stands_on_it():
+    """LosOracle.terrain_blocks (the AI's shortcut, InfluenceMaps.sees_est) is the table's
+    terrain-only answer, and where it says blocked, line_of_sight with AFVs and wrecks on and
+    beside the line is blocked too (they only add to the 10.31 b count)."""
+    from maps.los import HexOccupancy
+
+    setup = _setup_for(S1, 6)
+    g = Game(setup, 6)
+    oracle = g.los_oracle()
+    assert oracle.table is not None
+    rnd = random.Random(6)
+    area = sorted(setup.playing_area)
+    blocked = 0
+    for _ in range(300):
+        a, b = rnd.sample(area, 2)
+        down = rnd.random() < 0.4
+        bare = line_of_sight(g.map, a, b, occupancy={}, firer_down=down, chart=setup.chart)
+        assert oracle.terrain_blocks(a, b, down) == (not bare.clear), (a, b, down)
+        if bare.clear:
+            continue
+        blocked += 1
+        # AFVs and wrecks on the hexes the line meets, and beside them
+        on = {h.id for h in bare.hexes}
+        near = on | {n.id for h in on for n in hexgrid.neighbours(hexgrid.parse_hex_id(h)) if n.id in setup.playing_area}
+        occ = {hexgrid.parse_hex_id(h): HexOccupancy(rnd.randint(0, 1), rnd.randint(1, 2)) for h in sorted(near)}
+        assert not line_of_sight(g.map, a, b, occupancy=occ, firer_down=down, chart=setup.chart).clear, (a, b)
+        assert not oracle.los(a, b, firer_down=down, occupancy=occ).clear, (a, b)
+    assert blocked > 20
+    assert oracle.terrain_blocks(area[0], area[0]) is False  # a hex to itself: not the table's
 
 
 def test_the_ai_s_inline_hex_distance_is_hexgrid_distance():

@@ -144,6 +144,11 @@ class _Los(tuple):
     trees_afvs_wrecks = property(itemgetter(2))
 
 
+#: what :meth:`InfluenceMaps._entity_losses` holds for a line :meth:`InfluenceMaps.sees_est` found
+#: blocked (only ``clear`` is read of it)
+_NO_LOS = _Los(False, 0, 0)
+
+
 @lru_cache(maxsize=None)
 def _hx(h: str):
     return hexgrid.parse_hex_id(h)
@@ -536,7 +541,7 @@ class _GoalsAndRisk:
                 out.append(0.0)  # little to fear even with a clear line: no LOS needed
                 continue
             if lo is None:
-                lo = self.los_est(v, ent.hex, h, ent.down)
+                lo = self.los_est(v, ent.hex, h, ent.down) if self.sees_est(v, ent.hex, h, ent.down) else _NO_LOS
             if not lo.clear:
                 out.append(0.0)
                 continue
@@ -618,7 +623,7 @@ class _GoalsAndRisk:
         if not e.normal or e.fired or e.down:
             return 0.0
         d = hexgrid.distance(_hx(e.hex), hh)
-        if d == 0 or d > 2 or not self.los_est(v, e.hex, h, False).clear:
+        if d == 0 or d > 2 or not self.sees_est(v, e.hex, h, False):
             return 0.0
         dist = ct.dice_total_distribution(2)
         lim = 8 if d == 1 else 6
@@ -628,7 +633,7 @@ class _GoalsAndRisk:
     def _mortar_loss(self, v, e, h: str, down: bool) -> float:
         if not e.normal or e.fired or v.terrain.is_building(e.hex):
             return 0.0
-        if not self.los_est(v, e.hex, h, e.down).clear:
+        if not self.sees_est(v, e.hex, h, e.down):
             return 0.0  # indirect fire (14.22) not counted
         dice = v.terrain.ap_dice(h, target_down=down, firer_moved=False, afv_cover=False,
                                  ip_points=v.ips.get(h, 0), ignore_trees=True)  # 14.4
@@ -664,8 +669,7 @@ class _GoalsAndRisk:
             at = ct.attenuated(e.at, max(1, e.ap_range), d) if e.is_atr else e.at
             if at <= 0:
                 continue
-            lo = self.los_est(v, e.hex, h, e.down)
-            if not lo.clear:
+            if not self.sees_est(v, e.hex, h, e.down):
                 continue
             higher = v.terrain.level(h) > v.terrain.level(e.hex)
             pk = at_kill_probability(at, 2, armour, higher)
@@ -707,6 +711,8 @@ class InfluenceMaps(_GoalsAndRisk):
         self._losm: dict[tuple, _Los] = {}
         self._los_parent: tuple[dict, tuple] | None = None
         self._los_memo_ok = False
+        self._terrain_blocks = None  # the game's terrain LOS test (sees_est), with the memo
+        self._tblocked: set[tuple] = set()  # (a, b, down) the terrain alone blocks (sees_est), for the game
 
     # ------------------------------------------------------------------ per game
     def init_game(self, view) -> None:
@@ -748,6 +754,8 @@ class InfluenceMaps(_GoalsAndRisk):
         changed. Only for a view whose estimate reads the map and the wrecks alone
         (``PlayerView.los_estimate``); otherwise nothing is remembered."""
         self._los_memo_ok = getattr(view, "los_estimate", None) is not None
+        test = getattr(view, "terrain_blocks_test", None) if self._los_memo_ok else None
+        self._terrain_blocks = test() if test is not None else None
         old = self._losm
         self._losm = {}
         if not self._los_memo_ok or before is None or not old or len(old) > 300_000:
@@ -787,6 +795,28 @@ class InfluenceMaps(_GoalsAndRisk):
             m[k] = r
         return r
 
+    def sees_est(self, v, a: str, b: str, down: bool = False) -> bool:
+        """``los_est(v, a, b, down).clear``, without tracing a line the terrain alone blocks
+        (``PlayerView.terrain_blocks_test``: AFVs and wrecks only add to the 10.31 b count, so such a
+        line is blocked whatever stands on it); the same answer. As :func:`los`, an UP line is
+        the same both ways and a DOWN firer's is his own only where the line meets Marsh, so both
+        terrain lines must block."""
+        k = (a, b, down)
+        r = self._losm.get(k)
+        if r is not None:
+            return r[0]
+        tb = self._terrain_blocks
+        if tb is not None:
+            blocked = self._tblocked
+            if k in blocked:
+                return False
+            if (tb(a, b, False) if a <= b else tb(b, a, False)) and (not down or tb(a, b, True)):
+                if len(blocked) > 300_000:
+                    blocked.clear()
+                blocked.add(k)
+                return False
+        return self.los_est(v, a, b, down)[0]
+
     def objective_distance(self, h: str) -> int:
         return self.obj_dist.get(h, 40) if self.obj_dist else 0
 
@@ -818,9 +848,9 @@ class InfluenceMaps(_GoalsAndRisk):
             f = ct.attenuated(e.ap, max(1, e.ap_range), d) if not afv else e.at
             if f <= 0 or (not afv and f - trees <= 0):
                 continue
-            lo = self.los_est(v, e.hex, h, e.down)
-            if not lo.clear:
+            if not self.sees_est(v, e.hex, h, e.down):
                 continue
+            lo = self.los_est(v, e.hex, h, e.down)
             if afv:
                 total += 0.25 if f >= 9 else 0.1
                 continue
@@ -850,7 +880,7 @@ class InfluenceMaps(_GoalsAndRisk):
             n = 0.0
             for t in targets:
                 d = hexgrid.distance(hh, _hx(t))
-                if 0 < d <= reach and self.los_est(v, h, t, down).clear:
+                if 0 < d <= reach and self.sees_est(v, h, t, down):
                     n += 1.0
             if len(memo) > 200_000:
                 memo.clear()

@@ -315,7 +315,7 @@ class MovementMixin:
                             for x in hexgrid.area(hexgrid.parse_hex_id(t), 4):
                                 att.setdefault(x, []).append(t)
                     near_att = att.get(hexgrid.parse_hex_id(h))
-                    rng = 1 if near_att and any(m.los_est(view, h, t, False).clear for t in near_att) else 0
+                    rng = 1 if near_att and any(m.sees_est(view, h, t, False) for t in near_att) else 0
                 c0 = pc[("comp0", h)] = (adj, ft, rng)
             adj, ft, rng = c0
             if cl is not None and cl < len(m.clusters):
@@ -464,7 +464,7 @@ class MovementMixin:
         if r is None:
             r = 0.0
             for e in self.maps.enemies_all:
-                if e.is_afv and e.hex in self.maps.attack and e.hex != h and self.maps.los_est(view, h, e.hex, False).clear:
+                if e.is_afv and e.hex in self.maps.attack and e.hex != h and self.maps.sees_est(view, h, e.hex, False):
                     higher = view.terrain.level(e.hex) > view.terrain.level(h)
                     r = max(r, at_kill_probability(at, 2, e.frontal, higher))
             pc[k] = r
@@ -506,7 +506,7 @@ class MovementMixin:
                 if not (n_afv or n_other):
                     continue
                 d = _dist(h, x)
-                if 0 < d <= reach and self.maps.los_est(view, h, x, down).clear:
+                if 0 < d <= reach and self.maps.sees_est(view, h, x, down):
                     # 1 a unit, 2 an AFV for an ATG (counts of whole units: exact in any order)
                     f += n_afv * (2.0 if u.is_atg else 1.0) + n_other * 1.0
             if not self.maps.enemies_all:
@@ -1032,14 +1032,14 @@ class MovementMixin:
                     continue
                 d = _dist(u.hex, e.hex)
                 if u.is_atg and e.is_afv and u.at > 0:
-                    if not self.maps.los_est(view, u.hex, e.hex, u.down).clear:
+                    if not self.maps.sees_est(view, u.hex, e.hex, u.down):
                         continue
                     front = view.in_frontal_area(e.hex, e.facing or 1, u.hex)
                     higher = view.terrain.level(e.hex) > view.terrain.level(u.hex)
                     pk = at_kill_probability(u.at, 3, e.frontal if front else e.flank, higher)
                     best = max(best, pk * unit_value(e))
                 elif u.ap > 0 and not e.is_afv and d <= 2 * max(1, u.ap_range):
-                    if not self.maps.los_est(view, u.hex, e.hex, u.down).clear:
+                    if not self.maps.sees_est(view, u.hex, e.hex, u.down):
                         continue
                     f = ct.attenuated(u.ap, max(1, u.ap_range), d) - view.terrain.trees(e.hex)
                     if f > 0:
