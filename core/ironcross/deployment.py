@@ -165,9 +165,8 @@ class DeploymentRules:
                     continue
             elif hidden and (u.is_afv or left <= 0):
                 continue  # an empty hex is no hidden hex yet: a new one needs one left (24.21)
-            for f in facings:
-                out.append(place(uid, h, False, f, hidden))  # 3.12: UP or DOWN as the owner wishes
-                out.append(place(uid, h, True, f, hidden))
+            # 3.12: UP or DOWN as the owner wishes, for every facing (8.7)
+            out += [place(uid, h, down, f, hidden) for f in facings for down in (False, True)]
         return out
 
     def _cap_problem(self, u: Unit, h: str) -> str | None:
