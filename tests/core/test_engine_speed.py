@@ -389,6 +389,19 @@ def test_batch_scenario_cache_sees_a_same_size_save_within_one_clock_tick(tmp_pa
     assert first[0].title == "AAAA" and again[0].title == "BBBB"
 
 
+def _lines_after_setup(seed: int):
+    """(set-up, game, generator, playing area, 150 lines (a, b, firer DOWN)) of a Scenario 1
+    game whose set-up was played at random with ``seed``."""
+    setup = _setup_for(S1, seed)
+    g = Game(setup, seed)
+    rnd = random.Random(seed)
+    while g.state.phase.value == "setup":
+        g.apply(rnd.choice(g.legal_actions()))
+    area = sorted(setup.playing_area)
+    lines = [tuple(rnd.sample(area, 2)) + (rnd.random() < 0.3,) for _ in range(150)]
+    return setup, g, rnd, area, lines
+
+
 def test_10_31_view_los_cached_per_nearby_afvs_and_wrecks_is_line_of_sight():
     """The views' LOS answers are kept for the game per line and per the AFVs and wrecks near it
     (10.31 b): as wrecks appear and AFVs move, a fresh view's ``los`` must equal line_of_sight with
@@ -396,13 +409,7 @@ def test_10_31_view_los_cached_per_nearby_afvs_and_wrecks_is_line_of_sight():
     lines asked again and again (answers kept from before a change elsewhere included)."""
     from maps.los import HexOccupancy
 
-    setup = _setup_for(S1, 4)
-    g = Game(setup, 4)
-    rnd = random.Random(4)
-    while g.state.phase.value == "setup":
-        g.apply(rnd.choice(g.legal_actions()))
-    area = sorted(setup.playing_area)
-    lines = [tuple(rnd.sample(area, 2)) + (rnd.random() < 0.3,) for _ in range(150)]
+    setup, g, rnd, area, lines = _lines_after_setup(4)
     afvs = [u for u in g.state.units.values() if u.is_afv and u.on_map]
     changed_on_line = 0
     for round_ in range(6):
@@ -436,13 +443,7 @@ def test_10_31_the_ai_s_remembered_los_follows_the_wrecks():
     from core.ironcross.ai.influence import InfluenceMaps
     from maps.los import HexOccupancy
 
-    setup = _setup_for(S1, 5)
-    g = Game(setup, 5)
-    rnd = random.Random(5)
-    while g.state.phase.value == "setup":
-        g.apply(rnd.choice(g.legal_actions()))
-    area = sorted(setup.playing_area)
-    lines = [tuple(rnd.sample(area, 2)) + (rnd.random() < 0.3,) for _ in range(150)]
+    setup, g, rnd, area, lines = _lines_after_setup(5)
     maps = InfluenceMaps()
     carried = traced = 0
     for round_ in range(6):
