@@ -57,7 +57,7 @@ def _dist(a: str, b: str) -> int:
     return hexgrid.distance(_hex(a), _hex(b))
 
 
-def _near_line(a: str, b: str, hexes) -> list[str]:
+def near_line(a: str, b: str, hexes) -> list[str]:
     """The hexes of ``hexes`` near the line from ``a`` to ``b``: a hex the line meets or runs
     along (10.31 b) is at most one hex off the straight path (hex distances a -> h -> b at most
     one more than a -> b)."""
@@ -516,7 +516,7 @@ class PlayerView:
         :mod:`maps.los_table`), cached for the game: per line, and per the AFVs and wrecks of the
         hexes of ``occ_ids`` near it (a hex the line meets or runs along, 10.31 b, is at most one
         hex off the straight path), so an AFV or a wreck elsewhere keeps the answer."""
-        near = _near_line(a, b, occ_ids)
+        near = near_line(a, b, occ_ids)
         if near:
             parse = hexgrid.parse_hex_id
             cells = []
@@ -546,7 +546,7 @@ class PlayerView:
             base = cache[(a, b, firer_down)] = [
                 LosInfo(bool(res.clear), int(res.level_difference), int(res.trees_afvs_wrecks), int(res.marsh_hexes)),
                 res]
-        near = _near_line(a, b, self._occ_ids)
+        near = near_line(a, b, self._occ_ids)
         if not near:
             return base[0]
         if not isinstance(base[1], tuple):

@@ -15,6 +15,7 @@ from operator import itemgetter
 from core.ironcross.ai.evaluation import _ap_probs, at_kill_probability, pc_pass
 from core.ironcross import combat_tables as ct
 from core.ironcross.state import Phase
+from core.ironcross.view import near_line
 from maps import hexgrid
 
 __all__ = ["InfluenceMaps", "objective_targets", "bfs_distance"]
@@ -155,10 +156,10 @@ def _hx(h: str):
 
 
 def _cube_xz(h) -> tuple[int, int]:
-    """The cube x and z coordinates of hex ``h`` (column, row) as :func:`maps.hexgrid.distance`
-    computes them: the distance of two hexes is the largest of |dx|, |dz| and |dx + dz|."""
-    c, r = h
-    return (c, r - (c - (c & 1)) // 2)
+    """The cube x and z coordinates of hex ``h`` (:func:`maps.hexgrid.to_cube`): the distance of
+    two hexes is the largest of |dx|, |dz| and |dx + dz|."""
+    x, _y, z = hexgrid.to_cube(h)
+    return (x, z)
 
 
 @lru_cache(maxsize=4096)
@@ -707,7 +708,7 @@ class InfluenceMaps(_GoalsAndRisk):
         self.enemies: list = []
         self.enemies_all: list = []
         self.view = None
-        # los_est's answers for the wrecks now, and (answers, changed hexes) for the wrecks before
+        # los_est's answers for the wrecks now, and (answers, ids of the changed hexes) for the wrecks before
         self._losm: dict[tuple, _Los] = {}
         self._los_parent: tuple[dict, tuple] | None = None
         self._los_memo_ok = False
@@ -762,7 +763,7 @@ class InfluenceMaps(_GoalsAndRisk):
             self._los_parent = None
             return
         b, n = dict(before), dict(now)
-        changed = tuple(_hx(h) for h in sorted(set(b) | set(n)) if b.get(h, 0) != n.get(h, 0))
+        changed = tuple(h for h in sorted(set(b) | set(n)) if b.get(h, 0) != n.get(h, 0))
         self._los_parent = (old, changed)
 
     def los_est(self, v, a: str, b: str, down: bool = False) -> "_Los":
@@ -781,12 +782,8 @@ class InfluenceMaps(_GoalsAndRisk):
             par = self._los_parent
             if par is not None:
                 r = par[0].get(k)
-                if r is not None and par[1]:
-                    ha, hb = _hx(a), _hx(b)
-                    dist = hexgrid.distance
-                    lim = dist(ha, hb) + 1
-                    if any(dist(ha, x) + dist(x, hb) <= lim for x in par[1]):
-                        r = None  # a changed wreck near the line: traced again
+                if r is not None and near_line(a, b, par[1]):
+                    r = None  # a changed wreck near the line: traced again
             if r is None:
                 r = los(v, a, b, down)
             if len(m) > 300_000:
