@@ -31,8 +31,10 @@ With ``--robust`` it prints instead the robust-balance table (``docs/ai.md``; th
 the other's defaults (``--trials`` x ``--tune-games`` games, Optuna), the shares with their 95 %
 intervals, each side's gain with its paired interval and the settings that moved, and the verdict
 (robust / AI-dependent / undecided); times also in yardstick multiples. It writes no sheet. With
-``--storage DIR`` each side's tuning study is kept in ``DIR`` and a run stopped part-way resumes
-its tuning where it stopped (the default and check batches are played again). With
+``--storage DIR`` each side's tuning study and each pairing's check games are kept in ``DIR``: a
+run stopped part-way resumes where it stopped, and a run with more ``--games`` plays only the games
+it adds (``core.robust_balance.kept_batch``; kept games of other code, seeds or a changed scenario
+file are refused, with the file named). With
 ``--settings-table --storage DIR`` it plays nothing: it reads the studies a robust run kept in
 ``DIR`` and prints, for each side, the best trial's settings in each scenario beside the defaults
 (a Markdown table; "=" where no trial beat the defaults), the table from which a setting that
@@ -788,7 +790,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trials", type=int, default=30, help="with --robust: tuning trials a side (default 30)")
     ap.add_argument("--tune-games", type=int, default=20, help="with --robust: games a trial (default 20)")
     ap.add_argument("--storage", default=None, metavar="DIR",
-                    help="with --robust: keep each side's tuning study in DIR (resumed when run again)")
+                    help="with --robust: keep each side's tuning study and each pairing's check games in DIR "
+                         "(resumed, or extended by more --games, when run again)")
     ap.add_argument("--settings-table", action="store_true",
                     help="print each side's best tuned settings per scenario from the studies in --storage DIR "
                          "(no games)")
@@ -864,7 +867,7 @@ def robust_table(paths: dict, args) -> int:
     """The robust-balance table of the scenarios ``paths`` (see the module's docstring)."""
     from benchmarks.yardstick import Yardstick
 
-    from cli.tune_command import robust_lines, study_files
+    from cli.tune_command import kept_files, robust_lines, study_files
     from core.robust_balance import robust_balance
     from core.rule_system import for_scenario
 
@@ -883,11 +886,12 @@ def robust_table(paths: dict, args) -> int:
             ans = robust_balance(str(path), system, games=args.games, seed=args.seed, trials=args.trials,
                                  tune_games=args.tune_games, workers=args.workers,
                                  storage=study_files(args.storage, str(path)) if args.storage else None,
+                                 kept=kept_files(args.storage, str(path)) if args.storage else None,
                                  on_stage=lambda s, t=t1: print(f"  ... {s} ({time.perf_counter() - t:.0f} s in)",
                                                                 flush=True),
                                  on_trial=lambda n, score, best: print(f"    trial {n}/{args.trials}: score "
                                                                        f"{score:.3f}, best {best:.3f}", flush=True))
-        except (PlaytestError, ValueError) as e:  # ValueError: a kept study made with other games or seeds
+        except (PlaytestError, ValueError) as e:  # ValueError: a kept study or games of other games or seeds
             print(f"error: Scenario {num}: {e}", file=sys.stderr)
             return 1
         for line in robust_lines(f"Scenario {num}", ans):

@@ -337,8 +337,9 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 @click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1),
               help="with --robust: games a tuning trial")
 @click.option("--storage", "storage_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="with --robust: keep each side's tuning study in DIR (SCENARIO-SIDE.optuna.db); run again "
-                   "to resume an interrupted run")
+              help="with --robust: keep each side's tuning study (SCENARIO-SIDE.optuna.db) and each pairing's "
+                   "check games (SCENARIO-checks-PAIRING.json) in DIR; run again to resume a stopped run, or with "
+                   "more --games to play only the games added")
 def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | None, options: tuple[str, ...],
              workers: int | None,
              scheduler: str | None, connect_timeout: float, json_out: str | None, replays: str | None,

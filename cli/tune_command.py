@@ -13,7 +13,7 @@ import click
 
 from cli.main import InputError, cli, playable
 
-__all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines"]
+__all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files"]
 
 
 def share_line(label: str, d: dict) -> str:
@@ -174,13 +174,22 @@ def study_files(directory: str, scenario: str):
     return lambda side: str(d / f"{stem}-{side}.optuna.db")
 
 
+def kept_files(directory: str, scenario: str):
+    """pairing ("default", or the tuned side) -> the file that keeps a robust run's check games of
+    that pairing (:func:`core.robust_balance.kept_batch`): ``directory/<scenario stem>-checks-<pairing>.json``,
+    beside the studies of :func:`study_files` (which makes the directory)."""
+    stem = Path(scenario).stem
+    return lambda pairing: str(Path(directory) / f"{stem}-checks-{pairing}.json")
+
+
 def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int, tune_games: int,
                     workers: int | None, scheduler: str | None, json_out: str | None, quiet: bool,
                     ai: dict[str, str] | None = None, storage_dir: str | None = None) -> None:
     """``ironcross playtest SCENARIO --robust`` (:func:`core.robust_balance.robust_balance`): the
     player both sides' ``--ai`` name (default heuristic), its defaults against each side tuned.
-    ``storage_dir``: each side's study in ``DIR/<scenario stem>-<side>.optuna.db`` (resumed when
-    run again; :func:`study_files`)."""
+    ``storage_dir``: each side's study in ``DIR/<scenario stem>-<side>.optuna.db`` and each
+    pairing's check games in ``DIR/<scenario stem>-checks-<pairing>.json`` (resumed, or extended by
+    more ``games``, when run again; :func:`study_files`, :func:`kept_files`)."""
     from dataclasses import asdict
 
     from core.playtest import PlaytestError
@@ -204,8 +213,9 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
         ans = robust_balance(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
                              workers=workers, scheduler=scheduler, player=player,
                              storage=study_files(storage_dir, scenario) if storage_dir else None,
+                             kept=kept_files(storage_dir, scenario) if storage_dir else None,
                              on_stage=None if quiet else (lambda s: click.echo(f"... {s}")))
-    except (PlaytestError, ValueError) as e:  # ValueError: a study stored with other games or seeds
+    except (PlaytestError, ValueError) as e:  # ValueError: a study or kept games of other games or seeds
         raise InputError(str(e)) from None
     except KeyboardInterrupt:
         ans = None  # stopped outside a tuning (a batch): nothing to report
@@ -226,6 +236,7 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
                 raise InputError(f"{json_out}: cannot write: {e}") from None
             click.echo(f"wrote {json_out}")
     if ans is None or ans.verdict == "interrupted":
-        kept = f"; the tuning trials done are kept in {storage_dir}: run again to resume" if storage_dir else ""
+        kept = (f"; the tuning trials and check games done are kept in {storage_dir}: run again to resume"
+                if storage_dir else "")
         click.echo("interrupted: no verdict" + kept, err=True)
         raise SystemExit(130)

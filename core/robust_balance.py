@@ -14,19 +14,33 @@ defaults, over the same seeds; its 95 % interval is the paired one (per-game dif
   points, else robust) and about how many paired games would decide it: the interval's half-width
   shrinks as 1/sqrt(games), so with the same spread of the per-game differences it clears 10 points
   after ``games x (half-width / distance of the gain from 10)^2`` games (see :func:`games_to_decide`).
+
+Deciding a row can take thousands of check games, hours of play. With a storage directory a run
+keeps each pairing's check games in a file (:func:`kept_batch`) as it plays them, in slices: a run
+stopped part-way (Ctrl-C, a closed terminal) resumes where it stopped, and a run with more
+``games`` plays only the games it adds. The file remembers what the games depend on (the scenario
+file, the seed, both sides' players and settings, and the code that plays them) and is used only
+while all of it stays the same.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import math
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
-from core.playtest import GameResult, run_batch, wilson_interval
+from core.dice import derive_seed
+from core.playtest import BatchInterrupted, GameResult, run_batch, shared_pool, wilson_interval
+from core.rule_system import load_scenario
 from core.tuning import TuneResult, default_study_name, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
-           "verdict"]
+           "verdict", "kept_batch", "play_code_fingerprint", "CHECK_SLICE"]
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0
@@ -56,6 +70,135 @@ def _shares(results: list[GameResult]) -> dict:
         c = sum(1 for r in played if r.outcome == k)
         out[k] = {"count": c, "share": c / n if n else 0.0, "ci95": list(wilson_interval(c, n))}
     return out
+
+
+#: the games a pairing plays between two saves of its kept file (:func:`kept_batch`)
+CHECK_SLICE = 100
+
+#: what a kept file of check games says it is (its ``format``)
+CHECK_FORMAT = "ironcross robust check games 1"
+
+#: the package's folders whose files decide how a game plays (the rules, the AI, the maps and the
+#: shipped scenarios' code)
+_PLAY_DIRS = ("core", "maps", "scenarios")
+#: the kinds of file there that do (an editor's ``.autosave`` beside a scenario does not)
+_PLAY_SUFFIXES = (".py", ".json", ".txt")
+
+
+def play_code_fingerprint(module: str | None = None) -> str:
+    """SHA-256 hex digest of the code and data that decide how a game plays: every file under the
+    package's ``core/``, ``maps/`` and ``scenarios/`` of the kinds the package ships (``.py``,
+    ``.json``, ``.txt``; relative path and bytes, in path order; ``__pycache__`` left out), and the file of the rule system's ``module`` (a system added at run
+    time) when it lies outside them. Two runs with the same digest play the same games from the
+    same seeds."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    files = sorted(p for d in _PLAY_DIRS for p in (root / d).rglob("*")
+                   if p.is_file() and p.suffix in _PLAY_SUFFIXES and "__pycache__" not in p.parts)
+    extra = getattr(sys.modules.get(module or ""), "__file__", None)
+    if extra:
+        ep = Path(extra).resolve()
+        if not any(ep.is_relative_to(root / d) for d in _PLAY_DIRS):
+            files.append(ep)
+    for p in files:
+        h.update(str(p.relative_to(root) if p.is_relative_to(root) else p).encode() + b"\0")
+        h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _kept_header(scenario_path: str, seed: int, ai: dict[str, str]) -> dict:
+    ref = load_scenario(scenario_path).ref
+    return {"format": CHECK_FORMAT, "scenario": Path(scenario_path).name, "scenario_sha256": ref.sha256,
+            "system": ref.system, "code": play_code_fingerprint(ref.module), "seed": seed,
+            "ai": {k: ai[k] for k in sorted(ai)}}
+
+
+_KEPT_WHAT = {"scenario_sha256": "another version of the scenario file", "system": "another rule system",
+              "code": "other code (a file under core/, maps/ or scenarios/ changed since)",
+              "seed": "another batch seed"}
+
+
+def _read_kept(path: Path, header: dict) -> tuple[dict[int, GameResult], str | None]:
+    """(index -> game, None) of the kept file ``path`` for a batch of ``header``; ({}, why) when it
+    holds games of other players or settings (they are played again). Raises ValueError naming the
+    file for a file that is not a kept batch, or holds games of another scenario file, rule system,
+    seed or code."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: cannot read the kept check games: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != CHECK_FORMAT:
+        raise ValueError(f"{path}: not a file of kept check games (its 'format' is not {CHECK_FORMAT!r})")
+    for k, what in _KEPT_WHAT.items():
+        if doc.get(k) != header[k]:
+            raise ValueError(f"{path}: its games were played with {what}: delete the file to play them again")
+    if doc.get("ai") != header["ai"]:
+        return {}, "its games were played with other players or settings"
+    games = doc.get("games")
+    if not isinstance(games, list):
+        raise ValueError(f"{path}: 'games' is not a list")
+    out: dict[int, GameResult] = {}
+    for n, g in enumerate(games):
+        ok = (isinstance(g, list) and len(g) == 5 and type(g[0]) is int and 0 <= g[0] and type(g[1]) is int
+              and type(g[2]) is str and type(g[3]) is int and (g[4] is None or type(g[4]) is str))
+        if not ok:
+            raise ValueError(f"{path}: games[{n}]: not [index, seed, outcome, turns, error]")
+        if g[1] != derive_seed(header["seed"], g[0]):
+            raise ValueError(f"{path}: games[{n}]: seed {g[1]} is not game {g[0]}'s of batch seed {header['seed']}")
+        out[g[0]] = GameResult(g[0], g[1], g[2], g[3], error=g[4])
+    return out, None
+
+
+def _write_kept(path: Path, header: dict, games: dict[int, GameResult]) -> None:
+    from maps.document_file import atomic_write_text
+
+    doc = dict(header, games=[[r.index, r.seed, r.outcome, r.turns, r.error] for _i, r in sorted(games.items())])
+    try:
+        atomic_write_text(path, json.dumps(doc, separators=(",", ":")) + "\n")
+    except OSError as e:
+        raise ValueError(f"{path}: cannot write the kept check games: {e}") from None
+
+
+def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: dict[str, str], *,
+               workers: int | None = None, scheduler: str | None = None,
+               say: Callable[[str], None] | None = None) -> list[GameResult]:
+    """:func:`core.playtest.run_batch`'s results of ``games`` games seeded ``seed`` with the
+    players ``ai``, keeping them in the JSON file ``path``: the games an earlier run kept there
+    (the same scenario file, rule system, seed and code, :func:`play_code_fingerprint`) are taken
+    from it and only the missing ones are played, :data:`CHECK_SLICE` at a time, the file written
+    again (atomically) after each slice and on Ctrl-C. A run stopped part-way resumes; a run with
+    more ``games`` plays only the added ones. The file keeps each game's index, seed, outcome,
+    turns and error (what a robust verdict reads); the results carry no more. A kept file of other
+    players or settings (a tuned side whose best trial changed) is played again and replaced
+    (``say`` is told). Raises ValueError naming the file (not a kept batch, games of another
+    scenario file, rule system, seed or code, cannot be written), ``KeyboardInterrupt`` after
+    saving the games done, and what :func:`run_batch` raises."""
+    path = Path(path)
+    header = _kept_header(scenario_path, seed, ai)
+    kept: dict[int, GameResult] = {}
+    if path.exists():
+        kept, why = _read_kept(path, header)
+        if why is not None and say is not None:
+            say(f"{path.name}: {why}: played again")
+    missing = [i for i in range(games) if i not in kept]
+    for k in range(0, len(missing), CHECK_SLICE):
+        part = missing[k:k + CHECK_SLICE]
+        try:
+            played = run_batch(scenario_path, len(part), seed, ai, workers=workers, scheduler=scheduler,
+                               seeds=[derive_seed(seed, i) for i in part])
+        except BatchInterrupted as e:
+            for r in e.results:
+                r.index = part[r.index]
+                kept[r.index] = r
+            _write_kept(path, header, kept)
+            raise KeyboardInterrupt from None
+        for r in played:
+            r.index = part[r.index]
+            kept[r.index] = r
+        _write_kept(path, header, kept)
+    return [kept[i] for i in range(games)]
 
 
 @dataclass
@@ -142,13 +285,19 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
 def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1, trials: int = 30,
                    tune_games: int = 20, workers: int | None = None, scheduler: str | None = None,
                    storage: Callable[[str], str | None] | None = None, player: str = "heuristic",
+                   kept: Callable[[str], str | None] | None = None,
                    on_stage: Callable[[str], None] | None = None,
                    on_trial: Callable[[int, float, float], None] | None = None) -> RobustAnswer:
     """Default vs default over ``games`` games seeded ``seed``; then for each side: tune it
     (``trials`` x ``tune_games`` games, seed ``seed + 1``: the tuning seeds are not the verdict's)
     against the other's defaults and play the tuned settings on the verdict's seeds. ``system``:
     the scenario's rule system (its ``settings_space`` and ``player_settings``); ``storage(side)``:
-    an SQLite file per side for the study (None: in memory). Raises like :func:`core.tuning.tune`."""
+    an SQLite file per side for the study (None: in memory); ``kept(pairing)``: the file that keeps
+    the check games of ``"default"`` and of each side tuned (:func:`kept_batch`; None: played and
+    not kept). A side whose best trial is its defaults, every setting exactly, plays the default
+    games (the same players, the same seeds): they are not played twice. The batches run on one
+    local pool (:func:`core.playtest.shared_pool`). Raises like :func:`core.tuning.tune` and
+    :func:`kept_batch`."""
     space, defaults = system.settings_space(player)
     ai = {s: player for s in system.sides}
     say = on_stage or (lambda _s: None)
@@ -161,20 +310,36 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                                            study_setup(tune_games, tune_seed, player, None, space, defaults))
             if problem is not None:
                 raise ValueError(problem)
-    say("default vs default")
-    base = run_batch(scenario_path, games, seed, ai, workers=workers, scheduler=scheduler)
-    ans = RobustAnswer(games, seed, _shares(base))
-    for side in system.sides:
-        say(f"tuning {side}")
-        t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
-                 seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
-                 defaults=defaults, canonical=system.player_settings, on_trial=on_trial)
-        say(f"{side} tuned vs default")
-        played = run_batch(scenario_path, games, seed, {**ai, side: t.best_spec}, workers=workers, scheduler=scheduler)
-        moved = {k: (float(defaults[k]), v) for k, v in t.best.items()
-                 if k in defaults and not math.isclose(v, float(defaults[k]))}
-        ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side))
-        if t.interrupted:
-            break
+    # and kept check games of another scenario file, seed or code: refused before the first game too
+    for pairing in ("default", *system.sides):
+        f = kept(pairing) if kept else None
+        if f and Path(f).exists():
+            _read_kept(Path(f), _kept_header(scenario_path, seed, ai))
+    def check_batch(pairing: str, players: dict[str, str]) -> list[GameResult]:
+        f = kept(pairing) if kept else None
+        if f is None:
+            return run_batch(scenario_path, games, seed, players, workers=workers, scheduler=scheduler)
+        return kept_batch(f, scenario_path, games, seed, players, workers=workers, scheduler=scheduler, say=say)
+
+    with shared_pool(workers) if scheduler is None else contextlib.nullcontext():
+        say("default vs default")
+        base = check_batch("default", ai)
+        ans = RobustAnswer(games, seed, _shares(base))
+        for side in system.sides:
+            say(f"tuning {side}")
+            t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
+                     seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
+                     defaults=defaults, canonical=system.player_settings, on_trial=on_trial)
+            if all(k in defaults and v == float(defaults[k]) for k, v in t.best.items()):
+                say(f"{side} tuned vs default: its best trial is the defaults, the default games")
+                played = base
+            else:
+                say(f"{side} tuned vs default")
+                played = check_batch(side, {**ai, side: t.best_spec})
+            moved = {k: (float(defaults[k]), v) for k, v in t.best.items()
+                     if k in defaults and not math.isclose(v, float(defaults[k]))}
+            ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side))
+            if t.interrupted:
+                break
     ans.verdict, ans.text = verdict(ans.tuned) if len(ans.tuned) == len(system.sides) else ("interrupted", "")
     return ans

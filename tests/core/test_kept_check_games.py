@@ -1,0 +1,183 @@
+"""A robust run's check games kept in its storage directory (core/robust_balance.py
+``kept_batch``): a stopped run resumes, more games play only the games added, kept games of another
+seed, scenario file or code are refused by name, and a tuned side at its defaults plays the default
+games. On the toy dice race of ``tests/tuning_race.py``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import core.robust_balance as rb
+from core import rule_system
+from core.playtest import BatchInterrupted, run_batch
+from tests.toy_system import toy_file
+from tests.tuning_race import MODULE, NAME, SYSTEM
+
+AI = {"german": "tunable:two_dice=0.5", "russian": "heuristic"}
+
+
+@pytest.fixture
+def race(tmp_path):
+    rule_system.register(SYSTEM, MODULE)
+    yield toy_file(tmp_path, rule_system=NAME, turns=6, target=30)
+    rule_system.unregister(NAME)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The games each run_batch call of kept_batch played (a list of their counts)."""
+    calls: list[int] = []
+
+    def counting(*a, **kw):
+        out = run_batch(*a, **kw)
+        calls.append(len(out))
+        return out
+
+    monkeypatch.setattr(rb, "run_batch", counting)
+    return calls
+
+
+def _outcomes(results):
+    return [(r.index, r.seed, r.outcome, r.turns) for r in results]
+
+
+def test_kept_games_are_extended_by_a_longer_run_and_equal_one_batch(race, tmp_path, counted):
+    f = tmp_path / "checks.json"
+    first = rb.kept_batch(f, race, 12, 5, AI, workers=1)
+    assert counted == [12] and _outcomes(first) == _outcomes(run_batch(race, 12, 5, AI, workers=1))
+    more = rb.kept_batch(f, race, 30, 5, AI, workers=1)
+    assert counted == [12, 18]  # only the 18 games added were played
+    assert _outcomes(more) == _outcomes(run_batch(race, 30, 5, AI, workers=1))
+    again = rb.kept_batch(f, race, 20, 5, AI, workers=1)  # fewer games: the first 20 kept, none played
+    assert counted == [12, 18] and _outcomes(again) == _outcomes(more[:20])
+    doc = json.loads(f.read_text())
+    assert doc["format"] == rb.CHECK_FORMAT and doc["seed"] == 5 and len(doc["games"]) == 30
+    assert doc["ai"] == {"german": "tunable:two_dice=0.5", "russian": "heuristic"}
+
+
+def test_the_file_is_written_after_every_slice_and_on_ctrl_c(race, tmp_path, monkeypatch):
+    """A stopped run keeps the slices done and the games of the stopped slice that finished; run
+    again, it plays only the rest, and the whole equals one batch."""
+    monkeypatch.setattr(rb, "CHECK_SLICE", 5)
+    calls = []
+
+    def stopped_in_third_slice(*a, **kw):
+        out = run_batch(*a, **kw)
+        calls.append(len(out))
+        if len(calls) == 3:
+            raise BatchInterrupted(out[:2], len(out))  # two games of the slice finished
+        return out
+
+    monkeypatch.setattr(rb, "run_batch", stopped_in_third_slice)
+    f = tmp_path / "checks.json"
+    with pytest.raises(KeyboardInterrupt):
+        rb.kept_batch(f, race, 17, 9, AI, workers=1)
+    assert len(json.loads(f.read_text())["games"]) == 5 + 5 + 2
+    calls.clear()
+    done = rb.kept_batch(f, race, 17, 9, AI, workers=1)
+    assert calls == [5]  # games 12-16: the 3 of the stopped slice not finished and the last slice's 2
+    assert _outcomes(done) == _outcomes(run_batch(race, 17, 9, AI, workers=1))
+
+
+def test_kept_games_of_another_seed_scenario_or_code_are_refused_by_name(race, tmp_path, monkeypatch):
+    f = tmp_path / "checks.json"
+    rb.kept_batch(f, race, 4, 5, AI, workers=1)
+    with pytest.raises(ValueError, match=r"checks\.json: its games were played with another batch seed: delete"):
+        rb.kept_batch(f, race, 4, 6, AI, workers=1)
+    monkeypatch.setattr(rb, "play_code_fingerprint", lambda module=None: "0" * 64)
+    with pytest.raises(ValueError, match=r"checks\.json: .*other code \(a file under core/, maps/ or scenarios/"):
+        rb.kept_batch(f, race, 4, 5, AI, workers=1)
+    monkeypatch.undo()
+    data = json.loads(Path(race).read_text())
+    data["turns"] = 5  # the scenario file edited since
+    Path(race).write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="another version of the scenario file"):
+        rb.kept_batch(f, race, 4, 5, AI, workers=1)
+
+
+def test_a_damaged_kept_file_is_a_clear_error(race, tmp_path):
+    f = tmp_path / "checks.json"
+    rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    doc = json.loads(f.read_text())
+    doc["games"][1][1] += 1  # a hand-edited seed
+    f.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"checks\.json: games\[1\]: seed .* is not game 1's of batch seed 5"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    doc["games"][1] = "german"
+    f.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"games\[1\]: not \[index, seed, outcome, turns, error\]"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    f.write_text('{"format": ')
+    with pytest.raises(ValueError, match=r"checks\.json: not valid JSON at line 1 column 12"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    f.write_text("[]")
+    with pytest.raises(ValueError, match="not a file of kept check games"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+
+
+def test_kept_games_of_other_settings_are_played_again(race, tmp_path, counted):
+    """A tuned side's best trial changed (its study extended): its old games answer nothing now."""
+    f = tmp_path / "checks.json"
+    rb.kept_batch(f, race, 6, 5, AI, workers=1)
+    said = []
+    other = {"german": "tunable:two_dice=0.9", "russian": "heuristic"}
+    got = rb.kept_batch(f, race, 6, 5, other, workers=1, say=said.append)
+    assert counted == [6, 6] and "other players or settings: played again" in said[0]
+    assert _outcomes(got) == _outcomes(run_batch(race, 6, 5, other, workers=1))
+    assert json.loads(f.read_text())["ai"]["german"] == "tunable:two_dice=0.9"
+
+
+def test_a_robust_run_keeps_its_check_games_and_a_side_at_its_defaults_plays_the_default_games(race, tmp_path,
+                                                                                                counted):
+    system = rule_system.get(NAME)
+    files = {}
+
+    def kept(pairing):
+        return files.setdefault(pairing, str(tmp_path / f"checks-{pairing}.json"))
+
+    # one trial a side: the first trial is the defaults, so both tuned rows are the default games
+    said = []
+    ans = rb.robust_balance(race, system, games=10, seed=2, trials=1, tune_games=4, workers=1, player="tunable",
+                            kept=kept, on_stage=said.append)
+    assert [Path(p).name for p in sorted(files.values()) if Path(p).exists()] == ["checks-default.json"]
+    assert all(t.shares == ans.default and t.gain == (0.0, 0.0, 0.0) for t in ans.tuned.values())
+    assert sum("its best trial is the defaults" in s for s in said) == 2
+    played = sum(counted)
+    assert played == 10  # the check games: the default batch once (tuning games are not counted here)
+    # a second run with more games plays only the added default games
+    rb.robust_balance(race, system, games=15, seed=2, trials=1, tune_games=4, workers=1, player="tunable", kept=kept)
+    assert sum(counted) == played + 5
+
+
+def test_kept_games_of_another_seed_stop_a_robust_run_before_its_first_game(race, tmp_path, counted):
+    system = rule_system.get(NAME)
+    kept = {"default": str(tmp_path / "d.json"), "german": str(tmp_path / "g.json"), "russian": None}
+    rb.kept_batch(kept["german"], race, 3, 7, AI, workers=1)
+    counted.clear()
+    with pytest.raises(ValueError, match=r"g\.json: its games were played with another batch seed"):
+        rb.robust_balance(race, system, games=3, seed=2, trials=1, tune_games=4, workers=1, player="tunable",
+                          kept=kept.get)
+    assert counted == []
+
+
+def test_playtest_robust_storage_keeps_check_games_beside_the_studies(race, tmp_path):
+    from cli.main import cli
+
+    studies = tmp_path / "studies"
+    args = ["playtest", race, "--robust", "--games", "8", "--tune-games", "4", "--trials", "2", "--workers", "1",
+            "--ai", "german=tunable,russian=tunable", "--storage", str(studies), "--quiet"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    stem = Path(race).stem
+    names = sorted(p.name for p in studies.iterdir())
+    assert f"{stem}-checks-default.json" in names and f"{stem}-german.optuna.db" in names
+    doc = json.loads((studies / f"{stem}-checks-default.json").read_text())
+    assert len(doc["games"]) == 8
+    Path(race).write_text(Path(race).read_text().replace('"turns": 6', '"turns": 7'))
+    bad = CliRunner().invoke(cli, args)
+    assert bad.exit_code == 1 and "checks-default.json: its games were played with another version of the " \
+        "scenario file: delete the file to play them again" in bad.output and "Traceback" not in bad.output
