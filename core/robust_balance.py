@@ -40,7 +40,7 @@ from core.rule_system import load_scenario
 from core.tuning import TuneResult, default_study_name, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
-           "verdict", "kept_batch", "play_code_fingerprint", "CHECK_SLICE"]
+           "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "CHECK_SLICE"]
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0
@@ -106,14 +106,41 @@ def play_code_fingerprint(module: str | None = None) -> str:
     return h.hexdigest()
 
 
+def scenario_documents(scenario_path: str, data) -> dict[str, str]:
+    """The documents a scenario file names (a map, a roster: every string value of its JSON
+    ``data`` that names an existing ``.json`` file, absolute or relative to the scenario's folder)
+    -> SHA-256 hex digest of each, by the name as written: a game reads them as it reads the
+    scenario, so kept games hold only while they stay the same too."""
+    base = Path(scenario_path).resolve().parent
+    out: dict[str, str] = {}
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str) and x.endswith(".json") and x not in out:
+            p = Path(x) if Path(x).is_absolute() else base / x
+            if p.is_file():
+                out[x] = hashlib.sha256(p.read_bytes()).hexdigest()
+
+    walk(data)
+    return dict(sorted(out.items()))
+
+
 def _kept_header(scenario_path: str, seed: int, ai: dict[str, str]) -> dict:
-    ref = load_scenario(scenario_path).ref
+    loaded = load_scenario(scenario_path)
+    ref = loaded.ref
     return {"format": CHECK_FORMAT, "scenario": Path(scenario_path).name, "scenario_sha256": ref.sha256,
-            "system": ref.system, "code": play_code_fingerprint(ref.module), "seed": seed,
-            "ai": {k: ai[k] for k in sorted(ai)}}
+            "documents": scenario_documents(scenario_path, loaded.data), "system": ref.system,
+            "code": play_code_fingerprint(ref.module), "seed": seed, "ai": {k: ai[k] for k in sorted(ai)}}
 
 
-_KEPT_WHAT = {"scenario_sha256": "another version of the scenario file", "system": "another rule system",
+_KEPT_WHAT = {"scenario_sha256": "another version of the scenario file",
+              "documents": "other versions of the documents the scenario names (its map, its roster)",
+              "system": "another rule system",
               "code": "other code (a file under core/, maps/ or scenarios/ changed since)",
               "seed": "another batch seed"}
 
@@ -166,7 +193,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
                say: Callable[[str], None] | None = None) -> list[GameResult]:
     """:func:`core.playtest.run_batch`'s results of ``games`` games seeded ``seed`` with the
     players ``ai``, keeping them in the JSON file ``path``: the games an earlier run kept there
-    (the same scenario file, rule system, seed and code, :func:`play_code_fingerprint`) are taken
+    (the same scenario file and the documents it names (:func:`scenario_documents`), rule system,
+    seed and code (:func:`play_code_fingerprint`)) are taken
     from it and only the missing ones are played, :data:`CHECK_SLICE` at a time, the file written
     again (atomically) after each slice and on Ctrl-C. A run stopped part-way resumes; a run with
     more ``games`` plays only the added ones. The file keeps each game's index, seed, outcome,

@@ -99,6 +99,22 @@ def test_kept_games_of_another_seed_scenario_or_code_are_refused_by_name(race, t
         rb.kept_batch(f, race, 4, 5, AI, workers=1)
 
 
+def test_kept_games_hold_only_while_the_documents_the_scenario_names_stay_the_same(race, tmp_path):
+    """A scenario plays the map and the roster it names: an edited map is another game, although
+    the scenario file itself is the same (the editor's snapshot names ``map.json`` in its folder)."""
+    data = json.loads(Path(race).read_text())
+    (tmp_path / "map.json").write_text('{"hexes": 1}')
+    data["map"] = {"file": "map.json"}
+    Path(race).write_text(json.dumps(data))
+    assert rb.scenario_documents(race, data) == {"map.json": rb.hashlib.sha256(b'{"hexes": 1}').hexdigest()}
+    f = tmp_path / "checks.json"
+    rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    assert len(rb.kept_batch(f, race, 3, 5, AI, workers=1)) == 3  # unchanged: kept
+    (tmp_path / "map.json").write_text('{"hexes": 2}')
+    with pytest.raises(ValueError, match=r"other versions of the documents the scenario names \(its map"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+
+
 def test_a_damaged_kept_file_is_a_clear_error(race, tmp_path):
     f = tmp_path / "checks.json"
     rb.kept_batch(f, race, 3, 5, AI, workers=1)
