@@ -40,7 +40,7 @@ from core.rule_system import load_scenario
 from core.tuning import TuneResult, default_study_name, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
-           "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "CHECK_SLICE"]
+           "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE"]
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0
@@ -138,6 +138,16 @@ def _kept_header(scenario_path: str, seed: int, ai: dict[str, str]) -> dict:
             "code": play_code_fingerprint(ref.module), "seed": seed, "ai": {k: ai[k] for k in sorted(ai)}}
 
 
+def scenario_version(scenario_path: str) -> str:
+    """12 hex digits naming what a robust run's games depend on apart from the seed and the
+    players: the scenario file, the documents it names and the code (:func:`play_code_fingerprint`).
+    The editor keeps each version's studies and games in a folder of this name, so an edited
+    scenario starts afresh and going back to a version resumes it."""
+    h = _kept_header(scenario_path, 0, {})
+    doc = {k: h[k] for k in ("scenario_sha256", "documents", "system", "code")}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:12]
+
+
 _KEPT_WHAT = {"scenario_sha256": "another version of the scenario file",
               "documents": "other versions of the documents the scenario names (its map, its roster)",
               "system": "another rule system",
@@ -190,7 +200,8 @@ def _write_kept(path: Path, header: dict, games: dict[int, GameResult]) -> None:
 
 def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: dict[str, str], *,
                workers: int | None = None, scheduler: str | None = None,
-               say: Callable[[str], None] | None = None) -> list[GameResult]:
+               say: Callable[[str], None] | None = None,
+               on_progress: Callable[[int], None] | None = None) -> list[GameResult]:
     """:func:`core.playtest.run_batch`'s results of ``games`` games seeded ``seed`` with the
     players ``ai``, keeping them in the JSON file ``path``: the games an earlier run kept there
     (the same scenario file and the documents it names (:func:`scenario_documents`), rule system,
@@ -200,7 +211,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
     more ``games`` plays only the added ones. The file keeps each game's index, seed, outcome,
     turns and error (what a robust verdict reads); the results carry no more. A kept file of other
     players or settings (a tuned side whose best trial changed) is played again and replaced
-    (``say`` is told). Raises ValueError naming the file (not a kept batch, games of another
+    (``say`` is told). ``on_progress(n)``: n more games played (:func:`run_batch`'s; it may raise
+    KeyboardInterrupt to stop, as Ctrl-C). Raises ValueError naming the file (not a kept batch, games of another
     scenario file, rule system, seed or code, cannot be written), ``KeyboardInterrupt`` after
     saving the games done, and what :func:`run_batch` raises."""
     path = Path(path)
@@ -215,7 +227,7 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
         part = missing[k:k + CHECK_SLICE]
         try:
             played = run_batch(scenario_path, len(part), seed, ai, workers=workers, scheduler=scheduler,
-                               seeds=[derive_seed(seed, i) for i in part])
+                               seeds=[derive_seed(seed, i) for i in part], on_progress=on_progress)
         except BatchInterrupted as e:
             for r in e.results:
                 r.index = part[r.index]
@@ -315,7 +327,9 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                    storage: Callable[[str], str | None] | None = None, player: str = "heuristic",
                    kept: Callable[[str], str | None] | None = None,
                    on_stage: Callable[[str], None] | None = None,
-                   on_trial: Callable[[int, float, float], None] | None = None) -> RobustAnswer:
+                   on_trial: Callable[[int, float, float], None] | None = None,
+                   on_games: Callable[[int], None] | None = None,
+                   should_stop: Callable[[], bool] | None = None) -> RobustAnswer:
     """Default vs default over ``games`` games seeded ``seed``; then for each side: tune it
     (``trials`` x ``tune_games`` games, seed ``seed + 1``: the tuning seeds are not the verdict's)
     against the other's defaults and play the tuned settings on the verdict's seeds. ``system``:
@@ -324,8 +338,12 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     the check games of ``"default"`` and of each side tuned (:func:`kept_batch`; None: played and
     not kept). A side whose best trial is its defaults, every setting exactly, plays the default
     games (the same players, the same seeds): they are not played twice. The batches run on one
-    local pool (:func:`core.playtest.shared_pool`). Raises like :func:`core.tuning.tune` and
-    :func:`kept_batch`."""
+    local pool (:func:`core.playtest.shared_pool`). ``on_stage(text)`` as each stage starts,
+    ``on_trial(done, score, best)`` after each tuning trial, ``on_games(n)`` as n more check games
+    end. ``should_stop()``, asked after each trial and each part of a check batch: True stops
+    the run as Ctrl-C does (for a caller in another thread, the editor): in a tuning, the answer
+    so far comes back with the verdict "interrupted"; in a check batch, KeyboardInterrupt is raised
+    (its kept games saved first). Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
     space, defaults = system.settings_space(player)
     ai = {s: player for s in system.sides}
     say = on_stage or (lambda _s: None)
@@ -343,11 +361,22 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
         f = kept(pairing) if kept else None
         if f and Path(f).exists():
             _read_kept(Path(f), _kept_header(scenario_path, seed, ai))
+    def progress(n: int) -> None:
+        if on_games is not None:
+            on_games(n)
+        if should_stop is not None and should_stop():
+            raise KeyboardInterrupt
+
     def check_batch(pairing: str, players: dict[str, str]) -> list[GameResult]:
         f = kept(pairing) if kept else None
         if f is None:
-            return run_batch(scenario_path, games, seed, players, workers=workers, scheduler=scheduler)
-        return kept_batch(f, scenario_path, games, seed, players, workers=workers, scheduler=scheduler, say=say)
+            try:
+                return run_batch(scenario_path, games, seed, players, workers=workers, scheduler=scheduler,
+                                 on_progress=progress)
+            except BatchInterrupted:
+                raise KeyboardInterrupt from None
+        return kept_batch(f, scenario_path, games, seed, players, workers=workers, scheduler=scheduler, say=say,
+                          on_progress=progress)
 
     with shared_pool(workers) if scheduler is None else contextlib.nullcontext():
         say("default vs default")
@@ -357,7 +386,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             say(f"tuning {side}")
             t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
                      seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
-                     defaults=defaults, canonical=system.player_settings, on_trial=on_trial)
+                     defaults=defaults, canonical=system.player_settings, on_trial=on_trial,
+                     should_stop=should_stop)
             if all(k in defaults and v == float(defaults[k]) for k, v in t.best.items()):
                 say(f"{side} tuned vs default: its best trial is the defaults, the default games")
                 played = base

@@ -241,7 +241,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
          check_games: int = 0, defaults: Mapping[str, float] | None = None, rules: str | None = None,
          canonical: Callable[[str], str] | None = None,
          on_trial: Callable[[int, float, float], None] | None = None,
-         on_check: Callable[[int], None] | None = None) -> TuneResult:
+         on_check: Callable[[int], None] | None = None,
+         should_stop: Callable[[], bool] | None = None) -> TuneResult:
     """Search ``space`` (setting -> (low, high, log scale)) for the ``player`` settings of ``side``
     that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
     trial) against ``opponent`` (a player spec) on the other side. ``storage``: an SQLite file (the
@@ -250,7 +251,9 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     -- else ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
     is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
-    each trial; ``on_check(n)`` per game of the check. Raises ImportError without Optuna,
+    each trial; ``on_check(n)`` per game of the check; ``should_stop()``, asked after each trial:
+    True ends the run there as Ctrl-C does (``interrupted``; the editor's Cancel, from another
+    thread, where no KeyboardInterrupt reaches). Raises ImportError without Optuna,
     ValueError for a bad space, :class:`core.playtest.PlaytestError` when the games cannot run."""
     import optuna
     from sqlalchemy.exc import SQLAlchemyError
@@ -294,7 +297,12 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
         history.append(score)
         if on_trial is not None:
             on_trial(len(history), score, max(history))
+        if should_stop is not None and should_stop():
+            stopped.append(True)
+            trial.study.stop()  # after this trial, which is kept
         return score
+
+    stopped: list[bool] = []
 
     interrupted = False
     left = max(0, trials - len(done))
@@ -307,6 +315,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
                 study.optimize(objective, n_trials=left, catch=())
         except KeyboardInterrupt:
             interrupted = True
+        interrupted = interrupted or bool(stopped)
         res = _finish(study, side, player, check, defaults, space, interrupted, history, check_games, seed, play,
                       on_check)
     return res

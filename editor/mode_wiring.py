@@ -14,6 +14,7 @@ from core.rule_system import ScenarioError
 from editor.play.balance_dock import BalancePanel
 from editor.play.hotseat import HotseatPanel, HotseatTool
 from editor.play.playtest_dock import PlaytestPanel
+from editor.play.robust_dock import RobustPanel, storage_beside
 from editor.play.watch import WatchPanel
 from editor.tabletop.tools import TablePlaceTool, TapeTool, setup_items, table_document
 
@@ -23,7 +24,8 @@ __all__ = ["PlayMode"]
 class PlayMode:
     """The Play mode's panels and tool and the tabletop tools for the scenario controller ``ctl``.
 
-    ``playtest`` (batch), ``watch``, ``hotseat`` and ``balance`` (the what-if search): the Play mode's panels; they play
+    ``playtest`` (batch), ``watch``, ``hotseat``, ``balance`` (the what-if search) and ``robust`` (does the answer
+    depend on the AI?, its studies and games kept beside a saved scenario): the Play mode's panels; they play
     ``ctl.playable_file(folder)`` (a snapshot of the scenario, the live map and the roster), start
     from ``ctl.designers_setup()`` when asked, and Watch and Hot-seat draw their games on
     ``ctl.overlay``. Watch and Hot-seat play with the Playtest panel's AIs and rules (Watch: its
@@ -42,6 +44,7 @@ class PlayMode:
         self.balance = BalancePanel(ctl.playable_file, apply_change=self.apply_change, playtest=self.playtest,
                                     map_source=self.heat_map_source)
         self.balance.playtest_requested.connect(self._confirming_playtest)
+        self.robust = RobustPanel(ctl.playable_file, storage_dir=lambda: storage_beside(getattr(ctl.doc, "path", None)))
         self.playtest.settings_changed.connect(self.watch.update_settings)
         self.playtest.settings_changed.connect(self.hotseat.update_settings)
         hotseat_tool = HotseatTool(ctx)

@@ -5,7 +5,8 @@ walk-through's own pictures (``walkthrough-*.png``) are taken by
 
 Builds a small scenario on Map 2 from scratch and grabs the window at
 each stage with ``QWidget.grab()``, at 1366 x 768: the Scenario mode for the properties, orders of
-battle, regions, set-up, victory and validation, the Play mode for the batch, Watch and Hot-seat.
+battle, regions, set-up, victory and validation, the Play mode for the batch, the robust check,
+Watch and Hot-seat.
 """
 
 from __future__ import annotations
@@ -131,6 +132,21 @@ def main(argv: list[str] | None = None) -> int:
     p.heat.setCurrentText("fire targets")
     ctl.fit()
     shot("scenario-playtest.png")
+
+    # does its answer depend on the AI? a small robust check (a real one plays hundreds of games)
+    r = ctl.play.robust
+    r.games.setValue(20)
+    r.trials.setValue(3)
+    r.tune_games.setValue(6)
+    r.workers.setValue(max(1, min(4, os.cpu_count() or 1)))
+    ctl.docks["robust"].raise_()
+    r.start()
+    while r.runner.isRunning() or not r.run_btn.isEnabled():
+        app.processEvents()
+        r.runner.wait(50)
+    ctl.overlay.clear("heat")
+    ctl.fit()
+    shot("scenario-robust.png")
 
     # watch a game
     ctl.overlay.clear("heat")

@@ -383,5 +383,6 @@ class ScenarioOpening:
         self.watch.shutdown()
         if hasattr(self, "play"):
             self.play.balance.shutdown()
+            self.play.robust.shutdown()
         if isinstance(self.doc, SystemScenarioDocument):   # the window closes: the scenario reads its file again
             self.doc.bind_map(None)

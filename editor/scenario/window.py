@@ -47,7 +47,7 @@ SCENARIO_TOOLS = ("north", "region", "place", "marks", "hotseat", "tableplace", 
 #: the docks of the Scenario mode (left and right tab groups) and of the Play mode
 SCENARIO_LEFT = ("properties", "sides", "oob", "roster")
 SCENARIO_RIGHT = ("setup", "regions", "victory", "validation", "history")
-PLAY_DOCKS = ("playtest", "watch", "hotseat", "balance")
+PLAY_DOCKS = ("playtest", "watch", "hotseat", "balance", "robust")
 
 
 class _DropFilter(QObject):
@@ -197,6 +197,7 @@ class ScenarioController(ScenarioDrawing, ScenarioOpening, OwnMap, ResizeImpact,
             "watch": dock("Watch", self.watch, right, "sc_watch"),
             "hotseat": dock("Hot-seat", self.hotseat, right, "sc_hotseat"),
             "balance": dock("Balance", self.play.balance, right, "sc_balance"),
+            "robust": dock("Robust?", self.play.robust, right, "sc_robust"),
             # Scenario mode for a scenario of another rule system: what is generic about it
             "system": dock("Scenario (other rule system)", self.system_panel, left, "sc_system"),
         }

@@ -248,3 +248,15 @@ def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_proce
     two = _tune(race, trials=3, games=6, check_games=6, workers=2)
     assert len(pools_started) == 1
     assert (two.best, two.best_score, two.history, two.check) == (one.best, one.best_score, one.history, one.check)
+
+
+def test_a_tuning_asked_to_stop_ends_after_the_running_trial_and_keeps_it(race, tmp_path):
+    """``should_stop`` (the editor's Cancel, from another thread): the run ends as Ctrl-C ends it,
+    after the trial that was running, which is kept; run again, the study goes on from there."""
+    db = str(tmp_path / "study.db")
+    done = []
+    res = _tune(race, trials=6, games=6, storage=db, on_trial=lambda n, s, b: done.append(n),
+                should_stop=lambda: len(done) >= 2)
+    assert res.interrupted and res.trials == 2 and done == [1, 2]
+    more = _tune(race, trials=4, games=6, storage=db)
+    assert more.trials == 4 and not more.interrupted and more.history[:2] == res.history

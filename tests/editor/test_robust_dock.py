@@ -1,0 +1,133 @@
+"""The Play mode's Robust panel (editor/play/robust_dock.py): a robust check in the background on
+the toy dice race (tests/tuning_race.py, whose tunable player's best setting is known), the three
+pairings and the verdict shown, Cancel keeping what was done, and the studies and games kept
+beside a saved scenario, one folder per version of it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from core import rule_system  # noqa: E402
+from tests.toy_system import toy, toy_file  # noqa: E402,F401 (toy: a fixture)
+from tests.tuning_race import MODULE, NAME, SYSTEM  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
+
+
+@pytest.fixture
+def race(tmp_path):
+    rule_system.register(SYSTEM, MODULE)
+    yield toy_file(tmp_path, rule_system=NAME, turns=6, target=30)
+    rule_system.unregister(NAME)
+
+
+def _panel(qtbot, race, storage):
+    from editor.play.robust_dock import RobustPanel
+
+    def snapshot(folder):
+        # the editor writes the scenario in memory to a new sub-folder; the toy race is one file
+        out = Path(folder) / f"snap{len(list(Path(folder).iterdir()))}"
+        out.mkdir()
+        return shutil.copy(race, out / "scenario.json")
+
+    panel = RobustPanel(snapshot, storage_dir=(lambda: storage) if storage is not None else None)
+    qtbot.addWidget(panel)
+    panel.games.setValue(12)
+    panel.trials.setValue(3)
+    panel.tune_games.setValue(6)
+    panel.workers.setValue(1)
+    return panel
+
+
+def _finished(panel, qtbot):
+    qtbot.waitUntil(lambda: panel.run_btn.isEnabled(), timeout=120_000)
+
+
+def test_the_panel_checks_shows_the_pairings_and_the_verdict(qtbot, race, tmp_path):
+    from core.robust_balance import robust_balance
+
+    panel = _panel(qtbot, race, None)
+    assert panel.start()
+    assert not panel.start()  # one check at a time
+    _finished(panel, qtbot)
+    ans = panel.answer
+    assert ans is not None and ans.verdict in ("robust", "AI-dependent", "undecided")
+    assert panel.table.rowCount() == 3
+    assert [panel.table.item(i, 0).text() for i in range(3)] == ["default vs default", "German tuned",
+                                                                 "Russian tuned"]
+    assert ans.verdict.upper() in panel.verdict.text() and "German gains" in panel.verdict.text()
+    assert "tunable against tunable: 12 games a pairing, seed 1" in panel.status.text()
+    # the command line's answer: the same games, the same verdict
+    same = robust_balance(race, rule_system.get(NAME), games=12, seed=1, trials=3, tune_games=6, workers=1,
+                          player="tunable")
+    assert (same.verdict, same.default) == (ans.verdict, ans.default)
+    assert {s: t.gain for s, t in same.tuned.items()} == {s: t.gain for s, t in ans.tuned.items()}
+
+
+def test_a_saved_scenario_keeps_its_check_beside_it_and_cancel_keeps_what_was_done(qtbot, race, tmp_path):
+    from core.robust_balance import scenario_version
+
+    storage = tmp_path / "race.robust"
+    panel = _panel(qtbot, race, storage)
+    panel.games.setValue(40)
+    stages = []
+    panel.runner = None
+    assert panel.start()
+    panel.runner.stage.connect(stages.append)
+    # cancel as soon as the first check games come in: the default batch stops, its games kept
+    panel.runner.games_done.connect(lambda _n: panel.cancel())
+    _finished(panel, qtbot)
+    assert panel.answer is None and "cancelled: the trials and games done are kept in" in panel.status.text()
+    folder = storage / scenario_version(race)
+    kept = json.loads((folder / "scenario-checks-default.json").read_text())
+    assert 0 < len(kept["games"]) < 40
+    # Check again: it goes on from the games kept and ends with a verdict
+    assert panel.start()
+    _finished(panel, qtbot)
+    assert panel.answer is not None and panel.answer.verdict != "interrupted"
+    assert len(json.loads((folder / "scenario-checks-default.json").read_text())["games"]) == 40
+    names = {p.name for p in folder.iterdir()}
+    assert {"scenario-german.optuna.db", "scenario-russian.optuna.db", "scenario-checks-default.json"} <= names
+    assert f"kept in {folder}" in panel.status.text()
+    # an edited scenario is another version: a folder of its own, started afresh
+    data = json.loads(Path(race).read_text())
+    data["target"] = 31
+    Path(race).write_text(json.dumps(data))
+    assert scenario_version(race) != folder.name
+    assert panel.start()
+    _finished(panel, qtbot)
+    assert panel.answer is not None and (storage / scenario_version(race)).is_dir()
+
+
+def test_a_scenario_whose_players_take_no_settings_is_said_so(qtbot, tmp_path, toy):
+    from editor.play.robust_dock import RobustPanel
+
+    path = toy_file(tmp_path, turns=3, target=10)
+    panel = RobustPanel(lambda folder: path)
+    qtbot.addWidget(panel)
+    panel.workers.setValue(1)
+    assert panel.start()
+    _finished(panel, qtbot)
+    assert "take no behaviour settings to tune" in panel.status.text()
+
+
+def test_the_robust_dock_is_a_play_mode_dock_of_the_editor(qtbot, dialogs):
+    from tests.editor.conftest import opened_window
+
+    gen = opened_window(qtbot, S1)
+    win = next(gen)
+    try:
+        ctl = win.scenario_ctl
+        assert "robust" in ctl.docks and ctl.docks["robust"] in win.mode_docks["play"]
+        assert ctl.docks["robust"].widget().widget() is ctl.play.robust  # in the dock's scroll area
+        # a shipped scenario is saved: its check is kept beside it
+        assert ctl.play.robust.storage_dir() == S1.with_name(S1.stem + ".robust")
+    finally:
+        gen.close()
