@@ -81,20 +81,31 @@ CHECK_FORMAT = "ironcross robust check games 1"
 #: the package's folders whose files decide how a game plays (the rules, the AI, the maps and the
 #: shipped scenarios' code)
 _PLAY_DIRS = ("core", "maps", "scenarios")
-#: the kinds of file there that do (an editor's ``.autosave`` beside a scenario does not)
-_PLAY_SUFFIXES = (".py", ".json", ".txt")
+#: the kinds of data file there that do (an editor's ``.autosave`` beside a scenario does not)
+_PLAY_SUFFIXES = (".json", ".txt")
+
+
+def _plays(p: Path) -> bool:
+    """Whether the file ``p`` of the package can decide how a game plays: its Python modules, and
+    the data files (``.json``, ``.txt``) directly in a ``data`` or ``mapsheet_source`` folder (the
+    maps, charts, rosters and shipped scenarios). Not what runs write there: a robust run's kept
+    games (``*-checks-*.json``, a ``*.robust`` folder beside a scenario the editor checked)."""
+    if not p.is_file() or "__pycache__" in p.parts or any(x.endswith(".robust") for x in p.parts):
+        return False
+    if p.suffix == ".py":
+        return True
+    return p.suffix in _PLAY_SUFFIXES and p.parent.name in ("data", "mapsheet_source") and "-checks-" not in p.name
 
 
 def play_code_fingerprint(module: str | None = None) -> str:
-    """SHA-256 hex digest of the code and data that decide how a game plays: every file under the
-    package's ``core/``, ``maps/`` and ``scenarios/`` of the kinds the package ships (``.py``,
-    ``.json``, ``.txt``; relative path and bytes, in path order; ``__pycache__`` left out), and the file of the rule system's ``module`` (a system added at run
-    time) when it lies outside them. Two runs with the same digest play the same games from the
-    same seeds."""
+    """SHA-256 hex digest of the code and data that decide how a game plays: the files under the
+    package's ``core/``, ``maps/`` and ``scenarios/`` that can (:func:`_plays`: the modules and the
+    data files; relative path and bytes, in path order), and the file of the rule system's
+    ``module`` (a system added at run time) when it lies outside them. Two runs with the same
+    digest play the same games from the same seeds."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    files = sorted(p for d in _PLAY_DIRS for p in (root / d).rglob("*")
-                   if p.is_file() and p.suffix in _PLAY_SUFFIXES and "__pycache__" not in p.parts)
+    files = sorted(p for d in _PLAY_DIRS for p in (root / d).rglob("*") if _plays(p))
     extra = getattr(sys.modules.get(module or ""), "__file__", None)
     if extra:
         ep = Path(extra).resolve()

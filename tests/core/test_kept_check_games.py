@@ -197,3 +197,19 @@ def test_playtest_robust_storage_keeps_check_games_beside_the_studies(race, tmp_
     bad = CliRunner().invoke(cli, args)
     assert bad.exit_code == 1 and "checks-default.json: its games were played with another version of the " \
         "scenario file: delete the file to play them again" in bad.output and "Traceback" not in bad.output
+
+
+def test_the_code_digest_reads_the_modules_and_data_files_not_what_runs_write(tmp_path):
+    """A robust check the editor runs on a shipped scenario keeps its games beside it, in
+    scenarios/data/<stem>.robust/: those files must not change the digest they are checked against."""
+    made = {}
+    for rel in ("core/ironcross/game.py", "scenarios/data/scenario_9.json", "maps/mapsheet_source/map1.txt",
+                "scenarios/data/s.robust/0123456789ab/scenario-checks-default.json",
+                "scenarios/data/scenario_9-checks-default.json", "scenarios/data/scenario_9.json.autosave",
+                "core/__pycache__/game.cpython-313.pyc", "scenarios/data/notes/old.json"):
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x")
+        made[rel] = rb._plays(p)
+    assert [k for k, v in made.items() if v] == ["core/ironcross/game.py", "scenarios/data/scenario_9.json",
+                                                 "maps/mapsheet_source/map1.txt"]
