@@ -399,6 +399,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                      seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
                      defaults=defaults, canonical=system.player_settings, on_trial=on_trial,
                      should_stop=should_stop)
+            if t.interrupted and should_stop is not None and should_stop():
+                break  # stopped by the caller in the tuning: its check games are not started
             if all(k in defaults and v == float(defaults[k]) for k, v in t.best.items()):
                 say(f"{side} tuned vs default: its best trial is the defaults, the default games")
                 played = base

@@ -295,7 +295,9 @@ class RobustPanel(QWidget):
         self.verdict.setText("<br>".join([head] + [_html(x) for x in lines]))
         where = f"; kept in {self.runner.storage}" if self.runner is not None and self.runner.storage else ""
         player = self.runner.player if self.runner is not None else "?"
-        self.status.setText(f"{player} against {player}: {ans.games} games a pairing, seed {ans.seed}{where}")
+        head = "cancelled; " if ans.verdict == "interrupted" else ""
+        self.status.setText(f"{head}{player} against {player}: {ans.games} games a pairing, seed {ans.seed}{where}"
+                            + ("; Check again to go on" if head and where else ""))
 
     def shutdown(self) -> None:
         if self.runner is not None and self.runner.isRunning():

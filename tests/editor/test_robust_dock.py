@@ -131,3 +131,13 @@ def test_the_robust_dock_is_a_play_mode_dock_of_the_editor(qtbot, dialogs):
         assert ctl.play.robust.storage_dir() == S1.with_name(S1.stem + ".robust")
     finally:
         gen.close()
+
+
+def test_cancel_in_a_tuning_shows_the_rows_done_and_no_verdict(qtbot, race, tmp_path):
+    panel = _panel(qtbot, race, tmp_path / "race.robust")
+    assert panel.start()
+    panel.runner.trial.connect(lambda *_a: panel.cancel())  # the German's first trial
+    _finished(panel, qtbot)
+    ans = panel.answer
+    assert ans is not None and ans.verdict == "interrupted" and ans.tuned == {}
+    assert panel.table.rowCount() == 1 and "Cancelled during a tuning" in panel.verdict.text()
