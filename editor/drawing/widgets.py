@@ -6,9 +6,12 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QProgressBar,
     QPushButton,
     QSizePolicy,
     QStyledItemDelegate,
@@ -18,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["ask_choice", "button_grid", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips",
+__all__ = ["ask_choice", "button_grid", "run_controls", "ElidedLabel", "CutCellTips", "cut_cell_text", "install_cut_cell_tips",
            "WrappedCells", "wrap_tree_cells"]
 
 
@@ -38,6 +41,29 @@ def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int 
     for c in range(columns):
         grid.setColumnStretch(c, 1)
     return grid
+
+
+def run_controls(lay: QBoxLayout, run_text: str, start, cancel) -> tuple[QPushButton, QPushButton, QProgressBar,
+                                                                          QLabel]:
+    """The controls of a panel that runs games in the background, added to ``lay``: a row of a
+    ``run_text`` button (its ``clicked`` calling ``start``) and a Cancel button (disabled until
+    something runs; calling ``cancel``), a progress bar and a word-wrapped status line. Returns
+    (run button, cancel button, bar, status)."""
+    row = QHBoxLayout()
+    run_btn = QPushButton(run_text)
+    run_btn.clicked.connect(start)
+    cancel_btn = QPushButton("Cancel")
+    cancel_btn.setEnabled(False)
+    cancel_btn.clicked.connect(cancel)
+    row.addWidget(run_btn)
+    row.addWidget(cancel_btn)
+    lay.addLayout(row)
+    bar = QProgressBar()
+    lay.addWidget(bar)
+    status = QLabel("")
+    status.setWordWrap(True)
+    lay.addWidget(status)
+    return run_btn, cancel_btn, bar, status
 
 
 class ElidedLabel(QLabel):

@@ -26,8 +26,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QProgressBar,
-    QPushButton,
     QSizePolicy,
     QSpinBox,
     QTableWidget,
@@ -37,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.drawing.pieces import SIDE_COLOURS
+from editor.drawing.widgets import run_controls
 
 __all__ = ["BatchRunner", "OutcomeBars", "PlaytestPanel"]
 
@@ -207,20 +206,7 @@ class PlaytestPanel(QWidget):
         self.use_setup.setEnabled(self.system.load_placement is not None)   # a system with designer's set-ups
         form.addRow("", self.use_setup)
         lay.addLayout(form)
-        row = QHBoxLayout()
-        self.run_btn = QPushButton("Run batch")
-        self.run_btn.clicked.connect(self.start)
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.setEnabled(False)
-        self.cancel_btn.clicked.connect(self.cancel)
-        row.addWidget(self.run_btn)
-        row.addWidget(self.cancel_btn)
-        lay.addLayout(row)
-        self.bar = QProgressBar()
-        lay.addWidget(self.bar)
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
-        lay.addWidget(self.status)
+        self.run_btn, self.cancel_btn, self.bar, self.status = run_controls(lay, "Run batch", self.start, self.cancel)
         self.outcomes = OutcomeBars()
         lay.addWidget(self.outcomes)
         self.casualties = QTableWidget(0, 3)

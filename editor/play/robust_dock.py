@@ -27,16 +27,15 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
-    QHBoxLayout,
     QLabel,
-    QProgressBar,
-    QPushButton,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
+
+from editor.drawing.widgets import run_controls
 
 __all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside"]
 
@@ -157,20 +156,7 @@ class RobustPanel(QWidget):
         form.addRow("Seed", self.seed)
         form.addRow("Worker processes", self.workers)
         lay.addLayout(form)
-        row = QHBoxLayout()
-        self.run_btn = QPushButton("Check")
-        self.run_btn.clicked.connect(self.start)
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.setEnabled(False)
-        self.cancel_btn.clicked.connect(self.cancel)
-        row.addWidget(self.run_btn)
-        row.addWidget(self.cancel_btn)
-        lay.addLayout(row)
-        self.bar = QProgressBar()
-        lay.addWidget(self.bar)
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
-        lay.addWidget(self.status)
+        self.run_btn, self.cancel_btn, self.bar, self.status = run_controls(lay, "Check", self.start, self.cancel)
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["pairing", "German wins", "Russian wins", "draw"])
         self.table.setToolTip("each pairing's share of the games with its 95 % interval")
