@@ -215,17 +215,18 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
                on_progress: Callable[[int], None] | None = None) -> list[GameResult]:
     """:func:`core.playtest.run_batch`'s results of ``games`` games seeded ``seed`` with the
     players ``ai``, keeping them in the JSON file ``path``: the games an earlier run kept there
-    (the same scenario file and the documents it names (:func:`scenario_documents`), rule system,
-    seed and code (:func:`play_code_fingerprint`)) are taken
-    from it and only the missing ones are played, :data:`CHECK_SLICE` at a time, the file written
-    again (atomically) after each slice and on Ctrl-C. A run stopped part-way resumes; a run with
-    more ``games`` plays only the added ones. The file keeps each game's index, seed, outcome,
-    turns and error (what a robust verdict reads); the results carry no more. A kept file of other
-    players or settings (a tuned side whose best trial changed) is played again and replaced
-    (``say`` is told). ``on_progress(n)``: n more games played (:func:`run_batch`'s; it may raise
-    KeyboardInterrupt to stop, as Ctrl-C). Raises ValueError naming the file (not a kept batch, games of another
-    scenario file, rule system, seed or code, cannot be written), ``KeyboardInterrupt`` after
-    saving the games done, and what :func:`run_batch` raises."""
+    (the same scenario file and the documents it names, :func:`scenario_documents`, the same rule
+    system, seed and code, :func:`play_code_fingerprint`) are taken from it and only the missing
+    ones are played, :data:`CHECK_SLICE` at a time, the file written again (atomically) after each
+    slice and on Ctrl-C. A run stopped part-way resumes; a run with more ``games`` plays only the
+    added ones. The file keeps each game's index, seed, outcome, turns and error (what a robust
+    verdict reads); the results carry no more. A kept file of other players or settings (a tuned
+    side whose best trial changed) is played again and replaced; ``say`` is told that, and how
+    many games were kept and are to play. ``on_progress(n)``: n more games played
+    (:func:`run_batch`'s; it may raise KeyboardInterrupt to stop, as Ctrl-C). Raises ValueError
+    naming the file (not a kept batch, games of another scenario file, rule system, seed or code,
+    cannot be written), ``KeyboardInterrupt`` after saving the games done, and what
+    :func:`run_batch` raises."""
     path = Path(path)
     header = _kept_header(scenario_path, seed, ai)
     kept: dict[int, GameResult] = {}
@@ -234,6 +235,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
         if why is not None and say is not None:
             say(f"{path.name}: {why}: played again")
     missing = [i for i in range(games) if i not in kept]
+    if kept and say is not None:
+        say(f"{path.name}: {games - len(missing)} of {games} games kept, {len(missing)} to play")
     for k in range(0, len(missing), CHECK_SLICE):
         part = missing[k:k + CHECK_SLICE]
         try:

@@ -143,6 +143,9 @@ def test_kept_games_of_other_settings_are_played_again(race, tmp_path, counted):
     other = {"german": "tunable:two_dice=0.9", "russian": "heuristic"}
     got = rb.kept_batch(f, race, 6, 5, other, workers=1, say=said.append)
     assert counted == [6, 6] and "other players or settings: played again" in said[0]
+    said.clear()
+    rb.kept_batch(f, race, 8, 5, other, workers=1, say=said.append)
+    assert said == ["checks.json: 6 of 8 games kept, 2 to play"]
     assert _outcomes(got) == _outcomes(run_batch(race, 6, 5, other, workers=1))
     assert json.loads(f.read_text())["ai"]["german"] == "tunable:two_dice=0.9"
 
