@@ -14,8 +14,8 @@ running trial or part of a batch. For a saved scenario the tuning studies and th
 kept beside it, in ``<scenario>.robust/<version>/`` (``--storage`` of the command line; the
 version names the scenario in memory, the map and roster it names and the code,
 :func:`core.robust_balance.scenario_version`): *Check* again after a Cancel, or with more games a
-pairing, plays only what is missing, and an edited scenario starts afresh in a folder of its own. The games are the command
-line's: the same seeds, the same players, the same answer.
+pairing, plays only what is missing, and an edited scenario starts afresh in a folder of its own.
+The games are the command line's: the same seeds, the same players, the same answer.
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ from PySide6.QtWidgets import (
 from editor.drawing.widgets import run_controls
 
 __all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside"]
+
+#: the stages of a check the bar follows: the default games, then for each side its tuning and its games
+_STAGES = 5
 
 #: the verdict's colour in the panel (robust: green, AI-dependent: red, undecided and the rest: amber)
 _COLOURS = {"robust": "#1b7a1b", "AI-dependent": "#b00000"}
@@ -64,9 +67,10 @@ def tunable_player(system) -> str | None:
 
 class RobustRunner(QThread):
     """Runs :func:`core.robust_balance.robust_balance` on the scenario file ``path`` with the
-    player ``player`` on both sides (None: :func:`tunable_player` of its system); ``storage``: the folder that keeps the studies and check games
-    (None: nothing kept). Signals ``stage(str)`` as each stage starts, ``trial(done, score, best)``
-    after each tuning trial, ``games(n)`` as n more check games end, ``done(RobustAnswer)`` (its
+    player ``player`` on both sides (None: :func:`tunable_player` of its system); ``storage``: the
+    folder that keeps the studies and check games (None: nothing kept). Signals ``stage(str)`` as
+    each stage starts, ``trial(done, score, best)`` after each tuning trial, ``games_done(n)`` as
+    n more check games end, ``done(RobustAnswer)`` (its
     verdict "interrupted" when a tuning was cancelled), ``cancelled()`` (stopped in a check batch:
     its games so far kept) and ``failed(str)``."""
 
@@ -168,9 +172,6 @@ class RobustPanel(QWidget):
         lay.addWidget(self.verdict, 1)
 
     # ------------------------------------------------------------------ running
-    def _stages(self) -> int:
-        return 5  # default games, then for each side: its tuning and its check games
-
     def start(self) -> bool:
         """Start a check on a snapshot of the scenario in memory; False when one runs or the
         snapshot cannot be made (the reason in the status line)."""
@@ -194,7 +195,7 @@ class RobustPanel(QWidget):
         self.table.setRowCount(0)
         self.verdict.setText("")
         self._stage_no, self._stage_games = 0, 0
-        self.bar.setRange(0, 1000 * self._stages())
+        self.bar.setRange(0, 1000 * _STAGES)
         self.bar.setValue(0)
         kept = (f"kept in {storage}" if storage else
                 "not kept (save the scenario to keep the studies and games beside it)")
