@@ -386,6 +386,7 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
         f = kept(pairing) if kept else None
         if f and Path(f).exists():
             _read_kept(Path(f), _kept_header(scenario_path, seed, ai))
+
     def progress(n: int) -> None:
         if on_games is not None:
             on_games(n)
