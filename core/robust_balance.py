@@ -37,7 +37,7 @@ from typing import Callable
 from core.dice import derive_seed
 from core.playtest import BatchInterrupted, GameResult, run_batch, shared_pool, wilson_interval
 from core.rule_system import load_scenario
-from core.tuning import TuneResult, default_study_name, stored_setup_problem, study_setup, tune
+from core.tuning import TuneResult, default_study_name, read_studies, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
            "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE"]
@@ -174,7 +174,8 @@ def _read_kept(path: Path, header: dict) -> tuple[dict[int, GameResult], str | N
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}") from None
+        raise ValueError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: delete the file to play "
+                         "its games again") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"{path}: cannot read the kept check games: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != CHECK_FORMAT:
@@ -336,6 +337,14 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
                          f"leans {lean}; {more}")
 
 
+def _trials_kept(storage: str, study_name: str) -> int:
+    """The complete trials of the study ``study_name`` in the SQLite file ``storage`` (0: no such
+    file or study), for saying that a tuning resumes."""
+    if not Path(storage).is_file():
+        return 0
+    return next((st.trials for st in read_studies(storage) if st.name == study_name), 0)
+
+
 def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1, trials: int = 30,
                    tune_games: int = 20, workers: int | None = None, scheduler: str | None = None,
                    storage: Callable[[str], str | None] | None = None, player: str = "heuristic",
@@ -369,12 +378,15 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             problem = stored_setup_problem(f, default_study_name(scenario_path, side, player),
                                            study_setup(tune_games, tune_seed, player, None, space, defaults))
             if problem is not None:
-                raise ValueError(problem)
+                raise ValueError(f"{problem} (a robust run tunes each side on the batch seed after its own: "
+                                 f"{tune_seed} for seed {seed}; another seed or another number of games a "
+                                 "trial needs another --storage folder)")
     # and kept check games of another scenario file, seed or code: refused before the first game too
     for pairing in ("default", *system.sides):
         f = kept(pairing) if kept else None
         if f and Path(f).exists():
             _read_kept(Path(f), _kept_header(scenario_path, seed, ai))
+
     def progress(n: int) -> None:
         if on_games is not None:
             on_games(n)
@@ -397,7 +409,9 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
         base = check_batch("default", ai)
         ans = RobustAnswer(games, seed, _shares(base))
         for side in system.sides:
-            say(f"tuning {side}")
+            f = storage(side) if storage else None
+            done = _trials_kept(f, default_study_name(scenario_path, side, player)) if f else 0
+            say(f"tuning {side}" + (f": {min(done, trials)} of {trials} trials kept" if done else ""))
             t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
                      seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
                      defaults=defaults, canonical=system.player_settings, on_trial=on_trial,

@@ -221,9 +221,9 @@ class RobustPanel(QWidget):
             self.status.setText("cancelling after the running trial or part of a batch ...")
 
     def _stage(self, text: str) -> None:
-        # "default vs default", "tuning german", "german tuned vs default ...", ...
-        self._stage_no = 0 if text.startswith("default") else 1 if text == "tuning german" else \
-            2 if text.startswith("german tuned") else 3 if text == "tuning russian" else 4
+        # "default vs default", "tuning german[: N of M trials kept]", "german tuned vs default ...", ...
+        self._stage_no = 0 if text.startswith("default") else 1 if text.startswith("tuning german") else \
+            2 if text.startswith("german tuned") else 3 if text.startswith("tuning russian") else 4
         self._stage_games = 0
         self.bar.setValue(1000 * self._stage_no)
         self.status.setText(f"{text} ...")

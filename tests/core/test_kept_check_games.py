@@ -128,7 +128,7 @@ def test_a_damaged_kept_file_is_a_clear_error(race, tmp_path):
     with pytest.raises(ValueError, match=r"games\[1\]: not \[index, seed, outcome, turns, error\]"):
         rb.kept_batch(f, race, 3, 5, AI, workers=1)
     f.write_text('{"format": ')
-    with pytest.raises(ValueError, match=r"checks\.json: not valid JSON at line 1 column 12"):
+    with pytest.raises(ValueError, match=r"checks\.json: not valid JSON at line 1 column 12: delete the file"):
         rb.kept_batch(f, race, 3, 5, AI, workers=1)
     f.write_text("[]")
     with pytest.raises(ValueError, match="not a file of kept check games"):
@@ -167,9 +167,22 @@ def test_a_robust_run_keeps_its_check_games_and_a_side_at_its_defaults_plays_the
     assert sum("its best trial is the defaults" in s for s in said) == 2
     played = sum(counted)
     assert played == 10  # the check games: the default batch once (tuning games are not counted here)
-    # a second run with more games plays only the added default games
-    rb.robust_balance(race, system, games=15, seed=2, trials=1, tune_games=4, workers=1, player="tunable", kept=kept)
+    # a second run with more games plays only the added default games, and says what it kept
+    said.clear()
+    studies = {s: str(tmp_path / f"{s}.optuna.db") for s in ("german", "russian")}
+    rb.robust_balance(race, system, games=15, seed=2, trials=1, tune_games=4, workers=1, player="tunable", kept=kept,
+                      storage=studies.get, on_stage=said.append)
     assert sum(counted) == played + 5
+    assert "checks-default.json: 10 of 15 games kept, 5 to play" in said and "tuning german" in said
+    said.clear()
+    rb.robust_balance(race, system, games=15, seed=2, trials=2, tune_games=4, workers=1, player="tunable", kept=kept,
+                      storage=studies.get, on_stage=said.append)
+    assert "tuning german: 1 of 2 trials kept" in said and "tuning russian: 1 of 2 trials kept" in said
+    # another seed with the same studies: refused, saying which seeds the tuning plays
+    with pytest.raises(ValueError, match=r"seed 3 there, 4 here\); .* \(a robust run tunes each side on the batch "
+                                         r"seed after its own: 4 for seed 3; .*another --storage folder\)"):
+        rb.robust_balance(race, system, games=15, seed=3, trials=2, tune_games=4, workers=1, player="tunable",
+                          storage=studies.get)
 
 
 def test_kept_games_of_another_seed_stop_a_robust_run_before_its_first_game(race, tmp_path, counted):
