@@ -127,6 +127,27 @@ def _not_a_study(storage: str, e: Exception) -> ValueError:
     return ValueError(f"{storage}: not a study file Optuna can open (SQLite): {reason}")
 
 
+@contextlib.contextmanager
+def _study_file(path: str | Path):
+    """An Optuna storage on the SQLite file ``path``, its connections closed when the block ends (a
+    study file is otherwise held open until the interpreter exits: the editor runs many). Raises
+    ValueError naming a file that is not empty and no SQLite database (without opening it), else
+    what SQLAlchemy raises for a file Optuna cannot read."""
+    import optuna
+
+    p = Path(path)
+    if p.is_file() and p.stat().st_size:
+        with open(p, "rb") as f:
+            if f.read(16) != b"SQLite format 3\x00":
+                raise ValueError(f"{path}: not a study file Optuna can open (SQLite): file is not a database")
+    st = optuna.storages.RDBStorage(f"sqlite:///{p.resolve()}")
+    try:
+        yield st
+    finally:
+        st.remove_session()
+        st.engine.dispose()
+
+
 def _default_trial(complete: list, defaults: Mapping[str, float], space) -> object | None:
     """The first of the ``complete`` trials whose values are the ``defaults`` (every searched one)."""
     return next((t for t in complete if all(math.isclose(t.params.get(k, defaults.get(k, 0.0)), float(defaults[k]))
@@ -139,13 +160,18 @@ def default_study_name(scenario_path: str, side: str, player: str) -> str:
 
 
 def study_setup(games: int, seed: int, opponent: str, rules: str | None,
-                space: Mapping[str, tuple[float, float, bool]], defaults: Mapping[str, float] | None) -> dict:
+                space: Mapping[str, tuple[float, float, bool]], defaults: Mapping[str, float] | None,
+                version: str | None = None) -> dict:
     """What a study's trials were scored with, as :func:`tune` stores it in the study (JSON values:
     lists for tuples): games a trial, their batch seed, the opponent's spec, the rules, the search
-    space (setting -> [low, high, log]) and the player's default settings."""
-    return json.loads(json.dumps({"games": games, "seed": seed, "opponent": opponent, "rules": rules or "",
-                                  "space": dict(sorted(space.items())),
-                                  "defaults": dict(sorted((defaults or {}).items()))}))
+    space (setting -> [low, high, log]), the player's default settings and, when given, the
+    ``version`` of what the games depend on besides them (:func:`core.robust_balance.scenario_version`:
+    the scenario file, the documents it names, the code)."""
+    setup = {"games": games, "seed": seed, "opponent": opponent, "rules": rules or "",
+             "space": dict(sorted(space.items())), "defaults": dict(sorted((defaults or {}).items()))}
+    if version is not None:
+        setup["version"] = version
+    return json.loads(json.dumps(setup))
 
 
 def setup_difference(stored: Mapping, setup: Mapping) -> str | None:
@@ -157,6 +183,13 @@ def setup_difference(stored: Mapping, setup: Mapping) -> str | None:
     parts = []
     for k, v in setup.items():
         was = stored.get(k)
+        if k == "version":
+            if was != v:
+                parts.append(f"version {was} there, {v} here: the scenario, a document it names or the code "
+                             "has changed since, so its trials were scored on other games" if was is not None else
+                             f"no version there (made before studies recorded one), {v} here: its trials may "
+                             "have been scored on another version of the scenario or the code")
+            continue
         if k == "defaults" and isinstance(was, Mapping) and isinstance(v, Mapping):
             diff = [f"{n} {was[n]!r} there, {v.get(n, 'none')!r} here" for n in sorted(was) if was[n] != v.get(n)]
             if diff:
@@ -182,14 +215,16 @@ def stored_setup_problem(storage: str, study_name: str, setup: Mapping) -> str |
         return None
     if not p.is_file():
         return f"{storage}: not a file"
-    url = f"sqlite:///{p.resolve()}"
     try:
-        names = {x.study_name for x in optuna.study.get_all_study_summaries(storage=url)}
-        if study_name not in names:
-            return None
-        stored = optuna.load_study(study_name=study_name, storage=url).user_attrs.get("setup")
+        with _study_file(p) as db:
+            names = {x.study_name for x in optuna.study.get_all_study_summaries(storage=db)}
+            if study_name not in names:
+                return None
+            stored = optuna.load_study(study_name=study_name, storage=db).user_attrs.get("setup")
     except SQLAlchemyError as e:
         return str(_not_a_study(storage, e))
+    except ValueError as e:  # no SQLite file (_study_file)
+        return str(e)
     differ = setup_difference(stored, setup) if stored is not None else None
     return None if differ is None else _other_settings(storage, study_name, differ)
 
@@ -213,23 +248,23 @@ def read_studies(storage: str) -> list[StoredStudy]:
     p = Path(storage)
     if not p.is_file():
         raise ValueError(f"{storage}: no such study file")
-    url = f"sqlite:///{p.resolve()}"
     out = []
     try:
-        names = sorted(s.study_name for s in optuna.study.get_all_study_summaries(storage=url))
-        for name in names:
-            study = optuna.load_study(study_name=name, storage=url)
-            complete = _complete_trials(study)
-            if not complete:
-                continue
-            best = _best_trial(complete)
-            setup = dict(study.user_attrs.get("setup") or {})
-            defaults = setup.get("defaults") or {}
-            space = setup.get("space") or best.params
-            first = _default_trial(complete, defaults, space) if defaults else None
-            out.append(StoredStudy(name, setup, len(complete), dict(sorted(best.params.items())), best.value,
-                                   first.value if first is not None else None,
-                                   first is not None and first.number == best.number))
+        with _study_file(p) as db:
+            names = sorted(s.study_name for s in optuna.study.get_all_study_summaries(storage=db))
+            for name in names:
+                study = optuna.load_study(study_name=name, storage=db)
+                complete = _complete_trials(study)
+                if not complete:
+                    continue
+                best = _best_trial(complete)
+                setup = dict(study.user_attrs.get("setup") or {})
+                defaults = setup.get("defaults") or {}
+                space = setup.get("space") or best.params
+                first = _default_trial(complete, defaults, space) if defaults else None
+                out.append(StoredStudy(name, setup, len(complete), dict(sorted(best.params.items())), best.value,
+                                       first.value if first is not None else None,
+                                       first is not None and first.number == best.number))
     except SQLAlchemyError as e:
         raise _not_a_study(storage, e) from None
     return out
@@ -246,9 +281,10 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     """Search ``space`` (setting -> (low, high, log scale)) for the ``player`` settings of ``side``
     that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
     trial) against ``opponent`` (a player spec) on the other side. ``storage``: an SQLite file (the
-    study is resumed/extended by a run with the same games, seed, opponent, rules, space and
-    defaults -- a setting added since, at its default, counts as the same (:func:`setup_difference`)
-    -- else ValueError; None = in memory); the sampler (TPE) is seeded from ``seed``, so a run
+    study is resumed/extended by a run with the same games, seed, opponent, rules, space, defaults
+    and version of the scenario, its documents and the code (:func:`study_setup`) -- a setting added
+    since, at its default, counts as the same (:func:`setup_difference`) -- else ValueError; None =
+    in memory); the sampler (TPE) is seeded from ``seed``, so a run
     is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
     each trial; ``on_check(n)`` per game of the check; ``should_stop()``, asked after each trial:
@@ -257,6 +293,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     ValueError for a bad space, :class:`core.playtest.PlaytestError` when the games cannot run."""
     import optuna
     from sqlalchemy.exc import SQLAlchemyError
+
+    from core.robust_balance import scenario_version
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     if not space:
@@ -269,55 +307,57 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
         return run_batch(scenario_path, n, batch_seed, ai, rules=rules, workers=workers, scheduler=scheduler,
                          on_progress=progress)
 
-    url = f"sqlite:///{Path(storage).resolve()}" if storage else None
     name = study_name or default_study_name(scenario_path, side, player)
-    try:
-        study = optuna.create_study(direction="maximize", storage=url, study_name=name, load_if_exists=True,
-                                    sampler=optuna.samplers.TPESampler(seed=seed))
-    except SQLAlchemyError as e:
-        raise _not_a_study(storage, e) from None
-    # a stored study is extended only by runs that score its trials the same way: other games,
-    # seeds, opponent, rules, space or player defaults (the opponent plays them too when named
-    # without settings) would mix scores that cannot be compared
-    setup = study_setup(games, seed, opponent, rules, space, defaults)
-    stored = study.user_attrs.get("setup")
-    differ = setup_difference(stored, setup) if stored is not None else None
-    if differ is not None:
-        raise ValueError(_other_settings(storage, name, differ))
-    if stored is None:
-        study.set_user_attr("setup", setup)
-    done = _complete_trials(study)
-    if not done and defaults is not None:
-        study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})
-    history: list[float] = [t.value for t in done]
-
-    def objective(trial) -> float:
-        values = {k: trial.suggest_float(k, lo, hi, log=log) for k, (lo, hi, log) in space.items()}
-        score = batch_score(play(spec_of(player, values), games, seed), side)
-        history.append(score)
-        if on_trial is not None:
-            on_trial(len(history), score, max(history))
-        if should_stop is not None and should_stop():
-            stopped.append(True)
-            trial.study.stop()  # after this trial, which is kept
-        return score
-
-    stopped: list[bool] = []
-
-    interrupted = False
-    left = max(0, trials - len(done))
-    # one local pool for every trial and the check: its workers keep the scenario and what the
-    # players computed on its map from one trial to the next (the results are the same)
-    pool = shared_pool(workers) if scheduler is None else contextlib.nullcontext()
-    with pool:
+    with contextlib.ExitStack() as held:
         try:
-            if left:
-                study.optimize(objective, n_trials=left, catch=())
-        except KeyboardInterrupt:
-            interrupted = True
-        interrupted = interrupted or bool(stopped)
-        res = _finish(study, side, player, check, defaults, space, interrupted, history, check_games, seed, play,
-                      on_check)
+            db = held.enter_context(_study_file(storage)) if storage else None
+            study = optuna.create_study(direction="maximize", storage=db, study_name=name, load_if_exists=True,
+                                        sampler=optuna.samplers.TPESampler(seed=seed))
+        except SQLAlchemyError as e:
+            raise _not_a_study(storage, e) from None
+        # a stored study is extended only by runs that score its trials the same way: other games,
+        # seeds, opponent, rules, space or player defaults (the opponent plays them too when named
+        # without settings), or another version of the scenario or the code, would mix scores that
+        # cannot be compared
+        setup = study_setup(games, seed, opponent, rules, space, defaults, scenario_version(scenario_path))
+        stored = study.user_attrs.get("setup")
+        differ = setup_difference(stored, setup) if stored is not None else None
+        if differ is not None:
+            raise ValueError(_other_settings(storage, name, differ))
+        if stored is None:
+            study.set_user_attr("setup", setup)
+        done = _complete_trials(study)
+        if not done and defaults is not None:
+            study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})
+        history: list[float] = [t.value for t in done]
+
+        def objective(trial) -> float:
+            values = {k: trial.suggest_float(k, lo, hi, log=log) for k, (lo, hi, log) in space.items()}
+            score = batch_score(play(spec_of(player, values), games, seed), side)
+            history.append(score)
+            if on_trial is not None:
+                on_trial(len(history), score, max(history))
+            if should_stop is not None and should_stop():
+                stopped.append(True)
+                trial.study.stop()  # after this trial, which is kept
+            return score
+
+        stopped: list[bool] = []
+
+        interrupted = False
+        left = max(0, trials - len(done))
+        # one local pool for every trial and the check: its workers keep the scenario and what the
+        # players computed on its map from one trial to the next (the results are the same)
+        pool = shared_pool(workers) if scheduler is None else contextlib.nullcontext()
+        with pool:
+            try:
+                if left:
+                    study.optimize(objective, n_trials=left, catch=())
+            except KeyboardInterrupt:
+                interrupted = True
+            interrupted = interrupted or bool(stopped)
+            res = _finish(study, side, player, check, defaults, space, interrupted, history, check_games, seed, play,
+                          on_check)
     return res
 
 

@@ -211,6 +211,14 @@ def test_playtest_robust_storage_keeps_check_games_beside_the_studies(race, tmp_
     assert len(doc["games"]) == 8
     Path(race).write_text(Path(race).read_text().replace('"turns": 6', '"turns": 7'))
     bad = CliRunner().invoke(cli, args)
+    # the studies are checked first: their trials were scored on the other version's games
+    assert bad.exit_code == 1 and "german.optuna.db: the study" in bad.output and \
+        "the scenario, a document it names or the code has changed since" in bad.output and \
+        "another version of the scenario or the code needs another --storage folder" in bad.output
+    assert "Traceback" not in bad.output
+    for db in studies.glob("*.optuna.db"):
+        db.unlink()  # the kept check games are refused too
+    bad = CliRunner().invoke(cli, args)
     assert bad.exit_code == 1 and "checks-default.json: its games were played with another version of the " \
         "scenario file: delete the file to play them again" in bad.output and "Traceback" not in bad.output
 

@@ -109,6 +109,7 @@ def test_a_setting_added_since_the_study_at_its_default_extends_it(race, tmp_pat
     """A player that has gained a setting since the study was made plays it at its default, which
     keeps the games of before: the study is extended. A setting it had, at another value now, or
     one it has lost, is still refused, naming only that setting."""
+    from core.robust_balance import scenario_version
     from core.tuning import default_study_name, setup_difference, stored_setup_problem, study_setup
 
     db = str(tmp_path / "study.db")
@@ -120,12 +121,50 @@ def test_a_setting_added_since_the_study_at_its_default_extends_it(race, tmp_pat
     space = {"two_dice": (0.0, 1.0, False)}
     name = default_study_name(race, "german", "tunable")
     # the same answer before any game is played (a robust run checks its studies first)
-    assert stored_setup_problem(db, name, study_setup(10, 3, "heuristic", None, space, grown)) is None
-    assert "seed 3 there, 4 here" in stored_setup_problem(db, name, study_setup(10, 4, "heuristic", None, space, grown))
-    assert stored_setup_problem(str(tmp_path / "none.db"), name, study_setup(10, 3, "heuristic", None, space, grown)) is None
-    assert stored_setup_problem(db, "another", study_setup(10, 3, "heuristic", None, space, grown)) is None
+    version = scenario_version(race)
+    assert stored_setup_problem(db, name, study_setup(10, 3, "heuristic", None, space, grown, version)) is None
+    assert "seed 3 there, 4 here" in stored_setup_problem(
+        db, name, study_setup(10, 4, "heuristic", None, space, grown, version))
+    assert stored_setup_problem(str(tmp_path / "none.db"), name,
+                                study_setup(10, 3, "heuristic", None, space, grown, version)) is None
+    assert stored_setup_problem(db, "another", study_setup(10, 3, "heuristic", None, space, grown, version)) is None
     lost = setup_difference({"defaults": {"two_dice": 0.0, "old": 1.0}}, {"defaults": {"two_dice": 0.0}})
     assert lost == "defaults: old 1.0 there, 'none' here"
+
+
+def test_a_stored_study_of_another_version_of_the_scenario_is_not_extended(race, tmp_path):
+    """The study records the version of what its games depend on (the scenario file, the documents
+    it names, the code): after the scenario file changed, its trials were scored on other games, and
+    a run with the same settings is refused, naming the versions; a study made before studies
+    recorded a version is refused too, in words."""
+    import optuna
+
+    from core.robust_balance import scenario_version
+    from core.tuning import default_study_name, stored_setup_problem, study_setup
+
+    db = str(tmp_path / "study.db")
+    _tune(race, trials=2, games=10, storage=db)
+    before = scenario_version(race)
+    data = json.loads(Path(race).read_text())
+    data["turns"] = 7  # another scenario: its games are other games
+    Path(race).write_text(json.dumps(data))
+    after = scenario_version(race)
+    assert after != before
+    with pytest.raises(ValueError, match=f"version {before} there, {after} here: the scenario"):
+        _tune(race, trials=3, games=10, storage=db)
+    space = {"two_dice": (0.0, 1.0, False)}
+    name = default_study_name(race, "german", "tunable")
+    setup = study_setup(10, 3, "heuristic", None, space, {"two_dice": 0.0}, after)
+    assert f"version {before} there" in stored_setup_problem(db, name, setup)
+    # a study made before studies recorded their version
+    old = str(tmp_path / "old.db")
+    db = optuna.storages.RDBStorage(f"sqlite:///{Path(old).resolve()}")
+    study = optuna.create_study(direction="maximize", storage=db, study_name=name)
+    study.set_user_attr("setup", study_setup(10, 3, "heuristic", None, space, {"two_dice": 0.0}))
+    db.engine.dispose()
+    with pytest.raises(ValueError, match="no version there"):
+        _tune(race, trials=3, games=10, storage=old)
+    assert _tune(race, trials=2, games=10, storage=str(tmp_path / "new.db")).trials == 2
 
 
 def test_a_file_that_is_no_study_is_a_clear_error(race, tmp_path):
@@ -248,6 +287,36 @@ def test_tuning_on_one_shared_pool_of_two_workers_gives_the_results_of_one_proce
     two = _tune(race, trials=3, games=6, check_games=6, workers=2)
     assert len(pools_started) == 1
     assert (two.best, two.best_score, two.history, two.check) == (one.best, one.best_score, one.history, one.check)
+
+
+def test_a_pool_started_from_another_thread_starts_its_workers_afresh(race):
+    """The editor runs its checks in a background thread: fork would copy only that thread, and a
+    lock another thread held would stay locked in the worker, so the pool spawns its workers
+    there (a rule system added at run time still reaches them) and the games are the same."""
+    import threading
+
+    from core import playtest
+
+    methods = []
+    real = playtest._LocalPool
+
+    def noting(*a, **kw):
+        pool = real(*a, **kw)
+        methods.append(pool.method)
+        return pool
+
+    here = _tune(race, trials=2, games=6, workers=2)
+    out = {}
+    playtest._LocalPool = noting
+    try:
+        t = threading.Thread(target=lambda: out.setdefault("run", _tune(race, trials=2, games=6, workers=2)))
+        t.start()
+        t.join(120)
+    finally:
+        playtest._LocalPool = real
+    assert methods == ["spawn"] and playtest._start_method() is None  # the main thread: the default
+    there = out["run"]
+    assert (there.best, there.best_score, there.history) == (here.best, here.best_score, here.history)
 
 
 def test_a_tuning_asked_to_stop_ends_after_the_running_trial_and_keeps_it(race, tmp_path):
