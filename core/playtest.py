@@ -566,6 +566,17 @@ def _pool_worker(conn) -> None:
             conn.send((False, (RuntimeError(f"{type(e).__name__}: {e}"), traceback.format_exc())))
 
 
+def _start_method() -> str | None:
+    """How :class:`_LocalPool` starts its workers: the platform's default (None; fork on Linux: the
+    workers start with what this process has read), but afresh ("spawn") when called from a thread
+    other than the main one (the editor's background runs): fork copies only the calling thread,
+    so a lock another thread held at that moment (Qt's, the logging module's) would stay locked in
+    the worker for ever. A task carries what a fresh worker needs (:class:`ScenarioRef`)."""
+    import threading
+
+    return None if threading.current_thread() is threading.main_thread() else "spawn"
+
+
 class _LocalPool:
     """``workers`` processes, each with its own pipe; the parent hands a task to an idle worker
     and reads the results itself (no background thread). A pool that was interrupted or failed is
@@ -576,7 +587,8 @@ class _LocalPool:
     def __init__(self, workers: int):
         import multiprocessing
 
-        ctx = multiprocessing.get_context()
+        self.method = _start_method()
+        ctx = multiprocessing.get_context(self.method)
         self.workers = []
         for _ in range(workers):
             parent, child = ctx.Pipe()

@@ -135,7 +135,8 @@ class BalancePanel(QWidget):
         self.result = None
         self.rows: list[dict] = []
         self.scenario_path: str | None = None
-        self._tmp = tempfile.mkdtemp(prefix="ironcross-balance-")
+        # the playable copy of the scenario in memory; removed when the panel goes (at exit at the latest)
+        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-balance-")
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.side = QComboBox()
@@ -229,7 +230,7 @@ class BalancePanel(QWidget):
         if self.runner is not None and self.runner.isRunning():
             return False
         try:
-            path = self.playable_file(self._tmp)
+            path = self.playable_file(self._tmp.name)
         except (ValueError, OSError) as e:
             self.status.setText(f"cannot search: {e}")
             return False
@@ -323,7 +324,7 @@ class BalancePanel(QWidget):
         if r is None or not r["changes"] or self.apply_change is None:
             return False
         try:   # today's scenario, for today's heat maps
-            before = str(self.playable_file(self._tmp))
+            before = str(self.playable_file(self._tmp.name))
         except (ValueError, OSError):
             before = None
         why = self.apply_change(list(r["changes"]), self.scenario_path)

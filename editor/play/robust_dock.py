@@ -128,7 +128,8 @@ class RobustPanel(QWidget):
         self.playable_file, self.storage_dir = playable_file, storage_dir
         self.runner: RobustRunner | None = None
         self.answer = None
-        self._tmp = tempfile.mkdtemp(prefix="ironcross-robust-")
+        # the playable copy of the scenario in memory; removed when the panel goes (at exit at the latest)
+        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-robust-")
         self._stage_no = 0
         self._stage_games = 0
         lay = QVBoxLayout(self)
@@ -178,7 +179,7 @@ class RobustPanel(QWidget):
         if self.runner is not None and self.runner.isRunning():
             return False
         try:
-            path = self.playable_file(self._tmp)
+            path = self.playable_file(self._tmp.name)
         except (ValueError, OSError) as e:
             self.status.setText(f"cannot check: {e}")
             return False
