@@ -152,6 +152,9 @@ class StrategyMixin:
         reaction = full and view.is_phasing and view.phase in (Phase.MORALE, Phase.SUPPORT_FIRE, Phase.MOVEMENT)
         out: set[str] = set()
         done: set[tuple] = set()  # units of one hex, kind and allowance reach the same hexes: one search
+        # hex -> ((neighbour, MP UP and NORMAL), ...) in hexside order, the prohibited left out: terrain
+        # only, so kept for the game per move class
+        adj_all = self.__dict__.setdefault("_enemy_adjacency", {})
         for e in sorted(view.enemy_units(), key=lambda x: x.id):
             mp = _mp_per_turn(view, e)
             if mp <= 0 or e.hex is None:
@@ -163,6 +166,7 @@ class StrategyMixin:
                 continue
             done.add((e.hex, kind, mp, react, one_hex, step))
             budget = mp + react
+            adj = adj_all.setdefault(kind, {})
             best = {e.hex: 0.0}
             if one_hex:  # his reaction move: one hex whatever its cost (8.12)
                 for n in view.neighbours(e.hex):
@@ -175,10 +179,11 @@ class StrategyMixin:
                     continue
                 if h in hexes:
                     out.add(h)
-                for n in view.neighbours(h):
-                    k = view.terrain.move_cost(h, n, kind, False, True)
-                    if k is None:
-                        continue
+                steps = adj.get(h)
+                if steps is None:
+                    steps = adj[h] = tuple((n, k) for n in view.neighbours(h)
+                                           if (k := view.terrain.move_cost(h, n, kind, False, True)) is not None)
+                for n, k in steps:
                     if step and n in hexes:
                         out.add(n)  # an assault from h into n (17.0), empty or held
                     if c + k > budget + 1e-9 or c + k >= best.get(n, 1e9) - 1e-9:
