@@ -345,6 +345,12 @@ def _trials_kept(storage: str, study_name: str) -> int:
     return next((st.trials for st in read_studies(storage) if st.name == study_name), 0)
 
 
+def robust_stages(system) -> int:
+    """How many stages a robust run of ``system`` has: the default games, then for each of its
+    sides the tuning and the tuned side's games."""
+    return 1 + 2 * len(system.sides)
+
+
 def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1, trials: int = 30,
                    tune_games: int = 20, workers: int | None = None, scheduler: str | None = None,
                    storage: Callable[[str], str | None] | None = None, player: str = "heuristic",
@@ -352,7 +358,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                    on_stage: Callable[[str], None] | None = None,
                    on_trial: Callable[[int, float, float], None] | None = None,
                    on_games: Callable[[int], None] | None = None,
-                   should_stop: Callable[[], bool] | None = None) -> RobustAnswer:
+                   should_stop: Callable[[], bool] | None = None,
+                   on_step: Callable[[int, int], None] | None = None) -> RobustAnswer:
     """Default vs default over ``games`` games seeded ``seed``; then for each side: tune it
     (``trials`` x ``tune_games`` games, seed ``seed + 1``: the tuning seeds are not the verdict's)
     against the other's defaults and play the tuned settings on the verdict's seeds. ``system``:
@@ -363,7 +370,9 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     games (the same players, the same seeds): they are not played twice. The batches run on one
     local pool (:func:`core.playtest.shared_pool`). ``on_stage(text)`` as each stage starts,
     ``on_trial(done, score, best)`` after each tuning trial, ``on_games(n)`` as n more check games
-    end. ``should_stop()``, asked after each trial and each part of a check batch: True stops
+    end, ``on_step(i, n)`` as stage ``i`` of the ``n`` (:func:`robust_stages`: the default games,
+    then for each side its tuning and its games) starts, for a progress bar (``on_stage`` also tells
+    what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
     the run as Ctrl-C does (for a caller in another thread, the editor): in a tuning, the answer
     so far comes back with the verdict "interrupted"; in a check batch, KeyboardInterrupt is raised
     (its kept games saved first). Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
@@ -406,13 +415,21 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
         return kept_batch(f, scenario_path, games, seed, players, workers=workers, scheduler=scheduler, say=say,
                           on_progress=progress)
 
+    n_steps = robust_stages(system)
+
+    def step(i: int) -> None:
+        if on_step is not None:
+            on_step(i, n_steps)
+
     with shared_pool(workers) if scheduler is None else contextlib.nullcontext():
+        step(0)
         say("default vs default")
         base = check_batch("default", ai)
         ans = RobustAnswer(games, seed, _shares(base))
-        for side in system.sides:
+        for k, side in enumerate(system.sides):
             f = storage(side) if storage else None
             done = _trials_kept(f, default_study_name(scenario_path, side, player)) if f else 0
+            step(1 + 2 * k)
             say(f"tuning {side}" + (f": {min(done, trials)} of {trials} trials kept" if done else ""))
             t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
                      seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
@@ -420,7 +437,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                      should_stop=should_stop)
             if t.interrupted and should_stop is not None and should_stop():
                 break  # stopped by the caller in the tuning: its check games are not started
-            if all(k in defaults and v == float(defaults[k]) for k, v in t.best.items()):
+            step(2 + 2 * k)
+            if all(n in defaults and v == float(defaults[n]) for n, v in t.best.items()):
                 say(f"{side} tuned vs default: its best trial is the defaults, the default games")
                 played = base
             else:

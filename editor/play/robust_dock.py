@@ -39,9 +39,6 @@ from editor.drawing.widgets import run_controls
 
 __all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside"]
 
-#: the stages of a check the bar follows: the default games, then for each side its tuning and its games
-_STAGES = 5
-
 #: the verdict's colour in the panel (robust: green, AI-dependent: red, undecided and the rest: amber)
 _COLOURS = {"robust": "#1b7a1b", "AI-dependent": "#b00000"}
 
@@ -75,6 +72,7 @@ class RobustRunner(QThread):
     its games so far kept) and ``failed(str)``."""
 
     stage = Signal(str)
+    step = Signal(int, int)
     trial = Signal(int, float, float)
     games_done = Signal(int)
     done = Signal(object)
@@ -107,7 +105,7 @@ class RobustRunner(QThread):
                                  storage=study_files(self.storage, self.path) if self.storage else None,
                                  kept=kept_files(self.storage, self.path) if self.storage else None,
                                  on_stage=self.stage.emit, on_trial=self.trial.emit, on_games=self.games_done.emit,
-                                 should_stop=lambda: self._cancel)
+                                 should_stop=lambda: self._cancel, on_step=self.step.emit)
         except KeyboardInterrupt:
             self.cancelled.emit()
             return
@@ -196,8 +194,7 @@ class RobustPanel(QWidget):
         self.table.setRowCount(0)
         self.verdict.setText("")
         self._stage_no, self._stage_games = 0, 0
-        self.bar.setRange(0, 1000 * _STAGES)
-        self.bar.setValue(0)
+        self.bar.setRange(0, 0)  # busy until the run says how many stages it has (_step)
         kept = (f"kept in {storage}" if storage else
                 "not kept (save the scenario to keep the studies and games beside it)")
         self.status.setText(f"starting; the trials and games are {kept}")
@@ -206,6 +203,7 @@ class RobustPanel(QWidget):
                                    workers=self.workers.value(), storage=str(storage) if storage else None,
                                    parent=self)
         self.runner.stage.connect(self._stage)
+        self.runner.step.connect(self._step)
         self.runner.trial.connect(self._trial)
         self.runner.games_done.connect(self._games)
         self.runner.done.connect(self._done)
@@ -222,12 +220,13 @@ class RobustPanel(QWidget):
             self.status.setText("cancelling after the running trial or part of a batch ...")
 
     def _stage(self, text: str) -> None:
-        # "default vs default", "tuning german[: N of M trials kept]", "german tuned vs default ...", ...
-        self._stage_no = 0 if text.startswith("default") else 1 if text.startswith("tuning german") else \
-            2 if text.startswith("german tuned") else 3 if text.startswith("tuning russian") else 4
-        self._stage_games = 0
-        self.bar.setValue(1000 * self._stage_no)
         self.status.setText(f"{text} ...")
+
+    def _step(self, i: int, n: int) -> None:
+        """Stage ``i`` of ``n`` starts (core.robust_balance.robust_stages): the bar's part of it."""
+        self._stage_no, self._stage_games = i, 0
+        self.bar.setRange(0, 1000 * n)
+        self.bar.setValue(1000 * i)
 
     def _trial(self, done: int, score: float, best: float) -> None:
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, done / max(1, self.trials.value()))))
@@ -242,6 +241,9 @@ class RobustPanel(QWidget):
     def _idle(self) -> None:
         self.run_btn.setEnabled(True)
         self.cancel_btn.setEnabled(False)
+        if self.bar.maximum() == 0:  # ended before its first stage: no busy bar left running
+            self.bar.setRange(0, 1)
+            self.bar.setValue(0)
 
     def _cancelled(self) -> None:
         self._idle()

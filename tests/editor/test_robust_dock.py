@@ -77,10 +77,11 @@ def test_a_saved_scenario_keeps_its_check_beside_it_and_cancel_keeps_what_was_do
     storage = tmp_path / "race.robust"
     panel = _panel(qtbot, race, storage)
     panel.games.setValue(40)
-    stages = []
+    stages, steps = [], []
     panel.runner = None
     assert panel.start()
     panel.runner.stage.connect(stages.append)
+    panel.runner.step.connect(lambda i, n: steps.append((i, n, panel.bar.maximum(), panel.bar.value())))
     # cancel as soon as the first check games come in: the default batch stops, its games kept
     panel.runner.games_done.connect(lambda _n: panel.cancel())
     _finished(panel, qtbot)
@@ -90,7 +91,14 @@ def test_a_saved_scenario_keeps_its_check_beside_it_and_cancel_keeps_what_was_do
     assert 0 < len(kept["games"]) < 40
     # Check again: it goes on from the games kept and ends with a verdict
     assert panel.start()
+    panel.runner.stage.connect(stages.append)
+    panel.runner.step.connect(lambda i, n: steps.append((i, n, panel.bar.maximum(), panel.bar.value())))
     _finished(panel, qtbot)
+    # the bar follows the run's stages (the default games, each side's tuning and games), told by
+    # number: the kept games' message in the default stage does not move it
+    assert steps == [(0, 5, 5000, 0), (0, 5, 5000, 0), (1, 5, 5000, 1000), (2, 5, 5000, 2000),
+                     (3, 5, 5000, 3000), (4, 5, 5000, 4000)]
+    assert any("checks-default.json: " in t and "games kept" in t for t in stages)
     assert panel.answer is not None and panel.answer.verdict != "interrupted"
     assert len(json.loads((folder / "scenario-checks-default.json").read_text())["games"]) == 40
     names = {p.name for p in folder.iterdir()}
@@ -116,6 +124,7 @@ def test_a_scenario_whose_players_take_no_settings_is_said_so(qtbot, tmp_path, t
     assert panel.start()
     _finished(panel, qtbot)
     assert "take no behaviour settings to tune" in panel.status.text()
+    assert panel.bar.maximum() > 0  # no busy bar left running
 
 
 def test_the_robust_dock_is_a_play_mode_dock_of_the_editor(qtbot, dialogs):
