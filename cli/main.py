@@ -641,12 +641,28 @@ cli.add_command(_import)
 from cli import balance_command as _balance_command  # noqa: E402,F401  ironcross balance
 
 
+def _stop_as_ctrl_c(signum, frame) -> None:
+    """SIGTERM (``kill``, a job scheduler's stop or time limit) ends a run as Ctrl-C does: the
+    finished games are summarised and kept (exit 130), the workers stopped."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Console-script entry point; returns the exit code."""
+    """Console-script entry point; returns the exit code. SIGTERM stops a command as Ctrl-C does
+    (:func:`_stop_as_ctrl_c`) while it runs."""
+    import signal
+    import threading
+
+    restore = None
+    if threading.current_thread() is threading.main_thread():  # signal handlers live in the main thread
+        restore = signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
     try:
         cli.main(args=argv, prog_name="ironcross", standalone_mode=True)
     except SystemExit as e:
         return int(e.code or 0)
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGTERM, restore)
     return 0
 
 

@@ -531,10 +531,12 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
 
 
 def _ignore_sigint() -> None:
-    """Ctrl-C reaches the whole process group: the workers leave it to the parent, which stops them."""
+    """Ctrl-C (and a SIGTERM sent to the whole process group, as job schedulers do) reaches the
+    workers too: they leave it to the parent, which keeps the finished games and stops them."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 class WorkerTraceback(Exception):
