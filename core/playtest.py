@@ -519,8 +519,10 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
         else:
             workers = max(1, workers or os.cpu_count() or 1)
             if workers == 1:
-                for t in make_tasks(1):
-                    take(_run_chunk(t))
+                # one game a task in this process: a game finished before Ctrl-C (or SIGTERM) is
+                # kept and counted as it ends, not only when its whole chunk does
+                for i in items:
+                    take(_run_chunk((ref, [i], ai, rules, list(options), want, fixed_setup)))
             else:
                 _run_pool(workers, make_tasks(workers), take)
     except KeyboardInterrupt:

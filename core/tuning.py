@@ -233,7 +233,7 @@ def _other_settings(storage: str, study_name: str, differ: str) -> str:
     """The words for a study in ``storage`` that a run cannot extend, ``differ`` saying how
     (:func:`setup_difference`)."""
     return (f"{storage}: the study {study_name!r} was run with other settings ({differ}); "
-            "extend it with the same ones or give another storage file")
+            "extend it with the same ones, or give another storage file (or delete this one) to start a study afresh")
 
 
 def read_studies(storage: str) -> list[StoredStudy]:
@@ -284,8 +284,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     study is resumed/extended by a run with the same games, seed, opponent, rules, space, defaults
     and version of the scenario, its documents and the code (:func:`study_setup`) -- a setting added
     since, at its default, counts as the same (:func:`setup_difference`) -- else ValueError; None =
-    in memory); the sampler (TPE) is seeded from ``seed``, so a run
-    is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
+    in memory); the sampler (TPE) is seeded from ``seed`` (a resumed study's
+    from ``seed`` and its trials kept: no settings drawn twice), so a run is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
     each trial; ``on_check(n)`` per game of the check; ``should_stop()``, asked after each trial:
     True ends the run there as Ctrl-C does (``interrupted``; the editor's Cancel, from another
@@ -327,7 +327,12 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
         if stored is None:
             study.set_user_attr("setup", setup)
         done = _complete_trials(study)
-        if not done and defaults is not None:
+        if done:
+            # a resumed study: its sampler seeded afresh from the seed would draw its first random
+            # trials again (the same settings, played twice); seeded from the seed and the trials
+            # kept it goes on with new ones, and a run in one go samples as it always did
+            study.sampler = optuna.samplers.TPESampler(seed=derive_seed(seed, len(done)) % 2 ** 32)
+        elif defaults is not None:
             study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})
         history: list[float] = [t.value for t in done]
 

@@ -50,6 +50,24 @@ def test_ctrl_c_in_a_batch_summarises_the_finished_games_writes_partial_json_exi
     assert [r.index for r in e.value.results] == [0, 1] and e.value.total == 4
 
 
+def test_ctrl_c_in_one_process_keeps_every_game_finished_before_it(tmp_path, monkeypatch):
+    """With one worker the games run in this process one by one: Ctrl-C (or SIGTERM) in game 5 of
+    30 keeps games 0-4, whatever the chunks a pool would get."""
+    sc = short_scenario(tmp_path)
+    real = playtest._play
+
+    def play(scenario_path, index, *a, **k):
+        if index == 5:
+            raise KeyboardInterrupt
+        return real(scenario_path, index, *a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    progress = []
+    with pytest.raises(playtest.BatchInterrupted) as e:
+        playtest.run_batch(sc, 30, 3, RANDOM, workers=1, on_progress=progress.append)
+    assert [r.index for r in e.value.results] == [0, 1, 2, 3, 4] and progress == [1] * 5
+
+
 def test_ctrl_c_before_any_game_finished_exit_130_nothing_to_summarise(tmp_path, monkeypatch):
     sc = short_scenario(tmp_path)
     monkeypatch.setattr(playtest, "_play", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))

@@ -59,6 +59,16 @@ def test_a_study_in_sqlite_is_extended_by_running_again(race, tmp_path):
     assert first.trials == 3
     more = _tune(race, trials=5, games=10, storage=db)
     assert more.trials == 5 and more.history[:3] == first.history
+    # the resumed trials draw new settings: none is one of the kept trials' played again
+    import optuna
+
+    st = optuna.storages.RDBStorage(f"sqlite:///{Path(db).resolve()}")
+    from core.tuning import default_study_name
+
+    name = default_study_name(race, "german", "tunable")
+    values = [t.params["two_dice"] for t in optuna.load_study(study_name=name, storage=st).trials]
+    st.engine.dispose()
+    assert len(values) == 5 and len(set(values)) == 5
 
 
 def test_a_stored_study_reads_back_its_best_settings_without_a_game(race, tmp_path):
