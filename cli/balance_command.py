@@ -3,6 +3,7 @@ wants (:mod:`core.whatif`; ``docs/balance.md``, "What would balance it?")."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -141,7 +142,10 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
                         TextColumn("{task.fields[lead]}"), TimeElapsedColumn(), disable=quiet)
     t0 = time.perf_counter()
     result = None
-    with progress:
+    from core.playtest import shared_pool
+
+    # the workers start before the progress bar's refresh thread: forked from one thread
+    with shared_pool(workers, start=True) if scheduler is None else contextlib.nullcontext(), progress:
         task = progress.add_task("games", total=budget, lead="validating")
 
         def on_progress(spent: int, total: int, arms) -> None:

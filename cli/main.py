@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import click
 
-from core.playtest import DEFAULT_AI, ai_spec_text, games_text
+from core.playtest import DEFAULT_AI, ai_spec_text, games_text, shared_pool
 from maps.document_file import DocumentError
 
 __all__ = ["main", "cli"]
@@ -409,7 +409,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, transient=False)
     t0 = _time.perf_counter()
     try:
-        with progress:
+        # the workers start before the progress bar's refresh thread: forked from one thread
+        with shared_pool(workers, start=True) if scheduler is None else nullcontext(), progress:
             task = progress.add_task("games", total=games, rate="")
             done = [0]
 

@@ -4,6 +4,7 @@ and a scenario's ``ai_settings`` can hold."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import sys
@@ -81,13 +82,33 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
                f"games, seed {seed}, study in {storage}")
     import time
 
-    from core.tuning import tune
+    from core.playtest import shared_pool
+    from core.robust_balance import scenario_version
+    from core.tuning import default_study_name, read_studies, stored_setup_problem, study_setup, tune
 
+    # a kept study this run cannot extend is refused before anything starts
+    name = default_study_name(scenario, side, player)
+    kept = 0
+    try:
+        problem = stored_setup_problem(storage, name, study_setup(games, seed, against, None, space, defaults,
+                                                                  scenario_version(scenario)))
+        if problem is None and Path(storage).is_file():
+            kept = next((st.trials for st in read_studies(storage) if st.name == name), 0)
+    except ImportError as e:
+        raise InputError(f"tune needs Optuna (pip install optuna): {e}") from None
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    if problem is not None:
+        raise InputError(problem)
+    if kept:
+        click.echo(f"the study has {kept} trial(s) already: " + (f"{max(0, trials - kept)} more to run" if trials > kept
+                                                                  else "none to run (a larger --trials extends it)"))
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[best]}"), TimeElapsedColumn(), disable=quiet)
     t0 = time.perf_counter()
     try:
-        with progress:
+        # the workers start before the progress bar's refresh thread: forked from one thread
+        with shared_pool(workers, start=True) if scheduler is None else contextlib.nullcontext(), progress:
             task = progress.add_task("trials", total=trials, best="")
             check_task = None
 

@@ -665,18 +665,20 @@ _shared: dict = {}
 
 
 @contextmanager
-def shared_pool(workers: int | None = None):
+def shared_pool(workers: int | None = None, start: bool = False):
     """Run every local-pool batch of :func:`run_batch` with ``workers`` processes (default: CPU
     count) inside this block on one pool, started once: its workers keep what they read and
     computed (the scenario, the LOS answers, the AI's map fields) from one batch to the next, for
     callers that run many small batches of one scenario (``ironcross tune``: one batch a trial).
     The results are those of separate pools (the same tasks, ordered by game index). Nested
-    blocks share the outer pool; the pool is stopped when the outermost block ends."""
+    blocks share the outer pool; the pool is stopped when the outermost block ends. ``start``:
+    start the workers now (more than one), not at the first batch: a command starts them before
+    its progress bar starts a thread, so they are forked from a process with one thread."""
     workers = max(1, workers or os.cpu_count() or 1)
     if _shared:
         yield
         return
-    _shared["pool"] = (workers, None)
+    _shared["pool"] = (workers, _LocalPool(workers) if start and workers > 1 else None)
     try:
         yield
     finally:

@@ -141,6 +141,17 @@ def test_sigterm_to_the_process_group_stops_the_batch_as_ctrl_c_does(tmp_path):
         os.killpg(p.pid, 0)
 
 
+def test_the_command_forks_its_workers_before_the_progress_bar_starts_a_thread(tmp_path):
+    """Fork copies only the calling thread (a lock another held stays locked in the child), and
+    Python warns when a process with threads forks: the workers start before the progress bar's
+    refresh thread, so the warning, shown here, never comes."""
+    sc = short_scenario(tmp_path, turns=1)
+    r = subprocess.run([sys.executable, "-W", "always::DeprecationWarning", "-m", "cli", "playtest", sc, "--games",
+                        "4", "--workers", "2", *AI], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "multi-threaded" not in r.stderr and "4 games in" in r.stdout
+
+
 def test_json_that_cannot_be_written_after_a_finished_batch_goes_to_a_named_temporary_file(tmp_path):
     sc = short_scenario(tmp_path)
     blocker = tmp_path / "a_file"

@@ -203,6 +203,16 @@ def test_the_tune_command_writes_a_settings_file(race, tmp_path):
     assert "default" in r.output and "tuned" in r.output and "%" in r.output
     bad = CliRunner().invoke(cli, ["tune", race, "--side", "prussian", "-o", str(out)])
     assert bad.exit_code == 2 and "prussian" in bad.output
+    # run again: the kept study is said, and how many trials are left to run
+    args = ["tune", race, "--side", "german", "--player", "tunable", "--games", "20", "--workers", "1", "-o",
+            str(out), "--check-games", "0"]
+    again = CliRunner().invoke(cli, [*args, "--trials", "6"])
+    assert again.exit_code == 0 and "the study has 6 trial(s) already: none to run" in again.output
+    more = CliRunner().invoke(cli, [*args, "--trials", "8"])
+    assert more.exit_code == 0 and "the study has 6 trial(s) already: 2 more to run" in more.output
+    # a study the run cannot extend is refused before its progress bar starts
+    other = CliRunner().invoke(cli, [*args, "--trials", "8", "--seed", "9"])
+    assert other.exit_code == 1 and "seed 1 there, 9 here" in other.output and "0/8" not in other.output
 
 
 def test_the_robust_verdict_names_the_side_that_gains_and_the_settings_that_moved(race):
