@@ -66,10 +66,10 @@ class RobustRunner(QThread):
     """Runs :func:`core.robust_balance.robust_balance` on the scenario file ``path`` with the
     player ``player`` on both sides (None: :func:`tunable_player` of its system); ``storage``: the
     folder that keeps the studies and check games (None: nothing kept). Signals ``stage(str)`` as
-    each stage starts, ``trial(done, score, best)`` after each tuning trial, ``games_done(n)`` as
-    n more check games end, ``done(RobustAnswer)`` (its
-    verdict "interrupted" when a tuning was cancelled), ``cancelled()`` (stopped in a check batch:
-    its games so far kept) and ``failed(str)``."""
+    each stage starts and as the kept files are read, ``step(i, n)`` as stage i of n starts,
+    ``trial(done, score, best)`` after each tuning trial, ``games_done(n)`` as n more check games
+    end, ``done(RobustAnswer)`` (its verdict "interrupted" when a tuning was cancelled),
+    ``cancelled()`` (stopped in a check batch: its games so far kept) and ``failed(str)``."""
 
     stage = Signal(str)
     step = Signal(int, int)
