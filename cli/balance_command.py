@@ -145,7 +145,13 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
     from core.playtest import shared_pool
 
     # the workers start before the progress bar's refresh thread: forked from one thread
-    with shared_pool(workers, start=True) if scheduler is None else contextlib.nullcontext(), progress:
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(shared_pool(workers, start=True) if scheduler is None else contextlib.nullcontext())
+        except KeyboardInterrupt:
+            click.echo("interrupted while the workers started: nothing played", err=True)
+            raise SystemExit(130) from None
+        held.enter_context(progress)
         task = progress.add_task("games", total=budget, lead="validating")
 
         def on_progress(spent: int, total: int, arms) -> None:

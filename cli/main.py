@@ -408,6 +408,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, transient=False)
     t0 = _time.perf_counter()
+    results: list = []
     try:
         # the workers start before the progress bar's refresh thread: forked from one thread
         with shared_pool(workers, start=True) if scheduler is None else nullcontext(), progress:
@@ -425,6 +426,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                                 on_progress=tick, fixed_setup=fixed)
     except BatchInterrupted as e:   # Ctrl-C: the finished games are summarised and kept, exit 130
         results = e.results
+    except KeyboardInterrupt:  # while the workers started or stopped: the games finished (if any) stand
+        pass
     except ReplayWriteError as e:
         raise InputError(str(e)) from None
     except PlaytestError as e:
@@ -644,7 +647,11 @@ from cli import balance_command as _balance_command  # noqa: E402,F401  ironcros
 
 def _stop_as_ctrl_c(signum, frame) -> None:
     """SIGTERM (``kill``, a job scheduler's stop or time limit) ends a run as Ctrl-C does: the
-    finished games are summarised and kept (exit 130), the workers stopped."""
+    finished games are summarised and kept (exit 130), the workers stopped. Once: a second
+    SIGTERM (a scheduler repeats it) does not interrupt the summary and the files being written."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 
@@ -654,16 +661,15 @@ def main(argv: list[str] | None = None) -> int:
     import signal
     import threading
 
-    restore = None
-    if threading.current_thread() is threading.main_thread():  # signal handlers live in the main thread
-        restore = signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
+    main_thread = threading.current_thread() is threading.main_thread()  # where signal handlers live
+    previous = signal.signal(signal.SIGTERM, _stop_as_ctrl_c) if main_thread else None
     try:
         cli.main(args=argv, prog_name="ironcross", standalone_mode=True)
     except SystemExit as e:
         return int(e.code or 0)
     finally:
-        if restore is not None:
-            signal.signal(signal.SIGTERM, restore)
+        if main_thread:  # a handler set outside Python reads as None: the default then
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     return 0
 
 

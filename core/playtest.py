@@ -38,6 +38,7 @@ import statistics
 import threading
 import time
 import traceback
+import weakref
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -571,14 +572,26 @@ def _pool_worker(conn) -> None:
 
 
 def _start_method() -> str | None:
-    """How :class:`_LocalPool` starts its workers: the platform's default (None; fork on Linux: the
-    workers start with what this process has read), but afresh ("spawn") when called from a thread
+    """How :class:`_LocalPool` starts its workers: the platform's default (None; fork on Linux up to
+    Python 3.13: the workers start with what this process has read; forkserver from 3.14; spawn on
+    macOS and Windows), but afresh ("spawn") when called from a thread
     other than the main one (the editor's background runs): fork copies only the calling thread,
     so a lock another thread held at that moment (Qt's, the logging module's) would stay locked in
     the worker for ever. A task carries what a fresh worker needs (:class:`ScenarioRef`)."""
     import threading
 
     return None if threading.current_thread() is threading.main_thread() else "spawn"
+
+
+#: the local pools whose workers are running, and whether the exit hook that kills them is registered
+_LIVE_POOLS: "weakref.WeakSet[_LocalPool]" = weakref.WeakSet()
+_EXIT_KILL: list[bool] = []
+
+
+def _kill_live_pools() -> None:
+    """At exit: kill the local pools still open (see :class:`_LocalPool`)."""
+    for pool in list(_LIVE_POOLS):
+        pool.kill()
 
 
 class _LocalPool:
@@ -589,17 +602,29 @@ class _LocalPool:
     stopped while it writes a result)."""
 
     def __init__(self, workers: int):
+        import atexit
         import multiprocessing
 
         self.method = _start_method()
         ctx = multiprocessing.get_context(self.method)
         self.workers = []
-        for _ in range(workers):
-            parent, child = ctx.Pipe()
-            p = ctx.Process(target=_pool_worker, args=(child,), daemon=True)
-            p.start()
-            child.close()
-            self.workers.append((p, parent))
+        try:
+            for _ in range(workers):
+                parent, child = ctx.Pipe()
+                p = ctx.Process(target=_pool_worker, args=(child,), daemon=True)
+                p.start()
+                child.close()
+                self.workers.append((p, parent))
+        except BaseException:  # Ctrl-C while starting: the workers started so far go too
+            self.kill()
+            raise
+        # the workers ignore SIGTERM (the parent decides), so multiprocessing's own exit clean-up,
+        # which terminates daemon workers with SIGTERM and joins them, would wait on a live pool for
+        # ever: a pool still open at exit is killed first (atexit runs the later registration first)
+        if not _EXIT_KILL:
+            atexit.register(_kill_live_pools)
+            _EXIT_KILL.append(True)
+        _LIVE_POOLS.add(self)
 
     def run(self, tasks: list, take: Callable[[list], None]) -> None:
         """Run ``tasks`` (in order, one a worker at a time), ``take`` each result as it arrives.
@@ -652,6 +677,7 @@ class _LocalPool:
 
     def kill(self) -> None:
         """Stop every worker now and close the pipes."""
+        _LIVE_POOLS.discard(self)
         for p, _ in self.workers:
             if p.is_alive():
                 p.kill()
@@ -673,7 +699,7 @@ def shared_pool(workers: int | None = None, start: bool = False):
     The results are those of separate pools (the same tasks, ordered by game index). Nested
     blocks share the outer pool; the pool is stopped when the outermost block ends. ``start``:
     start the workers now (more than one), not at the first batch: a command starts them before
-    its progress bar starts a thread, so they are forked from a process with one thread."""
+    its progress bar starts a thread, so a fork copies a process with one thread."""
     workers = max(1, workers or os.cpu_count() or 1)
     if _shared:
         yield

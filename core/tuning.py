@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from core.dice import derive_seed
-from core.playtest import GameResult, run_batch, shared_pool, wilson_interval
+from core.playtest import BatchInterrupted, GameResult, run_batch, shared_pool, wilson_interval
 
 __all__ = ["TuneResult", "StoredStudy", "game_score", "batch_score", "tune", "read_studies", "spec_of",
            "CHECK_SEED_SALT"]
@@ -136,10 +136,13 @@ def _study_file(path: str | Path):
     import optuna
 
     p = Path(path)
-    if p.is_file() and p.stat().st_size:
-        with open(p, "rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
-                raise ValueError(f"{path}: not a study file Optuna can open (SQLite): file is not a database")
+    try:
+        if p.is_file() and p.stat().st_size:
+            with open(p, "rb") as f:
+                if f.read(16) != b"SQLite format 3\x00":
+                    raise ValueError(f"{path}: not a study file Optuna can open (SQLite): file is not a database")
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read the study file: {e.strerror or e}") from None
     st = optuna.storages.RDBStorage(f"sqlite:///{p.resolve()}")
     try:
         yield st
@@ -304,8 +307,14 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
 
     def play(spec: str, n: int, batch_seed: int, progress=None) -> list[GameResult]:
         ai = {side: check(spec), other: opponent}
-        return run_batch(scenario_path, n, batch_seed, ai, rules=rules, workers=workers, scheduler=scheduler,
-                         on_progress=progress)
+        try:
+            return run_batch(scenario_path, n, batch_seed, ai, rules=rules, workers=workers, scheduler=scheduler,
+                             on_progress=progress)
+        except BatchInterrupted:
+            # Ctrl-C (or SIGTERM) in a trial's games: a trial is scored on all its games or not at
+            # all, so the run stops as at Ctrl-C between trials (Optuna re-raises a
+            # KeyboardInterrupt, where it would record any other exception as a failed trial)
+            raise KeyboardInterrupt from None
 
     name = study_name or default_study_name(scenario_path, side, player)
     with contextlib.ExitStack() as held:

@@ -152,6 +152,16 @@ def test_the_command_forks_its_workers_before_the_progress_bar_starts_a_thread(t
     assert "multi-threaded" not in r.stderr and "4 games in" in r.stdout
 
 
+def test_a_pool_left_open_at_exit_does_not_hold_the_process():
+    """The workers ignore SIGTERM (the parent decides), which multiprocessing's own exit clean-up
+    sends its daemon processes before it waits for them: a pool still open at exit is killed
+    first, so the process ends at once instead of waiting for ever."""
+    code = ("import time; from core.playtest import _LocalPool; pool = _LocalPool(2); time.sleep(1.5); "
+            "print('started', flush=True)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "started" in r.stdout, r.stderr
+
+
 def test_json_that_cannot_be_written_after_a_finished_batch_goes_to_a_named_temporary_file(tmp_path):
     sc = short_scenario(tmp_path)
     blocker = tmp_path / "a_file"

@@ -190,6 +190,22 @@ def test_a_file_that_is_no_study_is_a_clear_error(race, tmp_path):
     assert r.exit_code == 1 and "junk.db: not a study file" in r.output and "Traceback" not in r.output
 
 
+def test_a_study_file_that_cannot_be_read_is_a_clear_error(race, tmp_path, monkeypatch):
+    import core.tuning as tuning
+    from core.tuning import stored_setup_problem
+
+    db = str(tmp_path / "study.db")
+    _tune(race, trials=1, games=4, storage=db)
+
+    def unreadable(*a, **k):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tuning, "open", unreadable, raising=False)
+    with pytest.raises(ValueError, match=r"study\.db: cannot read the study file: Permission denied"):
+        read_studies(db)
+    assert "cannot read the study file" in stored_setup_problem(db, "any", {})
+
+
 def test_the_tune_command_writes_a_settings_file(race, tmp_path):
     from cli.main import cli
 
@@ -337,6 +353,32 @@ def test_a_pool_started_from_another_thread_starts_its_workers_afresh(race):
     assert methods == ["spawn"] and playtest._start_method() is None  # the main thread: the default
     there = out["run"]
     assert (there.best, there.best_score, there.history) == (here.best, here.best_score, here.history)
+
+
+def test_ctrl_c_in_a_trial_s_games_stops_the_tuning_and_keeps_the_trials_done(race, tmp_path, monkeypatch):
+    """Ctrl-C (or SIGTERM) while a trial's games are played: the trials done are kept and the best
+    of them written (exit 130), as between trials; the batch runner's interruption does not
+    escape as an error."""
+    from cli.main import cli
+    from core import playtest
+
+    real, calls = playtest._play, [0]
+
+    def play(*a, **k):  # the 25th game: in the third trial of 10 games
+        calls[0] += 1
+        if calls[0] == 25:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    res = _tune(race, trials=5, games=10)
+    assert res.interrupted and res.trials == 2 and len(res.history) == 2
+    calls[0] = 0
+    out = tmp_path / "g.json"
+    r = CliRunner().invoke(cli, ["tune", race, "--side", "german", "--player", "tunable", "--trials", "5", "--games",
+                                 "10", "--workers", "1", "-o", str(out), "--quiet", "--check-games", "0"])
+    assert r.exit_code == 130, r.output
+    assert "Traceback" not in r.output and json.loads(out.read_text())["trials"] == 2
 
 
 def test_a_tuning_asked_to_stop_ends_after_the_running_trial_and_keeps_it(race, tmp_path):
