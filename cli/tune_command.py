@@ -230,16 +230,45 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
         raise InputError(f"--robust: the player {player!r} takes no behaviour settings to tune") from None
     click.echo(f"{scenario}: robust balance, {games} games a pairing, {trials} tuning trials x {tune_games} games "
                "a side")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from core.playtest import shared_pool
+
+    # one bar a stage (robust_stages: the default games, then each side's tuning and tuned games)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        disable=quiet)
+    bar: list = []
+
+    def step(i: int, n: int) -> None:
+        side = system.sides[(i - 1) // 2] if i else ""
+        what, total = (("default games", games) if i == 0 else (f"tuning {side} (trials)", trials) if i % 2
+                       else (f"{side} tuned games", games))
+        if bar:
+            progress.update(bar[0], completed=bar[1])  # the stage before is done
+        bar[:] = [progress.add_task(f"{i + 1}/{n} {what}", total=total), total]
+
+    def advance(n: int) -> None:
+        if bar:
+            progress.advance(bar[0], n)
+
+    def trial(done: int, score: float, best: float) -> None:
+        if bar:
+            progress.update(bar[0], completed=done)
+
+    ans = None
     try:
-        ans = robust_balance(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
-                             workers=workers, scheduler=scheduler, player=player,
-                             storage=study_files(storage_dir, scenario) if storage_dir else None,
-                             kept=kept_files(storage_dir, scenario) if storage_dir else None,
-                             on_stage=None if quiet else (lambda s: click.echo(f"... {s}")))
+        # the workers start before the progress bar's refresh thread: forked from one thread
+        with shared_pool(workers, start=True) if scheduler is None else contextlib.nullcontext(), progress:
+            ans = robust_balance(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
+                                 workers=workers, scheduler=scheduler, player=player,
+                                 storage=study_files(storage_dir, scenario) if storage_dir else None,
+                                 kept=kept_files(storage_dir, scenario) if storage_dir else None,
+                                 on_stage=None if quiet else (lambda s: progress.console.print(f"... {s}")),
+                                 on_step=step, on_games=advance, on_kept=advance, on_trial=trial)
     except (PlaytestError, ValueError) as e:  # ValueError: a study or kept games of other games or seeds
         raise InputError(str(e)) from None
     except KeyboardInterrupt:
-        ans = None  # stopped outside a tuning (a batch): nothing to report
+        pass  # stopped outside a tuning (a batch): nothing to report
     if ans is not None:  # a tuning stopped part-way still reports the rows done
         for line in robust_lines(scenario, ans):
             click.echo(line)

@@ -213,7 +213,8 @@ def _write_kept(path: Path, header: dict, games: dict[int, GameResult]) -> None:
 def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: dict[str, str], *,
                workers: int | None = None, scheduler: str | None = None,
                say: Callable[[str], None] | None = None,
-               on_progress: Callable[[int], None] | None = None) -> list[GameResult]:
+               on_progress: Callable[[int], None] | None = None,
+               on_kept: Callable[[int], None] | None = None) -> list[GameResult]:
     """:func:`core.playtest.run_batch`'s results of ``games`` games seeded ``seed`` with the
     players ``ai``, keeping them in the JSON file ``path``: the games an earlier run kept there
     (the same scenario file and the documents it names, :func:`scenario_documents`, the same rule
@@ -223,7 +224,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
     added ones. The file keeps each game's index, seed, outcome, turns and error (what a robust
     verdict reads); the results carry no more. A kept file of other players or settings (a tuned
     side whose best trial changed) is played again and replaced; ``say`` is told that, and how
-    many games were kept and are to play. ``on_progress(n)``: n more games played
+    many games were kept and are to play. ``on_kept(n)``: the n kept games taken, before any is
+    played (for a progress bar). ``on_progress(n)``: n more games played
     (:func:`run_batch`'s; it may raise KeyboardInterrupt to stop, as Ctrl-C). Raises ValueError
     naming the file (not a kept batch, games of another scenario file, rule system, seed or code,
     cannot be written), ``KeyboardInterrupt`` after saving the games done, and what
@@ -238,6 +240,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
     missing = [i for i in range(games) if i not in kept]
     if kept and say is not None:
         say(f"{path.name}: {games - len(missing)} of {games} games kept, {len(missing)} to play")
+    if on_kept is not None:
+        on_kept(games - len(missing))
     for k in range(0, len(missing), CHECK_SLICE):
         part = missing[k:k + CHECK_SLICE]
         try:
@@ -359,7 +363,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                    on_trial: Callable[[int, float, float], None] | None = None,
                    on_games: Callable[[int], None] | None = None,
                    should_stop: Callable[[], bool] | None = None,
-                   on_step: Callable[[int, int], None] | None = None) -> RobustAnswer:
+                   on_step: Callable[[int, int], None] | None = None,
+                   on_kept: Callable[[int], None] | None = None) -> RobustAnswer:
     """Default vs default over ``games`` games seeded ``seed``; then for each side: tune it
     (``trials`` x ``tune_games`` games, seed ``seed + 1``: the tuning seeds are not the verdict's)
     against the other's defaults and play the tuned settings on the verdict's seeds. ``system``:
@@ -371,8 +376,9 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     local pool (:func:`core.playtest.shared_pool`). ``on_stage(text)`` as each stage starts,
     ``on_trial(done, score, best)`` after each tuning trial, ``on_games(n)`` as n more check games
     end, ``on_step(i, n)`` as stage ``i`` of the ``n`` (:func:`robust_stages`: the default games,
-    then for each side its tuning and its games) starts, for a progress bar (``on_stage`` also tells
-    what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
+    then for each side its tuning and its games) starts, for a progress bar, with ``on_kept(n)``
+    as a check stage takes n games kept by an earlier run (or a side at its defaults all the default
+    games) instead of playing them (``on_stage`` also tells what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
     the run as Ctrl-C does (for a caller in another thread, the editor): in a tuning, the answer
     so far comes back with the verdict "interrupted"; in a check batch, KeyboardInterrupt is raised
     (its kept games saved first). Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
@@ -413,7 +419,7 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             except BatchInterrupted:
                 raise KeyboardInterrupt from None
         return kept_batch(f, scenario_path, games, seed, players, workers=workers, scheduler=scheduler, say=say,
-                          on_progress=progress)
+                          on_progress=progress, on_kept=on_kept)
 
     n_steps = robust_stages(system)
 
@@ -441,6 +447,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             if all(n in defaults and v == float(defaults[n]) for n, v in t.best.items()):
                 say(f"{side} tuned vs default: its best trial is the defaults, the default games")
                 played = base
+                if on_kept is not None:
+                    on_kept(len(base))
             else:
                 say(f"{side} tuned vs default")
                 played = check_batch(side, {**ai, side: t.best_spec})

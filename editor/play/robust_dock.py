@@ -68,13 +68,14 @@ class RobustRunner(QThread):
     folder that keeps the studies and check games (None: nothing kept). Signals ``stage(str)`` as
     each stage starts and as the kept files are read, ``step(i, n)`` as stage i of n starts,
     ``trial(done, score, best)`` after each tuning trial, ``games_done(n)`` as n more check games
-    end, ``done(RobustAnswer)`` (its verdict "interrupted" when a tuning was cancelled),
+    end, ``games_kept(n)`` as a check stage takes n games an earlier run kept, ``done(RobustAnswer)`` (its verdict "interrupted" when a tuning was cancelled),
     ``cancelled()`` (stopped in a check batch: its games so far kept) and ``failed(str)``."""
 
     stage = Signal(str)
     step = Signal(int, int)
     trial = Signal(int, float, float)
     games_done = Signal(int)
+    games_kept = Signal(int)
     done = Signal(object)
     cancelled = Signal()
     failed = Signal(str)
@@ -105,7 +106,8 @@ class RobustRunner(QThread):
                                  storage=study_files(self.storage, self.path) if self.storage else None,
                                  kept=kept_files(self.storage, self.path) if self.storage else None,
                                  on_stage=self.stage.emit, on_trial=self.trial.emit, on_games=self.games_done.emit,
-                                 should_stop=lambda: self._cancel, on_step=self.step.emit)
+                                 should_stop=lambda: self._cancel, on_step=self.step.emit,
+                                 on_kept=self.games_kept.emit)
         except KeyboardInterrupt:
             self.cancelled.emit()
             return
@@ -130,6 +132,7 @@ class RobustPanel(QWidget):
         self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-robust-")
         self._stage_no = 0
         self._stage_games = 0
+        self._stage_kept = 0
         lay = QVBoxLayout(self)
         intro = QLabel("Does the balance answer belong to the scenario or to the AI? Default against default, "
                        "then each side tuned against the other's defaults, on the same seeds.")
@@ -193,7 +196,7 @@ class RobustPanel(QWidget):
         self.answer = None
         self.table.setRowCount(0)
         self.verdict.setText("")
-        self._stage_no, self._stage_games = 0, 0
+        self._stage_no, self._stage_games, self._stage_kept = 0, 0, 0
         self.bar.setRange(0, 0)  # busy until the run says how many stages it has (_step)
         kept = (f"kept in {storage}" if storage else
                 "not kept (save the scenario to keep the studies and games beside it)")
@@ -206,6 +209,7 @@ class RobustPanel(QWidget):
         self.runner.step.connect(self._step)
         self.runner.trial.connect(self._trial)
         self.runner.games_done.connect(self._games)
+        self.runner.games_kept.connect(self._kept)
         self.runner.done.connect(self._done)
         self.runner.cancelled.connect(self._cancelled)
         self.runner.failed.connect(self._failed)
@@ -224,7 +228,7 @@ class RobustPanel(QWidget):
 
     def _step(self, i: int, n: int) -> None:
         """Stage ``i`` of ``n`` starts (core.robust_balance.robust_stages): the bar's part of it."""
-        self._stage_no, self._stage_games = i, 0
+        self._stage_no, self._stage_games, self._stage_kept = i, 0, 0
         self.bar.setRange(0, 1000 * n)
         self.bar.setValue(1000 * i)
 
@@ -236,7 +240,14 @@ class RobustPanel(QWidget):
         self._stage_games += n
         total = max(1, self.games.value())
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, self._stage_games / total)))
-        self.status.setText(f"check games: {self._stage_games} played (those kept from an earlier run not counted)")
+        kept = f" ({self._stage_kept} of them kept from an earlier run)" if self._stage_kept else ""
+        self.status.setText(f"check games: {self._stage_games} of {total}{kept}")
+
+    def _kept(self, n: int) -> None:
+        """A check stage takes ``n`` games an earlier run kept (or a side at its defaults the
+        default games): they count on the bar as played."""
+        self._stage_kept += n
+        self._games(n)
 
     def _idle(self) -> None:
         self.run_btn.setEnabled(True)

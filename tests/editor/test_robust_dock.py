@@ -93,7 +93,11 @@ def test_a_saved_scenario_keeps_its_check_beside_it_and_cancel_keeps_what_was_do
     assert panel.start()
     panel.runner.stage.connect(stages.append)
     panel.runner.step.connect(lambda i, n: steps.append((i, n, panel.bar.maximum(), panel.bar.value())))
+    kept_then = []
+    panel.runner.games_kept.connect(lambda n: kept_then.append((n, panel.bar.value())))
     _finished(panel, qtbot)
+    # the default games kept by the cancelled run count on the bar as it resumes
+    assert kept_then and kept_then[0][0] == len(kept["games"]) and kept_then[0][1] == int(1000 * len(kept["games"]) / 40)
     # the bar follows the run's stages (the default games, each side's tuning and games), told by
     # number: the kept games' message in the default stage does not move it
     assert steps == [(0, 5, 5000, 0), (0, 5, 5000, 0), (1, 5, 5000, 1000), (2, 5, 5000, 2000),
