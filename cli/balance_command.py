@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from cli.main import InputError, cli, playable
+from cli.main import MAX_GAMES, InputError, cli, playable
 
 __all__ = ["balance_cmd", "table_lines", "read_change_file"]
 
@@ -69,7 +69,7 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 @click.option("--target", required=True, metavar="SIDE=PERCENT", help="the balance wanted, e.g. german=50")
 @click.option("--band", default=5.0, show_default=True, type=click.FloatRange(0, 50),
               help="points either side of the target that count as reaching it")
-@click.option("--budget", default=2000, show_default=True, type=click.IntRange(1), help="games in all")
+@click.option("--budget", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES), help="games in all")
 @click.option("--try", "tries", multiple=True, metavar="CHANGE",
               help="a change to try (repeatable; docs/balance.md has the grammar): turns=8, russian.oob-=LMG")
 @click.option("--changes", "change_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -88,8 +88,8 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the table as JSON")
 @click.option("--robust", is_flag=True, help="check the best change's answer against tuned AIs (expensive)")
-@click.option("--trials", default=10, show_default=True, type=click.IntRange(1), help="with --robust: tuning trials a side")
-@click.option("--tune-games", default=10, show_default=True, type=click.IntRange(1),
+@click.option("--trials", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES), help="with --robust: tuning trials a side")
+@click.option("--tune-games", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="with --robust: games a tuning trial")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tuple[str, ...], change_file: str | None,
@@ -122,6 +122,15 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         ai = {**DEFAULT_AI, **parse_ai(ai_spec)} if ai_spec else dict(DEFAULT_AI)
     except ValueError as e:
         raise InputError(f"--ai: {e}") from None
+    # the players, their settings and the rules checked as ironcross playtest checks them: else
+    # every game would raise and the search would play nothing
+    from cli.main import _checked_ai
+
+    ai = _checked_ai(ai, system, scenario, loaded.data)
+    try:
+        system.resolve_rules(rules, ())
+    except ValueError as e:
+        raise click.UsageError(f"--rules: {e}") from None
     wk = system.whatif_changes()
     changes = list(tries) + (read_change_file(change_file) if change_file else [])
     try:

@@ -27,6 +27,11 @@ DATA_DIRS = (Path(__file__).resolve().parent.parent / "maps" / "data",
              Path(__file__).resolve().parent.parent / "scenarios" / "data")
 
 
+#: the most games (or trials) one command accepts: a batch's game list is built before the first
+#: game, so an absurd number is refused in words instead of filling the memory
+MAX_GAMES = 1_000_000
+
+
 class InputError(click.ClickException):
     """Invalid input: printed as the message alone, exit code 1."""
 
@@ -306,7 +311,7 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 
 @cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--games", default=20, show_default=True, type=click.IntRange(1), help="number of games")
+@click.option("--games", default=20, show_default=True, type=click.IntRange(1, MAX_GAMES), help="number of games")
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
 @click.option("--ai", "ai_spec", default=ai_spec_text(DEFAULT_AI), show_default=True,
               help="players per side, from the scenario's rule system (every system has heuristic, which plays to "
@@ -333,8 +338,8 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 @click.option("--robust", is_flag=True,
               help="say whether the answer depends on the AI: default vs default, then each side tuned against the "
                    "other (ironcross tune) on the same seeds; robust when no side gains more than 10 points")
-@click.option("--trials", default=30, show_default=True, type=click.IntRange(1), help="with --robust: tuning trials a side")
-@click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1),
+@click.option("--trials", default=30, show_default=True, type=click.IntRange(1, MAX_GAMES), help="with --robust: tuning trials a side")
+@click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="with --robust: games a tuning trial")
 @click.option("--storage", "storage_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="with --robust: keep each side's tuning study (SCENARIO-SIDE.optuna.db) and each pairing's "
@@ -575,7 +580,7 @@ def replay(file: str, verify: bool) -> None:
         actions = replay_decisions(file, rp, system)
     except DocumentError as e:
         raise InputError(str(e)) from None
-    game = system.new_game(setup, h["seed"], h.get("rules") or system.rules[0], tuple(h.get("options", ())))
+    game = system.new_game(setup, h["seed"], _header_rules(file, h, system), _header_options(file, h, system))
     try:
         for i, a in enumerate(actions):
             game.apply(a)
@@ -600,6 +605,26 @@ def replay(file: str, verify: bool) -> None:
     raise SystemExit(1)
 
 
+def _header_options(file: str, h: dict, system) -> tuple[str, ...]:
+    """The optional rules a replay's header names (a list of names), checked: InputError naming the
+    file otherwise (a hand-edited header)."""
+    options = h.get("options", ())
+    if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
+        raise InputError(f"{file}: its header's 'options' should be a list of optional rule names, not {options!r}")
+    _header_rules(file, h, system, tuple(options))
+    return tuple(options)
+
+
+def _header_rules(file: str, h: dict, system, options: tuple[str, ...] = ()) -> str:
+    """The rule level a replay's header names (None: the system's first), checked with ``options``
+    (:meth:`RuleSystem.resolve_rules`): InputError naming the file otherwise."""
+    rules = h.get("rules") or system.rules[0]
+    try:
+        return system.resolve_rules(str(rules), options)
+    except ValueError as e:
+        raise InputError(f"{file}: its header: {e}") from None
+
+
 def _verify_error_replay(file: str, rp, system) -> None:
     """``replay --verify`` of a game that raised: play it again from its scenario, seed and players
     (the header's ``ai``) and check that it takes the same decisions, logs the same events and raises
@@ -611,8 +636,8 @@ def _verify_error_replay(file: str, rp, system) -> None:
     first = (h.get("error") or "").splitlines()[0] if h.get("error") else ""
     if not h.get("ai"):
         raise InputError(f"{file}: an error replay without its players ('ai' in the header) cannot be re-played")
-    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], h.get("rules") or system.rules[0],
-                         tuple(h.get("options", ())), True, 200_000, h.get("fixed_setup"))
+    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], _header_rules(file, h, system),
+                         _header_options(file, h, system), True, 200_000, h.get("fixed_setup"))
     again = (res.error or "").splitlines()[0] if res.error else ""
     if res.outcome != "error":
         click.echo(f"{file}: NOT REPRODUCED: the re-run ends without an error (outcome {res.outcome}); recorded: {first}",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from cli.main import InputError, cli, playable
+from cli.main import MAX_GAMES, InputError, cli, playable
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files"]
 
@@ -27,15 +27,15 @@ def share_line(label: str, d: dict) -> str:
 @cli.command("tune")
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--side", required=True, help="the side whose AI settings are searched (german or russian)")
-@click.option("--trials", default=30, show_default=True, type=click.IntRange(1),
+@click.option("--trials", default=30, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="trials in the study (a resumed study counts the ones it has)")
-@click.option("--games", default=20, show_default=True, type=click.IntRange(1),
+@click.option("--games", default=20, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="games a trial; the same seeds for every trial (common random numbers)")
 @click.option("--seed", default=1, show_default=True, type=int, help="games' batch seed and the sampler's seed")
 @click.option("--player", default="heuristic", show_default=True, help="the tuned side's player")
 @click.option("--against", "against", default="heuristic", show_default=True, metavar="SPEC",
               help="the other side's player, with settings if any (heuristic:@settings.json)")
-@click.option("--check-games", type=click.IntRange(0), default=None,
+@click.option("--check-games", type=click.IntRange(0, MAX_GAMES), default=None,
               help="games of the final check on fresh seeds, default and tuned each (default: --games; 0: none)")
 @click.option("--storage", type=click.Path(dir_okay=False), default=None,
               help="the Optuna SQLite file (default: OUT.optuna.db); the same file resumes or extends the study")

@@ -189,11 +189,18 @@ def _read_kept(path: Path, header: dict) -> tuple[dict[int, GameResult], str | N
     if not isinstance(games, list):
         raise ValueError(f"{path}: 'games' is not a list")
     out: dict[int, GameResult] = {}
+    from core.rule_system import get as system_named
+
+    outcomes = (*system_named(header["system"]).sides, "draw", "error")
     for n, g in enumerate(games):
         ok = (isinstance(g, list) and len(g) == 5 and type(g[0]) is int and 0 <= g[0] and type(g[1]) is int
-              and type(g[2]) is str and type(g[3]) is int and (g[4] is None or type(g[4]) is str))
+              and type(g[2]) is str and type(g[3]) is int and 0 <= g[3] and (g[4] is None or type(g[4]) is str))
         if not ok:
             raise ValueError(f"{path}: games[{n}]: not [index, seed, outcome, turns, error]")
+        if g[2] not in outcomes or (g[2] == "error") != (g[4] is not None):
+            raise ValueError(f"{path}: games[{n}]: outcome {g[2]!r} with error {g[4]!r}: an outcome is one of "
+                             f"{', '.join(outcomes)}, and only an 'error' has its error text; delete the file to "
+                             "play its games again")
         if g[1] != derive_seed(header["seed"], g[0]):
             raise ValueError(f"{path}: games[{n}]: seed {g[1]} is not game {g[0]}'s of batch seed {header['seed']}")
         out[g[0]] = GameResult(g[0], g[1], g[2], g[3], error=g[4])

@@ -299,7 +299,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
 
     from core.robust_balance import scenario_version
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # errors only: Optuna would log a trial stopped by Ctrl-C as a failed one, with a traceback
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     if not space:
         raise ValueError("nothing to tune: the search space is empty")
     other = next(s for s in ("german", "russian") if s != side)

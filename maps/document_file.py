@@ -173,8 +173,19 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, flushed to disk,
     then renamed over ``path``; on any failure (a full disk) the temporary file is removed and
-    ``path`` is untouched. Raises OSError."""
+    ``path`` is untouched. A symbolic link is followed (its target is written, the link stays); a
+    path that is no regular file (``/dev/stdout``, a named pipe) is written through, as a plain
+    open() would, since nothing could be renamed over it. Raises OSError (IsADirectoryError for a
+    folder)."""
     p = Path(path)
+    if p.is_symlink():
+        p = p.resolve()
+    if p.exists() and not p.is_file():
+        if p.is_dir():
+            raise IsADirectoryError(21, "is a folder", str(path))
+        with open(p, "wb") as f:
+            f.write(data)
+        return
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent))
     try:

@@ -246,3 +246,20 @@ def test_ironcross_place_factory_makes_the_same_value_as_the_dataclass():
         assert ic.action_from_json(ic.action_to_json(fast)) == made
         with pytest.raises(AttributeError):
             fast.hex = "0101"  # FrozenInstanceError is an AttributeError
+
+
+@pytest.mark.parametrize("header,says", [
+    ({"rules": "ultra"}, "its header: unknown rules 'ultra'"),
+    ({"options": ["nope"]}, "its header: unknown optional rule"),
+    ({"options": "nope"}, "its header's 'options' should be a list of optional rule names, not 'nope'"),
+])
+def test_replay_verify_of_a_header_with_unknown_rules_names_the_file(tmp_path, header, says):
+    from core.replay import write_replay as write
+
+    good = ic.action_to_json(ic.EndSetup())
+    p = tmp_path / "h.jsonl"
+    write(p, {"scenario": str(S1), "rule_system": "ironcross", "seed": 1, **header},
+          [{"kind": "action", "side": "german", "action": good}])
+    res = CliRunner().invoke(cli, ["replay", str(p), "--verify"])
+    assert res.exit_code == 1 and f"{p}: {says}" in res.output, res.output
+    assert "Traceback" not in res.output and isinstance(res.exception, SystemExit)

@@ -29,6 +29,15 @@ def test_bad_target_and_bad_change_are_refused():
     assert r.exit_code == 2 and "SIDE=PERCENT" in r.output
     r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "turns+=x"])
     assert r.exit_code == 1 and "no whole number" in r.output
+    # players, settings and rules are checked as ironcross playtest checks them (else every game
+    # would raise and the search would play nothing, exit 0)
+    base = ["balance", S1, "--target", "german=50", "--try", "turns=8", "--budget", "2", "--workers", "1"]
+    r = CliRunner().invoke(cli, [*base, "--ai", "german=skynet"])
+    assert r.exit_code == 1 and "unknown AI player 'skynet'" in r.output
+    r = CliRunner().invoke(cli, [*base, "--ai", "german=heuristic:aggression=9"])
+    assert r.exit_code == 1 and "aggression" in r.output
+    r = CliRunner().invoke(cli, [*base, "--rules", "ultra"])
+    assert r.exit_code == 2 and "unknown rules 'ultra'" in r.output
 
 
 def test_invalid_listed_not_played_and_json(tmp_path, monkeypatch):

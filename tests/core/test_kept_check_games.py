@@ -123,6 +123,17 @@ def test_a_damaged_kept_file_is_a_clear_error(race, tmp_path):
     f.write_text(json.dumps(doc))
     with pytest.raises(ValueError, match=r"checks\.json: games\[1\]: seed .* is not game 1's of batch seed 5"):
         rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    good = json.loads(json.dumps(doc["games"][1]))
+    good[1] -= 1
+    for outcome, error in (("martian", None), ("error", None), ("german", "boom")):
+        doc["games"][1] = [good[0], good[1], outcome, good[3], error]  # outcomes no game can have
+        f.write_text(json.dumps(doc))
+        with pytest.raises(ValueError, match=rf"games\[1\]: outcome '{outcome}' with error .*delete the file"):
+            rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    doc["games"][1] = [good[0], good[1], good[2], -3, good[4]]
+    f.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"games\[1\]: not \[index, seed, outcome, turns, error\]"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
     doc["games"][1] = "german"
     f.write_text(json.dumps(doc))
     with pytest.raises(ValueError, match=r"games\[1\]: not \[index, seed, outcome, turns, error\]"):

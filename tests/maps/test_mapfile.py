@@ -192,3 +192,31 @@ def test_atomic_save_gives_the_usual_file_mode(tmp_path):
         assert (tmp_path / "a.json").stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(umask)
+
+
+def test_an_atomic_save_follows_a_link_and_writes_through_what_is_no_regular_file(tmp_path):
+    """``--json`` and every other output: a symbolic link stays a link and its target gets the
+    content; a named pipe (or /dev/stdout) is written through, never replaced by a file; a folder
+    is refused."""
+    import os
+    import threading
+
+    from maps.document_file import atomic_write_text
+
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    atomic_write_text(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    atomic_write_text(fifo, "through")
+    reader.join(10)
+    assert got == ["through"] and not fifo.is_file()
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(IsADirectoryError):
+        atomic_write_text(tmp_path / "folder", "x")
