@@ -380,6 +380,15 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     except ValueError as e:
         raise InputError(f"--ai: {e}") from None
     ai = _checked_ai(ai, system, scenario, loaded.data)
+    for opt, value in (("--json", json_out), ("--replays", replays)):
+        if value is not None and not str(value).strip():
+            raise click.UsageError(f"{opt}: an empty file name")
+    if not robust:  # options that only a robust run reads, given without it: said, not ignored
+        ctx = click.get_current_context()
+        alone = [opt for opt, name in (("--trials", "trials"), ("--tune-games", "tune_games"), ("--storage", "storage_dir"))
+                 if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+        if alone:
+            raise click.UsageError(f"{', '.join(alone)} only with --robust")
     if robust:  # the robust verdict (cli/tune_command.py) plays its own batches
         from cli.tune_command import robust_playtest
 

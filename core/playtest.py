@@ -181,9 +181,13 @@ def parse_ai(text: str | None) -> dict[str, str]:
     if not text:
         return out
     last = None
+    named: set[str] = set()
     for part in text.split(","):
         key = part.split("=", 1)[0].strip().lower() if "=" in part else None
         if key in out:
+            if key in named:  # "german=heuristic,german=random": which one was meant?
+                raise ValueError(f"the side {key} is named twice")
+            named.add(key)
             side, name = key, part.split("=", 1)[1].strip()
             out[side] = name if ":" in name else name.lower()
             last = side

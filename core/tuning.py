@@ -320,6 +320,11 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     name = study_name or default_study_name(scenario_path, side, player)
     with contextlib.ExitStack() as held:
         try:
+            if storage:  # a study in a folder not made yet: made, as for --json
+                try:
+                    Path(storage).resolve().parent.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise ValueError(f"{storage}: cannot make its folder: {e.strerror or e}") from None
             db = held.enter_context(_study_file(storage)) if storage else None
             study = optuna.create_study(direction="maximize", storage=db, study_name=name, load_if_exists=True,
                                         sampler=optuna.samplers.TPESampler(seed=seed))

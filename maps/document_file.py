@@ -186,7 +186,11 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         with open(p, "wb") as f:
             f.write(data)
         return
-    p.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a part of the folder's path is a file
+        bad = next((q for q in (p.parent, *p.parent.parents) if q.exists() and not q.is_dir()), p.parent)
+        raise NotADirectoryError(20, f"{bad} is a file, not a folder", str(bad)) from None
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent))
     try:
         with os.fdopen(fd, "wb") as f:

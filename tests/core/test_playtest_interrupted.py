@@ -245,3 +245,14 @@ def test_an_error_a_worker_raises_outside_a_game_reaches_the_caller_with_its_tra
     with pytest.raises(ValueError, match="no such hex") as e:
         playtest.run_batch(sc, 4, 1, RANDOM, workers=2)
     assert isinstance(e.value.__cause__, playtest.WorkerTraceback) and "in chunk" in str(e.value.__cause__)
+
+
+def test_playtest_refuses_options_it_would_ignore(tmp_path):
+    """An empty --json, a side named twice in --ai, and options only a robust run reads given
+    without --robust: a usage error (exit 2) naming them, never silently ignored."""
+    sc = short_scenario(tmp_path, turns=1)
+    for args, says in ((["--json", ""], "--json: an empty file name"),
+                       (["--ai", "german=random,german=heuristic"], "the side german is named twice"),
+                       (["--trials", "3", "--storage", str(tmp_path)], "--trials, --storage only with --robust")):
+        r = CliRunner().invoke(cli, ["playtest", sc, "--games", "1", "--workers", "1", *args])
+        assert r.exit_code in (1, 2) and says in r.output, (args, r.output)

@@ -391,3 +391,9 @@ def test_a_tuning_asked_to_stop_ends_after_the_running_trial_and_keeps_it(race, 
     assert res.interrupted and res.trials == 2 and done == [1, 2]
     more = _tune(race, trials=4, games=6, storage=db)
     assert more.trials == 4 and not more.interrupted and more.history[:2] == res.history
+
+
+def test_a_study_in_a_folder_not_made_yet_makes_it(race, tmp_path):
+    """``--storage DIR/x.db`` in a folder that does not exist yet makes it, as ``--json`` does."""
+    db = tmp_path / "new" / "sub" / "study.db"
+    assert _tune(race, trials=1, games=4, storage=str(db)).trials == 1 and db.is_file()

@@ -220,3 +220,13 @@ def test_an_atomic_save_follows_a_link_and_writes_through_what_is_no_regular_fil
     (tmp_path / "folder").mkdir()
     with pytest.raises(IsADirectoryError):
         atomic_write_text(tmp_path / "folder", "x")
+
+
+def test_an_atomic_save_under_a_file_names_the_file_in_the_way(tmp_path):
+    from maps.document_file import atomic_write_text
+
+    (tmp_path / "afile.txt").write_text("x")
+    with pytest.raises(NotADirectoryError) as e:
+        atomic_write_text(tmp_path / "afile.txt" / "sub" / "out.json", "{}")
+    assert e.value.filename == str(tmp_path / "afile.txt") and f"{tmp_path / 'afile.txt'} is a file, not a folder" in \
+        e.value.strerror
