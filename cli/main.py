@@ -299,6 +299,9 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
     stored = (data or {}).get("ai_settings") if isinstance(data, dict) else None
     if isinstance(stored, dict) and system.player_settings is not None:
         for side, block in stored.items():
+            if isinstance(block, dict) and str(block.get("player", "heuristic")) not in system.players:
+                raise InputError(f"{scenario}: ai_settings.{side}.player: unknown AI player {block.get('player')!r}; "
+                                 f"known: {', '.join(sorted(system.players))}")
             if isinstance(block, dict) and block.get("settings"):
                 spec = str(block.get("player", "heuristic")) + ":" + ",".join(
                     f"{k}={v!r}" for k, v in block["settings"].items())

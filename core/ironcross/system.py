@@ -419,6 +419,30 @@ def describe_event(e: dict) -> str:
 
 
 # ---------------------------------------------------------------------------- scenario files
+def ai_settings_problems(path: str, sc) -> None:
+    """The behaviour settings a scenario stores per side (``ai_settings``) checked as a game would
+    use them: a known AI player, and settings it takes, each known and in range
+    (:func:`core.ironcross.players.canonical_settings`). Raises ``DocumentError`` naming the file
+    and ``$.ai_settings.SIDE...`` (a stored player nobody knows would silently never apply)."""
+    from core.ironcross.players import PLAYERS, canonical_settings
+    from maps.document_file import DocumentError, Problem
+
+    problems = []
+    for side, block in (sc.ai_settings or {}).items():
+        if block.player not in PLAYERS:
+            problems.append(Problem(f"$.ai_settings.{side}.player", f"unknown AI player {block.player!r}; known: "
+                                    f"{', '.join(sorted(PLAYERS))}"))
+            continue
+        if block.settings:
+            spec = block.player + ":" + ",".join(f"{k}={v!r}" for k, v in block.settings.items())
+            try:
+                canonical_settings(spec)
+            except ValueError as e:
+                problems.append(Problem(f"$.ai_settings.{side}.settings", str(e)))
+    if problems:
+        raise DocumentError(path, problems)
+
+
 def summarise_scenario(path: str, data) -> str:
     """``ironcross validate``'s line for an Iron Cross scenario: number, title, map sections, turns
     and each side's OOB. Raises ``DocumentError`` naming the file, the JSON path and the problem
@@ -426,6 +450,7 @@ def summarise_scenario(path: str, data) -> str:
     from scenarios.scenario_file import scenario_from_data
 
     sc = scenario_from_data(data, path)
+    ai_settings_problems(path, sc)
     g, r = sc.german, sc.russian
 
     def count(n: int, one: str) -> str:

@@ -108,6 +108,15 @@ def test_a_scenario_stores_settings_per_side_with_provenance(tmp_path):
     p.write_text(json.dumps(data))
     r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--quiet"])
     assert r.exit_code == 1 and "ai_settings.german" in r.output and "'aggression'" in r.output
+    # validate checks them as a game uses them, and a stored player nobody knows (it would never
+    # apply) is named by both
+    r = CliRunner().invoke(cli, ["validate", str(p)])
+    assert r.exit_code == 1 and "$.ai_settings.german.settings: setting 'aggression' = 40" in r.output
+    data["ai_settings"]["german"] = {"player": "skynet"}
+    p.write_text(json.dumps(data))
+    for cmd in (["validate", str(p)], ["playtest", str(p), "--games", "1", "--quiet"]):
+        r = CliRunner().invoke(cli, cmd)
+        assert r.exit_code == 1 and "ai_settings.german.player: unknown AI player 'skynet'" in r.output, r.output
 
 
 def _mg_duel():
