@@ -40,6 +40,10 @@ def test_defaults_are_the_original_constants_and_round_trip():
     ("fire_threshold=-1", ["'fire_threshold'", "allowed 0 to 2"]),
     ("intensive_fire_from_turn=1.5", ["'intensive_fire_from_turn'"]),
     ("aggression", ["NAME=VALUE"]),
+    ("=1", ["a value without a setting name", "NAME=VALUE"]),
+    ("@", ["'@' without a file name"]),
+    ("aggression=nan", ["'aggression' = 'nan': not a finite number"]),
+    ("aggression=-inf", ["'aggression' = '-inf': not a finite number"]),
 ])
 def test_unknown_or_out_of_range_settings_are_named(text, words):
     with pytest.raises(SettingsError) as e:

@@ -16,6 +16,8 @@ starts.
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Any
 
@@ -251,9 +253,10 @@ def _number(text: str) -> Any:
     except ValueError:
         pass
     try:
-        return float(t)
+        x = float(t)
     except ValueError:
         return t  # pydantic names it
+    return x if math.isfinite(x) else t  # nan, inf: no number a setting can take (pydantic names it)
 
 
 def parse_settings(text: str, where: str = "") -> BehaviorSettings:
@@ -264,12 +267,23 @@ def parse_settings(text: str, where: str = "") -> BehaviorSettings:
         if not part:
             continue
         if part.startswith("@"):
+            if not part[1:].strip():
+                raise SettingsError(f"{where}'@' without a file name (@FILE reads the settings from FILE)")
             values.update(load_settings_file(part[1:]).model_dump(exclude_defaults=True))
             continue
         if "=" not in part:
             raise SettingsError(f"{where}expected NAME=VALUE, got {part!r}")
         k, v = part.split("=", 1)
-        values[k.strip()] = _number(v)
+        if not k.strip():
+            raise SettingsError(f"{where}a value without a setting name: {part!r} (expected NAME=VALUE)")
+        x = _number(v)
+        try:
+            finite = not isinstance(x, str) or math.isfinite(float(x))
+        except ValueError:
+            finite = True  # no number at all: pydantic names it
+        if not finite:
+            raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number")
+        values[k.strip()] = x
     return settings_from_mapping(values, where)
 
 
