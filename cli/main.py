@@ -597,7 +597,7 @@ def replay(file: str, verify: bool) -> None:
         for i, a in enumerate(actions):
             game.apply(a)
     except Exception as e:  # an illegal action on re-run is a divergence, not a crash
-        click.echo(f"DIVERGED: decision {i} ({system.action_to_json(a)}) is refused on re-run: {e}", err=True)
+        click.echo(f"{file}: DIVERGED: decision {i} ({system.action_to_json(a)}) is refused on re-run: {e}", err=True)
         raise SystemExit(1)
     rerun = _json.loads(_json.dumps(game.events, default=str))
     d = first_divergence(rp.events, rerun)

@@ -400,6 +400,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             problem = stored_setup_problem(f, default_study_name(scenario_path, side, player),
                                            study_setup(tune_games, tune_seed, player, None, space, defaults,
                                                        scenario_version(scenario_path)))
+            if problem is not None and "was run with other settings" not in problem:
+                raise ValueError(problem)  # no study file at all: the hint below is not for it
             if problem is not None:
                 raise ValueError(f"{problem} (a robust run tunes each side on the batch seed after its own: "
                                  f"{tune_seed} for seed {seed}; another seed, another number of games a "
