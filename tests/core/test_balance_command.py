@@ -40,15 +40,6 @@ def test_bad_target_and_bad_change_are_refused():
     assert r.exit_code == 2 and "unknown rules 'ultra'" in r.output
 
 
-def test_only_invalid_candidates_is_an_error_after_the_table(tmp_path, monkeypatch):
-    calls: list = []
-    monkeypatch.setattr(playtest, "run_batch", fake_batch(calls))
-    r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "russian.hidden+=1", "--budget",
-                                 "8", "--first", "4", "--quiet"])
-    assert r.exit_code == 1, r.output
-    assert "invalid, not played" in r.output and "every candidate is invalid" in r.output
-
-
 def test_invalid_listed_not_played_and_json(tmp_path, monkeypatch):
     calls: list = []
     monkeypatch.setattr(playtest, "run_batch", fake_batch(calls))
