@@ -397,16 +397,14 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     for side in system.sides:
         f = storage(side) if storage else None
         if f:
-            problem = stored_setup_problem(f, default_study_name(scenario_path, side, player),
-                                           study_setup(tune_games, tune_seed, player, None, space, defaults,
-                                                       scenario_version(scenario_path)))
-            if problem is not None and "was run with other settings" not in problem:
-                raise ValueError(problem)  # no study file at all: the hint below is not for it
+            problem = stored_setup_problem(
+                f, default_study_name(scenario_path, side, player),
+                study_setup(tune_games, tune_seed, player, None, space, defaults, scenario_version(scenario_path)),
+                hint=f" (a robust run tunes each side on the batch seed after its own: {tune_seed} for seed "
+                     f"{seed}; another seed, another number of games a trial or another version of the scenario "
+                     "or the code needs another --storage folder)")
             if problem is not None:
-                raise ValueError(f"{problem} (a robust run tunes each side on the batch seed after its own: "
-                                 f"{tune_seed} for seed {seed}; another seed, another number of games a "
-                                 "trial or another version of the scenario or the code needs another "
-                                 "--storage folder)")
+                raise ValueError(problem)
     # and kept check games of another scenario file, seed or code: refused before the first game too
     for pairing in ("default", *system.sides):
         f = kept(pairing) if kept else None

@@ -204,11 +204,12 @@ def setup_difference(stored: Mapping, setup: Mapping) -> str | None:
     return "; ".join(parts) or None
 
 
-def stored_setup_problem(storage: str, study_name: str, setup: Mapping) -> str | None:
+def stored_setup_problem(storage: str, study_name: str, setup: Mapping, hint: str = "") -> str | None:
     """Why a run with ``setup`` (:func:`study_setup`) cannot extend the study ``study_name`` kept
     in the Optuna SQLite file ``storage`` (the error :func:`tune` would raise, in words), or None
     when it can (also when the file or the study does not exist yet): a long run checks this before
-    it plays any game. Raises ImportError without Optuna."""
+    it plays any game. ``hint`` follows the words for a study of other settings (not those for a
+    file that is no study). Raises ImportError without Optuna."""
     import optuna
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -229,7 +230,7 @@ def stored_setup_problem(storage: str, study_name: str, setup: Mapping) -> str |
     except ValueError as e:  # no SQLite file (_study_file)
         return str(e)
     differ = setup_difference(stored, setup) if stored is not None else None
-    return None if differ is None else _other_settings(storage, study_name, differ)
+    return None if differ is None else _other_settings(storage, study_name, differ) + hint
 
 
 def _other_settings(storage: str, study_name: str, differ: str) -> str:
