@@ -592,7 +592,7 @@ def replay(file: str, verify: bool) -> None:
         actions = replay_decisions(file, rp, system)
     except DocumentError as e:
         raise InputError(str(e)) from None
-    game = system.new_game(setup, h["seed"], _header_rules(file, h, system), _header_options(file, h, system))
+    game = system.new_game(setup, h["seed"], *_header_rules(file, h, system))
     try:
         for i, a in enumerate(actions):
             game.apply(a)
@@ -617,22 +617,15 @@ def replay(file: str, verify: bool) -> None:
     raise SystemExit(1)
 
 
-def _header_options(file: str, h: dict, system) -> tuple[str, ...]:
-    """The optional rules a replay's header names (a list of names), checked: InputError naming the
-    file otherwise (a hand-edited header)."""
+def _header_rules(file: str, h: dict, system) -> tuple[str, tuple[str, ...]]:
+    """(rule level, optional rules) a replay's header names (no level: the system's first), checked
+    as a game checks them (:meth:`RuleSystem.resolve_rules`): InputError naming the file otherwise
+    (a hand-edited header)."""
     options = h.get("options", ())
     if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
         raise InputError(f"{file}: its header's 'options' should be a list of optional rule names, not {options!r}")
-    _header_rules(file, h, system, tuple(options))
-    return tuple(options)
-
-
-def _header_rules(file: str, h: dict, system, options: tuple[str, ...] = ()) -> str:
-    """The rule level a replay's header names (None: the system's first), checked with ``options``
-    (:meth:`RuleSystem.resolve_rules`): InputError naming the file otherwise."""
-    rules = h.get("rules") or system.rules[0]
     try:
-        return system.resolve_rules(str(rules), options)
+        return system.resolve_rules(str(h.get("rules") or system.rules[0]), tuple(options)), tuple(options)
     except ValueError as e:
         raise InputError(f"{file}: its header: {e}") from None
 
@@ -648,8 +641,9 @@ def _verify_error_replay(file: str, rp, system) -> None:
     first = (h.get("error") or "").splitlines()[0] if h.get("error") else ""
     if not h.get("ai"):
         raise InputError(f"{file}: an error replay without its players ('ai' in the header) cannot be re-played")
-    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], _header_rules(file, h, system),
-                         _header_options(file, h, system), True, 200_000, h.get("fixed_setup"))
+    rules, options = _header_rules(file, h, system)
+    res, payload = _play(h["scenario"], h.get("index", 0), h["seed"], h["ai"], rules, options, True, 200_000,
+                         h.get("fixed_setup"))
     again = (res.error or "").splitlines()[0] if res.error else ""
     if res.outcome != "error":
         click.echo(f"{file}: NOT REPRODUCED: the re-run ends without an error (outcome {res.outcome}); recorded: {first}",
