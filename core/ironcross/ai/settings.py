@@ -253,10 +253,9 @@ def _number(text: str) -> Any:
     except ValueError:
         pass
     try:
-        x = float(t)
+        return float(t)
     except ValueError:
         return t  # pydantic names it
-    return x if math.isfinite(x) else t  # nan, inf: no number a setting can take (pydantic names it)
 
 
 def parse_settings(text: str, where: str = "") -> BehaviorSettings:
@@ -277,11 +276,7 @@ def parse_settings(text: str, where: str = "") -> BehaviorSettings:
         if not k.strip():
             raise SettingsError(f"{where}a value without a setting name: {part!r} (expected NAME=VALUE)")
         x = _number(v)
-        try:
-            finite = not isinstance(x, str) or math.isfinite(float(x))
-        except ValueError:
-            finite = True  # no number at all: pydantic names it
-        if not finite:
+        if isinstance(x, float) and not math.isfinite(x):  # nan, inf: no setting takes them
             raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number")
         values[k.strip()] = x
     return settings_from_mapping(values, where)
