@@ -427,14 +427,11 @@ def ai_settings_problems(path: str, sc) -> None:
     from core.ironcross.players import PLAYERS, canonical_settings
     from maps.document_file import DocumentError, Problem
 
-    problems = []
-    for side, block in (sc.ai_settings or {}).items():
-        if block.player not in PLAYERS:
-            problems.append(Problem(f"$.ai_settings.{side}.player", f"unknown AI player {block.player!r}; known: "
-                                    f"{', '.join(sorted(PLAYERS))}"))
-            continue
-        if block.settings:
-            spec = block.player + ":" + ",".join(f"{k}={v!r}" for k, v in block.settings.items())
+    problems = [Problem(f"$.ai_settings.{side}.player", f"unknown AI player {block.player!r}; known: "
+                        f"{', '.join(sorted(PLAYERS))}")
+                for side, block in (sc.ai_settings or {}).items() if block.player not in PLAYERS]
+    for side, spec in stored_ai(sc).items():
+        if spec.split(":")[0] in PLAYERS:
             try:
                 canonical_settings(spec)
             except ValueError as e:
