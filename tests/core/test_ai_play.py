@@ -1232,3 +1232,66 @@ def test_target_priority_leaves_out_a_target_far_below_the_same_firers_best():
     assert _last_turn_fire_choice(f"{last},poor_target_ratio=0.7", length=1) == "1502"
     assert _last_turn_fire_choice(f"{last},poor_target_ratio=0.3", length=1) == "1508"
     assert _last_turn_fire_choice(last, length=1) == "1508"  # 0: every target kept
+
+
+def test_unhurried_caution_weighs_losses_more_only_for_an_attacker_with_time_to_spare():
+    """``unhurried_caution``: an attacking group with no time pressure weighs its expected fire
+    losses that many times as much; the extra care fades with the pressure (half at half of
+    UNHURRIED_PRESSURE) and is gone once its march needs that share of the Movement Phases left,
+    where the attacker must hurry. A defender's weight and the mine weight are untouched."""
+    from core.ironcross.ai.movement import UNHURRIED_PRESSURE
+    from core.ironcross.ai.settings import parse_settings
+
+    def weights(settings):
+        units = [inf("G1", "german"), inf("R1", "russian", pr=6)]
+        g = small_game(units, {"G1": "1510", "R1": "1901"}, length=6)
+        _objectives(g, [_occupy(["1503"])], [],
+                    lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+        advance_to(g, Phase.MOVEMENT)
+        p = HeuristicPlayer(1, parse_settings(settings))
+        v = PlayerView(g, "german")
+        p.choose(v, "german", g.legal_actions())
+        assert p.posture == "attack"
+        out = []
+        for press in (0.0, UNHURRIED_PRESSURE / 2, UNHURRIED_PRESSURE, 1.0):
+            gp = p._gprops([v.unit("G1")])
+            gp["press"] = press
+            out.append(p._risk_weight(v, gp))
+        p.posture = "defend"
+        p._dc.pop("weights", None)
+        gp = p._gprops([v.unit("G1")])
+        return out, p._risk_weight(v, gp), p._mine_weight(v)
+
+    base, base_def, base_mine = weights("unhurried_caution=1")
+    care, care_def, care_mine = weights("unhurried_caution=2.5")
+    assert care[0] == pytest.approx(2.5 * base[0])
+    assert care[1] == pytest.approx(1.75 * base[1])
+    assert care[2:] == pytest.approx(base[2:])
+    assert (care_def, care_mine) == pytest.approx((base_def, base_mine))
+
+
+def _plan_past_an_mmg(settings: str, length: int) -> tuple[str, list[str]]:
+    """Five Germans at 1511 bound for 1501, a Russian MMG at 1505 watching the straight way, woods
+    off to the side at 1709, 1710 and 1809; a game of ``length`` Game Turns. (end hex, path) of
+    their plan for 6 MPs."""
+    from core.ironcross.ai.settings import parse_settings
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1709": 3, "1710": 3, "1809": 3})
+    units = [inf(f"G{i}", "german") for i in range(5)] + [cw("RM", "russian", ap=8, rng=12, pr=9)]
+    g = small_game(units, {**{f"G{i}": "1511" for i in range(5)}, "RM": ("1505", False, 4)}, hexmap=m, length=length)
+    _objectives(g, [_occupy(["1501"])], [],
+                lambda st, game: "german" if any(u.hex == "1501" for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(4, parse_settings(settings))
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())
+    _gain, dest, path, *_ = p._plan(v, [g.units[f"G{i}"] for i in range(5)], 6.0, False)
+    return dest, path
+
+
+def test_unhurried_caution_an_attacker_with_time_to_spare_takes_cover_off_its_way():
+    """Twelve Game Turns for a march of two: with ``unhurried_caution=2.5`` the group leaves the
+    straight way past the MMG for the woods at 1710; by default it walks on toward its goal in
+    the MMG's sight. In a game of two Game Turns (no time to spare) both plans are the same."""
+    assert _plan_past_an_mmg("unhurried_caution=1", 12)[0] == "1507"
+    assert _plan_past_an_mmg("unhurried_caution=2.5", 12) == ("1710", ["1511", "1611", "1710"])
+    assert _plan_past_an_mmg("unhurried_caution=2.5", 2) == _plan_past_an_mmg("unhurried_caution=1", 2)

@@ -66,6 +66,9 @@ MARKED_HOLD_ODDS = 1.0
 #: the weight of expected losses (unit values) in a move's utility, before the attacker's discounts
 #: for stalls and time pressure (:meth:`MovementMixin._risk_weight`; ``self_preservation`` scales it)
 ATTACK_RISK_WEIGHT, DEFEND_RISK_WEIGHT = 0.8, 1.3
+#: ``unhurried_caution``: the time pressure (turns its march needs over the Movement Phases left,
+#: :meth:`MovementMixin._pressure`) at which an attacker's extra care has faded to none
+UNHURRIED_PRESSURE = 0.5
 
 
 @lru_cache(maxsize=100_000)  # actions are frozen dataclasses: the same action, the same key
@@ -692,11 +695,17 @@ class MovementMixin:
         """The weight of expected losses for the group: an attacker whose goal is as far as the
         turns left allow (pressure over 0.3) accepts more risk (a goal missed loses the game), and
         so does one that stood still, away from its goal, in its last Movement Phases (0.6 times
-        for each, at most four: a stalemate before the enemy's guns)."""
+        for each, at most four: a stalemate before the enemy's guns). ``unhurried_caution`` scales
+        an attacker's weight by how much time it has to spare (pressure below
+        :data:`UNHURRIED_PRESSURE`)."""
         wr = self._weights(view)[2]
         if self.posture == "attack":
             wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
             wr *= 0.6 ** min(g.get("stall", 0), 4)
+            uc = self.settings.unhurried_caution
+            if uc != 1.0:
+                # an attacker with time to spare can afford care; one that must hurry cannot
+                wr *= 1.0 + (uc - 1.0) * max(0.0, 1.0 - g.get("press", 0.0) / UNHURRIED_PRESSURE)
         return wr
 
     def _mine_weight(self, view) -> float:

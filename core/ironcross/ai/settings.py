@@ -50,6 +50,11 @@ class BehaviorSettings(BaseModel):
     self_preservation: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the weight of expected losses (enemy opportunity and next fire, mines) when "
         "choosing where to move (0 = ignore danger, 4 = very cautious)"))
+    unhurried_caution: float = Field(1.0, ge=0.25, le=4.0, description=(
+        "when attacking: multiplier of the weight of expected fire losses in a move for a group with time "
+        "to spare, in full at no time pressure (its goal reached in no time) and fading to none at half "
+        "the Movement Phases left needed for its march (mines keep self_preservation alone; "
+        "1 = no change)"))
     hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when attacking (a "
         "defender uses defend_hold_objective)"))
