@@ -537,7 +537,7 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
     return out
 
 
-def _ignore_sigint() -> None:
+def _leave_stop_signals_to_parent() -> None:
     """Ctrl-C (and a SIGTERM sent to the whole process group, as job schedulers do) reaches the
     workers too: they leave it to the parent, which keeps the finished games and stops them."""
     import signal
@@ -555,7 +555,7 @@ def _pool_worker(conn) -> None:
     """A local pool worker's loop: receive a task (:func:`_run_chunk`'s argument), send back
     ``(True, result)`` or ``(False, (exception, traceback text))``; stop at ``None`` or when the
     parent's end of the pipe is closed."""
-    _ignore_sigint()
+    _leave_stop_signals_to_parent()
     while True:
         try:
             task = conn.recv()

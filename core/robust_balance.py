@@ -40,7 +40,8 @@ from core.rule_system import load_scenario
 from core.tuning import TuneResult, default_study_name, read_studies, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
-           "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE"]
+           "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE",
+           "robust_stages"]
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0

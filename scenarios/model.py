@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from maps.provenance import Provenance
 from scenarios.regions import NorthIndicator, Region
@@ -778,6 +778,21 @@ class AppliedErratum(_Strict):
     line: str = ""
 
 
+def _setting_value(v):
+    """A stored behaviour setting's value: a number or true/false (the file's JSON types; a number
+    written as text is refused, as everywhere in the strict model); anything else is one error
+    naming what it is, not one per accepted type."""
+    if isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, str):
+        raise ValueError(f"a setting's value must be a number, not the text {v!r}")
+    raise ValueError(f"a setting's value must be a number, not {type(v).__name__} {v!r}")
+
+
+#: a behaviour setting's stored value (:class:`AISettingsBlock`)
+SettingValue = Annotated[Union[float, int, bool], BeforeValidator(_setting_value)]
+
+
 class AISettingsBlock(_Strict):
     """Behaviour settings of one side's AI stored in the scenario (``docs/ai.md``, "Behaviour
     settings"): the player they are for, the settings that differ from its defaults (checked by the
@@ -786,7 +801,7 @@ class AISettingsBlock(_Strict):
     that found them, e.g. ``ironcross tune ... --side german --trials 30 --games 20 --seed 1``)."""
 
     player: str = "heuristic"
-    settings: dict[str, float | int | bool] = Field(default_factory=dict)
+    settings: dict[str, SettingValue] = Field(default_factory=dict)
     provenance: Literal["default", "designer", "tuned"] = "designer"
     by: str = ""
 

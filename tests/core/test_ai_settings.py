@@ -121,6 +121,13 @@ def test_a_scenario_stores_settings_per_side_with_provenance(tmp_path):
     for cmd in (["validate", str(p)], ["playtest", str(p), "--games", "1", "--quiet"]):
         r = CliRunner().invoke(cli, cmd)
         assert r.exit_code == 1 and "ai_settings.german.player: unknown AI player 'skynet'" in r.output, r.output
+    # a value that is no number is one error naming what it is (not one per number type)
+    for value, said in (("abc", "not the text 'abc'"), ([1], "not list [1]")):
+        data["ai_settings"]["german"] = {"player": "heuristic", "settings": {"aggression": value}}
+        p.write_text(json.dumps(data))
+        r = CliRunner().invoke(cli, ["validate", str(p)])
+        assert r.exit_code == 1 and r.output.count("aggression") == 1, r.output
+        assert f"$.ai_settings.german.settings.aggression: a setting's value must be a number, {said}" in r.output
 
 
 def _mg_duel():
