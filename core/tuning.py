@@ -348,7 +348,8 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
             # trials again (the same settings, played twice); seeded from the seed and the trials
             # kept it goes on with new ones, and a run in one go samples as it always did
             study.sampler = optuna.samplers.TPESampler(seed=derive_seed(seed, len(done)) % 2 ** 32)
-        elif defaults is not None:
+        elif defaults is not None and not study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,)):
+            # the defaults' trial first, once: a run stopped before it was played left it queued
             study.enqueue_trial({k: float(defaults[k]) for k in space if k in defaults})
         history: list[float] = [t.value for t in done]
 

@@ -397,3 +397,23 @@ def test_a_study_in_a_folder_not_made_yet_makes_it(race, tmp_path):
     """``--storage DIR/x.db`` in a folder that does not exist yet makes it, as ``--json`` does."""
     db = tmp_path / "new" / "sub" / "study.db"
     assert _tune(race, trials=1, games=4, storage=str(db)).trials == 1 and db.is_file()
+
+
+def test_a_defaults_trial_left_queued_by_a_stopped_run_is_played_once(race, tmp_path):
+    """A run stopped after it queued the defaults' trial but before playing it: run again, the
+    defaults are played once, not queued a second time."""
+    import optuna
+
+    from core.tuning import default_study_name
+
+    db = str(tmp_path / "study.db")
+    st = optuna.storages.RDBStorage(f"sqlite:///{Path(db).resolve()}")
+    study = optuna.create_study(direction="maximize", storage=st, study_name=default_study_name(race, "german", "tunable"))
+    study.enqueue_trial({"two_dice": 0.0})
+    st.engine.dispose()
+    res = _tune(race, trials=3, games=6, storage=db)
+    st = optuna.storages.RDBStorage(f"sqlite:///{Path(db).resolve()}")
+    values = [t.params["two_dice"] for t in optuna.load_study(study_name=study.study_name, storage=st).trials]
+    st.engine.dispose()
+    assert res.trials == 3 and len(values) == 3
+    assert values.count(0.0) == 1 and values[0] == 0.0
