@@ -1234,23 +1234,32 @@ def test_target_priority_leaves_out_a_target_far_below_the_same_firers_best():
     assert _last_turn_fire_choice(last, length=1) == "1508"  # 0: every target kept
 
 
+def _german_attacker(settings: str, units, where: dict, goal: str, *, length: int, seed: int, hexmap=None):
+    """(player, view): a small game whose German must occupy ``goal`` (the Russians win while he
+    has not), advanced to the German Movement Phase, and a German heuristic player of ``settings``
+    that has planned it (its posture: attack)."""
+    from core.ironcross.ai.settings import parse_settings
+
+    g = small_game(units, where, hexmap=hexmap, length=length)
+    _objectives(g, [_occupy([goal])], [],
+                lambda st, game: "german" if any(u.hex == goal for u in st.units_of("german")) else "russian")
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(seed, parse_settings(settings))
+    v = PlayerView(g, "german")
+    p.choose(v, "german", g.legal_actions())
+    return p, v
+
+
 def test_unhurried_caution_weighs_losses_more_only_for_an_attacker_with_time_to_spare():
     """``unhurried_caution``: an attacking group with no time pressure weighs its expected fire
     losses that many times as much; the extra care fades with the pressure (half at half of
     UNHURRIED_PRESSURE) and is gone once its march needs that share of the Movement Phases left,
     where the attacker must hurry. A defender's weight and the mine weight are untouched."""
     from core.ironcross.ai.movement import UNHURRIED_PRESSURE
-    from core.ironcross.ai.settings import parse_settings
 
     def weights(settings):
-        units = [inf("G1", "german"), inf("R1", "russian", pr=6)]
-        g = small_game(units, {"G1": "1510", "R1": "1901"}, length=6)
-        _objectives(g, [_occupy(["1503"])], [],
-                    lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
-        advance_to(g, Phase.MOVEMENT)
-        p = HeuristicPlayer(1, parse_settings(settings))
-        v = PlayerView(g, "german")
-        p.choose(v, "german", g.legal_actions())
+        p, v = _german_attacker(settings, [inf("G1", "german"), inf("R1", "russian", pr=6)],
+                                {"G1": "1510", "R1": "1901"}, "1503", length=6, seed=1)
         assert p.posture == "attack"
         out = []
         for press in (0.0, UNHURRIED_PRESSURE / 2, UNHURRIED_PRESSURE, 1.0):
@@ -1274,17 +1283,11 @@ def _plan_past_an_mmg(settings: str, length: int) -> tuple[str, list[str]]:
     """Five Germans at 1511 bound for 1501, a Russian MMG at 1505 watching the straight way, woods
     off to the side at 1709, 1710 and 1809; a game of ``length`` Game Turns. (end hex, path) of
     their plan for 6 MPs."""
-    from core.ironcross.ai.settings import parse_settings
     m = make_map(cols=(10, 20), rows=(1, 12), trees={"1709": 3, "1710": 3, "1809": 3})
     units = [inf(f"G{i}", "german") for i in range(5)] + [cw("RM", "russian", ap=8, rng=12, pr=9)]
-    g = small_game(units, {**{f"G{i}": "1511" for i in range(5)}, "RM": ("1505", False, 4)}, hexmap=m, length=length)
-    _objectives(g, [_occupy(["1501"])], [],
-                lambda st, game: "german" if any(u.hex == "1501" for u in st.units_of("german")) else "russian")
-    advance_to(g, Phase.MOVEMENT)
-    p = HeuristicPlayer(4, parse_settings(settings))
-    v = PlayerView(g, "german")
-    p.choose(v, "german", g.legal_actions())
-    _gain, dest, path, *_ = p._plan(v, [g.units[f"G{i}"] for i in range(5)], 6.0, False)
+    p, v = _german_attacker(settings, units, {**{f"G{i}": "1511" for i in range(5)}, "RM": ("1505", False, 4)},
+                            "1501", length=length, seed=4, hexmap=m)
+    _gain, dest, path, *_ = p._plan(v, [v.unit(f"G{i}") for i in range(5)], 6.0, False)
     return dest, path
 
 

@@ -60,15 +60,22 @@ def test_a_study_in_sqlite_is_extended_by_running_again(race, tmp_path):
     more = _tune(race, trials=5, games=10, storage=db)
     assert more.trials == 5 and more.history[:3] == first.history
     # the resumed trials draw new settings: none is one of the kept trials' played again
+    values = _trial_values(db, race)
+    assert len(values) == 5 and len(set(values)) == 5
+
+
+def _trial_values(db: str, race) -> list[float]:
+    """``two_dice`` of each trial of the race's German study in the SQLite file ``db``, in order."""
     import optuna
 
-    st = optuna.storages.RDBStorage(f"sqlite:///{Path(db).resolve()}")
     from core.tuning import default_study_name
 
-    name = default_study_name(race, "german", "tunable")
-    values = [t.params["two_dice"] for t in optuna.load_study(study_name=name, storage=st).trials]
-    st.engine.dispose()
-    assert len(values) == 5 and len(set(values)) == 5
+    st = optuna.storages.RDBStorage(f"sqlite:///{Path(db).resolve()}")
+    try:
+        study = optuna.load_study(study_name=default_study_name(race, "german", "tunable"), storage=st)
+        return [t.params["two_dice"] for t in study.trials]
+    finally:
+        st.engine.dispose()
 
 
 def test_a_stored_study_reads_back_its_best_settings_without_a_game(race, tmp_path):
@@ -412,8 +419,6 @@ def test_a_defaults_trial_left_queued_by_a_stopped_run_is_played_once(race, tmp_
     study.enqueue_trial({"two_dice": 0.0})
     st.engine.dispose()
     res = _tune(race, trials=3, games=6, storage=db)
-    st = optuna.storages.RDBStorage(f"sqlite:///{Path(db).resolve()}")
-    values = [t.params["two_dice"] for t in optuna.load_study(study_name=study.study_name, storage=st).trials]
-    st.engine.dispose()
+    values = _trial_values(db, race)
     assert res.trials == 3 and len(values) == 3
     assert values.count(0.0) == 1 and values[0] == 0.0

@@ -700,12 +700,13 @@ class MovementMixin:
         :data:`UNHURRIED_PRESSURE`)."""
         wr = self._weights(view)[2]
         if self.posture == "attack":
-            wr /= 1.0 + 4.0 * max(0.0, g.get("press", 0.0) - 0.3)
+            press = g.get("press", 0.0)
+            wr /= 1.0 + 4.0 * max(0.0, press - 0.3)
             wr *= 0.6 ** min(g.get("stall", 0), 4)
             uc = self.settings.unhurried_caution
             if uc != 1.0:
                 # an attacker with time to spare can afford care; one that must hurry cannot
-                wr *= 1.0 + (uc - 1.0) * max(0.0, 1.0 - g.get("press", 0.0) / UNHURRIED_PRESSURE)
+                wr *= 1.0 + (uc - 1.0) * max(0.0, 1.0 - press / UNHURRIED_PRESSURE)
         return wr
 
     def _mine_weight(self, view) -> float:
