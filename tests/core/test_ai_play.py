@@ -1279,6 +1279,31 @@ def test_unhurried_caution_weighs_losses_more_only_for_an_attacker_with_time_to_
     assert (care_def, care_mine) == pytest.approx((base_def, base_mine))
 
 
+def _plan_under_an_mmg(settings: str, n: int) -> tuple[str, bool, bool]:
+    """``n`` Germans at 1511 bound for 1501 in a game of two Game Turns, a Russian MMG at 1505,
+    woods at 1607. (end hex, end DOWN, that hex open under the MMG with cover near) of their plan
+    for 6 MPs."""
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1607": 3})
+    units = [inf(f"G{i}", "german") for i in range(n)] + [cw("RM", "russian", ap=8, rng=12, pr=9)]
+    p, v = _german_attacker(settings, units, {**{f"G{i}": "1511" for i in range(n)}, "RM": ("1505", False, 4)},
+                            "1501", length=2, seed=4, hexmap=m)
+    _gain, dest, _path, down_end, _up = p._plan(v, [v.unit(f"G{i}") for i in range(n)], 6.0, False)
+    return dest, down_end, p._open_under_mg(v, dest)
+
+
+def test_open_stack_caution_keeps_a_stack_of_three_from_halting_up_in_the_open_under_an_mg():
+    """``open_stack_caution`` (the blunder kind halted_in_open_under_mg): by default three or five
+    Germans end their move UP in the open at 1406, in the MMG's range and LOS, with the woods of
+    1607 within 2 hexes; with the setting they end it DOWN instead. Two Germans are no such stack:
+    their plan does not change, nor does anything with the setting 0 (the default)."""
+    for n in (3, 5):
+        assert _plan_under_an_mmg("open_stack_caution=0", n) == ("1406", False, True)
+        dest, down_end, _open = _plan_under_an_mmg("open_stack_caution=1", n)
+        assert down_end and dest != "1406"
+    assert _plan_under_an_mmg("open_stack_caution=4", 2) == _plan_under_an_mmg("open_stack_caution=0", 2) \
+        == ("1406", False, True)
+
+
 def _plan_past_an_mmg(settings: str, length: int) -> tuple[str, list[str]]:
     """Five Germans at 1511 bound for 1501, a Russian MMG at 1505 watching the straight way, woods
     off to the side at 1709, 1710 and 1809; a game of ``length`` Game Turns. (end hex, path) of

@@ -691,6 +691,76 @@ class MovementMixin:
         n = a + b
         return _ap_mine_loss(mf[0]) * n if n else 0.0
 
+    def _open_stack_loss(self, view, g: dict, h: str) -> float:
+        """What ``open_stack_caution`` counts as lost (unit values) when the group ends its move UP
+        in ``h``: the setting times the own infantry/CW units standing UP there then, when they are 3
+        or more and ``h`` is open ground under a visible enemy MG with cover near
+        (:meth:`_open_under_mg`; the blunder kind ``halted_in_open_under_mg`` as the AI can see
+        it); 0.0 otherwise, and for a DOWN group or one without infantry."""
+        k = self.settings.open_stack_caution
+        if not k or not g["inf"] or g["down"]:
+            return 0.0
+        n = g["inf"] + self._own_up_stacks(view, g).get(h, 0)
+        if n < 3 or not self._open_under_mg(view, h):
+            return 0.0
+        return k * n
+
+    def _own_up_stacks(self, view, g: dict) -> dict[str, int]:
+        """hex -> own infantry/CW units standing UP there, the group's own units left out (once a
+        decision)."""
+        ids = frozenset(u.id for u in g["units"])
+        key = ("up_stacks", ids)
+        d = self._dc.get(key)
+        if d is None:
+            d = {}
+            for o in view.own_units():
+                if o.id not in ids and not o.is_afv and not o.down:
+                    d[o.hex] = d.get(o.hex, 0) + 1
+            self._dc[key] = d
+        return d
+
+    def _working_mgs(self, view) -> tuple:
+        """(hex, normal AP range (at least 1), DOWN) of the visible enemy MGs that are not broken,
+        by id (once a decision)."""
+        mgs = self._dc.get("working_mgs")
+        if mgs is None:
+            mgs = self._dc["working_mgs"] = tuple(
+                (x.hex, max(1, x.ap_range), x.down) for x in self.maps.enemies_all
+                if x.is_mg and not getattr(x, "mg_broken", False))
+        return mgs
+
+    def _open_under_mg(self, view, h: str) -> bool:
+        """Is ``h`` without cover (no trees, building or IP, 11.31) in the normal range (11.2) and
+        estimated LOS of a working enemy MG (:meth:`_working_mgs`), while a hex within 2 with more
+        AP dice holds no enemy unit? Kept while the plan cache holds, per MG position."""
+        mgs = self._working_mgs(view)
+        if not mgs:
+            return False
+        pc = self._pcache(view)
+        key = ("open_mg", h, mgs)
+        r = pc.get(key)
+        if r is None:
+            t = view.terrain
+            r = False
+            if t.trees(h) == 0 and not t.is_building(h) and not self._hex_ips(view).get(h, 0) and \
+                    any(_dist(x, h) <= rng and self.maps.sees_est(view, x, h, dn) for x, rng, dn in mgs):
+                here = self._hex_dice(view, h, False)
+                enemy = self._enemy_hexes(view)
+                for c in hexgrid.area(hexgrid.parse_hex_id(h), 2)[1:]:
+                    n = c.id
+                    if n not in enemy and view.contains(n) and self._hex_dice(view, n, False) > here:
+                        r = True
+                        break
+            pc[key] = r
+        return r
+
+    def _hex_ips(self, view) -> dict[str, int]:
+        """The IPs on the map, hex -> points (18.1), once a decision."""
+        ips = self._dc.get("ips_now")
+        if ips is None:
+            ips = self._dc["ips_now"] = view.ips
+        return ips
+
     def _risk_weight(self, view, g: dict) -> float:
         """The weight of expected losses for the group: an attacker whose goal is as far as the
         turns left allow (pressure over 0.3) accepts more risk (a goal missed loses the game), and
@@ -806,7 +876,9 @@ class MovementMixin:
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None,
                     tuple(own_men.get(h) for h in sorted(mk)) if mk else None,
                     self._marked_defence(view, mk) if mk and self.settings.counter_assault >= 2 else None,
-                    self._covered_goal_hexes(view) if g["afv"] else None)  # overrun_uncovered: the overrun bonus
+                    self._covered_goal_hexes(view) if g["afv"] else None,  # overrun_uncovered: the overrun bonus
+                    tuple(sorted(self._own_up_stacks(view, g).items()))
+                    if self.settings.open_stack_caution and g["inf"] and not g["down"] else None)
         r = pc.get(plan_key)
         if r is not None:
             return r
@@ -845,6 +917,9 @@ class MovementMixin:
                     h = reach[h][1]
             risks.update(self._risks(view, reach, start, g, todo))
         base = self._utility(view, g, start, risks[start], False, inf_hexes)
+        osc = self.settings.open_stack_caution > 0 and g["inf"] and not g["down"]
+        if osc and moving:
+            base -= self._open_stack_loss(view, g, start)  # stopping here UP ends the move here
         best = (base, start, False)
         can_toggle = g["toggle"] and not g["down"] and not one_hex
         a, b = own_men.get(start, (0, 0))
@@ -864,6 +939,8 @@ class MovementMixin:
             ml = crowd(view, g, h) if crowd is not None else 0.0
             mx = self._mine_extra(view, g, wr, r, ml) if crowd is not None else 0.0
             u_ = pos[h] - wr * (r[0] * iv + r[2] * av + ml) - mx
+            if osc:
+                u_ -= self._open_stack_loss(view, g, h)
             if u_ > best[0] + 1e-9:
                 best = (u_, h, False)
             if can_toggle and mp - reach[h][0] >= 2 - 1e-9:

@@ -55,6 +55,11 @@ class BehaviorSettings(BaseModel):
         "to spare, in full at no time pressure (its goal reached in no time) and fading to none at half "
         "the Movement Phases left needed for its march (mines keep self_preservation alone; "
         "1 = no change)"))
+    open_stack_caution: float = Field(0.0, ge=0.0, le=4.0, description=(
+        "unit values a move's end counts as lost, per own infantry/CW unit of the stack, where 3+ of "
+        "them would stand UP in a hex without cover (no trees, building or IP) in the LOS and normal "
+        "range of a visible, working enemy MG while a hex with more AP dice within 2 held no enemy "
+        "(the blunder kind halted_in_open_under_mg; 0 = off)"))
     hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the bonus for ending a move on a goal hex of the unit's cluster when attacking (a "
         "defender uses defend_hold_objective)"))
