@@ -39,7 +39,7 @@ from core.robust_balance import paired_gain  # noqa: E402
 VARIANTS: dict[str, str] = {
     "intensive_fire_burnout": "intensive_fire_cost=1000.0",
     "hidden_revealed_by_own_move": "hidden_discipline=5.0",
-    "halted_in_open_under_mg": "self_preservation=2.5",
+    "halted_in_open_under_mg": "open_stack_caution=1.0",
     "lone_assault_failed": "assault_ratio_last_turn=1.3",
     "objective_abandoned": "hold_objective=3.0,defend_hold_objective=3.0",
     "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",

@@ -76,3 +76,17 @@ def test_blunder_cost_plays_one_default_batch_for_both_sides_and_skips_kinds_nev
     out = capsys.readouterr().out
     assert "default: german wins 0/2" in out and "default: russian wins 2/2" in out
     assert out.count("not played: never committed") == 3  # poor_target twice, the Russian's burnouts
+
+
+def test_every_blunder_kind_has_a_variant_of_valid_settings_that_avoids_it():
+    """blunder_cost.py measures each kind of the blunder report by a settings variant: one for every
+    kind, each a valid settings text (``halted_in_open_under_mg``: ``open_stack_caution``, which prices
+    that very situation in the planner, not a blanket ``self_preservation``)."""
+    from core.ironcross.ai.settings import parse_settings
+    from core.ironcross.blunders import KINDS
+
+    cost = load_script("blunder_cost")
+    assert set(cost.VARIANTS) == set(KINDS)
+    for kind, text in cost.VARIANTS.items():
+        assert parse_settings(text) != parse_settings(""), kind
+    assert parse_settings(cost.VARIANTS["halted_in_open_under_mg"]).open_stack_caution > 0

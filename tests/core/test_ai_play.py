@@ -1304,6 +1304,17 @@ def test_open_stack_caution_keeps_a_stack_of_three_from_halting_up_in_the_open_u
         == ("1406", False, True)
 
 
+def test_open_stack_caution_looks_for_cover_on_the_map_only():
+    """The cover within 2 hexes of a hex on the map's edge is looked for on the map (hexes off the
+    edge have no hex id): open ground under the MMG at the top and bottom rows, with woods near or
+    not."""
+    m = make_map(cols=(10, 20), rows=(1, 12), trees={"1602": 3})
+    units = [inf(f"G{i}", "german") for i in range(3)] + [cw("RM", "russian", ap=8, rng=12, pr=9)]
+    p, v = _german_attacker("open_stack_caution=1", units, {**{f"G{i}": "1511" for i in range(3)},
+                                                             "RM": ("1505", False, 4)}, "1501", length=2, seed=4, hexmap=m)
+    assert [p._open_under_mg(v, h) for h in ("1501", "1601", "1512", "1012")] == [True, True, False, False]
+
+
 def _plan_past_an_mmg(settings: str, length: int) -> tuple[str, list[str]]:
     """Five Germans at 1511 bound for 1501, a Russian MMG at 1505 watching the straight way, woods
     off to the side at 1709, 1710 and 1809; a game of ``length`` Game Turns. (end hex, path) of

@@ -746,11 +746,9 @@ class MovementMixin:
                     any(_dist(x, h) <= rng and self.maps.sees_est(view, x, h, dn) for x, rng, dn in mgs):
                 here = self._hex_dice(view, h, False)
                 enemy = self._enemy_hexes(view)
-                for c in hexgrid.area(hexgrid.parse_hex_id(h), 2)[1:]:
-                    n = c.id
-                    if n not in enemy and view.contains(n) and self._hex_dice(view, n, False) > here:
-                        r = True
-                        break
+                # the map's hexes within 2 (the map's neighbours of its neighbours: never off its edge)
+                r = any(n != h and n not in enemy and self._hex_dice(view, n, False) > here
+                        for n1 in self._nb(view, h) for n in [n1] + self._nb(view, n1))
             pc[key] = r
         return r
 
