@@ -696,14 +696,16 @@ class MovementMixin:
         in ``h``: the setting times the own infantry/CW units standing UP there then, when they are 3
         or more and ``h`` is open ground under a visible enemy MG with cover near
         (:meth:`_open_under_mg`; the blunder kind ``halted_in_open_under_mg`` as the AI can see
-        it); 0.0 otherwise, and for a DOWN group or one without infantry."""
-        k = self.settings.open_stack_caution
-        if not k or not g["inf"] or g["down"]:
-            return 0.0
+        it); 0.0 otherwise. Asked only where :meth:`_open_stack_applies`."""
         n = g["inf"] + self._own_up_stacks(view, g).get(h, 0)
         if n < 3 or not self._open_under_mg(view, h):
             return 0.0
-        return k * n
+        return self.settings.open_stack_caution * n
+
+    def _open_stack_applies(self, g: dict) -> bool:
+        """Does ``open_stack_caution`` price the group's moves: the setting on, and infantry/CW units
+        that end UP (a DOWN group stays DOWN)?"""
+        return self.settings.open_stack_caution > 0 and g["inf"] > 0 and not g["down"]
 
     def _own_up_stacks(self, view, g: dict) -> dict[str, int]:
         """hex -> own infantry/CW units standing UP there, the group's own units left out (once a
@@ -741,8 +743,11 @@ class MovementMixin:
         r = pc.get(key)
         if r is None:
             t = view.terrain
+            ips = self._dc.get("ips")  # the decision's IPs (HeuristicPlayer._decide)
+            if ips is None:
+                ips = view.ips
             r = False
-            if t.trees(h) == 0 and not t.is_building(h) and not self._hex_ips(view).get(h, 0) and \
+            if t.trees(h) == 0 and not t.is_building(h) and not ips.get(h, 0) and \
                     any(_dist(x, h) <= rng and self.maps.sees_est(view, x, h, dn) for x, rng, dn in mgs):
                 here = self._hex_dice(view, h, False)
                 enemy = self._enemy_hexes(view)
@@ -751,13 +756,6 @@ class MovementMixin:
                         for n1 in self._nb(view, h) for n in [n1] + self._nb(view, n1))
             pc[key] = r
         return r
-
-    def _hex_ips(self, view) -> dict[str, int]:
-        """The IPs on the map, hex -> points (18.1), once a decision."""
-        ips = self._dc.get("ips_now")
-        if ips is None:
-            ips = self._dc["ips_now"] = view.ips
-        return ips
 
     def _risk_weight(self, view, g: dict) -> float:
         """The weight of expected losses for the group: an attacker whose goal is as far as the
@@ -870,13 +868,13 @@ class MovementMixin:
         # a plan holds while nothing changes within its reach
         held = frozenset(h for h in own_men if (h in m.goal or h in m.guard) and h in reach)
         mk = self._marked_men(view)
+        osc = self._open_stack_applies(g)
         plan_key = ("plan", rk, sig, g["stall"], frozenset(full.intersection(reach)), moving, held, a0, b0,
                     tuple(inf_hexes) if g["afv"] and not g["inf"] else None,
                     tuple(own_men.get(h) for h in sorted(mk)) if mk else None,
                     self._marked_defence(view, mk) if mk and self.settings.counter_assault >= 2 else None,
                     self._covered_goal_hexes(view) if g["afv"] else None,  # overrun_uncovered: the overrun bonus
-                    tuple(sorted(self._own_up_stacks(view, g).items()))
-                    if self.settings.open_stack_caution and g["inf"] and not g["down"] else None)
+                    tuple(sorted(self._own_up_stacks(view, g).items())) if osc else None)
         r = pc.get(plan_key)
         if r is not None:
             return r
@@ -915,7 +913,6 @@ class MovementMixin:
                     h = reach[h][1]
             risks.update(self._risks(view, reach, start, g, todo))
         base = self._utility(view, g, start, risks[start], False, inf_hexes)
-        osc = self.settings.open_stack_caution > 0 and g["inf"] and not g["down"]
         if osc and moving:
             base -= self._open_stack_loss(view, g, start)  # stopping here UP ends the move here
         best = (base, start, False)
