@@ -42,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, trust_report, wilson_interval  # noqa: E402
 
@@ -174,8 +175,8 @@ def check_settings(ap: argparse.ArgumentParser, text: str, option: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=40, help="games per scenario and side (default 40)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes")
+    ap.add_argument("--games", type=positive_int, default=40, help="games per scenario and side (default 40)")
+    ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, help="local worker processes")
     ap.add_argument("--scenarios", default=None,
                     help="comma-separated Iron Cross scenario numbers and other systems' keys, e.g. 1,3,redflags_1 "
                          "(default: every shipped scenario of every rule system)")

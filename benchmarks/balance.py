@@ -65,6 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from core.ironcross.game_record import CAUSES, elimination_cause, objective_hexes  # noqa: E402
 from core.playtest import DEFAULT_RULES, RULES, GameResult, PlaytestError, run_batch, summarise, wilson_interval  # noqa: E402
 
@@ -776,9 +777,9 @@ def regenerate_command(args, all_scenarios: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=40, help="games per scenario (default 40)")
+    ap.add_argument("--games", type=positive_int, default=40, help="games per scenario (default 40)")
     ap.add_argument("--seed", type=int, default=1, help="batch seed (each game's seed derives from it)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local worker processes")
+    ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, help="local worker processes")
     ap.add_argument("--scenarios", default=None, help="comma-separated scenario numbers (default: all shipped)")
     ap.add_argument("--out", default=str(DEFAULT_OUT), help="the sheet (default docs/balance.md)")
     ap.add_argument("--replays", default=None, help="keep every game's replay under DIR/<scenario>/")
@@ -787,8 +788,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option", action="append", choices=("observation-penalty", "observation-special-roll"),
                     help="optional rule (advanced rules only; repeatable)")
     ap.add_argument("--robust", action="store_true", help="print the robust-balance table instead (no sheet)")
-    ap.add_argument("--trials", type=int, default=30, help="with --robust: tuning trials a side (default 30)")
-    ap.add_argument("--tune-games", type=int, default=20, help="with --robust: games a trial (default 20)")
+    ap.add_argument("--trials", type=positive_int, default=30, help="with --robust: tuning trials a side (default 30)")
+    ap.add_argument("--tune-games", type=positive_int, default=20, help="with --robust: games a trial (default 20)")
     ap.add_argument("--storage", default=None, metavar="DIR",
                     help="with --robust: keep each side's tuning study and each pairing's check games in DIR "
                          "(resumed, or extended by more --games, when run again)")
@@ -808,6 +809,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--settings-table needs --storage DIR (the studies of a robust run)")
         return print_settings_table(paths, args.storage)
     if args.robust:
+        if args.trials < 2:
+            ap.error("--trials: a robust run needs at least 2 tuning trials a side (the first trial is the defaults)")
         return robust_table(paths, args)
     all_scenarios = sorted(paths) == sorted(scenario_paths())
     try:

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, wilson_interval  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
@@ -107,16 +108,39 @@ def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str,
         print(f"  {side} blunders a game, default -> variant: " + "; ".join(rows), flush=True)
 
 
+def _scenario(ap: argparse.ArgumentParser, text: str, shipped: dict[int, Path]) -> tuple[str, str]:
+    """(file, name for the heading) of ``--scenario``: a shipped scenario's number or a scenario file
+    of the Iron Cross rule system (the one whose heuristic has the settings the variants change);
+    anything else ends the program through ``ap.error`` (exit 2) naming the problem."""
+    if text.strip().isdigit():
+        n = int(text)
+        if n not in shipped:
+            ap.error(f"--scenario: no shipped scenario {n} (shipped: {', '.join(map(str, sorted(shipped)))})")
+        return str(shipped[n]), f"Scenario {n}"
+    from core.rule_system import load_scenario
+    from maps.document_file import DocumentError
+
+    try:
+        loaded = load_scenario(text)
+    except DocumentError as e:
+        ap.error(f"--scenario: {e}")
+    if loaded.system.name != "ironcross":
+        ap.error(f"--scenario {text}: a {loaded.system.title} scenario; the blunder kinds and their variants are "
+                 "Iron Cross's")
+    return text, Path(text).name
+
+
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.ai_strength import check_settings, scenario_paths
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenario", type=int, default=1, help="shipped scenario number (default 1)")
+    ap.add_argument("--scenario", default="1",
+                    help="shipped scenario number, or an Iron Cross scenario file (default 1)")
     ap.add_argument("--side", choices=("german", "russian", "both"), default="german",
                     help="the side that plays the variants (both: each in turn, against one default batch)")
-    ap.add_argument("--games", type=int, default=40, help="games a batch (default 40)")
+    ap.add_argument("--games", type=positive_int, default=40, help="games a batch (default 40)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1)
     ap.add_argument("--kinds", default=None, help="comma-separated kinds (default: all, unless --variant is given)")
     ap.add_argument("--variant", action="append", default=[], metavar="SETTINGS",
                     help="also (or, without --kinds, only) play this settings variant, e.g. "
@@ -127,23 +151,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.kinds is None:
         args.kinds = "" if args.variant else ",".join(VARIANTS)
-    paths = scenario_paths()
-    if args.scenario not in paths:
-        ap.error(f"no shipped scenario {args.scenario}")
+    path, name = _scenario(ap, args.scenario, scenario_paths())
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     bad = [k for k in kinds if k not in VARIANTS]
     if bad:
         ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
     for text in args.variant:
         check_settings(ap, text, "--variant")  # a clear error before any game
-    path = str(paths[args.scenario])
     ys = Yardstick.measure().seconds
     ai = {"german": "heuristic", "russian": "heuristic"}
     t0 = time.perf_counter()
     base = run_batch(path, args.games, args.seed, ai, workers=args.workers)
     per = statistics.median(r.seconds for r in base)
     sides = ("german", "russian") if args.side == "both" else (args.side,)
-    print(f"Scenario {args.scenario}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
+    print(f"{name}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
           f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
     for side in sides:  # one default batch serves both sides: each variant changes one side only
         _side_rows(path, args, base, side, kinds, ai)

@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from benchmarks.arguments import positive_int  # noqa: E402
+
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
 AI = {"german": "heuristic", "russian": "heuristic"}
 
@@ -91,8 +93,8 @@ def cli_batch(games: int, workers: int, seed: int) -> tuple[float, list]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--games", type=positive_int, default=100)
+    ap.add_argument("--workers", type=positive_int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     from benchmarks.yardstick import Yardstick

@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 
 
@@ -136,7 +137,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=26)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=positive_int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a command may take before it is a hang")
     ap.add_argument("--playtest-share", type=float, default=0.02,
                     help="share of accepted scenario/placement mutants also played (a game is long)")

@@ -36,6 +36,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.arguments import positive_int  # noqa: E402
 
 SCENARIOS = {1: "scenario_1_demyansk_pocket.json", 3: "scenario_3_closing_the_ring.json",
              5: "scenario_5_through_the_marshes.json", 6: "scenario_6_spartakovka.json"}
@@ -76,7 +80,7 @@ def _per_game(tree: Path, scenario: str, games: int, seed: int) -> tuple[float, 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenario", type=int, choices=sorted(SCENARIOS), default=1)
-    ap.add_argument("--games", type=int, default=1, help="games a tree (about a minute each for Scenario 1)")
+    ap.add_argument("--games", type=positive_int, default=1, help="games a tree (about a minute each for Scenario 1)")
     ap.add_argument("--seed", type=int, default=1000, help="seed of the first game (the next ones count up)")
     ap.add_argument("--base", type=Path, help="another source tree of this project to compare with")
     args = ap.parse_args(argv)

@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.balance import scenario_paths  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import GameResult  # noqa: E402
@@ -66,9 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, type=Path, help="the source tree to compare with (e.g. an earlier commit)")
     ap.add_argument("--scenarios", default="6", help="comma-separated shipped scenario numbers (default 6)")
-    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--games", type=positive_int, default=40)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=positive_int, default=1)
     args = ap.parse_args(argv)
     if not (args.base / "cli").is_dir():
         ap.error(f"--base {args.base}: not a source tree of this project (no cli/ there)")

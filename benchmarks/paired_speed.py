@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 
 SCENARIOS = {1: "scenario_1_demyansk_pocket.json", 3: "scenario_3_closing_the_ring.json",
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", required=True, help="the source tree to compare with (a checkout or archive of it)")
     ap.add_argument("--scenarios", default="1,6", help="Iron Cross scenario numbers (default 1,6)")
-    ap.add_argument("--games", type=int, default=5, help="games per scenario (default 5)")
+    ap.add_argument("--games", type=positive_int, default=5, help="games per scenario (default 5)")
     ap.add_argument("--seed", type=int, default=1, help="game i plays with seed derive_seed(SEED, i)")
     args = ap.parse_args(argv)
     from core.dice import derive_seed

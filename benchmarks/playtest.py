@@ -40,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.ironcross.players import PLAYERS  # noqa: E402
 from core.playtest import _play, run_batch, summarise, wilson_interval  # noqa: E402
@@ -149,14 +150,14 @@ def bookkeeping(games: int, workers: int, seed: int, ys: Yardstick) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10, help="games per side and scenario for the win shares")
+    ap.add_argument("--games", type=positive_int, default=10, help="games per side and scenario for the win shares")
     ap.add_argument("--quick", action="store_true", help="a smoke run: a few games of each figure")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers for the win-share batches")
+    ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, help="workers for the win-share batches")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--bookkeeping-games", type=int, default=20, help="games per scenario for figure 5")
-    ap.add_argument("--throughput-games", type=int, default=8,
+    ap.add_argument("--bookkeeping-games", type=positive_int, default=20, help="games per scenario for figure 5")
+    ap.add_argument("--throughput-games", type=positive_int, default=8,
                     help="Scenario 1 games per worker count for figure 3 (more games: less start-up share)")
-    ap.add_argument("--batch-games", type=int, default=10_000, help="games of the batch of figure 6")
+    ap.add_argument("--batch-games", type=positive_int, default=10_000, help="games of the batch of figure 6")
     ap.add_argument("--only", choices=("wins", "times", "throughput", "bookkeeping", "batch"), action="append",
                     help="print only these figures (repeatable); default: all but batch")
     args = ap.parse_args(argv)

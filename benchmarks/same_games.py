@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 
 DATA = ROOT / "scenarios" / "data"
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("action", choices=("record", "compare"))
     p.add_argument("file", help="the record (JSON): written by record, read by compare")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes per batch (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, help="local worker processes per batch (default 1)")
     args = p.parse_args(argv)
     now = record(args.workers)
     if args.action == "record":

@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 
 BEGIN, END = "<!-- whatif:begin -->", "<!-- whatif:end -->"
@@ -243,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=2000)
     ap.add_argument("--first", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=positive_int, default=2)
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--kinds", default=None, help="comma-separated kinds of change (default: all that apply but ammo)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "balance.md"))

@@ -43,6 +43,16 @@ def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
     ("ai_strength", ["--scenarios", "1", "--games", "1", "--settings", "stand_up_to_move=7"], "'stand_up_to_move'"),
     # blunder_cost.py --variant: before the default batch is played, not after it
     ("blunder_cost", ["--scenario", "1", "--games", "1", "--variant", "aggresion=2"], "unknown setting 'aggresion'"),
+    # numbers of games and workers below 1: a usage error, not a traceback after the first batch
+    ("blunder_cost", ["--scenario", "1", "--games", "0"], "argument --games: 0 is below 1"),
+    ("blunder_cost", ["--scenario", "1", "--workers", "two"], "argument --workers: 'two' is not a whole number"),
+    ("ai_strength", ["--scenarios", "1", "--games", "-1"], "argument --games: -1 is below 1"),
+    # --scenario: a shipped number or an Iron Cross file, anything else named
+    ("blunder_cost", ["--scenario", "9", "--games", "1"], "no shipped scenario 9"),
+    ("blunder_cost", ["--scenario", str(Path(__file__).resolve().parents[2] / "scenarios" / "data" /
+                                        "redflags_1_hill_j.json"), "--games", "1"],
+     "the blunder kinds and their variants are Iron Cross's"),
+    ("blunder_cost", ["--scenario", "no/such.json", "--games", "1"], "no/such.json"),
 ])
 def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys, script, argv, words):
     mod = strength if script == "ai_strength" else load_script(script)
@@ -53,6 +63,15 @@ def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys, script, a
     assert e.value.code == 2
     assert calls == []
     assert words in capsys.readouterr().err
+
+
+def test_blunder_cost_takes_a_designers_scenario_file():
+    cost = load_script("blunder_cost")
+    root = Path(__file__).resolve().parents[2]
+    f = root / "scenarios" / "data" / "scenario_3_closing_the_ring.json"
+    shipped = {3: f}
+    assert cost._scenario(None, "3", shipped) == (str(f), "Scenario 3")
+    assert cost._scenario(None, str(f), shipped) == (str(f), "scenario_3_closing_the_ring.json")
 
 
 def test_blunder_cost_plays_one_default_batch_for_both_sides_and_skips_kinds_never_committed(monkeypatch, capsys):
