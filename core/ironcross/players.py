@@ -80,7 +80,9 @@ def canonical_settings(spec: str) -> str:
         return name
     canon = SETTINGS_PLAYERS.get(name)
     if canon is None:
-        raise ValueError(f"the AI player {name!r} takes no settings (only {', '.join(sorted(SETTINGS_PLAYERS))} do)")
+        takers = sorted(SETTINGS_PLAYERS)
+        raise ValueError(f"the AI player {name!r} takes no settings (only {', '.join(takers)} "
+                         f"{'takes them' if len(takers) == 1 else 'take them'})")
     text = canon(settings)
     return f"{name}:{text}" if text else name
 

@@ -67,6 +67,49 @@ def test_settings_file_plain_or_written_by_tune(tmp_path):
         load_settings_file(tmp_path / "none.json")
 
 
+@pytest.mark.parametrize("doc, words", [
+    ({"aggression": True}, ["setting 'aggression' = true: a number is expected"]),
+    ({"settings": {"stand_up_to_move": False}}, ["setting 'stand_up_to_move' = false: a number is expected"]),
+    ({"settings": {"aggression": 0.7}, "aggression": 0.2}, ["setting 'aggression' beside \"settings\""]),
+    ({"settings": {"aggression": 0.7}, "foo": 1}, ["unknown key 'foo' beside \"settings\"", "provenance"]),
+    ({"settings": 3}, ["settings: expected a JSON object of settings", "got int"]),
+])
+def test_a_settings_file_that_says_something_else_is_refused_not_misread(tmp_path, doc, words):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(doc))
+    with pytest.raises(SettingsError) as e:
+        load_settings_file(f)
+    assert str(e.value).startswith(f"{f}: ")
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_a_binary_settings_file_is_named_as_one(tmp_path):
+    f = tmp_path / "s.optuna.db"
+    f.write_bytes(b"SQLite format 3\x00" + bytes(range(256)))
+    with pytest.raises(SettingsError, match=r"s\.optuna\.db: a binary file, not a JSON settings file"):
+        load_settings_file(f)
+
+
+def test_a_file_tuned_for_one_side_is_refused_for_the_other(tmp_path):
+    f = tmp_path / "tuned.json"
+    f.write_text(json.dumps({"player": "heuristic", "side": "german", "settings": {"aggression": 0.7},
+                             "provenance": "tuned"}))
+    r = CliRunner().invoke(cli, ["playtest", SCEN1, "--games", "1", "--quiet", "--ai", f"russian=heuristic:@{f}"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"--ai russian: {f} holds settings tuned for the german side" in r.output
+
+
+def test_the_heading_shows_settings_to_three_digits_and_the_json_keeps_them_exact(tmp_path):
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(cli, ["playtest", SCEN1, "--games", "1", "--quiet", "--workers", "1", "--json", str(out),
+                                 "--ai", "german=heuristic:aggression=0.33831852420194536,russian=random"])
+    assert r.exit_code == 0, r.output
+    assert "German: heuristic:aggression=0.338, Russian: random" in r.output.splitlines()[0]
+    assert "1 game, seed 1" in r.output.splitlines()[0]
+    assert json.loads(out.read_text())["ai"]["german"] == "heuristic:aggression=0.33831852420194536"
+
+
 def test_ai_spec_grammar_keeps_a_players_settings_together():
     ai = parse_ai("german=heuristic:aggression=0.7,fire_threshold=0.1,russian=random")
     assert ai == {"german": "heuristic:aggression=0.7,fire_threshold=0.1", "russian": "random"}

@@ -229,7 +229,11 @@ def _field_error(e: ValidationError, where: str) -> SettingsError:
 
 def settings_from_mapping(values: dict[str, Any], where: str = "") -> BehaviorSettings:
     """Validate ``values`` ({name: value}) into settings; raises :class:`SettingsError` naming the
-    first unknown setting or out-of-range value (``where`` prefixes the message, e.g. a file name)."""
+    first unknown setting, value that is no number (``true`` is none: the command line refuses it
+    too) or out-of-range value (``where`` prefixes the message, e.g. a file name)."""
+    for k, v in values.items():
+        if isinstance(v, bool) and k in BehaviorSettings.model_fields:
+            raise SettingsError(f"{where}setting {k!r} = {str(v).lower()}: a number is expected")
     try:
         return BehaviorSettings(**values)
     except ValidationError as e:
@@ -238,22 +242,67 @@ def settings_from_mapping(values: dict[str, Any], where: str = "") -> BehaviorSe
         raise SettingsError(f"{where}{e}") from None
 
 
-def load_settings_file(path: str | Path) -> BehaviorSettings:
-    """Settings from a JSON file: either ``{name: value, ...}`` or a file written by ``ironcross tune``
-    (``{"settings": {...}, "provenance": {...}, ...}``). Raises :class:`SettingsError` naming the file
-    and the problem (cannot read, not JSON, unknown setting, value out of range)."""
+#: the keys of a file ``ironcross tune`` writes (its settings under "settings"), and of a scenario's
+#: ``ai_settings`` block for one side
+TUNED_FILE_KEYS = frozenset({"player", "side", "settings", "provenance", "by", "scenario", "against", "seed",
+                             "trials", "games", "score", "default_score", "interrupted", "check"})
+
+
+def _settings_json(path: str | Path) -> Any:
+    """The JSON value of a settings file; raises :class:`SettingsError` naming the file when it cannot
+    be read as JSON (a binary file, such as a tuning study's database, is said to be one)."""
     from maps.document_file import DocumentError, read_json
 
     p = Path(path)
     try:  # the safe reader: a regular file of bounded size, UTF-8, finite numbers, bounded nesting
-        data = read_json(p)
+        return read_json(p)
     except DocumentError as e:
+        try:
+            with open(p, "rb") as f:
+                head = f.read(512)
+        except OSError:
+            head = b""
+        if b"\0" in head:  # SQLite files (an Optuna study) and other binary files
+            raise SettingsError(f"{p}: a binary file, not a JSON settings file (ironcross tune writes its "
+                                "settings to the -o FILE; the .optuna.db beside it is its study)") from None
         raise SettingsError(str(e).splitlines()[0]) from None
-    if isinstance(data, dict) and isinstance(data.get("settings"), dict):
+
+
+def load_settings_file(path: str | Path) -> BehaviorSettings:
+    """Settings from a JSON file: either ``{name: value, ...}`` or a file written by ``ironcross tune``
+    (``{"settings": {...}, "provenance": ..., ...}``: the settings only under ``"settings"``, beside
+    the keys of :data:`TUNED_FILE_KEYS`). Raises :class:`SettingsError` naming the file and the
+    problem (cannot read, not JSON, a binary file, unknown setting or key, a setting beside
+    ``"settings"``, a value that is no number or out of range)."""
+    p = Path(path)
+    data = _settings_json(p)
+    if isinstance(data, dict) and "settings" in data:
+        if not isinstance(data["settings"], dict):
+            raise SettingsError(f"{p}: settings: expected a JSON object of settings (name: value), "
+                                f"got {type(data['settings']).__name__}")
+        beside = sorted(str(k) for k in data if k not in TUNED_FILE_KEYS)
+        if beside:
+            k = beside[0]
+            if k in BehaviorSettings.model_fields:
+                raise SettingsError(f"{p}: setting {k!r} beside \"settings\": in a file with \"settings\" every "
+                                    "setting goes inside it")
+            raise SettingsError(f"{p}: unknown key {k!r} beside \"settings\"; a tuned settings file has "
+                                f"{', '.join(sorted(TUNED_FILE_KEYS))}")
         data = data["settings"]
     if not isinstance(data, dict):
         raise SettingsError(f"{p}: expected a JSON object of settings")
     return settings_from_mapping(data, f"{p}: ")
+
+
+def settings_file_side(path: str | Path) -> str | None:
+    """The side a settings file was tuned for (its ``"side"``, as ``ironcross tune`` writes it), or
+    None when it names none or cannot be read (:func:`load_settings_file` then says why)."""
+    try:
+        data = _settings_json(path)
+    except SettingsError:
+        return None
+    side = data.get("side") if isinstance(data, dict) else None
+    return side if isinstance(side, str) else None
 
 
 def _number(text: str) -> Any:
