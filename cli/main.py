@@ -278,6 +278,30 @@ def _echo_blunders(report: dict, played: int) -> None:
             click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({games_text(d['games'])}{first})")
 
 
+def _spec_to_read(spec: str) -> str:
+    """A player with its settings as a heading shows them: numbers to 3 significant digits (a tuned
+    file's values have 17); ``--json`` and the replays keep the exact values."""
+    name, _, settings = spec.partition(":")
+    if not settings:
+        return spec
+    parts = []
+    for kv in settings.split(","):
+        k, _, v = kv.partition("=")
+        try:
+            v = f"{float(v):.3g}"
+        except ValueError:
+            pass
+        parts.append(f"{k}={v}")
+    return f"{name}:{','.join(parts)}"
+
+
+def _tuned_side(path: str) -> str | None:
+    """The side a settings file was tuned for (``"side"``), None when none (or not Iron Cross's)."""
+    from core.ironcross.ai.settings import settings_file_side
+
+    return settings_file_side(path)
+
+
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
     """``ai`` with every player known to the scenario's rule system and its behaviour settings
     validated and written out (``NAME:k=v,...``; a ``@FILE`` read now, so the games and their
@@ -292,6 +316,14 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
                              f"known: {', '.join(sorted(system.players))}")
         if settings.strip() and system.player_settings is None:
             raise InputError(f"--ai {side}: {system.title}'s players take no behaviour settings")
+        for part in (x.strip() for x in settings.split(",")):
+            # a file tuned for one side, given to the other: settings tuned against the other side's
+            # AI are no answer for this one (copy them to a file of their own to use them anyway)
+            tuned_for = _tuned_side(part[1:]) if part.startswith("@") and part[1:].strip() else None
+            if tuned_for is not None and tuned_for != side:
+                raise InputError(f"--ai {side}: {part[1:]} holds settings tuned for the {tuned_for} side "
+                                 f"(its \"side\"); give it to --ai {tuned_for}, or copy its settings into a file "
+                                 "of their own to use them anyway")
         try:
             out[side] = system.player_settings(spec) if system.player_settings is not None else spec
         except ValueError as e:
@@ -393,6 +425,19 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         if alone:
             raise click.UsageError(f"{', '.join(alone)} only with --robust")
     if robust:  # the robust verdict (cli/tune_command.py) plays its own batches
+        # at the scenario's first rule level, the AIs setting up, no replays or pictures: an option
+        # it would not read is refused, not ignored (a verdict under other rules would be wrong)
+        ctx = click.get_current_context()
+        unread = [opt for opt, name in (("--rules", "rules"), ("--option", "options"), ("--setup", "setup_file"),
+                                        ("--replays", "replays"), ("--report", "report_dir"))
+                  if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+                  and not (opt == "--rules" and rules == system.rules[0] and not options)]
+        if unread:
+            raise click.UsageError(f"{', '.join(unread)} not with --robust: a robust run plays the scenario's first "
+                                   "rule level with the AIs' own set-ups and keeps no replays or pictures")
+        if trials < 2:
+            raise click.UsageError("--trials: a robust run needs at least 2 tuning trials a side (the first trial "
+                                   "is the defaults)")
         from cli.tune_command import robust_playtest
 
         return robust_playtest(scenario, system, games=games, seed=seed, trials=trials, tune_games=tune_games,
@@ -415,8 +460,9 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     title = loaded.title
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     opts = (" + " + " + ".join(options)) if options else ""
-    click.echo(f"{title} - {games} games, seed {seed}, {system.title} rules {rules}{opts}, "
-               + ", ".join(f"{side.capitalize()}: {ai[side]}" for side in system.sides) + f", on {where}")
+    click.echo(f"{title} - {games_text(games)}, seed {seed}, {system.title} rules {rules}{opts}, "
+               + ", ".join(f"{side.capitalize()}: {_spec_to_read(ai[side])}" for side in system.sides)
+               + f", on {where}")
     if fixed is not None:
         about = system.describe_placement(fixed) if system.describe_placement is not None else "loaded"
         click.echo(f"Designer's set-up {setup_file}: {about}")
@@ -686,19 +732,66 @@ def _stop_as_ctrl_c(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+class _ReaderMayLeave:
+    """Standard output that outlives its reader: once the program reading it has gone (a broken pipe:
+    ``ironcross playtest ... --json out.json | head -1``), what is written after is dropped and the
+    command goes on to write its files and exit with its own code. Without it click ends the
+    command at the first line it cannot print (exit 1, nothing said), before the JSON of games
+    already played is written."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._reader_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        import os
+
+        self._gone = True
+        # the interpreter flushes the real stream at exit too: point its file descriptor at the
+        # null device so that flush does not fail again ("Exception ignored ... BrokenPipeError")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, self._stream.fileno())
+        finally:
+            os.close(devnull)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit code. SIGTERM stops a command as Ctrl-C does
-    (:func:`_stop_as_ctrl_c`) while it runs."""
+    (:func:`_stop_as_ctrl_c`) while it runs; a reader of standard output that goes away does not
+    stop it (:class:`_ReaderMayLeave`)."""
     import signal
     import threading
 
     main_thread = threading.current_thread() is threading.main_thread()  # where signal handlers live
     previous = signal.signal(signal.SIGTERM, _stop_as_ctrl_c) if main_thread else None
+    stdout = sys.stdout
+    if stdout is not None and hasattr(stdout, "fileno"):
+        sys.stdout = _ReaderMayLeave(stdout)
     try:
         cli.main(args=argv, prog_name="ironcross", standalone_mode=True)
     except SystemExit as e:
         return int(e.code or 0)
     finally:
+        sys.stdout = stdout
         if main_thread:  # a handler set outside Python reads as None: the default then
             signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     return 0

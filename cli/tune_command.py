@@ -137,8 +137,9 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
         f"ironcross tune {scenario} --side {side} --trials {trials} --games {games} --seed {seed}"
     body = res.best_spec.partition(":")[2]  # the canonical k=v text (defaults left out)
     settings = {k: json.loads(v) for k, v in (kv.split("=", 1) for kv in body.split(",") if kv)}
+    # no setting moved (no trial beat the defaults): the file holds the defaults and says so
     doc = {"player": player, "side": side, "settings": settings,
-           "provenance": "tuned", "by": by, "scenario": scenario, "against": against, "seed": seed,
+           "provenance": "tuned" if settings else "default", "by": by, "scenario": scenario, "against": against, "seed": seed,
            "trials": res.trials, "games": games, "score": res.best_score, "default_score": res.default_score,
            "interrupted": res.interrupted, "check": res.check}
     try:
@@ -149,11 +150,17 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
                + (f" (default {res.default_score:.3f})" if res.default_score is not None else "")
                + f" on the tuning seeds")
     moved = {k: v for k, v in res.best.items() if k in defaults and abs(v - float(defaults[k])) > 1e-9}
-    click.echo("settings: " + (", ".join(f"{k} {defaults[k]:g} -> {v:.3g}" for k, v in moved.items()) or "the defaults"))
+    click.echo("settings: " + (", ".join(f"{k} {defaults[k]:g} -> {v:.3g}" for k, v in moved.items())
+                               or "the defaults (no trial beat them)"))
     if res.check:
         click.echo(f"check on fresh seeds (batch seed {res.check['seed']}), {side} wins with 95 % intervals:")
         click.echo(share_line("default", res.check["default"]))
         click.echo(share_line("tuned", res.check["tuned"]))
+        if moved and res.check["tuned"]["score"] < res.check["default"]["score"]:
+            click.echo(f"NOTE: on the fresh seeds the tuned settings score less than the defaults "
+                       f"({res.check['tuned']['score']:.3f} against {res.check['default']['score']:.3f}): what they "
+                       "gained on the tuning seeds did not carry over; more --games a trial (or more trials) may "
+                       "find settings that do")
     click.echo(f"wrote {out} (use: --ai {side}={player}:@{out})")
     if res.interrupted:
         raise SystemExit(130)

@@ -50,7 +50,8 @@ ROBUST_POINTS = 10.0
 def paired_gain(before: list[GameResult], after: list[GameResult], side: str) -> tuple[float, float, float]:
     """(gain, low, high) in points of ``side``'s share of wins from ``before`` to ``after``, games
     paired by index (same seeds); errored games left out of both. 95 % normal interval of the mean
-    of per-game differences."""
+    of per-game differences, within the possible -100 to +100 points; one pair gives no spread, so
+    its interval is the whole range (no pair at all: (0, 0, 0))."""
     a = {r.index: r for r in before if r.outcome != "error"}
     b = {r.index: r for r in after if r.outcome != "error"}
     d = [(b[i].outcome == side) - (a[i].outcome == side) for i in sorted(a.keys() & b.keys())]
@@ -58,9 +59,11 @@ def paired_gain(before: list[GameResult], after: list[GameResult], side: str) ->
         return (0.0, 0.0, 0.0)
     n = len(d)
     m = sum(d) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
+    if n < 2:
+        return (100 * m, -100.0, 100.0)
+    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1))
     half = 1.959964 * sd / math.sqrt(n)
-    return (100 * m, 100 * (m - half), 100 * (m + half))
+    return (100 * m, max(-100.0, 100 * (m - half)), min(100.0, 100 * (m + half)))
 
 
 def _shares(results: list[GameResult]) -> dict:

@@ -236,8 +236,8 @@ def stored_setup_problem(storage: str, study_name: str, setup: Mapping, hint: st
 def _other_settings(storage: str, study_name: str, differ: str) -> str:
     """The words for a study in ``storage`` that a run cannot extend, ``differ`` saying how
     (:func:`setup_difference`)."""
-    return (f"{storage}: the study {study_name!r} was run with other settings ({differ}); "
-            "extend it with the same ones, or give another storage file (or delete this one) to start a study afresh")
+    return (f"{storage}: the study {study_name!r} was run with other tuning options ({differ}); "
+            "extend it with the same options, or give another storage file (or delete this one) to start a study afresh")
 
 
 def read_studies(storage: str) -> list[StoredStudy]:
@@ -401,7 +401,12 @@ def _finish(study, side: str, player: str, check, defaults, space, interrupted: 
         fresh = derive_seed(seed, CHECK_SEED_SALT)
         try:
             base = play(player, check_games, fresh, on_check)
-            tuned = play(spec_of(player, best), check_games, fresh, on_check)
+            if res.best_spec == check(player):  # the best trial is the defaults: the same games
+                tuned = base
+                if on_check is not None:
+                    on_check(check_games)
+            else:
+                tuned = play(spec_of(player, best), check_games, fresh, on_check)
             res.check = {"seed": fresh, "default": _share(base, side), "tuned": _share(tuned, side)}
         except KeyboardInterrupt:
             res.interrupted = True

@@ -257,7 +257,7 @@ def test_robust_table_refuses_a_kept_study_it_cannot_extend_before_playing_a_gam
     played = []
     monkeypatch.setattr(rb, "run_batch", lambda *a, **k: played.append(a) or [])
     monkeypatch.setattr(rb, "stored_setup_problem", lambda f, name, setup, hint="": (
-        f"{f}: the study {name!r} was run with other settings (games 20 there, {setup['games']} here){hint}"
+        f"{f}: the study {name!r} was run with other tuning options (games 20 there, {setup['games']} here){hint}"
         if name == default_study_name(str(S1), "german", "heuristic") else None))
     args = argparse.Namespace(games=10, seed=1, trials=2, tune_games=5, workers=1, storage=str(tmp_path))
     assert balance.robust_table({1: S1}, args) == 1

@@ -226,6 +226,34 @@ def test_playtest_refuses_options_it_would_ignore(tmp_path):
     sc = short_scenario(tmp_path, turns=1)
     for args, says in ((["--json", ""], "--json: an empty file name"),
                        (["--ai", "german=random,german=heuristic"], "the side german is named twice"),
-                       (["--trials", "3", "--storage", str(tmp_path)], "--trials, --storage only with --robust")):
+                       (["--trials", "3", "--storage", str(tmp_path)], "--trials, --storage only with --robust"),
+                       # a robust run plays the first rule level with the AIs' set-ups, keeps no replays
+                       # or pictures, and needs a trial beside the defaults: the rest is refused
+                       (["--robust", "--rules", "advanced"], "--rules not with --robust"),
+                       (["--robust", "--rules", "advanced", "--option", "observation-penalty"],
+                        "--rules, --option not with --robust"),
+                       (["--robust", "--setup", "x.placement.json", "--replays", str(tmp_path / "r"),
+                         "--report", str(tmp_path / "p")], "--setup, --replays, --report not with --robust"),
+                       (["--robust", "--trials", "1"], "--trials: a robust run needs at least 2 tuning trials")):
         r = CliRunner().invoke(cli, ["playtest", sc, "--games", "1", "--workers", "1", *args])
         assert r.exit_code in (1, 2) and says in r.output, (args, r.output)
+        assert "Traceback" not in r.output
+    assert not (tmp_path / "r").exists() and not (tmp_path / "p").exists()
+
+
+def test_a_reader_that_leaves_does_not_cost_the_games_played(tmp_path):
+    """``ironcross playtest ... --json OUT | head -1``: the reader of standard output goes after the
+    first line; the command still writes OUT and exits 0 (click alone would end it at the first
+    line it cannot print, exit 1, before the JSON is written)."""
+    sc = short_scenario(tmp_path, turns=1)
+    out = tmp_path / "r.json"
+    p = subprocess.Popen([sys.executable, "-m", "cli.main", "playtest", sc, "--games", "2", "--workers", "1",
+                          "--quiet", "--ai", "german=random,russian=random", "--json", str(out)],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()  # the reader leaves
+    err = p.stderr.read().decode()
+    assert p.wait(120) == 0, err
+    assert first.strip(), first  # the heading line reached the reader
+    assert "Traceback" not in err and "BrokenPipe" not in err
+    assert json.loads(out.read_text())["games_finished"] == 2

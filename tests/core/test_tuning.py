@@ -238,6 +238,47 @@ def test_the_tune_command_writes_a_settings_file(race, tmp_path):
     assert other.exit_code == 1 and "seed 1 there, 9 here" in other.output and "0/8" not in other.output
 
 
+def test_a_tuning_whose_best_trial_is_the_defaults_says_so_and_plays_its_check_once(race, tmp_path, monkeypatch):
+    """One trial is the defaults alone: the file says "default", not "tuned", and the check plays the
+    default games once (the tuned half would be the same games)."""
+    from cli.main import cli
+    from core import tuning
+
+    played = []
+    real = tuning.run_batch
+
+    def counting(path, n, *a, **k):
+        played.append(n)
+        return real(path, n, *a, **k)
+
+    monkeypatch.setattr(tuning, "run_batch", counting)
+    out = tmp_path / "german.json"
+    r = CliRunner().invoke(cli, ["tune", race, "--side", "german", "--player", "tunable", "--trials", "1",
+                                 "--games", "4", "--workers", "1", "-o", str(out), "--quiet", "--check-games", "6"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(out.read_text())
+    assert doc["settings"] == {} and doc["provenance"] == "default"
+    assert "settings: the defaults (no trial beat them)" in r.output
+    assert played == [4, 6]  # the trial, then the check's default games only
+    assert doc["check"]["tuned"] == doc["check"]["default"]
+
+
+def test_the_paired_gain_stays_within_what_a_share_can_move():
+    from core.robust_balance import paired_gain
+
+    def games(outcomes):
+        return [GameResult(i, i, o, 3) for i, o in enumerate(outcomes)]
+
+    # one pair: no spread to estimate, so the interval is the whole range
+    assert paired_gain(games(["russian"]), games(["german"]), "german") == (100.0, -100.0, 100.0)
+    # two pairs far apart: the normal interval would pass +-100 points
+    g, lo, hi = paired_gain(games(["russian", "german"]), games(["german", "russian"]), "german")
+    assert g == 0.0 and (lo, hi) == (-100.0, 100.0)
+    g, lo, hi = paired_gain(games(["russian", "russian", "german"]), games(["german", "german", "russian"]), "german")
+    assert -100.0 <= lo < g < hi <= 100.0
+    assert paired_gain([], [], "german") == (0.0, 0.0, 0.0)
+
+
 def test_the_robust_verdict_names_the_side_that_gains_and_the_settings_that_moved(race):
     from core.robust_balance import robust_balance
 
