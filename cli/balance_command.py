@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from cli.main import MAX_GAMES, InputError, cli, playable
+from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
 
 __all__ = ["balance_cmd", "table_lines", "read_change_file"]
 
@@ -45,9 +45,10 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
         cells = []
         for k in ("german", "russian", "draw"):
             s = r["shares"][k]
-            cells.append(f"{_pct(s['share']):>4} [{_pct(s['ci95'][0])}-{_pct(s['ci95'][1])}]")
+            # a candidate the budget never reached has no shares: blank, not 0 % [0 %-0 %]
+            cells.append(f"{_pct(s['share']):>4} [{_pct(s['ci95'][0])}-{_pct(s['ci95'][1])}]" if r["games"] else "")
         dist = f"{r['distance']:.0f}" if r["distance"] is not None else "-"
-        status = "kept" if r["status"] == "kept" else r["reason"]
+        status = ("kept" if r["games"] else "not played: the budget ran out") if r["status"] == "kept" else r["reason"]
         out.append(f"{i:>3} {r['change']:{w}}  {cells[0]:>15}  {cells[1]:>15}  {cells[2]:>15}  {r['games']:>5}  "
                    f"{dist:>5}  {status}")
     best = result.best
@@ -107,6 +108,7 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
     from core.whatif import parse_target, search, table_rows
     from maps.document_file import atomic_write_text
 
+    check_backend(scheduler)
     with playable(scenario):
         loaded = load_scenario(scenario)
         # playable before any candidate is written or played (a file that is JSON but no scenario stops here)
@@ -147,6 +149,11 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         raise InputError(f"--try: {e}") from None
     click.echo(f"{loaded.title}: target {side} {share:.0%} +- {band:g} points; {len(changes)} change(s), budget "
                f"{budget} games, first round {first} games each, seed {seed}")
+    round_one = (len(changes) + 1) * first  # the scenario as it is races too
+    if budget < round_one:
+        click.echo(f"NOTE: the first round needs {round_one} games ({len(changes) + 1} candidates, the scenario as it is "
+                   f"included, x {first}); a budget of {budget} leaves some candidates unplayed (more --budget, "
+                   "fewer --try or a smaller --first)")
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("{task.fields[lead]}"), TimeElapsedColumn(), disable=quiet)
     t0 = time.perf_counter()
@@ -196,6 +203,8 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
             robust_text = "interrupted"
         except PlaytestError as e:
             raise InputError(str(e)) from None
+    if result.interrupted:
+        click.echo("INTERRUPTED: the table covers the games played so far", err=True)
     for line in table_lines(result, side, share, robust_text):
         click.echo(line)
     spent = result.pairs.spent if result.pairs else result.singles.spent

@@ -278,6 +278,20 @@ def _echo_blunders(report: dict, played: int) -> None:
             click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({games_text(d['games'])}{first})")
 
 
+def check_backend(scheduler: str | None) -> None:
+    """The batch runner's backend options as a command got them: an empty ``--scheduler`` address,
+    or ``--workers`` beside ``--scheduler`` (the cluster's workers play the games), is a usage error
+    naming them, never a silent choice of one backend."""
+    if scheduler is None:
+        return
+    if not scheduler.strip():
+        raise click.UsageError("--scheduler: an empty address (tcp://HOST:8786)")
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("workers") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--workers with --scheduler: the Dask cluster's workers play the games; "
+                               "give one or the other")
+
+
 def _spec_to_read(spec: str) -> str:
     """A player with its settings as a heading shows them: numbers to 3 significant digits (a tuned
     file's values have 17); ``--json`` and the replays keep the exact values."""
@@ -397,8 +411,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     import json as _json
     import time as _time
 
-    from core.playtest import (DEFAULT_ERROR_DIR, BatchInterrupted, PlaytestError, ReplayWriteError, parse_ai, run_batch,
-                               summarise)
+    from core.playtest import (DEFAULT_ERROR_DIR, BatchInterrupted, BatchLost, PlaytestError, ReplayWriteError, parse_ai,
+                               run_batch, summarise)
     from core.rule_system import load_scenario
 
     try:
@@ -418,6 +432,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     for opt, value in (("--json", json_out), ("--replays", replays)):
         if value is not None and not str(value).strip():
             raise click.UsageError(f"{opt}: an empty file name")
+    check_backend(scheduler)
     if not robust:  # options that only a robust run reads, given without it: said, not ignored
         ctx = click.get_current_context()
         alone = [opt for opt, name in (("--trials", "trials"), ("--tune-games", "tune_games"), ("--storage", "storage_dir"))
@@ -472,6 +487,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, transient=False)
     t0 = _time.perf_counter()
     results: list = []
+    lost = None   # why the Dask cluster failed part-way (BatchLost), if it did
     try:
         # the workers start before the progress bar's refresh thread: forked from one thread
         with shared_pool(workers, start=True) if scheduler is None else nullcontext(), progress:
@@ -489,6 +505,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
                                 on_progress=tick, fixed_setup=fixed)
     except BatchInterrupted as e:   # Ctrl-C: the finished games are summarised and kept, exit 130
         results = e.results
+    except BatchLost as e:   # the cluster failed part-way: its finished games are summarised and kept, exit 1
+        results, lost = e.results, f"--scheduler: {e}"
     except KeyboardInterrupt:  # while the workers started or stopped: the games finished (if any) stand
         pass
     except ReplayWriteError as e:
@@ -501,7 +519,10 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     partial = len(results) < games   # interrupted: everything below covers the finished games only
     s = summarise(results, loaded)
     click.echo("")
-    if partial:
+    if lost:
+        click.echo(f"{lost}\nBATCH LOST: {len(results)} of {games} games finished before the cluster failed; "
+                   "the summary covers them only", err=True)
+    elif partial:
         click.echo(f"INTERRUPTED: {len(results)} of {games} games finished; the summary covers them only", err=True)
         if not results:
             click.echo("no game finished: nothing to summarise" + (f" or to write to {json_out}" if json_out else ""),
@@ -548,7 +569,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         from maps.document_file import atomic_write_text
 
         doc = {"scenario": scenario, "rule_system": system.name, "setup": setup_file, "title": title, "games": games,
-               "partial": partial, "games_finished": len(results), "seed": seed, "rules": rules,
+               "partial": partial, "games_finished": len(results), "cluster_failed": lost, "seed": seed, "rules": rules,
                "options": list(options), "ai": ai,
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
@@ -580,6 +601,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         except OSError as e:
             raise InputError(f"--report {report_dir}: cannot write: {e}") from None
         click.echo(f"wrote {len(paths)} pictures to {report_dir}: " + ", ".join(Path(p).name for p in paths))
+    if lost:
+        raise SystemExit(1)  # the cluster failed: what finished is kept and summarised
     if partial:
         raise SystemExit(130)  # interrupted: what finished is kept and summarised
     if s["errors"]:

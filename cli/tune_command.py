@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from cli.main import MAX_GAMES, InputError, cli, playable
+from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files"]
 
@@ -57,6 +57,7 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
     from core.rule_system import for_scenario
     from maps.document_file import atomic_write_text
 
+    check_backend(scheduler)
     with playable(scenario):
         system = for_scenario(scenario)
         system.load_setup(scenario, seed, None)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import math
 import os
 import statistics
@@ -48,7 +49,7 @@ from typing import Callable, Iterable
 from core.dice import derive_seed
 from core.rule_system import DEFAULT_SYSTEM, LoadedScenario, ScenarioRef, add_module, get, load_scenario
 
-__all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "ReplayWriteError", "play_game", "run_batch", "summarise",
+__all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "BatchLost", "ReplayWriteError", "play_game", "run_batch", "summarise",
            "wilson_interval", "games_text", "shared_pool", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
            "Scenario"]
 
@@ -98,6 +99,17 @@ class PlaytestError(RuntimeError):
 class ReplayWriteError(PlaytestError):
     """A replay could not be written (full disk, no permission): the message names the file and
     the game; the batch stops."""
+
+
+class BatchLost(PlaytestError):
+    """The Dask cluster failed part-way through :func:`run_batch` (the scheduler went away, a worker
+    died with a task): :attr:`results` holds the games that finished before it (ordered by game
+    index, their replays written), so the caller can summarise them as a partial batch instead of
+    losing them; the message says what failed."""
+
+    def __init__(self, message: str, results: list["GameResult"], total: int):
+        super().__init__(message)
+        self.results, self.total = results, total
 
 
 class BatchInterrupted(Exception):
@@ -427,6 +439,38 @@ def _can_import_project(module: str | None = None) -> bool:  # runs on each Dask
     return True
 
 
+def _no_scheduler_there(scheduler: str, connect_timeout: float) -> str | None:
+    """Why nothing at ``scheduler`` completes Dask's handshake within ``connect_timeout`` seconds, or
+    None when something does. Asked before a Client is made: distributed's Client waits for ever on
+    a port that accepts the connection but never answers the handshake (the dashboard's web port,
+    another service), whatever its timeout, and reads another protocol's bytes as a frame length
+    (a MemoryError). A wrong address (refused, unreachable, malformed) gives distributed's reason."""
+    import asyncio
+    import re
+
+    from distributed.comm import connect
+
+    port = re.search(r":(\d+)/?$", scheduler.strip())
+    if port is not None and not 0 < int(port.group(1)) < 65536:
+        return f"port {port.group(1)} is out of range (1 to 65535)"
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(connect(scheduler, timeout=connect_timeout), connect_timeout + 1.0)
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+    except (TimeoutError, asyncio.TimeoutError) as e:
+        if str(e):  # distributed's own words (nothing listening there, say)
+            return str(e).splitlines()[0]
+        return "no Dask scheduler answered there (a dashboard's web port, or another service?)"
+    except MemoryError:
+        return "something answered that is no Dask scheduler (its bytes are no Dask message)"
+    except Exception as e:  # OSError (refused, unreachable), ValueError (a malformed address), ...
+        return str(e).splitlines()[0] if str(e) else type(e).__name__
+    return None
+
+
 def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeout: float,
                 module: str | None = None):
     """Yield the result parts of the tasks as they complete on the Dask cluster at ``scheduler``."""
@@ -434,6 +478,9 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         from distributed import Client, as_completed as dask_completed
     except ImportError:
         raise PlaytestError("--scheduler needs Dask distributed: pip install distributed") from None
+    silent = _no_scheduler_there(scheduler, connect_timeout)
+    if silent is not None:
+        raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} within {connect_timeout:g} s: {silent}")
     client = None
     for attempt in range(3):
         failed = None
@@ -469,6 +516,11 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
             raise PlaytestError(f"the Dask workers at {scheduler!r} cannot import ironcross ({type(e).__name__}: {e}); "
                                 "start them from the project's environment (pip install -e . there)") from None
         futs = client.map(_run_chunk, make_tasks(nthreads), pure=False)
+        # distributed logs the lost connection with a traceback of its own before the batch's
+        # futures fail; the failure is reported once, as the PlaytestError below says it
+        quiet = logging.getLogger("distributed.client")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)
         try:
             for f in dask_completed(futs):
                 yield f.result()
@@ -476,6 +528,8 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
             raise
         except Exception as e:  # a task (not a game) failed: a worker died, or cannot unpickle
             raise PlaytestError(f"a batch failed on the Dask cluster at {scheduler!r}: {type(e).__name__}: {e}") from None
+        finally:
+            quiet.setLevel(level)
     finally:
         client.close()
 
@@ -519,8 +573,14 @@ def run_batch(scenario: Scenario, games: int, seed: int, ai: dict[str, str], *, 
 
     try:
         if scheduler:
-            for part in _dask_parts(scheduler, make_tasks, connect_timeout, ref.module):
-                take(part)
+            try:
+                for part in _dask_parts(scheduler, make_tasks, connect_timeout, ref.module):
+                    take(part)
+            except PlaytestError as e:
+                if not out or isinstance(e, ReplayWriteError):
+                    raise
+                out.sort(key=lambda r: r.index)  # the games that finished before the cluster failed
+                raise BatchLost(str(e), out, games) from None
         else:
             workers = max(1, workers or os.cpu_count() or 1)
             if workers == 1:

@@ -342,10 +342,17 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
         # every side's interval must fit within 10 points: the side that needs the most games
         ns = [n for _lean, n in leans.values()]
         lean, need = "robust", (None if None in ns else max(ns, default=None))
+    worse = [t for t in tuned.values() if t.gain[0] < -ROBUST_POINTS]
     if need is not None:
         more = f"about {need:,} paired games would decide it"
     elif any(_games(t) < 1 for t in tuned.values()):
         more = "more games needed"
+    elif worse:
+        # a tuning that found settings worse than the defaults by more than 10 points says nothing
+        # of a better AI: no number of check games decides that, a better tuning may
+        more = ("the tuned settings of " + ", ".join(f"{t.side} ({t.gain[0]:+.1f})" for t in worse)
+                + f" do worse than the defaults by more than {ROBUST_POINTS:g} points: tune with more trials or "
+                  "more games a trial")
     else:
         more = f"a gain of exactly {ROBUST_POINTS:g} points: no number of games decides it"
     return ("undecided", f"the intervals of the gains straddle {ROBUST_POINTS:g} points ({gains}): "

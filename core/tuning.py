@@ -328,7 +328,9 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
                     raise ValueError(f"{storage}: cannot make its folder: {e.strerror or e}") from None
             db = held.enter_context(_study_file(storage)) if storage else None
             study = optuna.create_study(direction="maximize", storage=db, study_name=name, load_if_exists=True,
-                                        sampler=optuna.samplers.TPESampler(seed=seed))
+                                        # Optuna takes seeds of 0 to 2**32 - 1; the batch seeds take any
+                                        # integer (negative, huge): the same sampler for the same seed
+                                        sampler=optuna.samplers.TPESampler(seed=seed % 2 ** 32))
         except SQLAlchemyError as e:
             raise _not_a_study(storage, e) from None
         # a stored study is extended only by runs that score its trials the same way: other games,

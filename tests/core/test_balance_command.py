@@ -70,3 +70,16 @@ def test_ctrl_c_keeps_the_table(monkeypatch):
                                  "--first", "4", "--quiet"])
     assert r.exit_code == 130
     assert "(as is)" in r.output and "Best change" in r.output
+    assert "INTERRUPTED: the table covers the games played so far" in r.output
+
+
+def test_a_budget_too_small_for_the_first_round_is_said_and_unplayed_candidates_show_no_shares(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(playtest, "run_batch", fake_batch(calls))
+    r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "turns-=2", "--try",
+                                 "german.ips+=1", "--budget", "6", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "NOTE: the first round needs 24 games (3 candidates, the scenario as it is included, x 8); " \
+           "a budget of 6 leaves some candidates unplayed" in r.output
+    unplayed = [line for line in r.output.splitlines() if "not played: the budget ran out" in line]
+    assert len(unplayed) == 2 and all("%" not in line for line in unplayed)

@@ -170,3 +170,43 @@ def test_a_tuning_run_on_the_cluster_gives_the_local_pools_trials_and_results(cl
         assert runs["cluster"] == runs["pool"]
     finally:
         rule_system.unregister(NAME)
+
+
+def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout():
+    """distributed's Client waits for ever on a port that accepts the connection but never answers
+    its handshake (a dashboard's web port), and reads another protocol's bytes as a frame length:
+    the runner asks first and names the problem within --connect-timeout."""
+    import socket
+    import threading
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)   # connections complete, nothing is ever said
+    talker = socket.socket()
+    talker.bind(("127.0.0.1", 0))
+    talker.listen(4)
+
+    def answer_in_http() -> None:
+        try:
+            while True:
+                c, _ = talker.accept()
+                c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 8)
+                c.close()
+        except OSError:
+            return
+
+    threading.Thread(target=answer_in_http, daemon=True).start()
+    try:
+        for sock, words in ((silent, "no Dask scheduler answered there"), (talker, "cannot connect to the Dask scheduler")):
+            t0 = time.perf_counter()
+            addr = "tcp://127.0.0.1:%d" % sock.getsockname()[1]
+            res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler", addr,
+                                           "--connect-timeout", "1"])
+            assert res.exit_code == 1 and words in res.output, res.output
+            assert "Traceback" not in res.output and time.perf_counter() - t0 < 10
+        res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler",
+                                       "tcp://127.0.0.1:99999"])
+        assert res.exit_code == 1 and "port 99999 is out of range (1 to 65535)" in res.output
+    finally:
+        silent.close()
+        talker.close()

@@ -221,8 +221,9 @@ def test_an_error_a_worker_raises_outside_a_game_reaches_the_caller_with_its_tra
 
 
 def test_playtest_refuses_options_it_would_ignore(tmp_path):
-    """An empty --json, a side named twice in --ai, and options only a robust run reads given
-    without --robust: a usage error (exit 2) naming them, never silently ignored."""
+    """An empty --json, a side named twice in --ai, options only a robust run reads given without
+    --robust (and options it does not read given with it), an empty --scheduler or --workers beside
+    it: a usage error naming them, never silently ignored."""
     sc = short_scenario(tmp_path, turns=1)
     for args, says in ((["--json", ""], "--json: an empty file name"),
                        (["--ai", "german=random,german=heuristic"], "the side german is named twice"),
@@ -238,6 +239,15 @@ def test_playtest_refuses_options_it_would_ignore(tmp_path):
         r = CliRunner().invoke(cli, ["playtest", sc, "--games", "1", "--workers", "1", *args])
         assert r.exit_code in (1, 2) and says in r.output, (args, r.output)
         assert "Traceback" not in r.output
+    # one backend or the other, named: never the local pool for an empty address, nor Dask silently
+    # for --workers beside --scheduler (playtest, tune and balance alike)
+    for cmd in (["playtest", sc], ["tune", sc, "--side", "german", "-o", str(tmp_path / "t.json")],
+                ["balance", sc, "--target", "german=50"]):
+        for args, says in ((["--scheduler", ""], "--scheduler: an empty address"),
+                           (["--scheduler", "tcp://127.0.0.1:1", "--workers", "2"], "--workers with --scheduler")):
+            r = CliRunner().invoke(cli, [*cmd, *args])
+            assert r.exit_code == 2 and says in r.output, (cmd, args, r.output)
+    assert not (tmp_path / "t.json.optuna.db").exists()
     assert not (tmp_path / "r").exists() and not (tmp_path / "p").exists()
 
 
@@ -257,3 +267,29 @@ def test_a_reader_that_leaves_does_not_cost_the_games_played(tmp_path):
     assert first.strip(), first  # the heading line reached the reader
     assert "Traceback" not in err and "BrokenPipe" not in err
     assert json.loads(out.read_text())["games_finished"] == 2
+
+
+def test_a_cluster_that_fails_part_way_keeps_the_games_that_finished(tmp_path, monkeypatch):
+    """The Dask scheduler goes away after the first part of the batch: the games that finished are
+    summarised and written to --json (partial, with the failure), exit 1 naming the cluster's
+    failure, no traceback."""
+    sc = short_scenario(tmp_path, turns=1)
+
+    def parts(scheduler, make_tasks, connect_timeout, module=None):
+        task = make_tasks(2)[0]
+        yield playtest._run_chunk(task)
+        raise playtest.PlaytestError(f"a batch failed on the Dask cluster at {scheduler!r}: CancelledError: "
+                                     "scheduler-connection-lost")
+
+    monkeypatch.setattr(playtest, "_dask_parts", parts)
+    with pytest.raises(playtest.BatchLost) as e:
+        playtest.run_batch(sc, 6, 1, RANDOM, scheduler="tcp://127.0.0.1:1")
+    done = [r.index for r in e.value.results]
+    assert done == sorted(done) and 0 < len(done) < 6 and e.value.total == 6
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(cli, ["playtest", sc, "--games", "6", "--scheduler", "tcp://127.0.0.1:1", "--quiet",
+                                 "--ai", "german=random,russian=random", "--json", str(out)])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "scheduler-connection-lost" in r.output and f"BATCH LOST: {len(done)} of 6 games finished" in r.output
+    doc = json.loads(out.read_text())
+    assert doc["partial"] and doc["games_finished"] == len(done) and "connection-lost" in doc["cluster_failed"]

@@ -263,6 +263,15 @@ def test_a_tuning_whose_best_trial_is_the_defaults_says_so_and_plays_its_check_o
     assert doc["check"]["tuned"] == doc["check"]["default"]
 
 
+def test_any_integer_seed_tunes_as_the_batch_seeds_take_it(race):
+    """Optuna's sampler takes seeds of 0 to 2**32 - 1 only; the batch seeds take any integer, so a
+    negative or huge --seed tunes (reproducibly) instead of failing with Optuna's words."""
+    a = _tune(race, trials=3, games=4, seed=-1)
+    b = _tune(race, trials=3, games=4, seed=-1)
+    assert a.trials == 3 and (a.best, a.history) == (b.best, b.history)
+    assert _tune(race, trials=2, games=2, seed=10 ** 20).trials == 2
+
+
 def test_the_paired_gain_stays_within_what_a_share_can_move():
     from core.robust_balance import paired_gain
 
@@ -329,6 +338,10 @@ def test_an_undecided_verdict_says_which_way_it_leans_and_how_many_games_would_d
     assert v == "undecided" and "leans robust" in text and "about 940 paired games" in text
     v, text = verdict({"german": t("german", (10.0, 5.0, 15.0)), "russian": t("russian", (0.0, -3.0, 3.0))})
     assert "no number of games decides it" in text
+    # a tuning worse than the defaults by more than 10 points: a better tuning, not more games
+    v, text = verdict({"german": t("german", (-50.0, -100.0, 48.0)), "russian": t("russian", (0.0, 0.0, 0.0))})
+    assert v == "undecided" and "the tuned settings of german (-50.0) do worse than the defaults" in text
+    assert "exactly 10" not in text
 
 
 def test_playtest_robust_prints_the_verdict(race, tmp_path):
