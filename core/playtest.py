@@ -439,6 +439,11 @@ def _can_import_project(module: str | None = None) -> bool:  # runs on each Dask
     return True
 
 
+#: tasks of a batch on a Dask cluster at a time: this many a worker thread, at least DASK_WINDOW_MIN
+DASK_WINDOW_PER_THREAD = 4
+DASK_WINDOW_MIN = 8
+
+
 def _no_scheduler_there(scheduler: str, connect_timeout: float) -> str | None:
     """Why nothing at ``scheduler`` completes Dask's handshake within ``connect_timeout`` seconds, or
     None when something does. Asked before a Client is made: distributed's Client waits for ever on
@@ -515,21 +520,42 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         except Exception as e:
             raise PlaytestError(f"the Dask workers at {scheduler!r} cannot import ironcross ({type(e).__name__}: {e}); "
                                 "start them from the project's environment (pip install -e . there)") from None
-        futs = client.map(_run_chunk, make_tasks(nthreads), pure=False)
+        # a window of tasks on the cluster at a time, each finished one replaced by the next: a huge
+        # batch does not put every task into the scheduler at once, and a stopped batch (Ctrl-C, an
+        # error) cancels only that window, so the workers stop too
+        queue = list(reversed(make_tasks(nthreads)))
+        window = max(DASK_WINDOW_MIN, DASK_WINDOW_PER_THREAD * nthreads)
+        pending = set()
+
+        def submit():
+            f = client.submit(_run_chunk, queue.pop(), pure=False)
+            pending.add(f)
+            return f
+
+        running = dask_completed([submit() for _ in range(min(window, len(queue)))])
         # distributed logs the lost connection with a traceback of its own before the batch's
         # futures fail; the failure is reported once, as the PlaytestError below says it
         quiet = logging.getLogger("distributed.client")
         level = quiet.level
         quiet.setLevel(logging.CRITICAL)
         try:
-            for f in dask_completed(futs):
-                yield f.result()
+            for f in running:
+                pending.discard(f)
+                part = f.result()
+                if queue:
+                    running.add(submit())
+                yield part
         except PlaytestError:
             raise
         except Exception as e:  # a task (not a game) failed: a worker died, or cannot unpickle
             raise PlaytestError(f"a batch failed on the Dask cluster at {scheduler!r}: {type(e).__name__}: {e}") from None
         finally:
             quiet.setLevel(level)
+            if pending:  # stopped early: the tasks still on the cluster are not wanted any more
+                try:
+                    client.cancel(list(pending))
+                except Exception as e:  # the cluster is gone already: nothing left to cancel there
+                    logging.getLogger(__name__).debug("cancelling the batch's tasks: %s", e)
     finally:
         client.close()
 

@@ -57,6 +57,20 @@ def test_cluster_gives_the_local_pool_results(s1, cluster, local, tmp_path):
     assert all(Path(r.replay).is_file() and Path(r.replay).parent == tmp_path for r in remote)
 
 
+def test_a_batch_wider_than_its_window_on_the_cluster_gives_the_same_results(s1, cluster, local, monkeypatch):
+    """A batch keeps only a window of its tasks on the cluster, each finished one replaced by the
+    next (a huge batch does not load the scheduler with every task; a stopped one cancels only the
+    window): with a window of one task the results are those of the local pool."""
+    import core.playtest as playtest
+
+    monkeypatch.setattr(playtest, "DASK_WINDOW_PER_THREAD", 0)
+    monkeypatch.setattr(playtest, "DASK_WINDOW_MIN", 1)
+    done = []
+    remote = run_batch(s1, GAMES, SEED, RANDOM, scheduler=cluster.scheduler_address, on_progress=done.append)
+    assert [_key(r) for r in remote] == [_key(r) for r in local] and sum(done) == GAMES
+    assert len(done) > 1   # several tasks, one after another
+
+
 def test_cli_scheduler_gives_the_local_pool_results(s1, cluster, local, tmp_path):
     out = tmp_path / "r.json"
     res = CliRunner().invoke(cli, ["playtest", s1, "--games", str(GAMES), "--seed", str(SEED), "--quiet",
