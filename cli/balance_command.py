@@ -87,6 +87,8 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 @click.option("--rules", default=None, help="rule level (default: the system's first)")
 @click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")
+@click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
+              help="seconds to wait for the --scheduler")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the table as JSON")
 @click.option("--robust", is_flag=True, help="check the best change's answer against tuned AIs (expensive)")
 @click.option("--trials", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES), help="with --robust: tuning trials a side")
@@ -95,8 +97,8 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tuple[str, ...], change_file: str | None,
                 kinds: str | None, first: int, precision: float, no_combine: bool, seed: int, ai_spec: str | None,
-                rules: str | None, workers: int | None, scheduler: str | None, json_out: str | None, robust: bool,
-                trials: int, tune_games: int, quiet: bool) -> None:
+                rules: str | None, workers: int | None, scheduler: str | None, connect_timeout: float,
+                json_out: str | None, robust: bool, trials: int, tune_games: int, quiet: bool) -> None:
     """What small change would bring SCENARIO to the --target balance? Candidate changes (the
     defaults that apply to the scenario, or --try / --changes) are validated, the valid ones race
     on the same seeds (successive halving; an interval outside the band drops a candidate), and
@@ -108,7 +110,7 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
     from core.whatif import parse_target, search, table_rows
     from maps.document_file import atomic_write_text
 
-    check_backend(scheduler)
+    check_backend(scheduler, connect_timeout)
     with playable(scenario):
         loaded = load_scenario(scenario)
         # playable before any candidate is written or played (a file that is JSON but no scenario stops here)
@@ -184,7 +186,7 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         except ValueError as e:
             raise InputError(str(e)) from None
         except PlaytestError as e:
-            raise InputError(str(e)) from None
+            raise InputError(f"--scheduler: {e}" if scheduler else str(e)) from None
         except KeyboardInterrupt:
             click.echo("interrupted while validating: nothing played", err=True)
             raise SystemExit(130)
@@ -202,7 +204,7 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         except KeyboardInterrupt:
             robust_text = "interrupted"
         except PlaytestError as e:
-            raise InputError(str(e)) from None
+            raise InputError(f"--scheduler: {e}" if scheduler else str(e)) from None
     if result.interrupted:
         click.echo("INTERRUPTED: the table covers the games played so far", err=True)
     for line in table_lines(result, side, share, robust_text):

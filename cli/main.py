@@ -278,10 +278,12 @@ def _echo_blunders(report: dict, played: int) -> None:
             click.echo(f"  {side:8s} {kind:28s} {d['per_game']:5.2f}  ({games_text(d['games'])}{first})")
 
 
-def check_backend(scheduler: str | None) -> None:
+def check_backend(scheduler: str | None, connect_timeout: float | None = None) -> None:
     """The batch runner's backend options as a command got them: an empty ``--scheduler`` address,
     or ``--workers`` beside ``--scheduler`` (the cluster's workers play the games), is a usage error
-    naming them, never a silent choice of one backend."""
+    naming them, never a silent choice of one backend. With ``connect_timeout`` the scheduler is
+    asked now (:func:`core.playtest.check_scheduler`), before the command makes any file:
+    InputError (exit 1) naming the address and why."""
     if scheduler is None:
         return
     if not scheduler.strip():
@@ -290,6 +292,13 @@ def check_backend(scheduler: str | None) -> None:
     if ctx.get_parameter_source("workers") is click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("--workers with --scheduler: the Dask cluster's workers play the games; "
                                "give one or the other")
+    if connect_timeout is not None:
+        from core.playtest import PlaytestError, check_scheduler
+
+        try:
+            check_scheduler(scheduler, connect_timeout)
+        except PlaytestError as e:
+            raise InputError(f"--scheduler: {e}") from None
 
 
 def _spec_to_read(spec: str) -> str:
@@ -432,7 +441,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     for opt, value in (("--json", json_out), ("--replays", replays)):
         if value is not None and not str(value).strip():
             raise click.UsageError(f"{opt}: an empty file name")
-    check_backend(scheduler)
+    check_backend(scheduler, connect_timeout if robust else None)  # a robust run makes its files first
     if not robust:  # options that only a robust run reads, given without it: said, not ignored
         ctx = click.get_current_context()
         alone = [opt for opt, name in (("--trials", "trials"), ("--tune-games", "tune_games"), ("--storage", "storage_dir"))

@@ -41,11 +41,13 @@ def share_line(label: str, d: dict) -> str:
               help="the Optuna SQLite file (default: OUT.optuna.db); the same file resumes or extends the study")
 @click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")
+@click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
+              help="seconds to wait for the --scheduler")
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="the settings file to write")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, player: str, against: str,
-             check_games: int | None, storage: str | None, workers: int | None, scheduler: str | None, out: str,
-             quiet: bool) -> None:
+             check_games: int | None, storage: str | None, workers: int | None, scheduler: str | None,
+             connect_timeout: float, out: str, quiet: bool) -> None:
     """Search the behaviour settings of SIDE's AI that maximise its score in SCENARIO against the
     unchanged other side (Optuna; docs/ai.md), check them on fresh seeds and write them to OUT.
 
@@ -57,7 +59,7 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
     from core.rule_system import for_scenario
     from maps.document_file import atomic_write_text
 
-    check_backend(scheduler)
+    check_backend(scheduler, connect_timeout)
     with playable(scenario):
         system = for_scenario(scenario)
         system.load_setup(scenario, seed, None)
@@ -129,7 +131,7 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
         click.echo("interrupted before any trial completed: nothing written", err=True)
         raise SystemExit(130)
     except PlaytestError as e:
-        raise InputError(str(e)) from None
+        raise InputError(f"--scheduler: {e}" if scheduler else str(e)) from None
     except ImportError as e:
         raise InputError(f"tune needs Optuna (pip install optuna): {e}") from None
     except ValueError as e:  # a study stored with other games/seeds, or no study file

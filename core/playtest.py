@@ -49,7 +49,7 @@ from typing import Callable, Iterable
 from core.dice import derive_seed
 from core.rule_system import DEFAULT_SYSTEM, LoadedScenario, ScenarioRef, add_module, get, load_scenario
 
-__all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "BatchLost", "ReplayWriteError", "play_game", "run_batch", "summarise",
+__all__ = ["GameResult", "PlaytestError", "BatchInterrupted", "BatchLost", "ReplayWriteError", "check_scheduler", "play_game", "run_batch", "summarise",
            "wilson_interval", "games_text", "shared_pool", "parse_ai", "ai_spec_text", "DEFAULT_ERROR_DIR", "DEFAULT_AI", "DEFAULT_RULES", "RULES",
            "Scenario"]
 
@@ -476,6 +476,19 @@ def _no_scheduler_there(scheduler: str, connect_timeout: float) -> str | None:
     return None
 
 
+def check_scheduler(scheduler: str, connect_timeout: float = 5.0) -> None:
+    """Raise :class:`PlaytestError` naming the address and the reason when nothing at ``scheduler``
+    completes Dask's handshake within ``connect_timeout`` seconds (or Dask distributed is not
+    installed): a command that makes files before its first batch (a tuning study) asks first."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise PlaytestError("--scheduler needs Dask distributed: pip install distributed") from None
+    silent = _no_scheduler_there(scheduler, connect_timeout)
+    if silent is not None:
+        raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} within {connect_timeout:g} s: {silent}")
+
+
 def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeout: float,
                 module: str | None = None):
     """Yield the result parts of the tasks as they complete on the Dask cluster at ``scheduler``."""
@@ -483,9 +496,7 @@ def _dask_parts(scheduler: str, make_tasks: Callable[[int], list], connect_timeo
         from distributed import Client, as_completed as dask_completed
     except ImportError:
         raise PlaytestError("--scheduler needs Dask distributed: pip install distributed") from None
-    silent = _no_scheduler_there(scheduler, connect_timeout)
-    if silent is not None:
-        raise PlaytestError(f"cannot connect to the Dask scheduler at {scheduler!r} within {connect_timeout:g} s: {silent}")
+    check_scheduler(scheduler, connect_timeout)
     client = None
     for attempt in range(3):
         failed = None

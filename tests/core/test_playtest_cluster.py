@@ -186,7 +186,7 @@ def test_a_tuning_run_on_the_cluster_gives_the_local_pools_trials_and_results(cl
         rule_system.unregister(NAME)
 
 
-def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout():
+def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout(tmp_path):
     """distributed's Client waits for ever on a port that accepts the connection but never answers
     its handshake (a dashboard's web port), and reads another protocol's bytes as a frame length:
     the runner asks first and names the problem within --connect-timeout."""
@@ -221,6 +221,17 @@ def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout(
         res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler",
                                        "tcp://127.0.0.1:99999"])
         assert res.exit_code == 1 and "port 99999 is out of range (1 to 65535)" in res.output
+        # tune and balance ask the scheduler before they make any file (a tuning study), in their
+        # own --connect-timeout, and name --scheduler as playtest does
+        addr = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+        for cmd in (["tune", S1_FULL, "--side", "german", "-o", str(tmp_path / "t.json")],
+                    ["balance", S1_FULL, "--target", "german=50", "--json", str(tmp_path / "b.json")],
+                    ["playtest", S1_FULL, "--robust", "--storage", str(tmp_path / "rb")]):
+            t0 = time.perf_counter()
+            res = CliRunner().invoke(cli, [*cmd, "--scheduler", addr, "--connect-timeout", "1"])
+            assert res.exit_code == 1 and f"--scheduler: cannot connect to the Dask scheduler at '{addr}'" in res.output
+            assert time.perf_counter() - t0 < 10, cmd
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
     finally:
         silent.close()
         talker.close()
