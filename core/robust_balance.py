@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,19 +176,24 @@ def _read_kept(path: Path, header: dict) -> tuple[dict[int, GameResult], str | N
     holds games of other players or settings (they are played again). Raises ValueError naming the
     file for a file that is not a kept batch, or holds games of another scenario file, rule system,
     seed or code."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON at line {e.lineno} column {e.colno}: delete the file to play "
-                         "its games again") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"{path}: cannot read the kept check games: {e}") from None
+    from maps.document_file import DocumentError, read_json
+    from maps.json_file import limit_for
+
+    try:  # the safe reader: a regular file (no pipe, no /dev/zero) of bounded size and nesting, UTF-8
+        doc = read_json(path, limit=limit_for(CHECK_FORMAT))
+    except DocumentError as e:
+        raise ValueError(f"{str(e).splitlines()[0]}: delete the file to play its games again") from None
     if not isinstance(doc, dict) or doc.get("format") != CHECK_FORMAT:
         raise ValueError(f"{path}: not a file of kept check games (its 'format' is not {CHECK_FORMAT!r})")
     for k, what in _KEPT_WHAT.items():
         if doc.get(k) != header[k]:
             raise ValueError(f"{path}: its games were played with {what}: delete the file to play them again")
-    if doc.get("ai") != header["ai"]:
+    ai = doc.get("ai")
+    if not (isinstance(ai, dict) and ai and all(isinstance(k, str) and isinstance(v, str) for k, v in ai.items())):
+        # every kept file names its players: without them the file is damaged, not of other players
+        raise ValueError(f"{path}: 'ai' is not the players of its games (side: player): delete the file to play "
+                         "its games again")
+    if ai != header["ai"]:
         return {}, "its games were played with other players or settings"
     games = doc.get("games")
     if not isinstance(games, list):
@@ -207,6 +213,9 @@ def _read_kept(path: Path, header: dict) -> tuple[dict[int, GameResult], str | N
                              "play its games again")
         if g[1] != derive_seed(header["seed"], g[0]):
             raise ValueError(f"{path}: games[{n}]: seed {g[1]} is not game {g[0]}'s of batch seed {header['seed']}")
+        if g[0] in out:  # a game kept twice (a pasted line): which one counts cannot be told
+            raise ValueError(f"{path}: games[{n}]: game {g[0]} is kept twice; delete the file to play its games "
+                             "again")
         out[g[0]] = GameResult(g[0], g[1], g[2], g[3], error=g[4])
     return out, None
 
@@ -249,6 +258,10 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
         if why is not None and say is not None:
             say(f"{path.name}: {why}: played again")
     missing = [i for i in range(games) if i not in kept]
+    if missing and not os.access(path.resolve().parent, os.W_OK):
+        # the games would be played and then lost at the first write: said before the first one
+        raise ValueError(f"{path.resolve().parent}: the folder is not writable: the check games of {path.name} "
+                         "could not be kept")
     if kept and say is not None:
         say(f"{path.name}: {games - len(missing)} of {games} games kept, {len(missing)} to play")
     if on_kept is not None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
@@ -204,6 +205,19 @@ def setup_difference(stored: Mapping, setup: Mapping) -> str | None:
     return "; ".join(parts) or None
 
 
+def _writable_study(p: Path) -> None:
+    """Raise ValueError naming ``p`` or its folder when the study cannot be written there: Optuna
+    writes to the file as it opens a study (and as each trial ends), and SQLite writes a journal
+    beside it, so a read-only file or folder would fail inside them with a page of traceback."""
+    if p.is_file() and not os.access(p, os.W_OK):
+        raise ValueError(f"{p}: the study file is read-only; a tuning writes to it as it opens the study and as "
+                         "each trial ends (make it writable, or give another --storage)")
+    folder = p.resolve().parent
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{folder}: the folder of the study {p.name} is not writable (SQLite writes its journal "
+                         "beside the study)")
+
+
 def stored_setup_problem(storage: str, study_name: str, setup: Mapping, hint: str = "") -> str | None:
     """Why a run with ``setup`` (:func:`study_setup`) cannot extend the study ``study_name`` kept
     in the Optuna SQLite file ``storage`` (the error :func:`tune` would raise, in words), or None
@@ -326,6 +340,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
                     Path(storage).resolve().parent.mkdir(parents=True, exist_ok=True)
                 except OSError as e:
                     raise ValueError(f"{storage}: cannot make its folder: {e.strerror or e}") from None
+                _writable_study(Path(storage))
             db = held.enter_context(_study_file(storage)) if storage else None
             study = optuna.create_study(direction="maximize", storage=db, study_name=name, load_if_exists=True,
                                         # Optuna takes seeds of 0 to 2**32 - 1; the batch seeds take any

@@ -48,6 +48,8 @@ SIZE_LIMITS: dict[str, int] = {
     "redflags-roster": 4 * MiB,
     "ironcross-placement": 4 * MiB,
     "ironcross-replay": 256 * MiB,
+    # a robust run's kept check games: about 50 bytes a game
+    "ironcross robust check games 1": 64 * MiB,
 }
 #: The limit for a file whose kind is not known before it is read (the largest kind's but replays':
 #: ``validate`` and the scenario loaders read first and learn the kind from the ``format`` key).

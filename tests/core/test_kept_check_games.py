@@ -6,6 +6,7 @@ games. On the toy dice race of ``tests/tuning_race.py``."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -139,10 +140,36 @@ def test_a_damaged_kept_file_is_a_clear_error(race, tmp_path):
     with pytest.raises(ValueError, match=r"games\[1\]: not \[index, seed, outcome, turns, error\]"):
         rb.kept_batch(f, race, 3, 5, AI, workers=1)
     f.write_text('{"format": ')
-    with pytest.raises(ValueError, match=r"checks\.json: not valid JSON at line 1 column 12: delete the file"):
+    with pytest.raises(ValueError, match=r"checks\.json: \$: not valid JSON at line 1 column 12: .*: delete the file"):
         rb.kept_batch(f, race, 3, 5, AI, workers=1)
     f.write_text("[]")
     with pytest.raises(ValueError, match="not a file of kept check games"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    # a game kept twice (a line pasted in) would change the verdict silently: refused
+    doc["games"][1] = good
+    doc["games"].append([good[0], good[1], "russian" if good[2] != "russian" else "german", good[3], None])
+    f.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"games\[3\]: game 1 is kept twice"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    doc["games"].pop()
+    # no players named: a damaged file, not one of other players (whose games would be played again)
+    for ai in (None, "heuristic", {"german": 3}):
+        bad = dict(doc, ai=ai) if ai is not None else {k: v for k, v in doc.items() if k != "ai"}
+        f.write_text(json.dumps(bad))
+        with pytest.raises(ValueError, match=r"'ai' is not the players of its games"):
+            rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    # no end of bytes (a link to /dev/zero, a named pipe) and deep nesting: the safe reader's refusals
+    f.unlink()
+    f.symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match=r"checks\.json: .*only regular files are read"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    f.unlink()
+    os.mkfifo(f)
+    with pytest.raises(ValueError, match=r"checks\.json: .*only regular files are read"):
+        rb.kept_batch(f, race, 3, 5, AI, workers=1)
+    f.unlink()
+    f.write_text("[" * 200_000)
+    with pytest.raises(ValueError, match=r"checks\.json: .*delete the file"):
         rb.kept_batch(f, race, 3, 5, AI, workers=1)
 
 
@@ -248,3 +275,17 @@ def test_the_code_digest_reads_the_modules_and_data_files_not_what_runs_write(tm
         made[rel] = rb._plays(p)
     assert [k for k, v in made.items() if v] == ["core/ironcross/game.py", "scenarios/data/scenario_9.json",
                                                  "maps/mapsheet_source/map1.txt"]
+
+
+def test_a_folder_that_cannot_keep_the_games_is_said_before_any_is_played(race, tmp_path, monkeypatch):
+    """A read-only storage folder: the games would be played and lost at the first write, so the run
+    says so first (the check works for any user; root, who may write anyway, is simulated here)."""
+    f = tmp_path / "checks.json"
+    rb.kept_batch(f, race, 2, 5, AI, workers=1)
+    played = []
+    monkeypatch.setattr(rb, "run_batch", lambda *a, **k: played.append(a) or [])
+    monkeypatch.setattr(rb.os, "access", lambda p, mode: False)
+    assert len(rb.kept_batch(f, race, 2, 5, AI, workers=1)) == 2   # nothing to add: it reads only
+    with pytest.raises(ValueError, match=rf"{tmp_path}: the folder is not writable: the check games of checks\.json"):
+        rb.kept_batch(f, race, 4, 5, AI, workers=1)
+    assert played == []

@@ -263,6 +263,22 @@ def test_a_tuning_whose_best_trial_is_the_defaults_says_so_and_plays_its_check_o
     assert doc["check"]["tuned"] == doc["check"]["default"]
 
 
+def test_a_study_that_cannot_be_written_is_named_before_optuna_opens_it(race, tmp_path, monkeypatch):
+    """A read-only study file (or folder): Optuna writes as it opens a study, so it would fail inside
+    SQLite with a page of traceback; the run names the file instead (root, who may write anyway, is
+    simulated by the permission check)."""
+    from core import tuning
+
+    db = tmp_path / "study.db"
+    _tune(race, trials=1, games=2, storage=str(db))
+    monkeypatch.setattr(tuning.os, "access", lambda p, mode: Path(p) != db)
+    with pytest.raises(ValueError, match=r"study\.db: the study file is read-only"):
+        _tune(race, trials=2, games=2, storage=str(db))
+    monkeypatch.setattr(tuning.os, "access", lambda p, mode: Path(p) != tmp_path)
+    with pytest.raises(ValueError, match=rf"{tmp_path}: the folder of the study study\.db is not writable"):
+        _tune(race, trials=2, games=2, storage=str(db))
+
+
 def test_any_integer_seed_tunes_as_the_batch_seeds_take_it(race):
     """Optuna's sampler takes seeds of 0 to 2**32 - 1 only; the batch seeds take any integer, so a
     negative or huge --seed tunes (reproducibly) instead of failing with Optuna's words."""
