@@ -944,7 +944,7 @@ def print_settings_table(paths: dict, storage: str) -> int:
     """Read the studies a robust run kept in ``storage`` for the scenarios ``paths`` and print their
     settings table (:func:`settings_table`) with each study's trials and scores; 1 when none is there."""
     from cli.tune_command import study_files
-    from core.tuning import read_studies
+    from core.tuning import default_study_name, read_studies
 
     if not Path(storage).is_dir():
         print(f"error: {storage}: no such directory (the --storage DIR of a robust run)", file=sys.stderr)
@@ -954,14 +954,24 @@ def print_settings_table(paths: dict, storage: str) -> int:
         files = study_files(storage, str(path))
         for side in SIDES:
             f = files(side)
+            if not Path(f).exists() and not Path(f).is_symlink():
+                continue
             if not Path(f).is_file():
+                print(f"warning: {f}: not a file: left out", file=sys.stderr)
                 continue
             try:
                 found = read_studies(f)
             except ValueError as e:
                 print(f"error: {e}", file=sys.stderr)
                 return 1
+            # the robust run's own study of this side (a file may hold others, copied in or added)
+            name = default_study_name(str(path), side, "heuristic")
+            mine = [st for st in found if st.name == name]
             for st in found:
+                if st.name != name:
+                    print(f"warning: {f}: the study {st.name!r} is not the robust run's {name!r}: left out",
+                          file=sys.stderr)
+            for st in mine:
                 studies[(side, num)] = st
                 dflt = "-" if st.default_score is None else f"{st.default_score:.3f}"
                 print(f"Scenario {num}, {side}: {st.trials} trials of {st.setup.get('games', '?')} games, "

@@ -302,3 +302,18 @@ def test_settings_table_reads_a_robust_run_s_studies_and_says_when_there_are_non
     (tmp_path / "scenario_1_demyansk_pocket-german.optuna.db").write_text("not a database\n" * 20)
     assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "1"]) == 1
     assert "scenario_1_demyansk_pocket-german.optuna.db: not a study file" in capsys.readouterr().err
+    # a study file holding another study (a tune run's, copied in) and a folder in a study's place:
+    # named and left out, never shown as the robust run's
+    import optuna
+
+    (tmp_path / "scenario_1_demyansk_pocket-german.optuna.db").unlink()
+    (tmp_path / "scenario_1_demyansk_pocket-german.optuna.db").mkdir()
+    db = tmp_path / "scenario_1_demyansk_pocket-russian.optuna.db"
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    other = optuna.create_study(storage=f"sqlite:///{db}", study_name="my-own-tune", direction="maximize")
+    other.optimize(lambda t: t.suggest_float("aggression", 0.25, 4.0), n_trials=1)
+    assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "scenario_1_demyansk_pocket-german.optuna.db: not a file: left out" in err
+    assert "the study 'my-own-tune' is not the robust run's 'scenario_1_demyansk_pocket-russian-heuristic'" in err
+    assert "no study of these scenarios" in err
