@@ -52,7 +52,13 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
         out.append(f"{i:>3} {r['change']:{w}}  {cells[0]:>15}  {cells[1]:>15}  {cells[2]:>15}  {r['games']:>5}  "
                    f"{dist:>5}  {status}")
     best = result.best
-    if best is None:
+    as_is = result.as_is_on_target()
+    if as_is is not None:
+        p, lo, hi = as_is.share(side)
+        out.append(f"No change needed: the scenario as it is -- {side} {_pct(p)} [{_pct(lo)}-{_pct(hi)}] over "
+                   f"{len(as_is.played)} games -- is in the band and no change comes closer to the target "
+                   f"{_pct(target)}")
+    elif best is None:
         out.append("Best change: none played")
     else:
         p, lo, hi = best.share(side)
@@ -216,7 +222,8 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         doc = {"scenario": scenario, "target": {"side": side, "share": share, "band": band / 100}, "seed": seed,
                "budget": budget, "spent": spent, "first": first, "ai": ai, "rules": rules,
                "interrupted": result.interrupted, "wall_s": wall, "rows": table_rows(result, side, share),
-               "best": result.best.candidate.label if result.best else None, "robust": robust_doc or robust_text}
+               "best": result.best.candidate.label if result.best else None,
+               "as_is_on_target": result.as_is_on_target() is not None, "robust": robust_doc or robust_text}
         try:
             atomic_write_text(json_out, json.dumps(doc, indent=1) + "\n")
         except OSError as e:

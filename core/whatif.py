@@ -366,6 +366,18 @@ class WhatIfSearch:
         """Every arm, pairs first when they were raced (ranked within each race)."""
         return (self.pairs.arms if self.pairs else []) + self.singles.arms
 
+    def as_is_on_target(self) -> Arm | None:
+        """The arm of the scenario as it is when it needs no change: played, its share in the band
+        and no farther from the target than the best change (a designer should not be sent to
+        change a scenario that already meets the target); else None."""
+        r = self.singles
+        arm = next((a for a in r.arms if not a.candidate.changes and a.invalid is None and a.played), None)
+        if arm is None or not r.reaches(arm):
+            return None
+        if self.best is not None and self.best.distance(r.side, r.target) < arm.distance(r.side, r.target):
+            return None
+        return arm
+
 
 def search(loaded, *, side: str, target: float, changes: Sequence[str] | None = None, band: float = 0.05,
            budget: int = 2000, seed: int = 1, first: int = 8, keep: int = 3, precision: float = 0.10,

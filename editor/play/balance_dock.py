@@ -134,6 +134,7 @@ class BalancePanel(QWidget):
         self.runner: BalanceRunner | None = None
         self.result = None
         self.rows: list[dict] = []
+        self.run_target = ("german", 0.5)   # the target side and share of the last run (start)
         self.scenario_path: str | None = None
         # the playable copy of the scenario in memory; removed when the panel goes (at exit at the latest)
         self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-balance-")
@@ -175,6 +176,7 @@ class BalancePanel(QWidget):
         self.kinds = QListWidget()
         for k, text in KINDS.items():
             it = QListWidgetItem(f"{k}: {text}")
+            it.setToolTip(f"{k}: {text}")   # the whole text: the list is narrower than its longest lines
             it.setData(Qt.ItemDataRole.UserRole, k)
             it.setFlags(it.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             it.setCheckState(Qt.CheckState.Checked if k in DEFAULT_KINDS else Qt.CheckState.Unchecked)
@@ -236,6 +238,10 @@ class BalancePanel(QWidget):
             return False
         self.scenario_path = str(path)
         self.rows, self.result = [], None
+        # the table ranks the candidates for this run's target: its side and share stay with it
+        # when the target is changed afterwards (a new run ranks for the new one)
+        self.run_target = (self.side.currentText(), self.share.value() / 100)
+        self.table.setHorizontalHeaderItem(1, QTableWidgetItem(f"{self.run_target[0]} wins"))
         self.table.setRowCount(0)
         self.bar.setRange(0, self.budget.value())
         self.bar.setValue(0)
@@ -271,18 +277,26 @@ class BalancePanel(QWidget):
         from core.whatif import table_rows
 
         self.result = res
-        self._show(table_rows(res, self.side.currentText(), self.share.value() / 100))
+        self._show(table_rows(res, *self.run_target))
         self.run_btn.setEnabled(True)
         self.cancel_btn.setEnabled(False)
         best = res.best
         spent = res.pairs.spent if res.pairs else res.singles.spent
         head = "cancelled: the table so far. " if res.interrupted else ""
-        if best is not None:
-            p, lo, hi = best.share(self.side.currentText())
-            self.status.setText(f"{head}{spent} games. Best change: {best.candidate.label}: "
-                                f"{p:.0%} [{lo:.0%}-{hi:.0%}] over {len(best.played)} games")
+        from core.playtest import games_text
+
+        as_is = res.as_is_on_target()
+        if as_is is not None:
+            p, lo, hi = as_is.share(self.run_target[0])
+            self.status.setText(f"{head}{games_text(spent)}. No change needed: the scenario as it is, "
+                                f"{p:.0%} [{lo:.0%}-{hi:.0%}] over {games_text(len(as_is.played))}, is in the band "
+                                "and no change comes closer")
+        elif best is not None:
+            p, lo, hi = best.share(self.run_target[0])
+            self.status.setText(f"{head}{games_text(spent)}. Best change: {best.candidate.label}: "
+                                f"{p:.0%} [{lo:.0%}-{hi:.0%}] over {games_text(len(best.played))}")
         else:
-            self.status.setText(f"{head}{spent} games; no change played")
+            self.status.setText(f"{head}{games_text(spent)}; no change played")
 
     def _failed(self, message: str) -> None:
         self.run_btn.setEnabled(True)
@@ -295,8 +309,11 @@ class BalancePanel(QWidget):
         for i, r in enumerate(rows):
             if r["status"] == "invalid":
                 cells = [r["change"], "", "", "0", "", f"invalid: {r['reason']}"]
+            elif not r["games"]:  # the budget never reached it: no shares to show, not 0 %
+                cells = [r["change"], "", "", "0", "", "not played: the budget ran out" if r["status"] == "kept"
+                         else r["reason"]]
             else:
-                s = r["shares"][self.side.currentText()]
+                s = r["shares"][self.run_target[0]]
                 cells = [r["change"], f"{s['share']:.0%}", f"{s['ci95'][0]:.0%}-{s['ci95'][1]:.0%}", str(r["games"]),
                          "" if r["distance"] is None else f"{r['distance']:.0f}",
                          "kept" if r["status"] == "kept" else r["reason"]]

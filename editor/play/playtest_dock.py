@@ -209,11 +209,7 @@ class PlaytestPanel(QWidget):
         self.run_btn, self.cancel_btn, self.bar, self.status = run_controls(lay, "Run batch", self.start, self.cancel)
         self.outcomes = OutcomeBars()
         lay.addWidget(self.outcomes)
-        self.casualties = QTableWidget(0, 3)
-        self.casualties.setHorizontalHeaderLabels(["Unit kind", "German", "Russian"])
-        self.casualties.verticalHeader().hide()
-        lay.addWidget(QLabel("Casualties per game (mean)"))
-        lay.addWidget(self.casualties, 1)
+        # the heat map chooser right under the outcomes: in sight however long the tables below are
         hrow = QHBoxLayout()
         hrow.addWidget(QLabel("Heat map"))
         self.heat = QComboBox()
@@ -221,6 +217,29 @@ class PlaytestPanel(QWidget):
         self.heat.currentTextChanged.connect(lambda _t: self._emit_heat())
         hrow.addWidget(self.heat, 1)
         lay.addLayout(hrow)
+        self.casualties = QTableWidget(0, 3)
+        self.casualties.setHorizontalHeaderLabels(["Unit kind", "German", "Russian"])
+        self.casualties.verticalHeader().hide()
+        self.casualties.horizontalHeader().setStretchLastSection(True)
+        rows = self.casualties.fontMetrics().height() + 8   # a row of these tables: compact
+        self.casualties.verticalHeader().setDefaultSectionSize(rows)
+        self.casualties.setMaximumHeight(5 * rows + 4)   # the header and infantry, commanders, CWs, AFVs
+        lay.addWidget(QLabel("Casualties per game (mean)"))
+        lay.addWidget(self.casualties)
+        # the blunder report (docs/ai.md) as the command line prints it: a row a side and kind, its
+        # definition on the row; it takes the room left and scrolls, so the dock keeps its size
+        self.blunders_label = QLabel("Blunders")
+        self.blunders = QTableWidget(0, 5)
+        self.blunders.setHorizontalHeaderLabels(["Side", "Kind", "A game", "Games", "1st turn"])
+        self.blunders.verticalHeader().hide()
+        self.blunders.horizontalHeader().setStretchLastSection(True)
+        self.blunders.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.blunders.verticalHeader().setDefaultSectionSize(rows)
+        self.blunders.setMinimumHeight(3 * rows)
+        self.blunders.setToolTip("Blunders a game, by side and kind: hover a row for the kind's definition "
+                                 "(docs/ai.md, \"Blunder report\")")
+        lay.addWidget(self.blunders_label)
+        lay.addWidget(self.blunders, 1)
         for sig in (self.seed.valueChanged, self.ai["german"].currentTextChanged, self.ai["russian"].currentTextChanged,
                     self.rules.currentTextChanged, self.use_setup.toggled):
             sig.connect(lambda *_a: self.settings_changed.emit())
@@ -342,8 +361,8 @@ class PlaytestPanel(QWidget):
         self.status.setText(f"{s['games']} games{cancelled}: German {o['german']}, Russian {o['russian']}, "
                             f"draw {o['draw']}" + (f", errors {o['error']}" if o.get("error") else "")
                             + f"; mean length {s['turns']['mean']:.1f} turns"
-                            + "".join(f"\nWARNING: {w}" for w in s["trust"]["warnings"])
-                            + blunder_lines(s["trust"].get("blunders") or {}))
+                            + "".join(f"\nWARNING: {w}" for w in s["trust"]["warnings"]))
+        self._show_blunders(s["trust"].get("blunders") or {}, s["games"])
         cas = s["casualties_per_game"]
         kinds = sorted(set(cas.get("german", {})) | set(cas.get("russian", {})))
         self.casualties.setRowCount(len(kinds))
@@ -356,6 +375,22 @@ class PlaytestPanel(QWidget):
         else:
             self._emit_heat()
         self.batch_finished.emit(self.results)
+
+    def _show_blunders(self, report: dict, games: int) -> None:
+        """Fill the blunder table from a batch's report (:func:`blunder_rows`)."""
+        rows = blunder_rows(report)
+        self.blunders_label.setText(f"Blunders (a game; games with one, of {games}; 1st Game Turn, mean)"
+                                    if rows else ("Blunders: none of the kinds the rule system reports"
+                                                  if report.get("kinds") else "Blunders: none reported"))
+        self.blunders.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            for j, text in enumerate(row[:5]):
+                item = QTableWidgetItem(text)
+                item.setToolTip(row[5])
+                if j >= 2:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.blunders.setItem(i, j, item)
+        self.blunders.resizeColumnsToContents()
 
     def batch_settings(self) -> dict | None:
         """What the last batch played (None before one ran): ``{"path"`` (its snapshot),
@@ -383,14 +418,16 @@ class PlaytestPanel(QWidget):
             self.runner.wait(30000)
 
 
-def blunder_lines(report: dict) -> str:
-    """The blunder report (docs/ai.md) as status lines: per side, each kind with its count a game
-    and the games with one ("" when no kind was found or the system reports none)."""
-    from core.playtest import games_text
-
+def blunder_rows(report: dict) -> list[tuple[str, str, str, str, str, str]]:
+    """The blunder report (docs/ai.md) as table rows, as ``ironcross playtest`` prints it: (side,
+    kind, count a game, games with one, mean Game Turn of the first, the kind's definition); empty
+    when no kind was found or the system reports none."""
+    defs = report.get("kinds") or {}
     out = []
     for side, kinds in (report.get("per_side") or {}).items():
-        out.append(f"\nBlunders, {side} (a game): " + ", ".join(
-            f"{k.replace('_', ' ')} {d['per_game']:.1f} ({games_text(d['games'])})" for k, d in kinds.items()))
-    return "".join(out)
+        for k, d in kinds.items():
+            first = f"{d['first_turn']:.1f}" if d.get("first_turn") is not None else ""
+            out.append((side.capitalize(), k.replace("_", " "), f"{d['per_game']:.2f}", str(d["games"]), first,
+                        f"{k}: {defs.get(k, '')}"))
+    return out
 

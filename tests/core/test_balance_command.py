@@ -69,7 +69,8 @@ def test_ctrl_c_keeps_the_table(monkeypatch):
     r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=50", "--try", "turns+=1", "--budget", "16",
                                  "--first", "4", "--quiet"])
     assert r.exit_code == 130
-    assert "(as is)" in r.output and "Best change" in r.output
+    # the table so far and its conclusion (here the scenario as it is, 4 games at 50 %, is in the band)
+    assert "(as is)" in r.output and "No change needed: the scenario as it is" in r.output
     assert "INTERRUPTED: the table covers the games played so far" in r.output
 
 
@@ -83,3 +84,16 @@ def test_a_budget_too_small_for_the_first_round_is_said_and_unplayed_candidates_
            "a budget of 6 leaves some candidates unplayed" in r.output
     unplayed = [line for line in r.output.splitlines() if "not played: the budget ran out" in line]
     assert len(unplayed) == 2 and all("%" not in line for line in unplayed)
+
+
+def test_a_scenario_already_on_target_is_told_to_need_no_change(monkeypatch, tmp_path):
+    """Every candidate plays like the scenario as it is (the fake games depend on the seed only), and
+    the scenario as it is lies in the band: no change is recommended."""
+    calls: list = []
+    monkeypatch.setattr(playtest, "run_batch", fake_batch(calls))
+    out = tmp_path / "b.json"
+    r = CliRunner().invoke(cli, ["balance", S1, "--target", "german=40", "--band", "30", "--try", "turns+=1",
+                                 "--budget", "16", "--first", "4", "--quiet", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "No change needed: the scenario as it is -- german" in r.output and "Best change" not in r.output
+    assert json.loads(out.read_text())["as_is_on_target"] is True

@@ -539,14 +539,25 @@ def test_roster_edit_saved_in_the_scenario_and_type_names_shown(win, tmp_path):
 
 
 def test_playtest_panel_shows_the_blunder_report(qtbot):
-    """The Playtest panel's summary lists each side's blunders a game (docs/ai.md)."""
+    """The Playtest panel lists each side's blunders as the command line does (docs/ai.md): a row a
+    side and kind with its count a game, the games with one and the mean Game Turn of the first,
+    the kind's definition on the row; the casualties table a few rows high, so the dock keeps its size."""
+    from core.ironcross.blunders import KINDS
     from core.playtest import GameResult
     from editor.play.playtest_dock import PlaytestPanel
 
     panel = PlaytestPanel(lambda folder: None)
     qtbot.addWidget(panel)
-    item = {"turn": 1, "hex": "4307", "units": ["GM"], "effect": "broken"}
+    item = {"turn": 3, "hex": "4307", "units": ["GM"], "effect": "broken"}
     panel._done([GameResult(0, 1, "russian", 7, blunders={"german": {"intensive_fire_burnout": [item, item]}}),
                  GameResult(1, 2, "russian", 7)])
-    assert "Blunders, german (a game): intensive fire burnout 1.0 (1 game)" in panel.status.text()
+    t = panel.blunders
+    assert t.rowCount() == 1
+    assert [t.item(0, j).text() for j in range(5)] == ["German", "intensive fire burnout", "1.00", "1", "3.0"]
+    assert KINDS["intensive_fire_burnout"] in t.item(0, 1).toolTip()
+    assert "games with one, of 2" in panel.blunders_label.text()
+    assert "Blunders" not in panel.status.text()   # no run-on sentence in the status line
+    assert panel.casualties.maximumHeight() < 10 * t.fontMetrics().height()  # the blunders take the room left
+    panel._done([GameResult(0, 1, "russian", 7, blunders={"german": {}})])
+    assert t.rowCount() == 0 and "none of the kinds" in panel.blunders_label.text()
     panel.shutdown()
