@@ -257,11 +257,13 @@ def _settings_json(path: str | Path) -> Any:
     try:  # the safe reader: a regular file of bounded size, UTF-8, finite numbers, bounded nesting
         return read_json(p)
     except DocumentError as e:
-        try:
-            with open(p, "rb") as f:
-                head = f.read(512)
-        except OSError:
-            head = b""
+        head = b""
+        if p.is_file():  # a regular file only: a FIFO's open would wait for a writer for ever
+            try:
+                with open(p, "rb") as f:
+                    head = f.read(512)
+            except OSError:
+                head = b""
         if b"\0" in head:  # SQLite files (an Optuna study) and other binary files
             raise SettingsError(f"{p}: a binary file, not a JSON settings file (ironcross tune writes its "
                                 "settings to the -o FILE; the .optuna.db beside it is its study)") from None
