@@ -319,10 +319,19 @@ def _spec_to_read(spec: str) -> str:
 
 
 def _tuned_side(path: str) -> str | None:
-    """The side a settings file was tuned for (``"side"``), None when none (or not Iron Cross's)."""
-    from core.ironcross.ai.settings import settings_file_side
+    """The side a settings file was tuned for (its ``"side"``, as ``ironcross tune`` writes it), None
+    when it names none or cannot be read (the rule system's settings reader then says why)."""
+    from maps.document_file import DocumentError, read_json
 
-    return settings_file_side(path)
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        data = read_json(p)
+    except DocumentError:
+        return None   # reported with the file and the problem when the settings are read
+    side = data.get("side") if isinstance(data, dict) else None
+    return side if isinstance(side, str) else None
 
 
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:

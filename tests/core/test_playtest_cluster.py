@@ -199,17 +199,20 @@ def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout(
     talker = socket.socket()
     talker.bind(("127.0.0.1", 0))
     talker.listen(4)
+    talker.settimeout(0.2)   # the answering thread looks at `stop` between connections
+    stop = threading.Event()
 
     def answer_in_http() -> None:
-        try:
-            while True:
+        while not stop.is_set():
+            try:
                 c, _ = talker.accept()
-                c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 8)
-                c.close()
-        except OSError:
-            return
+            except (TimeoutError, OSError):
+                continue
+            c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 8)
+            c.close()
 
-    threading.Thread(target=answer_in_http, daemon=True).start()
+    answering = threading.Thread(target=answer_in_http, daemon=True)
+    answering.start()
     try:
         for sock, words in ((silent, "no Dask scheduler answered there"), (talker, "cannot connect to the Dask scheduler")):
             t0 = time.perf_counter()
@@ -233,5 +236,7 @@ def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout(
             assert time.perf_counter() - t0 < 10, cmd
         assert sorted(p.name for p in tmp_path.iterdir()) == []
     finally:
+        stop.set()
+        answering.join(5)
         silent.close()
         talker.close()

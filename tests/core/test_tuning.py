@@ -100,7 +100,9 @@ def test_the_settings_table_of_a_robust_run_s_storage_is_read_from_its_study_fil
     file name is read back and its best settings printed beside the defaults, no game played."""
     from tests.benchmarks.scripts import load_script
 
-    run = _tune(race, trials=3, games=10, storage=str(tmp_path / "scenario_1_demyansk_pocket-german.optuna.db"))
+    # kept as a robust run of Scenario 1 keeps it: its file and its study name
+    run = _tune(race, trials=3, games=10, storage=str(tmp_path / "scenario_1_demyansk_pocket-german.optuna.db"),
+                study_name="scenario_1_demyansk_pocket-german-heuristic")
     balance = load_script("balance")
     assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "1"]) == 0
     out = capsys.readouterr().out

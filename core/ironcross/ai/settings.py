@@ -296,17 +296,6 @@ def load_settings_file(path: str | Path) -> BehaviorSettings:
     return settings_from_mapping(data, f"{p}: ")
 
 
-def settings_file_side(path: str | Path) -> str | None:
-    """The side a settings file was tuned for (its ``"side"``, as ``ironcross tune`` writes it), or
-    None when it names none or cannot be read (:func:`load_settings_file` then says why)."""
-    try:
-        data = _settings_json(path)
-    except SettingsError:
-        return None
-    side = data.get("side") if isinstance(data, dict) else None
-    return side if isinstance(side, str) else None
-
-
 def _number(text: str) -> Any:
     t = text.strip()
     try:
