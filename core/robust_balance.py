@@ -40,12 +40,16 @@ from core.playtest import BatchInterrupted, GameResult, run_batch, shared_pool, 
 from core.rule_system import load_scenario
 from core.tuning import TuneResult, default_study_name, read_studies, stored_setup_problem, study_setup, tune
 
-__all__ = ["ROBUST_POINTS", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
+__all__ = ["ROBUST_POINTS", "MIN_LEAN_GAMES", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
            "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE",
            "robust_stages"]
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0
+#: Below this many paired check games a side, an undecided verdict names no lean and no count of
+#: games that would decide it: the spread of the per-game differences those figures extrapolate
+#: from is itself unknown (two games give the whole range, a handful a spread that may be anything).
+MIN_LEAN_GAMES = 30
 
 
 def paired_gain(before: list[GameResult], after: list[GameResult], side: str) -> tuple[float, float, float]:
@@ -334,7 +338,8 @@ def _games(t: SideTuning) -> int:
 
 def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
     """("robust" | "AI-dependent" | "undecided", one line saying why). An undecided line also says
-    which way the gains lean and about how many paired games would decide (:func:`games_to_decide`)."""
+    which way the gains lean and about how many paired games would decide (:func:`games_to_decide`),
+    from :data:`MIN_LEAN_GAMES` paired games a side on (fewer: it says they are too few)."""
     gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
     dep = [t for t in tuned.values() if t.gain[1] > ROBUST_POINTS]
     if dep:
@@ -344,6 +349,12 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
                                 f"from tuning (settings moved: {moved})")
     if all(-ROBUST_POINTS <= t.gain[1] and t.gain[2] <= ROBUST_POINTS for t in tuned.values()):
         return ("robust", f"tuning moves no side's share by more than {ROBUST_POINTS:g} points ({gains})")
+    few = min((_games(t) for t in tuned.values()), default=0)
+    if few < MIN_LEAN_GAMES:
+        return ("undecided", f"the intervals of the gains straddle {ROBUST_POINTS:g} points ({gains}): "
+                             f"{few} paired check game{'s' if few != 1 else ''} a side "
+                             f"{'are' if few != 1 else 'is'} too few to say which way it leans; "
+                             f"play at least {MIN_LEAN_GAMES} a pairing")
     leans = {t.side: games_to_decide(t.gain, _games(t)) for t in tuned.values()}
     up = {s: n for s, (lean, n) in leans.items() if lean == "AI-dependent"}
     if up:
@@ -358,8 +369,6 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
     worse = [t for t in tuned.values() if t.gain[0] < -ROBUST_POINTS]
     if need is not None:
         more = f"about {need:,} paired games would decide it"
-    elif any(_games(t) < 1 for t in tuned.values()):
-        more = "more games needed"
     elif worse:
         # a tuning that found settings worse than the defaults by more than 10 points says nothing
         # of a better AI: no number of check games decides that, a better tuning may

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread, Signal
@@ -37,7 +38,11 @@ from PySide6.QtWidgets import (
 
 from editor.drawing.widgets import run_controls
 
-__all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside"]
+__all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside", "planned_games",
+           "duration_text"]
+
+#: the sides a check tunes (the table's columns): the systems' two sides
+_SIDES = 2
 
 #: the verdict's colour in the panel (robust: green, AI-dependent: red, undecided and the rest: amber)
 _COLOURS = {"robust": "#1b7a1b", "AI-dependent": "#b00000"}
@@ -46,6 +51,25 @@ _COLOURS = {"robust": "#1b7a1b", "AI-dependent": "#b00000"}
 def verdict_colour(verdict: str) -> str:
     """The HTML colour the panel writes ``verdict`` in."""
     return _COLOURS.get(verdict, "#a06000")
+
+
+def planned_games(games: int, trials: int, tune_games: int, sides: int = _SIDES) -> list[int]:
+    """The games of each stage of a check (:func:`core.robust_balance.robust_stages`): the
+    default pairing's ``games``, then per side its tuning (``trials`` x ``tune_games``) and its
+    tuned pairing's ``games``. Games an earlier run kept are not played again, so these are the
+    most a check plays."""
+    return [games] + [trials * tune_games, games] * sides
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` for a person waiting: "40 s", "12 min", "2 h 10 min"."""
+    s = max(0, int(round(seconds)))
+    if s < 60:
+        return f"{s} s"
+    m = int(round(s / 60.0))
+    if m < 60:
+        return f"{m} min"
+    return f"{m // 60} h {m % 60} min"
 
 
 def tunable_player(system) -> str | None:
@@ -133,6 +157,9 @@ class RobustPanel(QWidget):
         self._stage_no = 0
         self._stage_games = 0
         self._stage_kept = 0
+        # the time left: games played this run, games (played or kept) before the stage and in it
+        self._t0, self._played, self._done_before, self._stage_done = 0.0, 0, 0, 0
+        self._plan_games: list[int] = []
         lay = QVBoxLayout(self)
         intro = QLabel("Does the balance answer belong to the scenario or to the AI? Default against default, "
                        "then each side tuned against the other's defaults, on the same seeds.")
@@ -162,6 +189,13 @@ class RobustPanel(QWidget):
         form.addRow("Seed", self.seed)
         form.addRow("Worker processes", self.workers)
         lay.addLayout(form)
+        # how much a check plays, before it starts (its time shows once the first games are played)
+        self.plan = QLabel("")
+        self.plan.setWordWrap(True)
+        lay.addWidget(self.plan)
+        for box in (self.games, self.trials, self.tune_games):
+            box.valueChanged.connect(self._show_plan)
+        self._show_plan()
         self.run_btn, self.cancel_btn, self.bar, self.status = run_controls(lay, "Check", self.start, self.cancel)
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["pairing", "German wins", "Russian wins", "draw"])
@@ -197,6 +231,8 @@ class RobustPanel(QWidget):
         self.table.setRowCount(0)
         self.verdict.setText("")
         self._stage_no, self._stage_games, self._stage_kept = 0, 0, 0
+        self._t0, self._played, self._done_before, self._stage_done = time.monotonic(), 0, 0, 0
+        self._plan_games = planned_games(self.games.value(), self.trials.value(), self.tune_games.value())
         self.bar.setRange(0, 0)  # busy until the run says how many stages it has (_step)
         kept = (f"kept in {storage}" if storage else
                 "not kept (save the scenario to keep the studies and games beside it)")
@@ -223,31 +259,56 @@ class RobustPanel(QWidget):
             self.runner.cancel()
             self.status.setText("cancelling after the running trial or part of a batch ...")
 
+    def _show_plan(self) -> None:
+        g, t, tg = self.games.value(), self.trials.value(), self.tune_games.value()
+        total = sum(planned_games(g, t, tg))
+        self.plan.setText(f"At most {total:,} games: 3 pairings x {g:,} check games and 2 sides x {t:,} "
+                          f"tuning trials x {tg:,} games (games an earlier run kept are not played again)")
+
+    def _eta(self) -> str:
+        """" (about 12 min left)" from the games played so far this run, once there are enough to
+        time (a game a worker and 5 s); "" before."""
+        played = self._played
+        elapsed = time.monotonic() - self._t0
+        if played < max(2, self.workers.value()) or elapsed < 5.0:
+            return ""
+        left = max(0, sum(self._plan_games) - self._done_before - self._stage_done)
+        return f" (about {duration_text(elapsed / played * left)} left)" if left else ""
+
     def _stage(self, text: str) -> None:
-        self.status.setText(f"{text} ...")
+        self.status.setText(f"{text} ...{self._eta()}")
 
     def _step(self, i: int, n: int) -> None:
         """Stage ``i`` of ``n`` starts (core.robust_balance.robust_stages): the bar's part of it."""
         self._stage_no, self._stage_games, self._stage_kept = i, 0, 0
+        self._done_before, self._stage_done = sum(self._plan_games[:i]), 0
         self.bar.setRange(0, 1000 * n)
         self.bar.setValue(1000 * i)
 
     def _trial(self, done: int, score: float, best: float) -> None:
+        # ``done`` counts the trials an earlier run kept; this call is one trial played now
+        self._played += self.tune_games.value()
+        self._stage_done = done * self.tune_games.value()
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, done / max(1, self.trials.value()))))
-        self.status.setText(f"tuning: trial {done} of {self.trials.value()}, score {score:.3f} (best {best:.3f})")
+        self.status.setText(f"tuning: trial {done} of {self.trials.value()}, score {score:.3f} (best {best:.3f})"
+                            f"{self._eta()}")
 
-    def _games(self, n: int) -> None:
+    def _games(self, n: int, played: bool = True) -> None:
+        """``n`` more check games of the running stage: ``played`` now, or kept from an earlier run."""
         self._stage_games += n
+        self._stage_done += n
+        if played:
+            self._played += n
         total = max(1, self.games.value())
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, self._stage_games / total)))
         kept = f" ({self._stage_kept} of them kept from an earlier run)" if self._stage_kept else ""
-        self.status.setText(f"check games: {self._stage_games} of {total}{kept}")
+        self.status.setText(f"check games: {self._stage_games} of {total}{kept}{self._eta()}")
 
     def _kept(self, n: int) -> None:
         """A check stage takes ``n`` games an earlier run kept (or a side at its defaults the
         default games): they count on the bar as played."""
         self._stage_kept += n
-        self._games(n)
+        self._games(n, played=False)
 
     def _idle(self) -> None:
         self.run_btn.setEnabled(True)

@@ -494,3 +494,24 @@ def test_a_defaults_trial_left_queued_by_a_stopped_run_is_played_once(race, tmp_
     values = _trial_values(db, race)
     assert res.trials == 3 and len(values) == 3
     assert values.count(0.0) == 1 and values[0] == 0.0
+
+
+def test_an_undecided_verdict_from_fewer_than_30_games_a_side_names_no_lean():
+    # two paired games give the whole range (and a spread that says nothing): no lean, no count
+    # of games that would decide, only that the games are too few
+    from core.robust_balance import MIN_LEAN_GAMES, SideTuning, verdict
+
+    def t(side, g, n):
+        return SideTuning(side, None, {}, {"german": {"count": n}, "russian": {"count": 0}, "draw": {"count": 0}}, g)
+
+    v, text = verdict({"german": t("german", (50.0, -100.0, 100.0), 2), "russian": t("russian", (0.0, -3.0, 3.0), 200)})
+    assert v == "undecided"
+    assert "2 paired check games a side are too few to say which way it leans" in text
+    assert f"play at least {MIN_LEAN_GAMES} a pairing" in text
+    assert "leans" not in text.replace("which way it leans", "") and "would decide" not in text
+    v, text = verdict({"german": t("german", (9.0, 2.0, 16.0), MIN_LEAN_GAMES),
+                       "russian": t("russian", (0.0, -3.0, 3.0), MIN_LEAN_GAMES)})
+    assert "leans robust" in text and "would decide it" in text
+    # a decided verdict needs no lean: robust from a few games when the intervals say so
+    assert verdict({"german": t("german", (0.0, -1.0, 1.0), 5), "russian": t("russian", (0.0, -1.0, 1.0), 5)})[0] \
+        == "robust"
