@@ -14,6 +14,24 @@ import click
 
 from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
 
+#: seconds of progress the bars' time left is estimated from (rich's default, 30 s, holds less than
+#: one tuning trial of a large scenario: 20 games at 9 s each on 2 workers): the first step of each
+#: bar (a resumed run's kept trials or games) counts for its time, not for its speed
+SPEED_PERIOD = 900.0
+
+
+def eta_progress(*extra, quiet: bool = False, get_time=None):
+    """A rich progress display for the long runs (tuning trials, robust stages): a bar a task with
+    its description, count, the ``extra`` columns, time elapsed and time left (ETA), the time left
+    estimated from the last :data:`SPEED_PERIOD` seconds without the task's first step (kept work
+    taken at once); ``get_time``: the clock (tests)."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra, TimeElapsedColumn(),
+                    TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, speed_estimate_period=SPEED_PERIOD,
+                    get_time=get_time)
+
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files"]
 
 
@@ -53,7 +71,7 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
 
     A game scores 1 won, 0.5 drawn, 0 lost, plus a tie-breaker within 0.1 for the units eliminated
     on both sides. Ctrl-C stops the search and keeps the best found so far (exit 130)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import TextColumn
 
     from core.playtest import PlaytestError
     from core.rule_system import for_scenario
@@ -106,8 +124,7 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
     if kept:
         click.echo(f"the study has {kept} trial(s) already: " + (f"{max(0, trials - kept)} more to run" if trials > kept
                                                                   else "none to run (a larger --trials extends it)"))
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[best]}"), TimeElapsedColumn(), disable=quiet)
+    progress = eta_progress(TextColumn("{task.fields[best]}"), quiet=quiet)
     t0 = time.perf_counter()
     try:
         # the workers start before the progress bar's refresh thread: forked from one thread
@@ -240,13 +257,11 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
         raise InputError(f"--robust: the player {player!r} takes no behaviour settings to tune") from None
     click.echo(f"{scenario}: robust balance, {games} games a pairing, {trials} tuning trials x {tune_games} games "
                "a side")
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from core.playtest import shared_pool
 
     # one bar a stage (robust_stages: the default games, then each side's tuning and tuned games)
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        disable=quiet)
+    progress = eta_progress(quiet=quiet)
     bar: list = []
 
     def step(i: int, n: int) -> None:

@@ -515,3 +515,28 @@ def test_an_undecided_verdict_from_fewer_than_30_games_a_side_names_no_lean():
     # a decided verdict needs no lean: robust from a few games when the intervals say so
     assert verdict({"german": t("german", (0.0, -1.0, 1.0), 5), "russian": t("russian", (0.0, -1.0, 1.0), 5)})[0] \
         == "robust"
+
+
+def test_the_long_runs_progress_estimates_the_time_left_from_played_work_only():
+    # a resumed robust stage takes its kept games at once, then plays: the time left is the pace
+    # of the games played, over more than rich's default 30 s (a tuning trial of a large scenario
+    # takes a minute or more)
+    from cli.tune_command import SPEED_PERIOD, eta_progress
+
+    now = [0.0]
+    progress = eta_progress(quiet=True, get_time=lambda: now[0])
+    task = progress.add_task("3/5 german tuned games", total=3400)
+    progress.update(task, completed=3000)  # kept by an earlier run
+    assert progress.tasks[0].time_remaining is None  # nothing played yet: no estimate
+    for _ in range(2):
+        now[0] += 60.0
+        progress.advance(task, 10)
+    assert progress.tasks[0].time_remaining == 380 * 6  # 20 games in 120 s: 380 left at 6 s a game
+    assert SPEED_PERIOD > 120
+    trials = progress.add_task("tuning", total=30)
+    progress.update(trials, completed=12)  # a resumed study: 11 trials kept and the 12th played
+    now[0] += 90.0
+    progress.update(trials, completed=13)
+    now[0] += 90.0
+    progress.update(trials, completed=14)
+    assert progress.tasks[1].time_remaining == 16 * 90
