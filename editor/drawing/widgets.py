@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["ask_choice", "button_grid", "run_controls", "ElidedLabel", "CutCellTips", "cut_cell_text",
+__all__ = ["ask_choice", "button_grid", "run_controls", "TimeLeft", "duration_text", "ElidedLabel", "CutCellTips", "cut_cell_text",
            "install_cut_cell_tips", "WrappedCells", "wrap_tree_cells"]
 
 
@@ -64,6 +66,44 @@ def run_controls(lay: QBoxLayout, run_text: str, start, cancel) -> tuple[QPushBu
     status.setWordWrap(True)
     lay.addWidget(status)
     return run_btn, cancel_btn, bar, status
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` for a person waiting: "40 s", "12 min", "2 h 10 min"."""
+    s = max(0, int(round(seconds)))
+    if s < 60:
+        return f"{s} s"
+    m = int(round(s / 60.0))
+    if m < 60:
+        return f"{m} min"
+    return f"{m // 60} h {m % 60} min"
+
+
+class TimeLeft:
+    """The time left of a run of games in the background, for its status line: the pace of the
+    games played since :meth:`start` (games an earlier run kept count as done, not as played)
+    times the games still to play. ``workers``: the worker processes (the first games end together,
+    so it waits for a game a worker); ``clock``: seconds (tests)."""
+
+    def __init__(self, clock=time.monotonic):
+        self._clock = clock
+        self.start(1)
+
+    def start(self, workers: int) -> None:
+        self._t0, self._workers, self.played = self._clock(), max(1, workers), 0
+
+    def add_played(self, n: int) -> None:
+        """``n`` more games played by this run."""
+        self.played += n
+
+    def text(self, left: int, at_most: bool = False) -> str:
+        """" (about 12 min left)" for ``left`` games still to play (" (at most about ...)" when the
+        run may end before them, a search's budget), "" until at least two games and a game a
+        worker are played over 5 s or more, or when nothing is left."""
+        elapsed = self._clock() - self._t0
+        if left <= 0 or self.played < max(2, self._workers) or elapsed < 5.0:
+            return ""
+        return f" ({'at most ' if at_most else ''}about {duration_text(elapsed / self.played * left)} left)"
 
 
 class ElidedLabel(QLabel):

@@ -42,6 +42,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.drawing.widgets import TimeLeft
+
 __all__ = ["BalanceRunner", "BalancePanel"]
 
 
@@ -193,6 +195,7 @@ class BalancePanel(QWidget):
         lay.addLayout(row)
         self.bar = QProgressBar()
         lay.addWidget(self.bar)
+        self.time_left = TimeLeft()
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(["change", "target side", "95 % interval", "games", "dist", "status"])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -245,6 +248,7 @@ class BalancePanel(QWidget):
         self.table.setRowCount(0)
         self.bar.setRange(0, self.budget.value())
         self.bar.setValue(0)
+        self.time_left.start(self.workers.value())
         self.runner = BalanceRunner(path, side=self.side.currentText(), target=self.share.value() / 100,
                                     band=self.band.value() / 100, budget=self.budget.value(), first=self.first.value(),
                                     kinds=self.chosen_kinds(), workers=self.workers.value(),
@@ -271,7 +275,9 @@ class BalancePanel(QWidget):
     def _progress(self, spent: int, budget: int, rows: list) -> None:
         self.bar.setValue(spent)
         self._show(rows)
-        self.status.setText(f"{spent} of {budget} games")
+        # the search may end before its budget (no candidate left in the race): at most
+        self.time_left.played = spent
+        self.status.setText(f"{spent} of {budget} games{self.time_left.text(budget - spent, at_most=True)}")
 
     def _done(self, res) -> None:
         from core.whatif import table_rows

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.drawing.pieces import SIDE_COLOURS
-from editor.drawing.widgets import run_controls
+from editor.drawing.widgets import TimeLeft, run_controls
 
 __all__ = ["BatchRunner", "OutcomeBars", "PlaytestPanel"]
 
@@ -207,6 +207,7 @@ class PlaytestPanel(QWidget):
         form.addRow("", self.use_setup)
         lay.addLayout(form)
         self.run_btn, self.cancel_btn, self.bar, self.status = run_controls(lay, "Run batch", self.start, self.cancel)
+        self.time_left = TimeLeft()
         self.outcomes = OutcomeBars()
         lay.addWidget(self.outcomes)
         # the heat map chooser right under the outcomes: in sight however long the tables below are
@@ -320,6 +321,7 @@ class PlaytestPanel(QWidget):
         self.bar.setRange(0, n)
         self.bar.setValue(0)
         self.status.setText(f"running {n} games on {self.workers.value()} worker(s)...")
+        self.time_left.start(self.workers.value())
         self.runner = BatchRunner(str(path), n, self.seed.value(), self.ai_spec(), self.rules.currentText(),
                                   self.workers.value(), parent=self, fixed_setup=fixed)
         self.runner.progress.connect(self._progress)
@@ -337,7 +339,8 @@ class PlaytestPanel(QWidget):
 
     def _progress(self, done: int, total: int) -> None:
         self.bar.setValue(done)
-        self.status.setText(f"{done} of {total} games played")
+        self.time_left.played = done
+        self.status.setText(f"{done} of {total} games played{self.time_left.text(total - done)}")
 
     def _failed(self, msg: str) -> None:
         self.run_btn.setEnabled(True)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread, Signal
@@ -36,10 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.drawing.widgets import run_controls
+from editor.drawing.widgets import TimeLeft, run_controls
 
-__all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside", "planned_games",
-           "duration_text"]
+__all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside", "planned_games"]
 
 #: the sides a check tunes (the table's columns): the systems' two sides
 _SIDES = 2
@@ -59,17 +57,6 @@ def planned_games(games: int, trials: int, tune_games: int, sides: int = _SIDES)
     tuned pairing's ``games``. Games an earlier run kept are not played again, so these are the
     most a check plays."""
     return [games] + [trials * tune_games, games] * sides
-
-
-def duration_text(seconds: float) -> str:
-    """``seconds`` for a person waiting: "40 s", "12 min", "2 h 10 min"."""
-    s = max(0, int(round(seconds)))
-    if s < 60:
-        return f"{s} s"
-    m = int(round(s / 60.0))
-    if m < 60:
-        return f"{m} min"
-    return f"{m // 60} h {m % 60} min"
 
 
 def tunable_player(system) -> str | None:
@@ -157,8 +144,10 @@ class RobustPanel(QWidget):
         self._stage_no = 0
         self._stage_games = 0
         self._stage_kept = 0
-        # the time left: games played this run, games (played or kept) before the stage and in it
-        self._t0, self._played, self._done_before, self._stage_done = 0.0, 0, 0, 0
+        # the time left: the pace of the games played this run; the games (played or kept) done
+        # before the running stage and in it
+        self.time_left = TimeLeft()
+        self._done_before, self._stage_done = 0, 0
         self._plan_games: list[int] = []
         lay = QVBoxLayout(self)
         intro = QLabel("Does the balance answer belong to the scenario or to the AI? Default against default, "
@@ -231,7 +220,8 @@ class RobustPanel(QWidget):
         self.table.setRowCount(0)
         self.verdict.setText("")
         self._stage_no, self._stage_games, self._stage_kept = 0, 0, 0
-        self._t0, self._played, self._done_before, self._stage_done = time.monotonic(), 0, 0, 0
+        self.time_left.start(self.workers.value())
+        self._done_before, self._stage_done = 0, 0
         self._plan_games = planned_games(self.games.value(), self.trials.value(), self.tune_games.value())
         self.bar.setRange(0, 0)  # busy until the run says how many stages it has (_step)
         kept = (f"kept in {storage}" if storage else
@@ -266,14 +256,8 @@ class RobustPanel(QWidget):
                           f"tuning trials x {tg:,} games (games an earlier run kept are not played again)")
 
     def _eta(self) -> str:
-        """" (about 12 min left)" from the games played so far this run, once there are enough to
-        time (a game a worker and 5 s); "" before."""
-        played = self._played
-        elapsed = time.monotonic() - self._t0
-        if played < max(2, self.workers.value()) or elapsed < 5.0:
-            return ""
-        left = max(0, sum(self._plan_games) - self._done_before - self._stage_done)
-        return f" (about {duration_text(elapsed / played * left)} left)" if left else ""
+        """" (about 12 min left)" for the games of the check still to play (:class:`TimeLeft`)."""
+        return self.time_left.text(sum(self._plan_games) - self._done_before - self._stage_done)
 
     def _stage(self, text: str) -> None:
         self.status.setText(f"{text} ...{self._eta()}")
@@ -287,7 +271,7 @@ class RobustPanel(QWidget):
 
     def _trial(self, done: int, score: float, best: float) -> None:
         # ``done`` counts the trials an earlier run kept; this call is one trial played now
-        self._played += self.tune_games.value()
+        self.time_left.add_played(self.tune_games.value())
         self._stage_done = done * self.tune_games.value()
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, done / max(1, self.trials.value()))))
         self.status.setText(f"tuning: trial {done} of {self.trials.value()}, score {score:.3f} (best {best:.3f})"
@@ -298,7 +282,7 @@ class RobustPanel(QWidget):
         self._stage_games += n
         self._stage_done += n
         if played:
-            self._played += n
+            self.time_left.add_played(n)
         total = max(1, self.games.value())
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, self._stage_games / total)))
         kept = f" ({self._stage_kept} of them kept from an earlier run)" if self._stage_kept else ""

@@ -156,9 +156,9 @@ def test_cancel_in_a_tuning_shows_the_rows_done_and_no_verdict(qtbot, race, tmp_
     assert panel.table.rowCount() == 1 and "Cancelled during a tuning" in panel.verdict.text()
 
 
-def test_the_panel_says_how_many_games_a_check_plays_and_how_long_is_left(qtbot, race, monkeypatch):
-    from editor.play import robust_dock
-    from editor.play.robust_dock import duration_text, planned_games
+def test_the_panel_says_how_many_games_a_check_plays_and_how_long_is_left(qtbot, race):
+    from editor.drawing.widgets import TimeLeft, duration_text
+    from editor.play.robust_dock import planned_games
 
     # the stages of core.robust_balance.robust_stages: default, then tuning and check per side
     assert planned_games(200, 30, 20) == [200, 600, 200, 600, 200]
@@ -176,8 +176,8 @@ def test_the_panel_says_how_many_games_a_check_plays_and_how_long_is_left(qtbot,
         now[0] += 10.0
         return now[0]
 
-    monkeypatch.setattr(robust_dock.time, "monotonic", clock)
-    panel._t0, panel._played, panel._done_before, panel._stage_done = clock(), 0, 0, 0
+    panel.time_left = TimeLeft(clock)
+    panel.time_left.start(1)
     panel._plan_games = planned_games(200, 3, 6)
     panel._step(0, 5)
     panel._games(1)  # one game played: too few to time (at least 2, and a game a worker)
