@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-__all__ = ["ask_choice", "button_grid", "run_controls", "TimeLeft", "duration_text", "ElidedLabel", "CutCellTips", "cut_cell_text",
-           "install_cut_cell_tips", "WrappedCells", "wrap_tree_cells"]
+__all__ = ["ask_choice", "button_grid", "run_controls", "TimeLeft", "duration_text", "ElidedLabel", "CutCellTips",
+           "cut_cell_text", "install_cut_cell_tips", "WrappedCells", "wrap_tree_cells"]
 
 
 def button_grid(buttons: list[tuple[str, object]] | list[QWidget], columns: int = 2) -> QGridLayout:

@@ -252,7 +252,7 @@ class RobustPanel(QWidget):
     def _show_plan(self) -> None:
         g, t, tg = self.games.value(), self.trials.value(), self.tune_games.value()
         total = sum(planned_games(g, t, tg))
-        self.plan.setText(f"At most {total:,} games: 3 pairings x {g:,} check games and 2 sides x {t:,} "
+        self.plan.setText(f"At most {total:,} games: {_SIDES + 1} pairings x {g:,} check games and {_SIDES} sides x {t:,} "
                           f"tuning trials x {tg:,} games (games an earlier run kept are not played again)")
 
     def _eta(self) -> str:
