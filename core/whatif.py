@@ -369,7 +369,10 @@ class WhatIfSearch:
     def as_is_on_target(self) -> Arm | None:
         """The arm of the scenario as it is when it needs no change: played, its share in the band
         and no farther from the target than the best change (a designer should not be sent to
-        change a scenario that already meets the target); else None."""
+        change a scenario that already meets the target); else None. A search stopped part-way
+        concludes nothing: None (its table so far may rest on a few games)."""
+        if self.interrupted:
+            return None
         r = self.singles
         arm = next((a for a in r.arms if not a.candidate.changes and a.invalid is None and a.played), None)
         if arm is None or not r.reaches(arm):
