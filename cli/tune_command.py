@@ -14,23 +14,39 @@ import click
 
 from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
 
-#: seconds of progress the bars' time left is estimated from (rich's default, 30 s, holds less than
-#: one tuning trial of a large scenario: 20 games at 9 s each on 2 workers): the first step of each
-#: bar (a resumed run's kept trials or games) counts for its time, not for its speed
-SPEED_PERIOD = 900.0
-
-
 def eta_progress(*extra, quiet: bool = False, get_time=None):
     """A rich progress display for the long runs (tuning trials, robust stages): a bar a task with
-    its description, count, the ``extra`` columns, time elapsed and time left (ETA), the time left
-    estimated from the last :data:`SPEED_PERIOD` seconds without the task's first step (kept work
-    taken at once); ``get_time``: the clock (tests)."""
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
+    its description, count, the ``extra`` columns, time elapsed and time left (``ETA``, from
+    :func:`time_left_column`); ``get_time``: the clock (tests). A task's field ``kept`` is the
+    count it took at once from an earlier run (kept trials or games): set it with the count
+    (``progress.update(task, completed=n, kept=n)``) so that it counts as done, not as pace."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra, TimeElapsedColumn(),
-                    TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, speed_estimate_period=SPEED_PERIOD,
-                    get_time=get_time)
+                    TextColumn("ETA"), time_left_column(), disable=quiet, get_time=get_time)
+
+
+def time_left_column():
+    """A rich progress column: the time left of a task at the pace of the work it played since it
+    started (its ``completed`` less its field ``kept``, over its elapsed time), ``-:--:--`` until
+    it has played some. Over the whole task, not rich's last 30 s: one tuning trial of a large
+    scenario (20 games at 9 s on 2 workers) takes longer than that."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class TimeLeftColumn(ProgressColumn):
+        def render(self, task) -> Text:
+            played = task.completed - task.fields.get("kept", 0)
+            elapsed = task.elapsed
+            if task.total is None or played <= 0 or not elapsed:
+                return Text("-:--:--", style="progress.remaining")
+            left = max(0.0, task.total - task.completed) * elapsed / played
+            minutes, seconds = divmod(int(left), 60)
+            hours, minutes = divmod(minutes, 60)
+            return Text(f"{hours:d}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
+
+    return TimeLeftColumn()
+
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files"]
 
@@ -129,7 +145,9 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
     try:
         # the workers start before the progress bar's refresh thread: forked from one thread
         with shared_pool(workers, start=True) if scheduler is None else contextlib.nullcontext(), progress:
-            task = progress.add_task("trials", total=trials, best="")
+            # a resumed study's trials are done, not pace
+            done = min(kept, trials)
+            task = progress.add_task("trials", total=trials, best="", completed=done, kept=done)
             check_task = None
 
             def on_trial(done: int, score: float, best: float) -> None:
@@ -270,11 +288,17 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
                        else (f"{side} tuned games", games))
         if bar:
             progress.update(bar[0], completed=bar[1])  # the stage before is done
-        bar[:] = [progress.add_task(f"{i + 1}/{n} {what}", total=total), total]
+        bar[:] = [progress.add_task(f"{i + 1}/{n} {what}", total=total, kept=0), total, 0]
 
     def advance(n: int) -> None:
         if bar:
             progress.advance(bar[0], n)
+
+    def kept_now(n: int) -> None:
+        """The stage takes n trials or games an earlier run kept: done, not pace."""
+        if bar:
+            bar[2] += n
+            progress.update(bar[0], advance=n, kept=bar[2])
 
     def trial(done: int, score: float, best: float) -> None:
         if bar:
@@ -289,7 +313,7 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
                                  storage=study_files(storage_dir, scenario) if storage_dir else None,
                                  kept=kept_files(storage_dir, scenario) if storage_dir else None,
                                  on_stage=None if quiet else (lambda s: progress.console.print(f"... {s}")),
-                                 on_step=step, on_games=advance, on_kept=advance, on_trial=trial)
+                                 on_step=step, on_games=advance, on_kept=kept_now, on_trial=trial)
     except (PlaytestError, ValueError) as e:  # ValueError: a study or kept games of other games or seeds
         raise InputError(str(e)) from None
     except KeyboardInterrupt:

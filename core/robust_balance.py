@@ -351,10 +351,11 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
         return ("robust", f"tuning moves no side's share by more than {ROBUST_POINTS:g} points ({gains})")
     few = min((_games(t) for t in tuned.values()), default=0)
     if few < MIN_LEAN_GAMES:
-        return ("undecided", f"the intervals of the gains straddle {ROBUST_POINTS:g} points ({gains}): "
+        return ("undecided", f"not every gain's interval lies within {ROBUST_POINTS:g} points, and none lies "
+                             f"wholly above +{ROBUST_POINTS:g} ({gains}): "
                              f"{few} paired check game{'s' if few != 1 else ''} a side "
                              f"{'are' if few != 1 else 'is'} too few to say which way it leans; "
-                             f"play at least {MIN_LEAN_GAMES} a pairing")
+                             f"play at least {MIN_LEAN_GAMES} check games a pairing")
     leans = {t.side: games_to_decide(t.gain, _games(t)) for t in tuned.values()}
     up = {s: n for s, (lean, n) in leans.items() if lean == "AI-dependent"}
     if up:
@@ -377,7 +378,8 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
                   "more games a trial")
     else:
         more = f"a gain of exactly {ROBUST_POINTS:g} points: no number of games decides it"
-    return ("undecided", f"the intervals of the gains straddle {ROBUST_POINTS:g} points ({gains}): "
+    return ("undecided", f"not every gain's interval lies within {ROBUST_POINTS:g} points, and none lies "
+                         f"wholly above +{ROBUST_POINTS:g} ({gains}): "
                          f"leans {lean}; {more}")
 
 
@@ -417,8 +419,9 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     ``on_trial(done, score, best)`` after each tuning trial, ``on_games(n)`` as n more check games
     end, ``on_step(i, n)`` as stage ``i`` of the ``n`` (:func:`robust_stages`: the default games,
     then for each side its tuning and its games) starts, for a progress bar, with ``on_kept(n)``
-    as a check stage takes n games kept by an earlier run (or a side at its defaults all the default
-    games) instead of playing them (``on_stage`` also tells what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
+    as a stage takes what an earlier run kept instead of playing it: a check stage n games (or a
+    side at its defaults all the default games), a tuning stage n trials of its study (``on_stage``
+    also tells what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
     the run as Ctrl-C does (for a caller in another thread, the editor): in a tuning, the answer
     so far comes back with the verdict "interrupted"; in a check batch, KeyboardInterrupt is raised
     (its kept games saved first). Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
@@ -477,6 +480,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             done = _trials_kept(f, default_study_name(scenario_path, side, player)) if f else 0
             step(1 + 2 * k)
             say(f"tuning {side}" + (f": {min(done, trials)} of {trials} trials kept" if done else ""))
+            if done and on_kept is not None:
+                on_kept(min(done, trials))
             t = tune(scenario_path, side, space, player=player, opponent=player, trials=trials, games=tune_games,
                      seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
                      defaults=defaults, canonical=system.player_settings, on_trial=on_trial,

@@ -69,41 +69,53 @@ def run_controls(lay: QBoxLayout, run_text: str, start, cancel) -> tuple[QPushBu
 
 
 def duration_text(seconds: float) -> str:
-    """``seconds`` for a person waiting: "40 s", "12 min", "2 h 10 min"."""
+    """``seconds`` for a person waiting: "40 s", "12 min", "2 h", "2 h 10 min"."""
     s = max(0, int(round(seconds)))
     if s < 60:
         return f"{s} s"
     m = int(round(s / 60.0))
     if m < 60:
         return f"{m} min"
-    return f"{m // 60} h {m % 60} min"
+    return f"{m // 60} h {m % 60} min" if m % 60 else f"{m // 60} h"
 
 
 class TimeLeft:
     """The time left of a run of games in the background, for its status line: the pace of the
-    games played since :meth:`start` (games an earlier run kept count as done, not as played)
-    times the games still to play. ``workers``: the worker processes (the first games end together,
-    so it waits for a game a worker); ``clock``: seconds (tests)."""
+    games played since the first of them ended (the time before it holds the start-up: the pool's
+    workers, a search's checks of its candidates) times the games still to play. Games an earlier
+    run kept are no pace: the caller counts them as done. ``workers``: the worker processes (games
+    end a worker's at a time, so the pace needs a game a worker after the first); ``clock``:
+    seconds (tests)."""
 
     def __init__(self, clock=time.monotonic):
         self._clock = clock
         self.start(1)
 
     def start(self, workers: int) -> None:
-        self._t0, self._workers, self.played = self._clock(), max(1, workers), 0
+        self._workers, self.played = max(1, workers), 0
+        self._first: tuple[float, int] | None = None  # (when, games played) at the first report
 
     def add_played(self, n: int) -> None:
         """``n`` more games played by this run."""
         self.played += n
+        if self._first is None and n > 0:
+            self._first = (self._clock(), self.played)
+
+    def set_played(self, total: int) -> None:
+        """``total`` games played by this run so far."""
+        self.add_played(total - self.played)
 
     def text(self, left: int, at_most: bool = False) -> str:
-        """" (about 12 min left)" for ``left`` games still to play (" (at most about ...)" when the
-        run may end before them, a search's budget), "" until at least two games and a game a
-        worker are played over 5 s or more, or when nothing is left."""
-        elapsed = self._clock() - self._t0
-        if left <= 0 or self.played < max(2, self._workers) or elapsed < 5.0:
+        """"; about 12 min left" for ``left`` games still to play ("; 12 min left at most" when the
+        run may end before them or play fewer); "" until a game a worker has ended since the first
+        report, over 5 s or more, or when nothing is left."""
+        if self._first is None or left <= 0:
             return ""
-        return f" ({'at most ' if at_most else ''}about {duration_text(elapsed / self.played * left)} left)"
+        since, played = self._clock() - self._first[0], self.played - self._first[1]
+        if played < self._workers or since < 5.0:
+            return ""
+        t = duration_text(since / played * left)
+        return f"; {t} left at most" if at_most else f"; about {t} left"
 
 
 class ElidedLabel(QLabel):

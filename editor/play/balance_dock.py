@@ -276,7 +276,7 @@ class BalancePanel(QWidget):
         self.bar.setValue(spent)
         self._show(rows)
         # the search may end before its budget (no candidate left in the race): at most
-        self.time_left.played = spent
+        self.time_left.set_played(spent)
         self.status.setText(f"{spent} of {budget} games{self.time_left.text(budget - spent, at_most=True)}")
 
     def _done(self, res) -> None:

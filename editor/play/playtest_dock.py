@@ -339,7 +339,7 @@ class PlaytestPanel(QWidget):
 
     def _progress(self, done: int, total: int) -> None:
         self.bar.setValue(done)
-        self.time_left.played = done
+        self.time_left.set_played(done)
         self.status.setText(f"{done} of {total} games played{self.time_left.text(total - done)}")
 
     def _failed(self, msg: str) -> None:

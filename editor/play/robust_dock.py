@@ -6,7 +6,8 @@ the AI it cannot say. The panel plays the defaults against each other, then tune
 the other's defaults (Optuna trials of the behaviour settings) and plays each tuned side on the same
 seeds, and shows the three pairings' shares with their 95 % intervals, each side's gain from
 tuning with its paired interval and the settings that moved, and the verdict: robust, AI-dependent
-or undecided (with how many games would decide it).
+or undecided (from 30 check games a pairing on, with which way it leans and how many games would
+decide it).
 
 A check takes an hour or more for a real scenario, so a :class:`RobustRunner` (``QThread``) runs it
 in the background, its games on a local pool of worker processes, and *Cancel* stops it after the
@@ -159,7 +160,8 @@ class RobustPanel(QWidget):
         self.games.setRange(2, 100_000)
         self.games.setValue(200)
         self.games.setToolTip("check games of each pairing (default vs default, German tuned, Russian tuned); "
-                              "an undecided verdict says how many would decide it")
+                              "from 30 on, an undecided verdict says which way it leans and about how many "
+                              "would decide it")
         self.trials = QSpinBox()
         self.trials.setRange(1, 10_000)
         self.trials.setValue(30)
@@ -256,8 +258,10 @@ class RobustPanel(QWidget):
                           f"tuning trials x {tg:,} games (games an earlier run kept are not played again)")
 
     def _eta(self) -> str:
-        """" (about 12 min left)" for the games of the check still to play (:class:`TimeLeft`)."""
-        return self.time_left.text(sum(self._plan_games) - self._done_before - self._stage_done)
+        """"; 12 min left at most" for the games of the check still to play (:class:`TimeLeft`): at
+        most, since the stages ahead may take games or trials an earlier run kept, and a side whose
+        best trial is its defaults plays no games of its own."""
+        return self.time_left.text(sum(self._plan_games) - self._done_before - self._stage_done, at_most=True)
 
     def _stage(self, text: str) -> None:
         self.status.setText(f"{text} ...{self._eta()}")
@@ -274,7 +278,7 @@ class RobustPanel(QWidget):
         self.time_left.add_played(self.tune_games.value())
         self._stage_done = done * self.tune_games.value()
         self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, done / max(1, self.trials.value()))))
-        self.status.setText(f"tuning: trial {done} of {self.trials.value()}, score {score:.3f} (best {best:.3f})"
+        self.status.setText(f"tuning: trial {done} of {self.trials.value()}, score {score:.3f}, best {best:.3f}"
                             f"{self._eta()}")
 
     def _games(self, n: int, played: bool = True) -> None:
@@ -289,8 +293,13 @@ class RobustPanel(QWidget):
         self.status.setText(f"check games: {self._stage_games} of {total}{kept}{self._eta()}")
 
     def _kept(self, n: int) -> None:
-        """A check stage takes ``n`` games an earlier run kept (or a side at its defaults the
-        default games): they count on the bar as played."""
+        """The running stage takes what an earlier run kept: a check stage ``n`` games (or a side
+        at its defaults the default games), a tuning stage ``n`` trials. They count on the bar as
+        done, not in the pace."""
+        if self._stage_no % 2:  # a tuning stage (robust_stages: odd stages tune)
+            self._stage_done = n * self.tune_games.value()
+            self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, n / max(1, self.trials.value()))))
+            return
         self._stage_kept += n
         self._games(n, played=False)
 

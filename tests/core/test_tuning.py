@@ -507,7 +507,8 @@ def test_an_undecided_verdict_from_fewer_than_30_games_a_side_names_no_lean():
     v, text = verdict({"german": t("german", (50.0, -100.0, 100.0), 2), "russian": t("russian", (0.0, -3.0, 3.0), 200)})
     assert v == "undecided"
     assert "2 paired check games a side are too few to say which way it leans" in text
-    assert f"play at least {MIN_LEAN_GAMES} a pairing" in text
+    assert f"play at least {MIN_LEAN_GAMES} check games a pairing" in text
+    assert "not every gain's interval lies within 10 points, and none lies wholly above +10 (german +50.0" in text
     assert "leans" not in text.replace("which way it leans", "") and "would decide" not in text
     v, text = verdict({"german": t("german", (9.0, 2.0, 16.0), MIN_LEAN_GAMES),
                        "russian": t("russian", (0.0, -3.0, 3.0), MIN_LEAN_GAMES)})
@@ -519,24 +520,29 @@ def test_an_undecided_verdict_from_fewer_than_30_games_a_side_names_no_lean():
 
 def test_the_long_runs_progress_estimates_the_time_left_from_played_work_only():
     # a resumed robust stage takes its kept games at once, then plays: the time left is the pace
-    # of the games played, over more than rich's default 30 s (a tuning trial of a large scenario
-    # takes a minute or more)
-    from cli.tune_command import SPEED_PERIOD, eta_progress
+    # of the games played over the whole stage (one tuning trial of a large scenario outlasts
+    # rich's 30 s window), the kept ones counted as done
+    from cli.tune_command import eta_progress, time_left_column
 
     now = [0.0]
     progress = eta_progress(quiet=True, get_time=lambda: now[0])
-    task = progress.add_task("3/5 german tuned games", total=3400)
-    progress.update(task, completed=3000)  # kept by an earlier run
-    assert progress.tasks[0].time_remaining is None  # nothing played yet: no estimate
-    for _ in range(2):
-        now[0] += 60.0
-        progress.advance(task, 10)
-    assert progress.tasks[0].time_remaining == 380 * 6  # 20 games in 120 s: 380 left at 6 s a game
-    assert SPEED_PERIOD > 120
+    column = time_left_column()
+    task = progress.add_task("3/5 german tuned games", total=3400, kept=0)
+    progress.update(task, advance=3000, kept=3000)  # kept by an earlier run
+    assert column.render(progress.tasks[0]).plain == "-:--:--"  # nothing played yet: no estimate
+    now[0] += 60.0
+    progress.advance(task, 10)
+    assert column.render(progress.tasks[0]).plain == "0:39:00"  # 10 in 60 s: 390 left at 6 s a game
+    now[0] += 60.0
+    progress.advance(task, 10)
+    assert column.render(progress.tasks[0]).plain == "0:38:00"  # 20 in 120 s: 380 left at 6 s a game
+    # a fresh tuning: the first trial's time counts (it began when the bar did)
     trials = progress.add_task("tuning", total=30)
-    progress.update(trials, completed=12)  # a resumed study: 11 trials kept and the 12th played
     now[0] += 90.0
-    progress.update(trials, completed=13)
+    progress.update(trials, completed=1)
+    assert column.render(progress.tasks[1]).plain == "0:43:30"  # 29 trials left at 90 s
+    # a resumed study: its 11 kept trials are done, not pace
+    resumed = progress.add_task("tuning", total=30, completed=11, kept=11)
     now[0] += 90.0
-    progress.update(trials, completed=14)
-    assert progress.tasks[1].time_remaining == 16 * 90
+    progress.update(resumed, completed=12)
+    assert column.render(progress.tasks[2]).plain == "0:27:00"  # 18 trials left at 90 s

@@ -162,34 +162,33 @@ def test_the_panel_says_how_many_games_a_check_plays_and_how_long_is_left(qtbot,
 
     # the stages of core.robust_balance.robust_stages: default, then tuning and check per side
     assert planned_games(200, 30, 20) == [200, 600, 200, 600, 200]
-    assert [duration_text(x) for x in (4.4, 59.6, 61, 719, 7800)] == ["4 s", "1 min", "1 min", "12 min",
-                                                                      "2 h 10 min"]
+    assert [duration_text(x) for x in (4.4, 59.6, 61, 719, 7200, 7800)] == ["4 s", "1 min", "1 min", "12 min",
+                                                                            "2 h", "2 h 10 min"]
     panel = _panel(qtbot, race, None)
     assert "At most 72 games: 3 pairings x 12 check games and 2 sides x 3 tuning trials x 6 games" \
         in panel.plan.text()
     panel.games.setValue(200)
     assert panel.plan.text().startswith("At most 636 games: 3 pairings x 200")  # 3 x 200 + 2 x 3 x 6
-    # the time left, from the games played this run (a clock that moves 10 s a call)
+    # the time left, from the pace of the games played since the first of them ended
     now = [1000.0]
-
-    def clock():
-        now[0] += 10.0
-        return now[0]
-
-    panel.time_left = TimeLeft(clock)
+    panel.time_left = TimeLeft(lambda: now[0])
     panel.time_left.start(1)
     panel._plan_games = planned_games(200, 3, 6)
     panel._step(0, 5)
-    panel._games(1)  # one game played: too few to time (at least 2, and a game a worker)
+    panel._games(1)  # the first game ends at 1000 s (its time holds the pool's start-up)
     assert "left" not in panel.status.text()
+    now[0] += 10.0
     panel._games(1)
-    # 2 games played in 20 s: 10 s a game, 634 games left: 6,340 s
-    assert panel.status.text().endswith("(about 1 h 46 min left)"), panel.status.text()
-    # games an earlier run kept count as done, not as played: 100 kept leave 534 at 15 s a game
+    # one game in 10 s since the first, 634 games left at most: 6,340 s
+    assert panel.status.text().endswith("; 1 h 46 min left at most"), panel.status.text()
+    # games an earlier run kept count as done, not as pace: 100 kept leave 534
     panel._kept(100)
-    assert panel.status.text().endswith("(about 2 h 14 min left)"), panel.status.text()
-    # a tuning trial played counts its games; ``done`` includes the trials kept before it: stage 0
-    # (200 games) and 2 trials (12 games) done, 8 games played in 40 s, 424 left at 5 s a game
+    assert panel.status.text().endswith("; 1 h 29 min left at most"), panel.status.text()
+    # a tuning stage: its kept trials are done (2 of 3 trials, 12 games), a trial played is pace
     panel._step(1, 5)
-    panel._trial(2, 0.5, 0.5)
-    assert panel.status.text().endswith("(about 35 min left)"), panel.status.text()
+    panel._kept(2)
+    assert panel._stage_done == 12 and panel._stage_kept == 0
+    now[0] += 50.0
+    panel._trial(3, 0.5, 0.5)  # 7 games played in 60 s since the first; 200 + 18 done, 418 left
+    assert panel.status.text() == "tuning: trial 3 of 3, score 0.500, best 0.500; 1 h left at most", \
+        panel.status.text()
