@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # does its answer depend on the AI? a small robust check (a real one plays hundreds of games)
     r = ctl.play.robust
-    r.games.setValue(20)
+    r.games.setValue(30)
     r.trials.setValue(3)
     r.tune_games.setValue(6)
     r.workers.setValue(max(1, min(4, os.cpu_count() or 1)))
