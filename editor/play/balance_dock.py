@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.drawing.widgets import TimeLeft
+from editor.drawing.widgets import TimeLeft, button_grid
 
 __all__ = ["BalanceRunner", "BalancePanel"]
 
@@ -202,7 +202,6 @@ class BalancePanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         lay.addWidget(self.table)
-        row = QHBoxLayout()
         self.apply_btn = QPushButton("Apply")
         self.apply_btn.setEnabled(False)
         self.confirm_btn = QPushButton("Confirm with a playtest")
@@ -210,10 +209,8 @@ class BalancePanel(QWidget):
         self.compare_btn = QPushButton("Compare heat maps")
         self.compare_btn.setToolTip("today's heat maps beside the changed scenario's (after the confirming playtest)")
         self.compare_btn.setEnabled(False)
-        row.addWidget(self.apply_btn)
-        row.addWidget(self.confirm_btn)
-        row.addWidget(self.compare_btn)
-        lay.addLayout(row)
+        # two a row, so the dock keeps to about 360 pixels (a laptop's 1366 x 768 screen)
+        lay.addLayout(button_grid([self.apply_btn, self.confirm_btn, self.compare_btn]))
         self.status = QLabel("")
         self.status.setWordWrap(True)
         lay.addWidget(self.status)

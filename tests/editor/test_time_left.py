@@ -61,3 +61,17 @@ def test_the_playtest_and_balance_panels_say_the_time_left(qtbot):
     now[0] = 50.0
     b._progress(44, 2000, [])   # 40 games in 10 s after the first, 1,956 at most left: 489 s
     assert b.status.text() == "44 of 2000 games; 8 min left at most"
+
+
+def test_the_play_panels_fit_a_dock_of_360_pixels(qtbot):
+    # a laptop's 1366 x 768 screen leaves the docks about 360 pixels: no panel may need more
+    from editor.play.balance_dock import BalancePanel
+    from editor.play.playtest_dock import PlaytestPanel
+    from editor.play.robust_dock import RobustPanel
+
+    for panel in (BalancePanel(lambda folder: None), PlaytestPanel(lambda folder: None),
+                  RobustPanel(lambda folder: None)):
+        qtbot.addWidget(panel)
+        assert panel.minimumSizeHint().width() <= 360, (type(panel).__name__, panel.minimumSizeHint().width())
+        if hasattr(panel, "shutdown"):
+            panel.shutdown()
