@@ -72,14 +72,14 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 
 
 @cli.command("balance")
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario", type=click.Path())
 @click.option("--target", required=True, metavar="SIDE=PERCENT", help="the balance wanted, e.g. german=50")
 @click.option("--band", default=5.0, show_default=True, type=click.FloatRange(0, 50),
               help="points either side of the target that count as reaching it")
 @click.option("--budget", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES), help="games in all")
 @click.option("--try", "tries", multiple=True, metavar="CHANGE",
               help="a change to try (repeatable; docs/balance.md has the grammar): turns=8, russian.oob-=LMG")
-@click.option("--changes", "change_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--changes", "change_file", type=click.Path(), default=None, metavar="FILE",
               help="a file of changes to try, one a line (# comments)")
 @click.option("--kinds", default=None, metavar="K1,K2",
               help="with no --try: the kinds of change tried by default (default: all that apply but ammo)")

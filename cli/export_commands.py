@@ -26,7 +26,7 @@ def export() -> None:
 
 
 @export.command("tiled")
-@click.argument("map_file", metavar="MAP", type=click.Path(dir_okay=False))
+@click.argument("map_file", metavar="MAP", type=click.Path())
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="the Tiled map to write: NAME.tmx (XML) or NAME.tmj (JSON); NAME-tiles.png is written beside it")
 def export_tiled_command(map_file: str, out: str) -> None:
@@ -58,7 +58,7 @@ def export_tiled_command(map_file: str, out: str) -> None:
 
 
 @export.command("vassal")
-@click.argument("scenario", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.argument("scenario", metavar="SCENARIO", type=click.Path())
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="the VASSAL module to write: NAME.vmod")
 def export_vassal_command(scenario: str, out: str) -> None:
@@ -94,7 +94,7 @@ def import_() -> None:
 
 
 @import_.command("tiled")
-@click.argument("tmx_file", metavar="NAME.tmx", type=click.Path(dir_okay=False))
+@click.argument("tmx_file", metavar="NAME.tmx", type=click.Path())
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="the map file to write (JSON)")
 def import_tiled_command(tmx_file: str, out: str) -> None:

@@ -11,6 +11,7 @@ games raised (they are listed with their seed and replay, and left out of the sh
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -41,6 +42,14 @@ class InputError(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
+def folder_wanted(option: str, path: str | None) -> None:
+    """Refuse (:class:`InputError`, exit 1) a ``path`` given to the folder ``option`` that exists
+    and is no folder, before any game is played (the folder is made when it is missing)."""
+    if path and os.path.exists(path) and not os.path.isdir(path):
+        raise InputError(f"{option} {path}: is a file; a folder is wanted")
+
+
+
 @contextmanager
 def playable(scenario) -> Iterator[None]:
     """Inside it, a scenario file that cannot be read or played is an :class:`InputError` naming
@@ -63,7 +72,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--warnings", "show_warnings", is_flag=True,
               help="also run the design checks on valid scenarios and print each warning as "
                    "'FILE: warning: $.path: message' (a region a side must take that its units cannot reach "
@@ -137,8 +146,8 @@ def errata() -> None:
 
 
 @errata.command("apply")
-@click.argument("map_file", metavar="MAP", type=click.Path(dir_okay=False))
-@click.argument("errata_file", metavar="ERRATA", type=click.Path(dir_okay=False))
+@click.argument("map_file", metavar="MAP", type=click.Path())
+@click.argument("errata_file", metavar="ERRATA", type=click.Path())
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False), help="where to write the corrected map")
 @click.option("--force", is_flag=True, help="overwrite values that match neither the printed nor the corrected value")
 def errata_apply(map_file: str, errata_file: str, out: str, force: bool) -> None:
@@ -175,7 +184,7 @@ def errata_apply(map_file: str, errata_file: str, out: str, force: bool) -> None
 
 
 @cli.command()
-@click.argument("map_file", metavar="MAP", type=click.Path(dir_okay=False))
+@click.argument("map_file", metavar="MAP", type=click.Path())
 @click.argument("firer", metavar="FROM")
 @click.argument("target", metavar="TO")
 @click.option("--firer-down", is_flag=True, help="the firer is DOWN (10.31 c: marsh blocks)")
@@ -231,7 +240,7 @@ def los(map_file: str, firer: str, target: str, firer_down: bool, as_json: bool)
 
 
 @cli.command()
-@click.argument("map_file", metavar="MAP", type=click.Path(dir_okay=False))
+@click.argument("map_file", metavar="MAP", type=click.Path())
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="the picture to write: OUT.png or OUT.svg")
 @click.option("--section", default=None, help='draw only this map section, e.g. "Map 2"')
@@ -377,7 +386,7 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario", type=click.Path())
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1, MAX_GAMES), help="number of games")
 @click.option("--seed", default=1, show_default=True, type=int, help="batch seed; game i uses a seed derived from it")
 @click.option("--ai", "ai_spec", default=ai_spec_text(DEFAULT_AI), show_default=True,
@@ -395,10 +404,10 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 @click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
               help="seconds to wait for the --scheduler")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the results as JSON")
-@click.option("--replays", type=click.Path(file_okay=False), default=None, help="save each game's replay here")
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--replays", type=click.Path(), default=None, help="save each game's replay here")
+@click.option("--report", "report_dir", type=click.Path(), default=None,
               help="write PNG pictures here: outcomes, casualties by turn, heat maps over the map")
-@click.option("--setup", "setup_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--setup", "setup_file", type=click.Path(), default=None, metavar="FILE",
               help="start every game from the designer's set-up: a placement file (the editor saves "
                    "NAME.placement.json beside the scenario); checked like the editor's Validation dock")
 @click.option("--quiet", is_flag=True, help="no progress bar")
@@ -408,7 +417,7 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
 @click.option("--trials", default=30, show_default=True, type=click.IntRange(1, MAX_GAMES), help="with --robust: tuning trials a side")
 @click.option("--tune-games", default=20, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="with --robust: games a tuning trial")
-@click.option("--storage", "storage_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+@click.option("--storage", "storage_dir", type=click.Path(), default=None, metavar="DIR",
               help="with --robust: keep each side's tuning study (SCENARIO-SIDE.optuna.db) and each pairing's "
                    "check games (SCENARIO-checks-PAIRING.json) in DIR; run again to resume a stopped run, or with "
                    "more --games to play only the games added")
@@ -432,6 +441,9 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     from core.playtest import (DEFAULT_ERROR_DIR, BatchInterrupted, BatchLost, PlaytestError, ReplayWriteError, parse_ai,
                                run_batch, summarise)
     from core.rule_system import load_scenario
+
+    for option, folder in (("--replays", replays), ("--report", report_dir), ("--storage", storage_dir)):
+        folder_wanted(option, folder)
 
     try:
         loaded = load_scenario(scenario)
@@ -628,7 +640,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
 
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--verify", is_flag=True, help="re-run the game from its seed and decisions and compare every event")
 def replay(file: str, verify: bool) -> None:
     """Show or --verify a replay FILE (JSON lines written by playtest --replays).

@@ -59,7 +59,7 @@ def share_line(label: str, d: dict) -> str:
 
 
 @cli.command("tune")
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario", type=click.Path())
 @click.option("--side", required=True, help="the side whose AI settings are searched (german or russian)")
 @click.option("--trials", default=30, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="trials in the study (a resumed study counts the ones it has)")
@@ -71,7 +71,7 @@ def share_line(label: str, d: dict) -> str:
               help="the other side's player, with settings if any (heuristic:@settings.json)")
 @click.option("--check-games", type=click.IntRange(0, MAX_GAMES), default=None,
               help="games of the final check on fresh seeds, default and tuned each (default: --games; 0: none)")
-@click.option("--storage", type=click.Path(dir_okay=False), default=None,
+@click.option("--storage", type=click.Path(), default=None,
               help="the Optuna SQLite file (default: OUT.optuna.db); the same file resumes or extends the study")
 @click.option("--workers", type=click.IntRange(1), default=None, help="local worker processes (default: CPU count)")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")

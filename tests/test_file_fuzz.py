@@ -475,3 +475,30 @@ def test_every_shipped_file_still_validates():
     files = sorted((ROOT / "maps" / "data").glob("*.json")) + sorted((ROOT / "scenarios" / "data").glob("*.json"))
     res = _run("validate", *files)
     assert res.exit_code == 0, res.output
+
+
+def test_a_folder_given_for_an_input_file_and_a_file_for_a_folder_are_invalid_input(tmp_path):
+    # the path's kind is the input's problem, as a FIFO's or a device's is: exit 1 naming it, never
+    # click's usage error (exit 2), and a folder option is checked before any game is played
+    folder = tmp_path / "a_folder"
+    folder.mkdir()
+    afile = tmp_path / "a_file"
+    afile.write_text("x")
+    out = tmp_path / "out"
+    errata = ROOT / "maps" / "data" / "iron_cross_errata.json"
+    for args in (["validate", folder], ["playtest", folder], ["playtest", S1, "--setup", folder],
+                 ["balance", folder, "--target", "german=50"], ["tune", folder, "--side", "german", "-o", out],
+                 ["errata", "apply", folder, errata, "-o", out], ["errata", "apply", SHEET, folder, "-o", out],
+                 ["los", folder, "4307", "4308"], ["render", folder, "-o", tmp_path / "r.png"],
+                 ["export", "tiled", folder, "-o", tmp_path / "x.tmx"], ["export", "vassal", folder, "-o", tmp_path / "x.vmod"],
+                 ["replay", folder]):
+        res = _run(*args)
+        assert res.exit_code == 1 and f"{folder}: $: is a directory" in res.output, (args, res.output)
+    res = _run("balance", S1, "--target", "german=50", "--changes", folder)
+    assert res.exit_code == 1 and str(folder) in res.output
+    for option in ("--replays", "--report"):
+        res = _run("playtest", S1, "--games", "1", "--workers", "1", option, afile)
+        assert res.exit_code == 1 and f"{option} {afile}: is a file; a folder is wanted" in res.output
+        assert "games" not in res.output.split(str(afile))[0]  # refused before the batch
+    res = _run("playtest", S1, "--robust", "--games", "2", "--workers", "1", "--storage", afile)
+    assert res.exit_code == 1 and f"--storage {afile}: is a file; a folder is wanted" in res.output
