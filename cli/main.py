@@ -49,7 +49,6 @@ def folder_wanted(option: str, path: str | None) -> None:
         raise InputError(f"{option} {path}: is a file; a folder is wanted")
 
 
-
 @contextmanager
 def playable(scenario) -> Iterator[None]:
     """Inside it, a scenario file that cannot be read or played is an :class:`InputError` naming

@@ -14,6 +14,10 @@ import click
 
 from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
 
+__all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files", "eta_progress",
+           "time_left_column"]
+
+
 def eta_progress(*extra, quiet: bool = False, get_time=None):
     """A rich progress display for the long runs (tuning trials, robust stages): a bar a task with
     its description, count, the ``extra`` columns, time elapsed and time left (``ETA``, from
@@ -46,9 +50,6 @@ def time_left_column():
             return Text(f"{hours:d}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
     return TimeLeftColumn()
-
-
-__all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files"]
 
 
 def share_line(label: str, d: dict) -> str:
