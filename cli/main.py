@@ -331,11 +331,8 @@ def _tuned_side(path: str) -> str | None:
     when it names none or cannot be read (the rule system's settings reader then says why)."""
     from maps.document_file import DocumentError, read_json
 
-    p = Path(path)
-    if not p.is_file():
-        return None
-    try:
-        data = read_json(p)
+    try:  # the safe reader: a missing file or no regular file (a FIFO) is a DocumentError, never a wait
+        data = read_json(path)
     except DocumentError:
         return None   # reported with the file and the problem when the settings are read
     side = data.get("side") if isinstance(data, dict) else None

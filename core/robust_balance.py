@@ -349,11 +349,11 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
                                 f"from tuning (settings moved: {moved})")
     if all(-ROBUST_POINTS <= t.gain[1] and t.gain[2] <= ROBUST_POINTS for t in tuned.values()):
         return ("robust", f"tuning moves no side's share by more than {ROBUST_POINTS:g} points ({gains})")
+    head = (f"not every gain's interval lies within {ROBUST_POINTS:g} points, and none lies wholly above "
+            f"+{ROBUST_POINTS:g} ({gains})")
     few = min((_games(t) for t in tuned.values()), default=0)
     if few < MIN_LEAN_GAMES:
-        return ("undecided", f"not every gain's interval lies within {ROBUST_POINTS:g} points, and none lies "
-                             f"wholly above +{ROBUST_POINTS:g} ({gains}): "
-                             f"{few} paired check game{'s' if few != 1 else ''} a side "
+        return ("undecided", f"{head}: {few} paired check game{'s' if few != 1 else ''} a side "
                              f"{'are' if few != 1 else 'is'} too few to say which way it leans; "
                              f"play at least {MIN_LEAN_GAMES} check games a pairing")
     leans = {t.side: games_to_decide(t.gain, _games(t)) for t in tuned.values()}
@@ -378,9 +378,7 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
                   "more games a trial")
     else:
         more = f"a gain of exactly {ROBUST_POINTS:g} points: no number of games decides it"
-    return ("undecided", f"not every gain's interval lies within {ROBUST_POINTS:g} points, and none lies "
-                         f"wholly above +{ROBUST_POINTS:g} ({gains}): "
-                         f"leans {lean}; {more}")
+    return ("undecided", f"{head}: leans {lean}; {more}")
 
 
 def _trials_kept(storage: str, study_name: str) -> int:

@@ -145,10 +145,9 @@ class RobustPanel(QWidget):
         self._stage_no = 0
         self._stage_games = 0
         self._stage_kept = 0
-        # the time left: the pace of the games played this run; the games (played or kept) done
-        # before the running stage and in it
+        self._stage_trials = 0  # the trials of the running tuning stage done (kept ones too)
+        # the time left: the pace of the games played this run, the games a stage plays at most
         self.time_left = TimeLeft()
-        self._done_before, self._stage_done = 0, 0
         self._plan_games: list[int] = []
         lay = QVBoxLayout(self)
         intro = QLabel("Does the balance answer belong to the scenario or to the AI? Default against default, "
@@ -221,9 +220,8 @@ class RobustPanel(QWidget):
         self.answer = None
         self.table.setRowCount(0)
         self.verdict.setText("")
-        self._stage_no, self._stage_games, self._stage_kept = 0, 0, 0
+        self._stage_no, self._stage_games, self._stage_kept, self._stage_trials = 0, 0, 0, 0
         self.time_left.start(self.workers.value())
-        self._done_before, self._stage_done = 0, 0
         self._plan_games = planned_games(self.games.value(), self.trials.value(), self.tune_games.value())
         self.bar.setRange(0, 0)  # busy until the run says how many stages it has (_step)
         kept = (f"kept in {storage}" if storage else
@@ -261,30 +259,28 @@ class RobustPanel(QWidget):
         """"; 12 min left at most" for the games of the check still to play (:class:`TimeLeft`): at
         most, since the stages ahead may take games or trials an earlier run kept, and a side whose
         best trial is its defaults plays no games of its own."""
-        return self.time_left.text(sum(self._plan_games) - self._done_before - self._stage_done, at_most=True)
+        done = self._stage_trials * self.tune_games.value() if self._stage_no % 2 else self._stage_games
+        return self.time_left.text(sum(self._plan_games[self._stage_no:]) - done, at_most=True)
 
     def _stage(self, text: str) -> None:
         self.status.setText(f"{text} ...{self._eta()}")
 
     def _step(self, i: int, n: int) -> None:
         """Stage ``i`` of ``n`` starts (core.robust_balance.robust_stages): the bar's part of it."""
-        self._stage_no, self._stage_games, self._stage_kept = i, 0, 0
-        self._done_before, self._stage_done = sum(self._plan_games[:i]), 0
+        self._stage_no, self._stage_games, self._stage_kept, self._stage_trials = i, 0, 0, 0
         self.bar.setRange(0, 1000 * n)
         self.bar.setValue(1000 * i)
 
     def _trial(self, done: int, score: float, best: float) -> None:
         # ``done`` counts the trials an earlier run kept; this call is one trial played now
         self.time_left.add_played(self.tune_games.value())
-        self._stage_done = done * self.tune_games.value()
-        self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, done / max(1, self.trials.value()))))
+        self._trials_done(done)
         self.status.setText(f"tuning: trial {done} of {self.trials.value()}, score {score:.3f}, best {best:.3f}"
                             f"{self._eta()}")
 
     def _games(self, n: int, played: bool = True) -> None:
         """``n`` more check games of the running stage: ``played`` now, or kept from an earlier run."""
         self._stage_games += n
-        self._stage_done += n
         if played:
             self.time_left.add_played(n)
         total = max(1, self.games.value())
@@ -297,11 +293,15 @@ class RobustPanel(QWidget):
         at its defaults the default games), a tuning stage ``n`` trials. They count on the bar as
         done, not in the pace."""
         if self._stage_no % 2:  # a tuning stage (robust_stages: odd stages tune)
-            self._stage_done = n * self.tune_games.value()
-            self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, n / max(1, self.trials.value()))))
+            self._trials_done(n)
             return
         self._stage_kept += n
         self._games(n, played=False)
+
+    def _trials_done(self, done: int) -> None:
+        """``done`` trials of the running tuning stage are done (played or kept): the bar's part."""
+        self._stage_trials = done
+        self.bar.setValue(1000 * self._stage_no + int(1000 * min(1.0, done / max(1, self.trials.value()))))
 
     def _idle(self) -> None:
         self.run_btn.setEnabled(True)

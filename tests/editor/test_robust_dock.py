@@ -187,7 +187,7 @@ def test_the_panel_says_how_many_games_a_check_plays_and_how_long_is_left(qtbot,
     # a tuning stage: its kept trials are done (2 of 3 trials, 12 games), a trial played is pace
     panel._step(1, 5)
     panel._kept(2)
-    assert panel._stage_done == 12 and panel._stage_kept == 0
+    assert panel._stage_trials * panel.tune_games.value() == 12 and panel._stage_kept == 0
     now[0] += 50.0
     panel._trial(3, 0.5, 0.5)  # 7 games played in 60 s since the first; 200 + 18 done, 418 left
     assert panel.status.text() == "tuning: trial 3 of 3, score 0.500, best 0.500; 1 h left at most", \
