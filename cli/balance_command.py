@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
+from cli.output_file import OUTPUT_FILE
 
 __all__ = ["balance_cmd", "table_lines", "read_change_file"]
 
@@ -95,7 +96,7 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")
 @click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
               help="seconds to wait for the --scheduler")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the table as JSON")
+@click.option("--json", "json_out", type=OUTPUT_FILE, default=None, help="write the table as JSON")
 @click.option("--robust", is_flag=True, help="check the best change's answer against tuned AIs (expensive)")
 @click.option("--trials", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES), help="with --robust: tuning trials a side")
 @click.option("--tune-games", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES),

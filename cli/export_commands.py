@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from cli.output_file import OUTPUT_FILE
+
 from maps.document_file import DocumentError
 
 __all__ = ["export", "import_"]
@@ -27,7 +29,7 @@ def export() -> None:
 
 @export.command("tiled")
 @click.argument("map_file", metavar="MAP", type=click.Path())
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", required=True, type=OUTPUT_FILE,
               help="the Tiled map to write: NAME.tmx (XML) or NAME.tmj (JSON); NAME-tiles.png is written beside it")
 def export_tiled_command(map_file: str, out: str) -> None:
     """Write MAP as a Tiled hexagonal map (terrain, levels and trees as tile layers, buildings,
@@ -59,7 +61,7 @@ def export_tiled_command(map_file: str, out: str) -> None:
 
 @export.command("vassal")
 @click.argument("scenario", metavar="SCENARIO", type=click.Path())
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", required=True, type=OUTPUT_FILE,
               help="the VASSAL module to write: NAME.vmod")
 def export_vassal_command(scenario: str, out: str) -> None:
     """Write SCENARIO as a VASSAL module: the board drawn by the product's painter with a hex grid
@@ -95,7 +97,7 @@ def import_() -> None:
 
 @import_.command("tiled")
 @click.argument("tmx_file", metavar="NAME.tmx", type=click.Path())
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", required=True, type=OUTPUT_FILE,
               help="the map file to write (JSON)")
 def import_tiled_command(tmx_file: str, out: str) -> None:
     """Read a Tiled map written by `ironcross export tiled` (perhaps touched up in Tiled) back as a

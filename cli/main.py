@@ -19,6 +19,7 @@ from pathlib import Path
 
 import click
 
+from cli.output_file import OUTPUT_FILE
 from core.playtest import DEFAULT_AI, ai_spec_text, games_text, shared_pool
 from maps.document_file import DocumentError
 
@@ -147,7 +148,7 @@ def errata() -> None:
 @errata.command("apply")
 @click.argument("map_file", metavar="MAP", type=click.Path())
 @click.argument("errata_file", metavar="ERRATA", type=click.Path())
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False), help="where to write the corrected map")
+@click.option("-o", "--output", "out", required=True, type=OUTPUT_FILE, help="where to write the corrected map")
 @click.option("--force", is_flag=True, help="overwrite values that match neither the printed nor the corrected value")
 def errata_apply(map_file: str, errata_file: str, out: str, force: bool) -> None:
     """Apply ERRATA to MAP and write the corrected map to OUT; prints every change.
@@ -240,7 +241,7 @@ def los(map_file: str, firer: str, target: str, firer_down: bool, as_json: bool)
 
 @cli.command()
 @click.argument("map_file", metavar="MAP", type=click.Path())
-@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", required=True, type=OUTPUT_FILE,
               help="the picture to write: OUT.png or OUT.svg")
 @click.option("--section", default=None, help='draw only this map section, e.g. "Map 2"')
 def render(map_file: str, out: str, section: str | None) -> None:
@@ -399,7 +400,7 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
               help="run the batches on the Dask distributed scheduler at ADDRESS (tcp://host:8786) instead")
 @click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
               help="seconds to wait for the --scheduler")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="write the results as JSON")
+@click.option("--json", "json_out", type=OUTPUT_FILE, default=None, help="write the results as JSON")
 @click.option("--replays", type=click.Path(), default=None, help="save each game's replay here")
 @click.option("--report", "report_dir", type=click.Path(), default=None,
               help="write PNG pictures here: outcomes, casualties by turn, heat maps over the map")

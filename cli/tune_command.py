@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from cli.output_file import OUTPUT_FILE
+
 from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files", "eta_progress",
@@ -78,7 +80,7 @@ def share_line(label: str, d: dict) -> str:
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="run the games on this Dask scheduler instead")
 @click.option("--connect-timeout", type=click.FloatRange(0.1), default=5.0, show_default=True,
               help="seconds to wait for the --scheduler")
-@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="the settings file to write")
+@click.option("-o", "--out", "out", required=True, type=OUTPUT_FILE, help="the settings file to write")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, player: str, against: str,
              check_games: int | None, storage: str | None, workers: int | None, scheduler: str | None,

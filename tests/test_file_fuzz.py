@@ -502,3 +502,24 @@ def test_a_folder_given_for_an_input_file_and_a_file_for_a_folder_are_invalid_in
         assert "games" not in res.output.split(str(afile))[0]  # refused before the batch
     res = _run("playtest", S1, "--robust", "--games", "2", "--workers", "1", "--storage", afile)
     assert res.exit_code == 1 and f"--storage {afile}: is a file; a folder is wanted" in res.output
+
+
+def test_a_folder_given_for_an_output_file_is_invalid_input(tmp_path):
+    # a file to write named by a folder: exit 1 naming the option and the path before any work
+    # (no game played, nothing written into the folder), as a folder for an input file is
+    folder = tmp_path / "a_folder"
+    folder.mkdir()
+    errata = ROOT / "maps" / "data" / "iron_cross_errata.json"
+    for args, option in ((["playtest", S1, "--games", "1", "--workers", "1", "--json", folder], "--json"),
+                         (["balance", S1, "--target", "german=50", "--json", folder], "--json"),
+                         (["tune", S1, "--side", "german", "-o", folder], "--out"),
+                         (["errata", "apply", SHEET, errata, "-o", folder], "--output"),
+                         (["render", SHEET, "-o", folder], "--output"),
+                         (["export", "tiled", SHEET, "-o", folder], "--output"),
+                         (["export", "vassal", S1, "-o", folder], "--output"),
+                         (["import", "tiled", folder / "x.tmx", "-o", folder], "--output")):
+        res = _run(*args)
+        assert res.exit_code == 1 and f"{option} {folder}: is a folder; a file is wanted" in res.output, \
+            (args, res.output)
+        assert "games" not in res.output and "Traceback" not in res.output
+    assert list(folder.iterdir()) == []
