@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol, Sequence
 
+from core.behaviour_settings import canonical_spec, split_spec
 from core.ironcross.actions import Action
 
 __all__ = ["Player", "RandomPlayer", "PLAYERS", "make_player", "split_spec", "canonical_settings",
@@ -64,27 +65,12 @@ def _heuristic_settings(text: str) -> str:
 SETTINGS_PLAYERS["heuristic"] = _heuristic_settings
 
 
-def split_spec(spec: str) -> tuple[str, str]:
-    """``"heuristic:aggression=0.7"`` -> ("heuristic", "aggression=0.7"); ``"random"`` -> ("random", "")."""
-    name, _, settings = spec.partition(":")
-    return name.strip(), settings.strip()
-
-
 def canonical_settings(spec: str) -> str:
     """The player spec with its settings validated and written out (a ``@FILE`` read now, defaults
-    left out): ``"heuristic:@s.json"`` -> ``"heuristic:aggression=0.7"``; ``"heuristic:"`` ->
-    ``"heuristic"``. Raises ValueError naming an unknown setting, a value out of range, an unreadable
-    file, or a player that takes no settings."""
-    name, settings = split_spec(spec)
-    if not settings:
-        return name
-    canon = SETTINGS_PLAYERS.get(name)
-    if canon is None:
-        takers = sorted(SETTINGS_PLAYERS)
-        raise ValueError(f"the AI player {name!r} takes no settings (only {', '.join(takers)} "
-                         f"{'takes them' if len(takers) == 1 else 'take them'})")
-    text = canon(settings)
-    return f"{name}:{text}" if text else name
+    left out; :func:`core.behaviour_settings.canonical_spec` over :data:`SETTINGS_PLAYERS`):
+    ``"heuristic:@s.json"`` -> ``"heuristic:aggression=0.7"``. Raises ValueError naming an unknown
+    setting, a value out of range, an unreadable file, or a player that takes no settings."""
+    return canonical_spec(spec, SETTINGS_PLAYERS)
 
 
 def make_player(name: str, seed: int) -> Player:

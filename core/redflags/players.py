@@ -27,12 +27,15 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from core.behaviour_settings import canonical_spec, split_spec
 from core.redflags.actions import (AirStep, Bomb, Contract, Debus, Embus, EndActivation, Extend, Fire, Limber, Move,
                                    Place, RemoveWire, Strafe, Unlimber)
+from core.redflags.ai_settings import RedFlagsSettings, parse_settings, settings_text
 from core.redflags.state import COMBAT_KINDS
 from core.redflags.view import PlayerView, UnitInfo
 
-__all__ = ["RandomPlayer", "HeuristicPlayer", "PLAYERS", "make_player", "unit_value"]
+__all__ = ["RandomPlayer", "HeuristicPlayer", "PLAYERS", "make_player", "unit_value", "canonical_settings",
+           "SETTINGS_PLAYERS"]
 
 
 class RandomPlayer:
@@ -91,10 +94,12 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, settings: RedFlagsSettings | None = None):
         self._rng = random.Random(seed)
         self._v: PlayerView | None = None
         self._cache: dict = {}
+        #: how it plays (:class:`core.redflags.ai_settings.RedFlagsSettings`; default = the original values)
+        self.settings = settings if settings is not None else RedFlagsSettings()
 
     # ------------------------------------------------------------------ the choice
     def choose(self, view: PlayerView, side: str, actions: Sequence):
@@ -224,9 +229,10 @@ class HeuristicPlayer:
                     first = 1.0
                 back *= 0.5 + 0.5 * first
         cost = 0.0
+        st = self.settings
         if charges:
-            cost = 0.6 * max(1, f.charges)  # the charges are gone for good
-        return ev - 0.7 * back - cost + 0.05
+            cost = st.charge_cost * max(1, f.charges)  # the charges are gone for good
+        return ev - st.return_fire_caution * back - cost + 0.05
 
     def best_fire_from(self, u: UnitInfo, hexes) -> float:
         """The best fire value ``u`` would have from ``hexes`` at the enemies on the map now."""
@@ -292,19 +298,20 @@ class HeuristicPlayer:
         if not objs or u.kind not in COMBAT_KINDS:
             return 0.0
         ctrl = v.control
+        st = self.settings
         val = 0.0
         if h in objs:
-            val += 3.0 if ctrl.get(h) != self.side else (2.5 if self.attacker else 3.0)
+            val += st.hold_objective * (3.0 if ctrl.get(h) != self.side else (2.5 if self.attacker else 3.0))
             if self.attacker:
-                val += 0.5
+                val += st.hold_objective * 0.5
         wanted = [o for o in objs if ctrl.get(o) != self.side] or list(objs)
         d = min(v.distance(h, o) for o in wanted)
         if self.attacker:
             # the clock: the closer the last turn, the more an attacker pays to stand off
             late = v.turn / max(1, v.game_length)
-            val -= (0.6 + 1.2 * late * late) * d
+            val -= (0.6 + 1.2 * late * late) * d * st.aggression
         else:
-            val -= 0.35 * d
+            val -= 0.35 * d * (st.aggression * st.defend_aggression)
         return val
 
     def posval(self, u: UnitInfo, h: str, staying: bool) -> float:
@@ -313,11 +320,12 @@ class HeuristicPlayer:
         val = self.objective_term(u, h)
         if u.kind == "artillery":
             val = 0.4 * sum(1 for o in v.objectives if v.distance(h, o) <= self._reach(u, "personnel"))
+        st = self.settings
         if u.target_class == "personnel" or u.kind == "artillery":
             if t.cover(h):
-                val += 0.6
+                val += st.cover
             if staying and u.dug_in:
-                val += 1.0
+                val += st.dug_in_stay
         if u.kind == "commander":
             mates = [f for f in self.friends if h in f.hexes and f.kind in COMBAT_KINDS and f.uid != u.uid]
             val = 2.0 + 0.1 * max(f.strength for f in mates) if mates else 0.0
@@ -326,7 +334,7 @@ class HeuristicPlayer:
             val = 0.3 * min(seen, 6)
         if u.kind == "transport":
             val = 0.0
-        val -= self.threat(u, h)
+        val -= st.self_preservation * self.threat(u, h)
         if h in v.mines:
             val -= 2.0
         if h in v.wire and not u.armoured:
@@ -342,14 +350,14 @@ class HeuristicPlayer:
         if not u.fired:
             fire_now = self.best_fire_from(u, here)
             fire_then = self.best_fire_from(u, (to,))
-            gain += max(0.0, fire_then - fire_now)
+            gain += self.settings.fire_position * max(0.0, fire_then - fire_now)
         if with_commander:
             gain += 0.2
         if u.kind == "artillery":
             gain -= 1.0
         # do not crowd a hex (artillery hits take effect on every unit in it)
         crowd = sum(1 for f in self.friends if to in f.hexes and f.uid != u.uid and f.kind != "commander")
-        gain -= 0.4 * crowd
+        gain -= self.settings.crowd_cost * crowd
         return gain - 0.05
 
     def extend_score(self, u: UnitInfo, h: str) -> float:
@@ -462,7 +470,7 @@ class HeuristicPlayer:
 
     def air_attack_score(self, u: UnitInfo, bomb: bool) -> float:
         value, first = self._air_plan(u)
-        if first == "attack" and value > 0.3:
+        if first == "attack" and value > self.settings.air_attack_threshold:
             return 1.0 + value
         return -0.5
 
@@ -493,10 +501,11 @@ class HeuristicPlayer:
         if u.kind == "commander":
             mates = [f for f in self.friends if h in f.hexes and f.kind in COMBAT_KINDS]
             val = (3.0 + 0.1 * max(f.strength for f in mates)) if mates else -1.0
-            val -= self.threat(u, h)
+            val -= self.settings.self_preservation * self.threat(u, h)
         if u.kind == "observer":
             zone = sorted(v.zone("german" if self.side == "russian" else "russian"))
-            val = 0.1 * sum(1 for z in zone[::4] if v.terrain_los(h, z)) - self.threat(u, h)
+            val = 0.1 * sum(1 for z in zone[::4] if v.terrain_los(h, z)) - \
+                self.settings.self_preservation * self.threat(u, h)
         return val
 
     def _field_of_fire(self, u: UnitInfo, h: str) -> float:
@@ -525,9 +534,33 @@ DESCRIPTIONS = {
 }
 
 
+def _heuristic_settings(text: str) -> str:
+    return settings_text(parse_settings(text))
+
+
+#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``): name ->
+#: the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
+SETTINGS_PLAYERS = {"heuristic": _heuristic_settings}
+
+
+def canonical_settings(spec: str) -> str:
+    """The player spec with its settings validated and written out (``"heuristic:@s.json"`` ->
+    ``"heuristic:aggression=0.7"``; :func:`core.behaviour_settings.canonical_spec`). Raises
+    ValueError naming an unknown setting, a value out of range, an unreadable file, or a player
+    that takes no settings."""
+    return canonical_spec(spec, SETTINGS_PLAYERS)
+
+
 def make_player(name: str, seed: int):
-    """The player ``name`` seeded ``seed``; raises KeyError naming the known players."""
-    try:
-        return PLAYERS[name](seed)
-    except KeyError:
-        raise KeyError(f"unknown Red Flags player {name!r}; known: {', '.join(sorted(PLAYERS))}") from None
+    """The player ``name`` seeded ``seed``: a spec ``NAME[:k=v,...]`` whose settings go to the
+    heuristic (:class:`core.redflags.ai_settings.RedFlagsSettings`). Raises KeyError naming the
+    known players, ValueError (:class:`core.behaviour_settings.SettingsError`) for settings a
+    player does not take or a bad setting."""
+    base, settings = split_spec(name)
+    if base not in PLAYERS:
+        raise KeyError(f"unknown Red Flags player {base!r}; known: {', '.join(sorted(PLAYERS))}")
+    if not settings:
+        return PLAYERS[base](seed)
+    if base not in SETTINGS_PLAYERS:
+        raise ValueError(f"the AI player {base!r} takes no settings")
+    return HeuristicPlayer(seed, parse_settings(settings))

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from core.dice import derive_seed
 from core.redflags.actions import action_from_json, action_to_json
 from core.redflags.game import RULES, Game
-from core.redflags.players import DESCRIPTIONS, make_player
+from core.redflags.players import DESCRIPTIONS, canonical_settings, make_player
 from core.redflags.scenario import Setup, load_setup, scenario_from_data
 from core.redflags.tables import OPTIONS, rule_text
 from core.redflags.terrain import terrain_mapping
@@ -36,8 +36,10 @@ def new_game(setup: Setup, seed: int, rules: str = "standard", options: tuple[st
 
 
 def make_players(setup: Setup, ai: Mapping[str, str], seed: int) -> dict[str, Any]:
-    """``{side: player}`` for ``ai`` = ``{side: "random" | "heuristic"}``; the German player is seeded
-    ``derive_seed(seed, 1)``, the Russian ``derive_seed(seed, 2)``. Raises KeyError for an unknown name."""
+    """``{side: player}`` for ``ai`` = ``{side: "random" | "heuristic[:k=v,...]"}`` (behaviour settings
+    after the colon, :mod:`core.redflags.ai_settings`); the German player is seeded
+    ``derive_seed(seed, 1)``, the Russian ``derive_seed(seed, 2)``. Raises KeyError for an unknown
+    name, ValueError for a bad setting."""
     return {side: make_player(ai.get(side, "heuristic"), derive_seed(seed, 1 if side == "german" else 2))
             for side in SIDES}
 
@@ -435,13 +437,24 @@ def _whatif_changes():
     return whatif_changes
 
 
+def _settings_space(player: str) -> tuple[dict, dict]:
+    """(search space, defaults) of the heuristic's behaviour settings
+    (:mod:`core.redflags.ai_settings`); KeyError for a player without settings."""
+    if player != "heuristic":
+        raise KeyError(player)
+    from core.redflags.ai_settings import SEARCH_SPACE, RedFlagsSettings
+
+    return dict(SEARCH_SPACE), RedFlagsSettings().model_dump()
+
+
 def _optional_fields() -> dict[str, Any]:
     """The boundary's optional fields this system fills, for a :class:`RuleSystem` that has them
     (a later ``core/rule_system.py``); an older one without them is built without them."""
     have = {f.name for f in dataclasses.fields(RuleSystem)}
     offered = {"causes": CAUSES, "elimination_cause": elimination_cause, "scenario_map": scenario_map,
                "status_lines": status_lines, "scenario_schema": scenario_schema, "scenario_hints": scenario_hints,
-               "new_scenario": new_scenario, "vassal_plan": vassal_plan, "whatif_changes": _whatif_changes}
+               "new_scenario": new_scenario, "vassal_plan": vassal_plan, "whatif_changes": _whatif_changes,
+               "player_settings": canonical_settings, "settings_space": _settings_space}
     return {k: v for k, v in offered.items() if k in have}
 
 

@@ -16,20 +16,16 @@ starts.
 
 from __future__ import annotations
 
-import math
-
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from core import behaviour_settings as _settings
+from core.behaviour_settings import TUNED_FILE_KEYS, SettingsError, settings_text
 
 __all__ = ["BehaviorSettings", "SettingsError", "parse_settings", "settings_text", "load_settings_file",
-           "settings_from_mapping", "SEARCH_SPACE"]
-
-
-class SettingsError(ValueError):
-    """A settings text or file names an unknown setting or a value out of its range; the message
-    names the setting (and the file) and the allowed range."""
+           "settings_from_mapping", "SEARCH_SPACE", "TUNED_FILE_KEYS"]
 
 
 class BehaviorSettings(BaseModel):
@@ -210,130 +206,21 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
 }
 
 
-def _field_error(e: ValidationError, where: str) -> SettingsError:
-    """One line naming the first bad setting and its allowed range."""
-    err = e.errors()[0]
-    name = ".".join(str(x) for x in err.get("loc", ())) or "?"
-    if err.get("type") == "extra_forbidden":
-        known = ", ".join(BehaviorSettings.model_fields)
-        return SettingsError(f"{where}unknown setting {name!r}; known: {known}")
-    f = BehaviorSettings.model_fields.get(name)
-    rng = ""
-    if f is not None:
-        lo = next((m.ge for m in f.metadata if getattr(m, "ge", None) is not None), None)
-        hi = next((m.le for m in f.metadata if getattr(m, "le", None) is not None), None)
-        if lo is not None and hi is not None:
-            rng = f" (allowed {lo:g} to {hi:g})"
-    return SettingsError(f"{where}setting {name!r} = {err.get('input')!r}: {err.get('msg')}{rng}")
-
-
 def settings_from_mapping(values: dict[str, Any], where: str = "") -> BehaviorSettings:
-    """Validate ``values`` ({name: value}) into settings; raises :class:`SettingsError` naming the
-    first unknown setting, value that is no number (``true`` is none: the command line refuses it
-    too) or out-of-range value (``where`` prefixes the message, e.g. a file name)."""
-    for k, v in values.items():
-        if isinstance(v, bool) and k in BehaviorSettings.model_fields:
-            raise SettingsError(f"{where}setting {k!r} = {str(v).lower()}: a number is expected")
-    try:
-        return BehaviorSettings(**values)
-    except ValidationError as e:
-        raise _field_error(e, where) from None
-    except TypeError as e:  # a non-string key
-        raise SettingsError(f"{where}{e}") from None
-
-
-#: the keys of a file ``ironcross tune`` writes (its settings under "settings"), and of a scenario's
-#: ``ai_settings`` block for one side
-TUNED_FILE_KEYS = frozenset({"player", "side", "settings", "provenance", "by", "scenario", "against", "seed",
-                             "trials", "games", "score", "default_score", "interrupted", "check"})
-
-
-def _settings_json(path: str | Path) -> Any:
-    """The JSON value of a settings file; raises :class:`SettingsError` naming the file when it cannot
-    be read as JSON (a binary file, such as a tuning study's database, is said to be one)."""
-    from maps.document_file import DocumentError, read_json
-
-    p = Path(path)
-    try:  # the safe reader: a regular file of bounded size, UTF-8, finite numbers, bounded nesting
-        return read_json(p)
-    except DocumentError as e:
-        head = b""
-        if p.is_file():  # a regular file only: a FIFO's open would wait for a writer for ever
-            try:
-                with open(p, "rb") as f:
-                    head = f.read(512)
-            except OSError:
-                head = b""
-        if b"\0" in head:  # SQLite files (an Optuna study) and other binary files
-            raise SettingsError(f"{p}: a binary file, not a JSON settings file (ironcross tune writes its "
-                                "settings to the -o FILE; the .optuna.db beside it is its study)") from None
-        raise SettingsError(str(e).splitlines()[0]) from None
+    """Validate ``values`` ({name: value}) into settings (:func:`core.behaviour_settings.settings_from_mapping`);
+    raises :class:`SettingsError` naming the first unknown setting, value that is no number or
+    out-of-range value (``where`` prefixes the message, e.g. a file name)."""
+    return _settings.settings_from_mapping(BehaviorSettings, values, where)
 
 
 def load_settings_file(path: str | Path) -> BehaviorSettings:
-    """Settings from a JSON file: either ``{name: value, ...}`` or a file written by ``ironcross tune``
-    (``{"settings": {...}, "provenance": ..., ...}``: the settings only under ``"settings"``, beside
-    the keys of :data:`TUNED_FILE_KEYS`). Raises :class:`SettingsError` naming the file and the
-    problem (cannot read, not JSON, a binary file, unknown setting or key, a setting beside
-    ``"settings"``, a value that is no number or out of range)."""
-    p = Path(path)
-    data = _settings_json(p)
-    if isinstance(data, dict) and "settings" in data:
-        if not isinstance(data["settings"], dict):
-            raise SettingsError(f"{p}: settings: expected a JSON object of settings (name: value), "
-                                f"got {type(data['settings']).__name__}")
-        beside = sorted(str(k) for k in data if k not in TUNED_FILE_KEYS)
-        if beside:
-            k = beside[0]
-            if k in BehaviorSettings.model_fields:
-                raise SettingsError(f"{p}: setting {k!r} beside \"settings\": in a file with \"settings\" every "
-                                    "setting goes inside it")
-            raise SettingsError(f"{p}: unknown key {k!r} beside \"settings\"; a tuned settings file has "
-                                f"{', '.join(sorted(TUNED_FILE_KEYS))}")
-        data = data["settings"]
-    if not isinstance(data, dict):
-        raise SettingsError(f"{p}: expected a JSON object of settings")
-    return settings_from_mapping(data, f"{p}: ")
-
-
-def _number(text: str) -> Any:
-    t = text.strip()
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        return float(t)
-    except ValueError:
-        return t  # pydantic names it
+    """Settings from a JSON file: ``{name: value, ...}`` or a file written by ``ironcross tune``
+    (:func:`core.behaviour_settings.load_settings_file`). Raises :class:`SettingsError` naming the
+    file and the problem."""
+    return _settings.load_settings_file(BehaviorSettings, path)
 
 
 def parse_settings(text: str, where: str = "") -> BehaviorSettings:
-    """``"aggression=0.7,fire_threshold=0.1"`` or ``"@FILE"`` (a settings JSON, :func:`load_settings_file`)
-    or both (``"@FILE,aggression=0.7"``: the later win) -> settings. Raises :class:`SettingsError`."""
-    values: dict[str, Any] = {}
-    for part in (x.strip() for x in text.split(",")):
-        if not part:
-            continue
-        if part.startswith("@"):
-            if not part[1:].strip():
-                raise SettingsError(f"{where}'@' without a file name (@FILE reads the settings from FILE)")
-            values.update(load_settings_file(part[1:]).model_dump(exclude_defaults=True))
-            continue
-        if "=" not in part:
-            raise SettingsError(f"{where}expected NAME=VALUE, got {part!r}")
-        k, v = part.split("=", 1)
-        if not k.strip():
-            raise SettingsError(f"{where}a value without a setting name: {part!r} (expected NAME=VALUE)")
-        x = _number(v)
-        if isinstance(x, float) and not math.isfinite(x):  # nan, inf: no setting takes them
-            raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number")
-        values[k.strip()] = x
-    return settings_from_mapping(values, where)
-
-
-def settings_text(s: BehaviorSettings) -> str:
-    """The ``k=v,...`` text of the settings that differ from the defaults (empty for defaults); in
-    field order, floats with ``repr`` so the text parses back to the same settings."""
-    d = s.model_dump(exclude_defaults=True)
-    return ",".join(f"{k}={d[k]!r}" for k in BehaviorSettings.model_fields if k in d)
+    """``"aggression=0.7,fire_threshold=0.1"`` or ``"@FILE"`` or both (the later win) -> settings
+    (:func:`core.behaviour_settings.parse_settings`). Raises :class:`SettingsError`."""
+    return _settings.parse_settings(BehaviorSettings, text, where)

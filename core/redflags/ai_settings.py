@@ -1,0 +1,91 @@
+"""Behaviour settings of the Red Flags and Iron Crosses heuristic player (:mod:`core.redflags.players`).
+
+Every number the heuristic carries that says *how* it plays, not what the rules are, as one named,
+range-checked field: chosen on the command line (``--ai german=heuristic:aggression=0.7`` or
+``@settings.json``), searched by ``ironcross tune`` and by the robust balance verdict
+(``ironcross playtest --robust``). The defaults are the heuristic's long-standing values: a player
+with default settings plays exactly the games it always played (each setting multiplies a term by
+1.0 or stands where the same constant stood). Parsing, validation and error messages are the
+system-neutral ones of :mod:`core.behaviour_settings`; each field's meaning is also in
+``docs/ai.md`` ("Red Flags and Iron Crosses").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core import behaviour_settings as _settings
+from core.behaviour_settings import SettingsError, settings_text
+
+__all__ = ["RedFlagsSettings", "SEARCH_SPACE", "SettingsError", "parse_settings", "load_settings_file",
+           "settings_text"]
+
+
+class RedFlagsSettings(BaseModel):
+    """How the Red Flags heuristic plays (every default: the heuristic's original value). Scores are
+    in unit values (a figure about 1, :func:`core.redflags.players.unit_value`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_assignment=True)
+
+    # -- movement and positions -----------------------------------------------------------------
+    aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "progress toward the objective hexes: multiplier of what each hex of distance from the nearest "
+        "objective not held costs a position (the attacker's clock, rising to the last turn, and the "
+        "defender's pull; 0 = ignore the objectives' distance, 4 = rush them)"))
+    defend_aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "for the defender (the side not holding the objectives at the start): multiplier of aggression "
+        "(1 = the pull its distance term always had)"))
+    hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "multiplier of the value of standing on an objective hex (3 unit values not held, 2.5 held by an "
+        "attacker, 3 held by a defender, an attacker's 0.5 more)"))
+    self_preservation: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "multiplier of the enemy fire a position invites (the expected value the enemy could take from "
+        "the unit there, half weight each) when choosing where to move or set up (0 = ignore danger)"))
+    cover: float = Field(0.6, ge=0.0, le=4.0, description=(
+        "unit values a hex with cover is worth to infantry and guns"))
+    dug_in_stay: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "unit values a dug-in unit's own hex is worth to it (staying keeps the dug-in status)"))
+    fire_position: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "multiplier of the better fire a move gives a unit that has not fired (its best target's "
+        "expected value from there over from here)"))
+    crowd_cost: float = Field(0.4, ge=0.0, le=4.0, description=(
+        "unit values a move pays per other own unit (commanders aside) in the hex it enters "
+        "(artillery hits every unit of a hex)"))
+    # -- fire -----------------------------------------------------------------------------------
+    return_fire_caution: float = Field(0.7, ge=0.0, le=4.0, description=(
+        "weight of the return fire a shot invites (the target's expected fire back, halved when the "
+        "target shoots first) against the shot's expected value"))
+    charge_cost: float = Field(0.6, ge=0.0, le=4.0, description=(
+        "fire discipline: unit values a shot with special charges pays per charge the unit has (they "
+        "are gone for good)"))
+    air_attack_threshold: float = Field(0.3, ge=0.0, le=4.0, description=(
+        "the expected value an aircraft's bombing or strafing run must reach before it attacks"))
+
+
+#: Settings ``ironcross tune`` searches (name -> (low, high, log scale)); the others keep their value.
+SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
+    "aggression": (0.25, 4.0, True),
+    "defend_aggression": (0.25, 4.0, True),
+    "hold_objective": (0.25, 4.0, True),
+    "self_preservation": (0.25, 4.0, True),
+    "cover": (0.0, 2.0, False),
+    "fire_position": (0.0, 3.0, False),
+    "crowd_cost": (0.0, 1.5, False),
+    "return_fire_caution": (0.0, 2.0, False),
+    "charge_cost": (0.1, 3.0, True),
+}
+
+
+def parse_settings(text: str, where: str = "") -> RedFlagsSettings:
+    """``"aggression=0.7,cover=1"`` or ``"@FILE"`` or both (the later win) -> settings
+    (:func:`core.behaviour_settings.parse_settings`). Raises :class:`SettingsError` naming the
+    setting, its range and the file."""
+    return _settings.parse_settings(RedFlagsSettings, text, where)
+
+
+def load_settings_file(path: str | Path) -> RedFlagsSettings:
+    """Settings from a JSON file (``{name: value}`` or a file ``ironcross tune`` wrote). Raises
+    :class:`SettingsError` naming the file and the problem."""
+    return _settings.load_settings_file(RedFlagsSettings, path)
