@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from itertools import product
 
+from core.behaviour_settings import canonical_spec, split_spec
 from core.twentymm import tables
+from core.twentymm.ai_settings import TwentyMMSettings, parse_settings, settings_text
 from core.twentymm.actions import Assault, EndTurn, Fire, IndirectFire, Move, Special
 from core.twentymm.model import other
 
@@ -50,12 +52,14 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, settings: TwentyMMSettings | None = None):
         self.rng = random.Random(seed)
+        #: how it plays (:class:`core.twentymm.ai_settings.TwentyMMSettings`; default = the original values)
+        self.settings = settings if settings is not None else TwentyMMSettings()
 
     def choose(self, view, side, actions):
         g = view.game
-        best, best_s = None, 0.05
+        best, best_s = None, self.settings.act_threshold
         for a in actions:
             if isinstance(a, EndTurn):
                 continue
@@ -150,7 +154,7 @@ class HeuristicPlayer:
         mine = g._assault_dice(u)
         theirs = g._assault_dice(t) if t.kind != "vehicle" else sum(g._assault_dice(g.units[p]) for p in t.passengers)
         defence = t.bodies * 0.4
-        if mine >= max(1, theirs) * 1.5 and u.men - defence >= 3:
+        if mine >= max(1, theirs) * self.settings.assault_ratio and u.men - defence >= 3:
             return 1.5 + t.bodies
         return 0.0
 
@@ -161,6 +165,7 @@ class HeuristicPlayer:
         end = a.path[-1]
         attacker = g.setup.attacker == side
         objs = [tuple(o["point"]) for o in g.setup.objectives]
+        st = self.settings
         s = 0.0
         here_c, there_c = g.ground_cover(u.pos), g.ground_cover(end)
         rank = {None: 0, "soft": 1, "hard": 2}
@@ -169,18 +174,54 @@ class HeuristicPlayer:
             d1 = min(g.table.distance(end, o) for o in objs)
             gain = d0 - d1
             if attacker:
-                s += gain * (0.12 if u.kind == "infantry" else 0.06)
+                s += gain * (0.12 if u.kind == "infantry" else 0.06) * st.aggression
             else:
                 if d0 <= 6 and d1 > d0:
-                    s -= 1.0
-                s += gain * 0.04 if d0 > 8 else 0.0
-        s += (rank[there_c] - rank[here_c]) * 0.25
+                    s -= st.hold_objective
+                s += gain * 0.04 * (st.aggression * st.defend_aggression) if d0 > 8 else 0.0
+        s += (rank[there_c] - rank[here_c]) * st.cover
         if u.kind == "vehicle":
             foes = [e for e in g.living(other(side)) if g.on_table(e) and g.knows(u, e)]
             threat = [e for e in foes if (e.is_atg or e.at_rifle or e.panzerfaust) and g.table.distance(end, e.pos) < 10]
-            s -= 0.5 * len(threat)
+            s -= st.vehicle_caution * len(threat)
         if u.kind == "gun" and not attacker:
             s -= 0.5
         if u.hidden and there_c is None:
-            s -= 0.8
+            s -= st.hidden_discipline
         return s
+
+
+#: name -> factory(seed)
+PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer}
+
+
+def _heuristic_settings(text: str) -> str:
+    return settings_text(parse_settings(text))
+
+
+#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``): name ->
+#: the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
+SETTINGS_PLAYERS = {"heuristic": _heuristic_settings}
+
+
+def canonical_settings(spec: str) -> str:
+    """The player spec with its settings validated and written out (``"heuristic:@s.json"`` ->
+    ``"heuristic:aggression=0.7"``; :func:`core.behaviour_settings.canonical_spec`). Raises
+    ValueError naming an unknown setting, a value out of range, an unreadable file, or a player
+    that takes no settings."""
+    return canonical_spec(spec, SETTINGS_PLAYERS)
+
+
+def make_player(spec: str, seed: int):
+    """The player of ``spec`` (``NAME[:k=v,...]``, settings for the heuristic,
+    :class:`core.twentymm.ai_settings.TwentyMMSettings`) seeded ``seed``. Raises ValueError naming
+    the known players for an unknown name, or the bad setting."""
+    base, settings = split_spec(spec)
+    cls = PLAYERS.get(base)
+    if cls is None:
+        raise ValueError(f"unknown 20 mm player {base!r}; known: {', '.join(PLAYERS)}")
+    if not settings:
+        return cls(seed)
+    if base not in SETTINGS_PLAYERS:
+        raise ValueError(f"the AI player {base!r} takes no settings")
+    return HeuristicPlayer(seed, parse_settings(settings))

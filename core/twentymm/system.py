@@ -16,7 +16,7 @@ from core.twentymm import tables
 from core.twentymm.actions import action_from_json, action_to_json
 from core.twentymm.game import Game
 from core.twentymm.model import SIDES, Unit
-from core.twentymm.players import HeuristicPlayer, RandomPlayer
+from core.twentymm.players import canonical_settings, make_player
 from core.twentymm.scenario import build_setup, load_setup, read_scenario, table_for
 
 PLAYERS = {"random": "a uniform pick among the representative legal actions",
@@ -48,15 +48,21 @@ def new_game(setup, seed: int = 0, rules=None, options=None) -> Game:
 
 
 def make_players(setup, ai, seed: int) -> dict:
-    """``{side: player}`` for ``ai`` = ``{side: "random"|"heuristic"}``, seeded from ``seed``."""
-    out = {}
-    for i, side in enumerate(SIDES):
-        name = ai.get(side, "heuristic")
-        cls = {"random": RandomPlayer, "heuristic": HeuristicPlayer}.get(name)
-        if cls is None:
-            raise ValueError(f"unknown 20 mm player {name!r}; known: {', '.join(PLAYERS)}")
-        out[side] = cls(random.Random(f"{seed}:{side}").randrange(2**31))
-    return out
+    """``{side: player}`` for ``ai`` = ``{side: "random" | "heuristic[:k=v,...]"}`` (behaviour settings
+    after the colon, :mod:`core.twentymm.ai_settings`), seeded from ``seed``. Raises ValueError
+    naming an unknown player or a bad setting."""
+    return {side: make_player(ai.get(side, "heuristic"), random.Random(f"{seed}:{side}").randrange(2**31))
+            for side in SIDES}
+
+
+def _settings_space(player: str) -> tuple[dict, dict]:
+    """(search space, defaults) of the heuristic's behaviour settings
+    (:mod:`core.twentymm.ai_settings`); KeyError for a player without settings."""
+    if player != "heuristic":
+        raise KeyError(player)
+    from core.twentymm.ai_settings import SEARCH_SPACE, TwentyMMSettings
+
+    return dict(SEARCH_SPACE), TwentyMMSettings().model_dump()
 
 
 def view(game: Game, side: str) -> View:
@@ -546,6 +552,8 @@ SYSTEM = RuleSystem(
     load_setup=load_setup,
     new_game=new_game,
     make_players=make_players,
+    player_settings=canonical_settings,
+    settings_space=_settings_space,
     view=view,
     action_to_json=action_to_json,
     action_from_json=action_from_json,

@@ -1,0 +1,75 @@
+"""Behaviour settings of the 20 mm heuristic player (:mod:`core.twentymm.players`).
+
+Every number the heuristic carries that says *how* it plays, not what the rules are, as one named,
+range-checked field: chosen on the command line (``--ai german=heuristic:aggression=0.7`` or
+``@settings.json``), searched by ``ironcross tune`` and by the robust balance verdict
+(``ironcross playtest --robust``). The defaults are the heuristic's long-standing values: a player
+with default settings plays exactly the games it always played (each setting multiplies a term by
+1.0 or stands where the same constant stood). Parsing, validation and error messages are the
+system-neutral ones of :mod:`core.behaviour_settings`; each field's meaning is also in
+``docs/ai.md`` ("The 20 mm rules: behaviour settings").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core import behaviour_settings as _settings
+from core.behaviour_settings import SettingsError, settings_text
+
+__all__ = ["TwentyMMSettings", "SEARCH_SPACE", "SettingsError", "parse_settings", "load_settings_file",
+           "settings_text"]
+
+
+class TwentyMMSettings(BaseModel):
+    """How the 20 mm heuristic plays (every default: the heuristic's original value). Scores are in
+    the heuristic's units (about one man killed)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_assignment=True)
+
+    aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "the attacker's advance: multiplier of what each inch a move gains toward the nearest objective "
+        "is worth (0.12 an inch for infantry, 0.06 for other units; 0 = ignore the objectives)"))
+    defend_aggression: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "the defender's pull: multiplier of aggression for a defender more than 8 inches from the "
+        "nearest objective (0.04 an inch gained toward it)"))
+    hold_objective: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "what a defender within 6 inches of an objective pays to move away from it"))
+    cover: float = Field(0.25, ge=0.0, le=4.0, description=(
+        "what a move gains per step of better ground cover at its end (none, soft, hard)"))
+    vehicle_caution: float = Field(0.5, ge=0.0, le=4.0, description=(
+        "what a vehicle's move pays per known enemy anti-tank gun, anti-tank rifle or panzerfaust "
+        "within 10 inches of its end"))
+    hidden_discipline: float = Field(0.8, ge=0.0, le=4.0, description=(
+        "what a hidden unit pays to end a move without ground cover"))
+    assault_ratio: float = Field(1.5, ge=0.5, le=4.0, description=(
+        "the assault dice a unit must have, as a multiple of the defenders', before it assaults"))
+    act_threshold: float = Field(0.05, ge=0.0, le=2.0, description=(
+        "the least score an action needs before the heuristic takes it instead of ending its turn"))
+
+
+#: Settings ``ironcross tune`` searches (name -> (low, high, log scale)); the others keep their value.
+SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
+    "aggression": (0.25, 4.0, True),
+    "defend_aggression": (0.25, 4.0, True),
+    "hold_objective": (0.0, 3.0, False),
+    "cover": (0.0, 1.0, False),
+    "vehicle_caution": (0.0, 2.0, False),
+    "hidden_discipline": (0.0, 2.0, False),
+    "assault_ratio": (1.0, 3.0, False),
+}
+
+
+def parse_settings(text: str, where: str = "") -> TwentyMMSettings:
+    """``"aggression=0.7,cover=0.5"`` or ``"@FILE"`` or both (the later win) -> settings
+    (:func:`core.behaviour_settings.parse_settings`). Raises :class:`SettingsError` naming the
+    setting, its range and the file."""
+    return _settings.parse_settings(TwentyMMSettings, text, where)
+
+
+def load_settings_file(path: str | Path) -> TwentyMMSettings:
+    """Settings from a JSON file (``{name: value}`` or a file ``ironcross tune`` wrote). Raises
+    :class:`SettingsError` naming the file and the problem."""
+    return _settings.load_settings_file(TwentyMMSettings, path)
