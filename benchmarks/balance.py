@@ -30,7 +30,9 @@ With ``--robust`` it prints instead the robust-balance table (``docs/ai.md``; th
 ``ironcross playtest SCENARIO --robust``): per scenario, default vs default, each side tuned against
 the other's defaults (``--trials`` x ``--tune-games`` games, Optuna), the shares with their 95 %
 intervals, each side's gain with its paired interval and the settings that moved, and the verdict
-(robust / AI-dependent / undecided); times also in yardstick multiples. It writes no sheet. With
+(robust / AI-dependent / undecided); times also in yardstick multiples. It covers the shipped
+scenarios of every rule system (Iron Cross by number, the others by key: ``--scenarios
+redflags_1,twentymm_1``), each system's heuristic with its own settings. It writes no sheet. With
 ``--storage DIR`` each side's tuning study and each pairing's check games are kept in ``DIR``: a
 run stopped part-way resumes where it stopped, and a run with more ``--games`` plays only the games
 it adds (``core.robust_balance.kept_batch``; kept games of other code, seeds or a changed scenario
@@ -43,6 +45,7 @@ moved the same way in most scenarios is read as a candidate default.
 Run: .venv/bin/python benchmarks/balance.py                          (40 games per scenario: long)
      .venv/bin/python benchmarks/balance.py --robust --games 40 --trials 30 --tune-games 20 --scenarios 1
      .venv/bin/python benchmarks/balance.py --robust --games 100 --scenarios 6 --storage studies  (resumable)
+     .venv/bin/python benchmarks/balance.py --robust --games 200 --scenarios redflags_1,twentymm_1
      .venv/bin/python benchmarks/balance.py --settings-table --storage studies      (no games: the studies' best)
      .venv/bin/python benchmarks/balance.py --games 4 --workers 2 --scenarios 1,3 --replays DIR
 """
@@ -803,7 +806,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--option needs --rules advanced")
     from benchmarks.ai_strength import select_scenarios
 
-    paths = select_scenarios(ap, args.scenarios)
+    # the robust table covers every rule system whose heuristic takes settings (all three now); the
+    # balance sheet reads Iron Cross facts, so it plays Iron Cross scenarios only
+    paths = select_scenarios(ap, args.scenarios, other_systems=args.robust)
     if args.settings_table:
         if not args.storage:
             ap.error("--settings-table needs --storage DIR (the studies of a robust run)")
@@ -918,7 +923,9 @@ def settings_table(studies: dict[tuple[str, int], object]) -> list[str]:
     :class:`core.tuning.StoredStudy`; one column a side and scenario (G1: Scenario 1's German, in
     side then scenario order), one row a searched setting with its default; "=" where the study's
     best trial is the defaults, "-" where the study did not search that setting."""
-    cols = sorted(studies, key=lambda k: (SIDES.index(k[0]) if k[0] in SIDES else len(SIDES), k[0], k[1]))
+    # Iron Cross scenarios by number, then the other systems' by key ("redflags_1")
+    cols = sorted(studies, key=lambda k: (SIDES.index(k[0]) if k[0] in SIDES else len(SIDES), k[0],
+                                          isinstance(k[1], str), str(k[1]).zfill(4)))
     if not cols:
         return []
     defaults: dict[str, float] = {}
