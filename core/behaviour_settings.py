@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, TypeVar
 from pydantic import BaseModel, ValidationError
 
 __all__ = ["SettingsError", "TUNED_FILE_KEYS", "settings_from_mapping", "load_settings_file", "parse_settings",
-           "settings_text", "split_spec", "canonical_spec"]
+           "settings_text", "canonical_text", "split_spec", "canonical_spec"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -155,6 +155,13 @@ def settings_text(s: BaseModel) -> str:
     field order, floats with ``repr`` so the text parses back to the same settings."""
     d = s.model_dump(exclude_defaults=True)
     return ",".join(f"{k}={d[k]!r}" for k in type(s).model_fields if k in d)
+
+
+def canonical_text(model: type[BaseModel], text: str) -> str:
+    """The canonical ``k=v,...`` text (:func:`settings_text`) of a settings ``text`` for ``model``
+    (a ``@FILE`` read now); raises :class:`SettingsError`. A system's players that take settings
+    map to this with their model (``SETTINGS_PLAYERS``)."""
+    return settings_text(parse_settings(model, text))
 
 
 def split_spec(spec: str) -> tuple[str, str]:

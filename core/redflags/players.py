@@ -24,13 +24,14 @@ The heuristic scores every legal action and takes the best (ties broken by its s
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Sequence
 
-from core.behaviour_settings import canonical_spec, split_spec
+from core.behaviour_settings import canonical_spec, canonical_text, parse_settings, split_spec
 from core.redflags.actions import (AirStep, Bomb, Contract, Debus, Embus, EndActivation, Extend, Fire, Limber, Move,
                                    Place, RemoveWire, Strafe, Unlimber)
-from core.redflags.ai_settings import RedFlagsSettings, parse_settings, settings_text
+from core.redflags.ai_settings import RedFlagsSettings
 from core.redflags.state import COMBAT_KINDS
 from core.redflags.view import PlayerView, UnitInfo
 
@@ -534,13 +535,9 @@ DESCRIPTIONS = {
 }
 
 
-def _heuristic_settings(text: str) -> str:
-    return settings_text(parse_settings(text))
-
-
 #: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``): name ->
 #: the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
-SETTINGS_PLAYERS = {"heuristic": _heuristic_settings}
+SETTINGS_PLAYERS = {"heuristic": functools.partial(canonical_text, RedFlagsSettings)}
 
 
 def canonical_settings(spec: str) -> str:
@@ -563,4 +560,4 @@ def make_player(name: str, seed: int):
         return PLAYERS[base](seed)
     if base not in SETTINGS_PLAYERS:
         raise ValueError(f"the AI player {base!r} takes no settings")
-    return HeuristicPlayer(seed, parse_settings(settings))
+    return HeuristicPlayer(seed, parse_settings(RedFlagsSettings, settings))

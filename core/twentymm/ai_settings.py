@@ -12,15 +12,9 @@ system-neutral ones of :mod:`core.behaviour_settings`; each field's meaning is a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from core import behaviour_settings as _settings
-from core.behaviour_settings import SettingsError, settings_text
-
-__all__ = ["TwentyMMSettings", "SEARCH_SPACE", "SettingsError", "parse_settings", "load_settings_file",
-           "settings_text"]
+__all__ = ["TwentyMMSettings", "SEARCH_SPACE"]
 
 
 class TwentyMMSettings(BaseModel):
@@ -60,16 +54,3 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
     "hidden_discipline": (0.0, 2.0, False),
     "assault_ratio": (1.0, 3.0, False),
 }
-
-
-def parse_settings(text: str, where: str = "") -> TwentyMMSettings:
-    """``"aggression=0.7,cover=0.5"`` or ``"@FILE"`` or both (the later win) -> settings
-    (:func:`core.behaviour_settings.parse_settings`). Raises :class:`SettingsError` naming the
-    setting, its range and the file."""
-    return _settings.parse_settings(TwentyMMSettings, text, where)
-
-
-def load_settings_file(path: str | Path) -> TwentyMMSettings:
-    """Settings from a JSON file (``{name: value}`` or a file ``ironcross tune`` wrote). Raises
-    :class:`SettingsError` naming the file and the problem."""
-    return _settings.load_settings_file(TwentyMMSettings, path)

@@ -7,12 +7,13 @@ A player has ``name`` and ``choose(view, side, actions) -> action``; ``view`` is
 
 from __future__ import annotations
 
+import functools
 import random
 from itertools import product
 
-from core.behaviour_settings import canonical_spec, split_spec
+from core.behaviour_settings import canonical_spec, canonical_text, parse_settings, split_spec
 from core.twentymm import tables
-from core.twentymm.ai_settings import TwentyMMSettings, parse_settings, settings_text
+from core.twentymm.ai_settings import TwentyMMSettings
 from core.twentymm.actions import Assault, EndTurn, Fire, IndirectFire, Move, Special
 from core.twentymm.model import other
 
@@ -195,13 +196,9 @@ class HeuristicPlayer:
 PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer}
 
 
-def _heuristic_settings(text: str) -> str:
-    return settings_text(parse_settings(text))
-
-
 #: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``): name ->
 #: the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
-SETTINGS_PLAYERS = {"heuristic": _heuristic_settings}
+SETTINGS_PLAYERS = {"heuristic": functools.partial(canonical_text, TwentyMMSettings)}
 
 
 def canonical_settings(spec: str) -> str:
@@ -224,4 +221,4 @@ def make_player(spec: str, seed: int):
         return cls(seed)
     if base not in SETTINGS_PLAYERS:
         raise ValueError(f"the AI player {base!r} takes no settings")
-    return HeuristicPlayer(seed, parse_settings(settings))
+    return HeuristicPlayer(seed, parse_settings(TwentyMMSettings, settings))

@@ -224,15 +224,26 @@ def test_24_22_hidden_discipline_keeps_a_hidden_stack_still_while_no_enemy_sees_
     assert keep.choose(PlayerView(g, "german"), "german", acts) == EndPhase()
 
 
-def test_the_settings_table_in_docs_ai_md_matches_the_code():
-    """docs/ai.md lists every setting with its default and range as the code has them (a default
-    adopted after measurement, e.g. ``stand_up_to_move`` 1, shows there too)."""
+@pytest.mark.parametrize("section, model", [
+    ("## Behaviour settings (`core/ironcross/ai/settings.py`)", "core.ironcross.ai.settings:BehaviorSettings"),
+    ("## Red Flags and Iron Crosses: behaviour settings", "core.redflags.ai_settings:RedFlagsSettings"),
+    ("## The 20 mm rules: behaviour settings", "core.twentymm.ai_settings:TwentyMMSettings"),
+])
+def test_the_settings_table_in_docs_ai_md_matches_the_code(section, model):
+    """docs/ai.md lists every setting of each system's heuristic, in that system's section, with its
+    default and range as the code has them (a default adopted after measurement, e.g.
+    ``stand_up_to_move`` 1, shows there too)."""
+    import importlib
     import re
 
+    mod, _, cls = model.partition(":")
+    fields = getattr(importlib.import_module(mod), cls).model_fields
     text = (Path(__file__).resolve().parents[2] / "docs" / "ai.md").read_text(encoding="utf-8")
+    start = text.index(section)
+    end = text.find("\n## ", start + 1)
+    part = text[start:end if end > 0 else len(text)]
     rows = {m.group(1): (m.group(2), m.group(3), m.group(4))
-            for m in re.finditer(r"^\| `(\w+)` \| ([\d.]+) \| ([\d.]+) - ([\d.]+) \|", text, re.M)}
-    fields = BehaviorSettings.model_fields
+            for m in re.finditer(r"^\| `(\w+)` \| ([\d.]+) \| ([\d.]+) - ([\d.]+) \|", part, re.M)}
     assert set(rows) == set(fields)
     for name, f in fields.items():
         default, lo, hi = rows[name]

@@ -9,9 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from core.behaviour_settings import SettingsError
+from core.behaviour_settings import SettingsError, parse_settings
 from core.redflags.actions import EndActivation
-from core.redflags.ai_settings import SEARCH_SPACE, RedFlagsSettings, parse_settings
+from core.redflags.ai_settings import SEARCH_SPACE, RedFlagsSettings
 from core.redflags.players import HeuristicPlayer, canonical_settings, make_player
 from core.redflags.system import SYSTEM
 from core.redflags.view import PlayerView
@@ -50,15 +50,15 @@ def test_the_defaults_are_the_heuristics_constants_and_every_searched_setting_is
 
 
 def test_settings_texts_and_files_are_checked_with_the_setting_and_its_range_named(tmp_path):
-    assert parse_settings("aggression=2,cover=1").aggression == 2.0
+    assert parse_settings(RedFlagsSettings, "aggression=2,cover=1").aggression == 2.0
     assert canonical_settings("heuristic:aggression=1.0") == "heuristic"  # the defaults: no settings
     assert canonical_settings("heuristic:cover=1.20") == "heuristic:cover=1.2"
     with pytest.raises(SettingsError, match=r"unknown setting 'fire_threshold'; known: aggression, "):
-        parse_settings("fire_threshold=0.1")  # an Iron Cross setting: not this heuristic's
+        parse_settings(RedFlagsSettings, "fire_threshold=0.1")  # an Iron Cross setting: not this heuristic's
     with pytest.raises(SettingsError, match=r"setting 'cover' = 9: .*\(allowed 0 to 4\)"):
-        parse_settings("cover=9")
+        parse_settings(RedFlagsSettings, "cover=9")
     with pytest.raises(SettingsError, match="not a finite number"):
-        parse_settings("aggression=nan")
+        parse_settings(RedFlagsSettings, "aggression=nan")
     with pytest.raises(ValueError, match="'random' takes no settings"):
         canonical_settings("random:cover=1")
     tuned = tmp_path / "tuned.json"

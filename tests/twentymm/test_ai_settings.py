@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.behaviour_settings import SettingsError
+from core.behaviour_settings import SettingsError, parse_settings
 from core.twentymm.actions import Assault, EndTurn, Move
-from core.twentymm.ai_settings import SEARCH_SPACE, TwentyMMSettings, parse_settings
+from core.twentymm.ai_settings import SEARCH_SPACE, TwentyMMSettings
 from core.twentymm.players import HeuristicPlayer, canonical_settings, make_player
 from core.twentymm.system import SYSTEM
 from tests.twentymm.helpers import game, gun, inf, veh
@@ -35,9 +35,9 @@ def test_settings_are_checked_with_the_setting_and_its_range_named():
     assert canonical_settings("heuristic:assault_ratio=1.5") == "heuristic"  # the default
     assert canonical_settings("heuristic:cover=0.50") == "heuristic:cover=0.5"
     with pytest.raises(SettingsError, match=r"unknown setting 'charge_cost'; known: aggression, "):
-        parse_settings("charge_cost=1")  # a Red Flags setting: not this heuristic's
+        parse_settings(TwentyMMSettings, "charge_cost=1")  # a Red Flags setting: not this heuristic's
     with pytest.raises(SettingsError, match=r"setting 'assault_ratio' = 0.2: .*\(allowed 0.5 to 4\)"):
-        parse_settings("assault_ratio=0.2")
+        parse_settings(TwentyMMSettings, "assault_ratio=0.2")
     with pytest.raises(ValueError, match="unknown 20 mm player 'clever'"):
         make_player("clever", 1)
     with pytest.raises(ValueError, match="'random' takes no settings"):
