@@ -246,6 +246,17 @@ def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
     assert "| 1 | 30% / 60% / 10% | +2 [-3, +7] | +2 [-3, +7] | robust |" in out
 
 
+def test_the_robust_table_covers_every_rule_systems_shipped_scenarios(monkeypatch):
+    # every system's heuristic takes settings, so the robust table has a row for each shipped
+    # scenario: Iron Cross by number, the others by key; the balance sheet stays Iron Cross's
+    seen = []
+    monkeypatch.setattr(balance, "robust_table", lambda paths, args: seen.append(dict(paths)) or 0)
+    assert balance.main(["--robust"]) == 0
+    assert {1, 2, 3, 4, 5, 6, "redflags_1", "twentymm_1"} <= set(seen[-1])
+    assert balance.main(["--robust", "--scenarios", "twentymm_1,6"]) == 0
+    assert list(seen[-1]) == ["twentymm_1", 6] and seen[-1]["twentymm_1"].name == "twentymm_1_village_counterattack.json"
+
+
 def test_robust_table_refuses_a_kept_study_it_cannot_extend_before_playing_a_game(monkeypatch, tmp_path, capsys):
     """A study kept in --storage DIR with other tuning games is refused with one line naming the
     file and the difference, exit 1, before the default batch (which takes minutes) is played."""
