@@ -15,7 +15,10 @@ Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --ga
      .venv/bin/python benchmarks/blunder_cost.py --scenario 3 --side both --games 200 --variant hold_objective=3,defend_hold_objective=3
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
-docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently.
+docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently;
+for a scenario file of another rule system (Red Flags, 20 mm) only ``--variant``, in that system's settings::
+
+     .venv/bin/python benchmarks/blunder_cost.py --scenario scenarios/data/redflags_1_hill_j.json --side both --variant hold_objective=2
 """
 
 from __future__ import annotations
@@ -77,9 +80,11 @@ def _differ(base, var) -> int:
     return sum(1 for a, b in zip(base, var) if (a.outcome, a.actions) != (b.outcome, b.actions))
 
 
-def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str, str]) -> None:
+def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str, str],
+               blunder_kinds=tuple(VARIANTS)) -> None:
     """Print ``side``'s rows: its default share, each kind's variant and each ``--variant`` against
-    the same default batch ``base`` (the other side unchanged)."""
+    the same default batch ``base`` (the other side unchanged); ``blunder_kinds``: the kinds the
+    scenario's rule system reports, counted before and after each ``--variant``."""
     print(f"default: {side} wins {_share(base, side)}; {_finish(base, side)}")
     print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
     for kind in kinds:
@@ -104,38 +109,50 @@ def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str,
               f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
               f"{_finish(base, side)} -> {_finish(var, side)}", flush=True)
         # the blunder table before and after: what the change does to each kind, a game
-        rows = [f"{k} {_per_game(base, side, k):.2f} -> {_per_game(var, side, k):.2f}" for k in VARIANTS]
-        print(f"  {side} blunders a game, default -> variant: " + "; ".join(rows), flush=True)
+        rows = [f"{k} {_per_game(base, side, k):.2f} -> {_per_game(var, side, k):.2f}" for k in blunder_kinds]
+        if rows:
+            print(f"  {side} blunders a game, default -> variant: " + "; ".join(rows), flush=True)
 
 
-def _scenario(ap: argparse.ArgumentParser, text: str, shipped: dict[int, Path]) -> tuple[str, str]:
-    """(file, name for the heading) of ``--scenario``: a shipped scenario's number or a scenario file
-    of the Iron Cross rule system (the one whose heuristic has the settings the variants change);
-    anything else ends the program through ``ap.error`` (exit 2) naming the problem."""
+def _scenario(ap: argparse.ArgumentParser, text: str, shipped: dict[int, Path]) -> tuple[str, str, object]:
+    """(file, name for the heading, rule system) of ``--scenario``: a shipped Iron Cross scenario's
+    number or a scenario file of any rule system (the blunder kinds' variants are Iron Cross's; a
+    ``--variant`` is any system's settings); anything else ends the program through ``ap.error``
+    (exit 2) naming the problem."""
+    from core.rule_system import get as system_named
+    from core.rule_system import load_scenario
+    from maps.document_file import DocumentError
+
     if text.strip().isdigit():
         n = int(text)
         if n not in shipped:
             ap.error(f"--scenario: no shipped scenario {n} (shipped: {', '.join(map(str, sorted(shipped)))})")
-        return str(shipped[n]), f"Scenario {n}"
-    from core.rule_system import load_scenario
-    from maps.document_file import DocumentError
-
+        return str(shipped[n]), f"Scenario {n}", system_named("ironcross")
     try:
         loaded = load_scenario(text)
     except DocumentError as e:
         ap.error(f"--scenario: {e}")
-    if loaded.system.name != "ironcross":
-        ap.error(f"--scenario {text}: a {loaded.system.title} scenario; the blunder kinds and their variants are "
-                 "Iron Cross's")
-    return text, Path(text).name
+    if loaded.system.settings_space is None:
+        ap.error(f"--scenario {text}: {loaded.system.title}'s players take no behaviour settings")
+    return text, Path(text).name, loaded.system
+
+
+def _checked_variant(ap: argparse.ArgumentParser, system, text: str) -> None:
+    """A ``--variant`` settings text checked by the scenario's rule system before any game: an
+    unknown setting or a value out of range ends the program through ``ap.error`` (exit 2)."""
+    try:
+        system.player_settings(f"heuristic:{text}")
+    except ValueError as e:
+        ap.error(f"--variant: {e}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    from benchmarks.ai_strength import check_settings, scenario_paths
+    from benchmarks.ai_strength import scenario_paths
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default="1",
-                    help="shipped scenario number, or an Iron Cross scenario file (default 1)")
+                    help="shipped Iron Cross scenario number, or a scenario file of any rule system whose "
+                         "heuristic takes settings (another system's: --variant only) (default 1)")
     ap.add_argument("--side", choices=("german", "russian", "both"), default="german",
                     help="the side that plays the variants (both: each in turn, against one default batch)")
     ap.add_argument("--games", type=positive_int, default=40, help="games a batch (default 40)")
@@ -149,15 +166,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="also play the kinds the default never commits in the batch (skipped otherwise: "
                          "nothing to avoid)")
     args = ap.parse_args(argv)
+    path, name, system = _scenario(ap, args.scenario, scenario_paths())
+    if system.name != "ironcross":
+        # the blunder kinds' variants are Iron Cross settings: another system measures --variant only
+        if args.kinds:
+            ap.error(f"--kinds: the blunder kinds' variants are Iron Cross's; a {system.title} scenario "
+                     "measures --variant SETTINGS")
+        if not args.variant:
+            ap.error(f"--variant SETTINGS is needed for a {system.title} scenario (its heuristic's settings)")
+        args.kinds = ""
     if args.kinds is None:
         args.kinds = "" if args.variant else ",".join(VARIANTS)
-    path, name = _scenario(ap, args.scenario, scenario_paths())
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     bad = [k for k in kinds if k not in VARIANTS]
     if bad:
         ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
     for text in args.variant:
-        check_settings(ap, text, "--variant")  # a clear error before any game
+        _checked_variant(ap, system, text)  # a clear error before any game
     ys = Yardstick.measure().seconds
     ai = {"german": "heuristic", "russian": "heuristic"}
     t0 = time.perf_counter()
@@ -167,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{name}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
           f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
     for side in sides:  # one default batch serves both sides: each variant changes one side only
-        _side_rows(path, args, base, side, kinds, ai)
+        _side_rows(path, args, base, side, kinds, ai, tuple(system.blunder_kinds))
     total = time.perf_counter() - t0
     print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
     return 0

@@ -16,6 +16,7 @@ from core.playtest import GameResult
 from tests.benchmarks.scripts import load_script
 
 strength = load_script("ai_strength")
+RF = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "redflags_1_hill_j.json"
 
 
 def _fake_batch(calls):
@@ -47,11 +48,13 @@ def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
     ("blunder_cost", ["--scenario", "1", "--games", "0"], "argument --games: 0 is below 1"),
     ("blunder_cost", ["--scenario", "1", "--workers", "two"], "argument --workers: 'two' is not a whole number"),
     ("ai_strength", ["--scenarios", "1", "--games", "-1"], "argument --games: -1 is below 1"),
-    # --scenario: a shipped number or an Iron Cross file, anything else named
+    # --scenario: a shipped number or a scenario file, anything else named; another system's file
+    # measures only --variant, in its own settings
     ("blunder_cost", ["--scenario", "9", "--games", "1"], "no shipped scenario 9"),
-    ("blunder_cost", ["--scenario", str(Path(__file__).resolve().parents[2] / "scenarios" / "data" /
-                                        "redflags_1_hill_j.json"), "--games", "1"],
-     "the blunder kinds and their variants are Iron Cross's"),
+    ("blunder_cost", ["--scenario", str(RF), "--games", "1"], "--variant SETTINGS is needed for a Red Flags"),
+    ("blunder_cost", ["--scenario", str(RF), "--kinds", "poor_target", "--variant", "cover=1"],
+     "the blunder kinds' variants are Iron Cross's"),
+    ("blunder_cost", ["--scenario", str(RF), "--variant", "fire_threshold=0.1"], "unknown setting 'fire_threshold'"),
     ("blunder_cost", ["--scenario", "no/such.json", "--games", "1"], "no/such.json"),
 ])
 def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys, script, argv, words):
@@ -70,8 +73,22 @@ def test_blunder_cost_takes_a_designers_scenario_file():
     root = Path(__file__).resolve().parents[2]
     f = root / "scenarios" / "data" / "scenario_3_closing_the_ring.json"
     shipped = {3: f}
-    assert cost._scenario(None, "3", shipped) == (str(f), "Scenario 3")
-    assert cost._scenario(None, str(f), shipped) == (str(f), "scenario_3_closing_the_ring.json")
+    assert cost._scenario(None, "3", shipped)[:2] == (str(f), "Scenario 3")
+    assert cost._scenario(None, str(f), shipped)[:2] == (str(f), "scenario_3_closing_the_ring.json")
+
+
+def test_blunder_cost_measures_a_settings_variant_of_another_rule_systems_heuristic(monkeypatch, capsys):
+    cost = load_script("blunder_cost")
+    calls = []
+    monkeypatch.setattr(cost, "run_batch", _fake_batch(calls))
+    assert cost.main(["--scenario", str(RF), "--side", "both", "--games", "2", "--workers", "1",
+                      "--variant", "hold_objective=2"]) == 0
+    assert calls == [("redflags_1_hill_j", {"german": "heuristic", "russian": "heuristic"}),
+                     ("redflags_1_hill_j", {"german": "heuristic:hold_objective=2", "russian": "heuristic"}),
+                     ("redflags_1_hill_j", {"german": "heuristic", "russian": "heuristic:hold_objective=2"})]
+    out = capsys.readouterr().out
+    assert "variant hold_objective=2: german wins" in out and "variant hold_objective=2: russian wins" in out
+    assert "blunders a game" not in out  # Red Flags reports no blunder kinds
 
 
 def test_blunder_cost_plays_one_default_batch_for_both_sides_and_skips_kinds_never_committed(monkeypatch, capsys):
