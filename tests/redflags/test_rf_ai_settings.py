@@ -38,8 +38,9 @@ def _game(tmp_path, places=None, **kw):
 
 def test_the_defaults_are_the_heuristics_constants_and_every_searched_setting_is_a_field():
     s = RedFlagsSettings()
-    assert (s.aggression, s.defend_aggression, s.hold_objective, s.self_preservation, s.dug_in_stay,
-            s.fire_position) == (1.0,) * 6
+    assert (s.hold_objective, s.self_preservation, s.dug_in_stay, s.fire_position) == (1.0,) * 4
+    # the attacker's clock at 2.5 times the old weight (measured); the defender's pull as it was
+    assert (s.aggression, s.defend_aggression) == (2.5, 0.4) and s.aggression * s.defend_aggression == 1.0
     assert (s.cover, s.crowd_cost, s.return_fire_caution, s.charge_cost, s.air_attack_threshold) == \
         (0.6, 0.4, 0.7, 0.6, 0.3)
     for name, (lo, hi, _log) in SEARCH_SPACE.items():
@@ -51,7 +52,7 @@ def test_the_defaults_are_the_heuristics_constants_and_every_searched_setting_is
 
 def test_settings_texts_and_files_are_checked_with_the_setting_and_its_range_named(tmp_path):
     assert parse_settings(RedFlagsSettings, "aggression=2,cover=1").aggression == 2.0
-    assert canonical_settings("heuristic:aggression=1.0") == "heuristic"  # the defaults: no settings
+    assert canonical_settings("heuristic:aggression=2.5") == "heuristic"  # the defaults: no settings
     assert canonical_settings("heuristic:cover=1.20") == "heuristic:cover=1.2"
     with pytest.raises(SettingsError, match=r"unknown setting 'fire_threshold'; known: aggression, "):
         parse_settings(RedFlagsSettings, "fire_threshold=0.1")  # an Iron Cross setting: not this heuristic's
@@ -77,14 +78,16 @@ def test_settings_texts_and_files_are_checked_with_the_setting_and_its_range_nam
 def test_aggression_scales_the_pull_of_the_objectives_by_posture(tmp_path):
     # the scenario's objective 3717 is German-held at the start: the Russian attacks, the German defends
     g = _game(tmp_path)
-    for side, who in (("russian", "R1"), ("german", "G")):
+    late = 1 / 6  # Game Turn 1 of 6: the attacker's clock 0.6 + 1.2 x late^2 a hex
+    for side, who, per_hex in (("russian", "R1", (0.6 + 1.2 * late * late) * 2.5), ("german", "G", 0.35)):
         base, v = _primed(g, side)
         u = v.unit(who)
         far = base.objective_term(u, "3003")  # off the objectives: the distance term alone
-        assert far < 0
-        assert _primed(g, side, aggression=2.0)[0].objective_term(u, "3003") == pytest.approx(2 * far)
+        d = min(v.distance("3003", o) for o in v.objectives)
+        assert far == pytest.approx(-per_hex * d)
+        assert _primed(g, side, aggression=5.0)[0].objective_term(u, "3003") == pytest.approx(2 * far)
         assert _primed(g, side, aggression=0.0)[0].objective_term(u, "3003") == 0.0
-        d2 = _primed(g, side, defend_aggression=2.0)[0].objective_term(u, "3003")
+        d2 = _primed(g, side, defend_aggression=0.8)[0].objective_term(u, "3003")
         # only the defender's pull is scaled by defend_aggression
         assert d2 == pytest.approx(2 * far if side == "german" else far)
 
