@@ -99,7 +99,7 @@ class HeuristicPlayer:
         self._rng = random.Random(seed)
         self._v: PlayerView | None = None
         self._cache: dict = {}
-        #: how it plays (:class:`core.redflags.ai_settings.RedFlagsSettings`; default = the original values)
+        #: how it plays (:class:`core.redflags.ai_settings.RedFlagsSettings`; docs/ai.md has the defaults)
         self.settings = settings if settings is not None else RedFlagsSettings()
 
     # ------------------------------------------------------------------ the choice
