@@ -110,7 +110,8 @@ def validate(files: tuple[str, ...], show_warnings: bool, strict: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print every system as JSON, with its terrain mapping")
 def systems(as_json: bool) -> None:
     """List the rule systems a scenario may name in its "rule_system" (absent = the default):
-    their players (--ai), rule levels (--rules, the first is the default) and optional rules (--option)."""
+    their players (--ai) and the behaviour settings they take with their defaults, rule levels (--rules,
+    the first is the default) and optional rules (--option)."""
     import json as _json
 
     from core.rule_system import DEFAULT_SYSTEM, installed, module_of, names
@@ -121,14 +122,31 @@ def systems(as_json: bool) -> None:
     if as_json:
         click.echo(_json.dumps([{"name": s.name, "title": s.title, "seed": s.seed, "default": s.name == DEFAULT_SYSTEM,
                                  "players": dict(s.players), "rules": list(s.rules), "options": dict(s.options),
+                                 "settings": _player_defaults(s),
                                  "terrain_mapping": s.terrain_mapping} for s in out], indent=1))
         return
     for s in out:
         click.echo(f"{s.name}: {s.title}" + (" (the default)" if s.name == DEFAULT_SYSTEM else "") + f", from {s.seed}")
         click.echo("  players: " + "; ".join(f"{k} - {v}" for k, v in s.players.items()))
+        for player, values in _player_defaults(s).items():
+            click.echo(f"  {player} settings (--ai SIDE={player}:NAME=VALUE; docs/ai.md), defaults: "
+                       + ", ".join(f"{k}={v:g}" for k, v in values.items()))
         click.echo("  rules: " + ", ".join(s.rules) + (f" (default {s.rules[0]})" if s.rules else ""))
         if s.options:
             click.echo("  options: " + "; ".join(f"{k} - {v}" for k, v in s.options.items()))
+
+
+def _player_defaults(system) -> dict[str, dict[str, float]]:
+    """{player: {setting: default}} of the system's players that take behaviour settings."""
+    out = {}
+    for player in system.players:
+        if system.settings_space is None:
+            break
+        try:
+            out[player] = dict(system.settings_space(player)[1])
+        except KeyError:  # a player without settings
+            continue
+    return out
 
 
 def shipped_files() -> list[Path]:

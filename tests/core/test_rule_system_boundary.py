@@ -132,6 +132,18 @@ def test_toy_cli_playtest_players_rules_and_json(toy, tmp_path):
     assert r.exit_code == 1 and "Toy Race Game scenarios have no designer's set-up files" in r.output
     r = CliRunner().invoke(cli, ["systems"])
     assert r.exit_code == 0 and "toy: Toy Race Game" in r.output and "ironcross: Iron Cross (the default)" in r.output
+    # each system whose heuristic takes settings lists them with their defaults; the toy's take none
+    lines = r.output.splitlines()
+    toy_block = lines[lines.index(next(x for x in lines if x.startswith("toy: "))):]
+    assert not any("settings (--ai" in x for x in toy_block[1:3])
+    assert "  heuristic settings (--ai SIDE=heuristic:NAME=VALUE; docs/ai.md), defaults: aggression=2.5, " \
+           "defend_aggression=0.4," in r.output  # Red Flags'
+    assert "defaults: aggression=1, defend_aggression=1, hold_objective=1, cover=0.25," in r.output  # 20 mm's
+    r = CliRunner().invoke(cli, ["systems", "--json"])
+    by_name = {s["name"]: s for s in json.loads(r.output)}
+    assert by_name["toy"]["settings"] == {}
+    assert by_name["redflags"]["settings"]["heuristic"]["charge_cost"] == 0.6
+    assert by_name["ironcross"]["settings"]["heuristic"]["defend_hold_objective"] == 3.0
 
 
 def test_unknown_rule_system_is_a_clear_error(toy, tmp_path):
