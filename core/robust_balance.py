@@ -46,9 +46,10 @@ __all__ = ["ROBUST_POINTS", "MIN_LEAN_GAMES", "paired_gain", "games_to_decide", 
 
 #: the largest move of a share (in points) a robust answer allows
 ROBUST_POINTS = 10.0
-#: Below this many paired check games a side, an undecided verdict names no lean and no count of
-#: games that would decide it: the spread of the per-game differences those figures extrapolate
-#: from is itself unknown (two games give the whole range, a handful a spread that may be anything).
+#: Below this many paired check games a side there is no verdict (undecided, "too few"), and no lean
+#: or count of games that would decide: the spread of the per-game differences the intervals and
+#: those figures rest on is itself unknown (two games give the whole range, a handful a spread that
+#: may be anything, zero when they happen to agree).
 MIN_LEAN_GAMES = 30
 
 
@@ -337,10 +338,18 @@ def _games(t: SideTuning) -> int:
 
 
 def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
-    """("robust" | "AI-dependent" | "undecided", one line saying why). An undecided line also says
-    which way the gains lean and about how many paired games would decide (:func:`games_to_decide`),
-    from :data:`MIN_LEAN_GAMES` paired games a side on (fewer: it says they are too few)."""
+    """("robust" | "AI-dependent" | "undecided", one line saying why). Below :data:`MIN_LEAN_GAMES`
+    paired check games a side the verdict is undecided whatever the intervals say (they are too
+    few). An undecided line also says which way the gains lean and about how many paired games
+    would decide (:func:`games_to_decide`)."""
     gains = "; ".join(f"{t.side} {t.gain[0]:+.1f} [{t.gain[1]:+.1f}, {t.gain[2]:+.1f}]" for t in tuned.values())
+    few = min((_games(t) for t in tuned.values()), default=0)
+    if few < MIN_LEAN_GAMES:
+        # a paired interval from a handful of games (zero-width when they happen to agree) decides
+        # nothing, whichever way it lies
+        return ("undecided", f"{few} paired check game{'s' if few != 1 else ''} a side "
+                             f"{'are' if few != 1 else 'is'} too few for a verdict ({gains}); play at least "
+                             f"{MIN_LEAN_GAMES} check games a pairing")
     dep = [t for t in tuned.values() if t.gain[1] > ROBUST_POINTS]
     if dep:
         t = max(dep, key=lambda x: x.gain[0])
@@ -351,11 +360,6 @@ def verdict(tuned: dict[str, SideTuning]) -> tuple[str, str]:
         return ("robust", f"tuning moves no side's share by more than {ROBUST_POINTS:g} points ({gains})")
     head = (f"not every gain's interval lies within {ROBUST_POINTS:g} points, and none lies wholly above "
             f"+{ROBUST_POINTS:g} ({gains})")
-    few = min((_games(t) for t in tuned.values()), default=0)
-    if few < MIN_LEAN_GAMES:
-        return ("undecided", f"{head}: {few} paired check game{'s' if few != 1 else ''} a side "
-                             f"{'are' if few != 1 else 'is'} too few to say which way it leans; "
-                             f"play at least {MIN_LEAN_GAMES} check games a pairing")
     leans = {t.side: games_to_decide(t.gain, _games(t)) for t in tuned.values()}
     up = {s: n for s, (lean, n) in leans.items() if lean == "AI-dependent"}
     if up:

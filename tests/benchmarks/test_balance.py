@@ -224,8 +224,8 @@ def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
     from core.tuning import TuneResult
 
     def fake_robust(path, system, *, on_stage=None, on_trial=None, **kw):
-        shares = {k: {"count": c, "share": c / 10, "ci95": [0.0, 1.0]}
-                  for k, c in (("german", 3), ("russian", 6), ("draw", 1))}
+        shares = {k: {"count": c, "share": c / 40, "ci95": [0.0, 1.0]}  # 40 games: enough for a verdict
+                  for k, c in (("german", 12), ("russian", 24), ("draw", 4))}
         ans = rb.RobustAnswer(kw["games"], kw["seed"], shares)
         for side in ("german", "russian"):
             on_stage(f"tuning {side}")

@@ -320,8 +320,8 @@ def test_the_robust_verdict_names_the_side_that_gains_and_the_settings_that_move
 def test_robust_and_undecided_verdicts_from_the_gains_intervals():
     from core.robust_balance import SideTuning, verdict
 
-    def t(side, g):
-        return SideTuning(side, None, {}, {}, g)
+    def t(side, g):  # 200 paired games a side
+        return SideTuning(side, None, {}, {"german": {"count": 80}, "russian": {"count": 100}, "draw": {"count": 20}}, g)
 
     assert verdict({"german": t("german", (2.0, -4.0, 8.0)), "russian": t("russian", (-1.0, -6.0, 5.0))})[0] == "robust"
     assert verdict({"german": t("german", (9.0, 2.0, 16.0)), "russian": t("russian", (0.0, -3.0, 3.0))})[0] == "undecided"
@@ -496,9 +496,10 @@ def test_a_defaults_trial_left_queued_by_a_stopped_run_is_played_once(race, tmp_
     assert values.count(0.0) == 1 and values[0] == 0.0
 
 
-def test_an_undecided_verdict_from_fewer_than_30_games_a_side_names_no_lean():
-    # two paired games give the whole range (and a spread that says nothing): no lean, no count
-    # of games that would decide, only that the games are too few
+def test_fewer_than_30_paired_games_a_side_give_no_verdict():
+    # two paired games give the whole range, a handful a spread that says nothing (zero-width when
+    # they happen to agree): no verdict either way, no lean, no count of games that would decide,
+    # only that the games are too few
     from core.robust_balance import MIN_LEAN_GAMES, SideTuning, verdict
 
     def t(side, g, n):
@@ -506,16 +507,18 @@ def test_an_undecided_verdict_from_fewer_than_30_games_a_side_names_no_lean():
 
     v, text = verdict({"german": t("german", (50.0, -100.0, 100.0), 2), "russian": t("russian", (0.0, -3.0, 3.0), 200)})
     assert v == "undecided"
-    assert "2 paired check games a side are too few to say which way it leans" in text
-    assert f"play at least {MIN_LEAN_GAMES} check games a pairing" in text
-    assert "not every gain's interval lies within 10 points, and none lies wholly above +10 (german +50.0" in text
-    assert "leans" not in text.replace("which way it leans", "") and "would decide" not in text
+    assert text == ("2 paired check games a side are too few for a verdict (german +50.0 [-100.0, +100.0]; "
+                    f"russian +0.0 [-3.0, +3.0]); play at least {MIN_LEAN_GAMES} check games a pairing")
     v, text = verdict({"german": t("german", (9.0, 2.0, 16.0), MIN_LEAN_GAMES),
                        "russian": t("russian", (0.0, -3.0, 3.0), MIN_LEAN_GAMES)})
     assert "leans robust" in text and "would decide it" in text
-    # a decided verdict needs no lean: robust from a few games when the intervals say so
-    assert verdict({"german": t("german", (0.0, -1.0, 1.0), 5), "russian": t("russian", (0.0, -1.0, 1.0), 5)})[0] \
-        == "robust"
+    # intervals that would decide are no verdict from a few games: neither robust (four games that
+    # agree give a zero-width interval) nor AI-dependent
+    for g in ((0.0, 0.0, 0.0), (40.0, 25.0, 55.0)):
+        v, text = verdict({"german": t("german", g, 4), "russian": t("russian", (0.0, -1.0, 1.0), 4)})
+        assert v == "undecided" and "4 paired check games a side are too few for a verdict" in text
+    assert verdict({"german": t("german", (0.0, -1.0, 1.0), MIN_LEAN_GAMES),
+                    "russian": t("russian", (0.0, -1.0, 1.0), MIN_LEAN_GAMES)})[0] == "robust"
 
 
 def test_the_long_runs_progress_estimates_the_time_left_from_played_work_only():
