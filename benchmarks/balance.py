@@ -783,7 +783,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=positive_int, default=40, help="games per scenario (default 40)")
     ap.add_argument("--seed", type=int, default=1, help="batch seed (each game's seed derives from it)")
     ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1, help="local worker processes")
-    ap.add_argument("--scenarios", default=None, help="comma-separated scenario numbers (default: all shipped)")
+    ap.add_argument("--scenarios", default=None,
+                    help="comma-separated scenario numbers (default: all shipped); with --robust also the other "
+                         "rule systems' scenarios by key (redflags_1, twentymm_1)")
     ap.add_argument("--out", default=str(DEFAULT_OUT), help="the sheet (default docs/balance.md)")
     ap.add_argument("--replays", default=None, help="keep every game's replay under DIR/<scenario>/")
     ap.add_argument("--verdicts", default=str(DEFAULT_VERDICTS), help="hand-written verdicts (JSON)")

@@ -81,12 +81,14 @@ def _differ(base, var) -> int:
 
 
 def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str, str],
-               blunder_kinds=tuple(VARIANTS)) -> None:
+               blunder_kinds=tuple(VARIANTS), finish: bool = True) -> None:
     """Print ``side``'s rows: its default share, each kind's variant and each ``--variant`` against
     the same default batch ``base`` (the other side unchanged); ``blunder_kinds``: the kinds the
-    scenario's rule system reports, counted before and after each ``--variant``."""
-    print(f"default: {side} wins {_share(base, side)}; {_finish(base, side)}")
-    print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
+    scenario's rule system reports, counted before and after each ``--variant``; ``finish``: print
+    the "no finish" evidence (Iron Cross's runner counts the units left on the objectives)."""
+    print(f"default: {side} wins {_share(base, side)}" + (f"; {_finish(base, side)}" if finish else ""))
+    if kinds:
+        print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
     for kind in kinds:
         committed = _per_game(base, side, kind)
         if committed == 0 and not args.play_all:
@@ -106,8 +108,8 @@ def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str,
         g, lo, hi = paired_gain(base, var, side)
         changed = _differ(base, var)
         print(f"variant {text}: {side} wins {_share(var, side)}, change {g:+.1f} points "
-              f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently; "
-              f"{_finish(base, side)} -> {_finish(var, side)}", flush=True)
+              f"[{lo:+.1f}, {hi:+.1f}]; {changed} of {len(base)} games played differently"
+              + (f"; {_finish(base, side)} -> {_finish(var, side)}" if finish else ""), flush=True)
         # the blunder table before and after: what the change does to each kind, a game
         rows = [f"{k} {_per_game(base, side, k):.2f} -> {_per_game(var, side, k):.2f}" for k in blunder_kinds]
         if rows:
@@ -182,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
     for text in args.variant:
+        if not text.strip():
+            ap.error("--variant: empty (give the settings that differ from the defaults, e.g. aggression=2)")
         _checked_variant(ap, system, text)  # a clear error before any game
     ys = Yardstick.measure().seconds
     ai = {"german": "heuristic", "russian": "heuristic"}
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{name}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
           f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
     for side in sides:  # one default batch serves both sides: each variant changes one side only
-        _side_rows(path, args, base, side, kinds, ai, tuple(system.blunder_kinds))
+        _side_rows(path, args, base, side, kinds, ai, tuple(system.blunder_kinds), system.name == "ironcross")
     total = time.perf_counter() - t0
     print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
     return 0

@@ -98,7 +98,8 @@ def table_lines(result, side: str, target: float, robust: str = "not checked") -
               help="seconds to wait for the --scheduler")
 @click.option("--json", "json_out", type=OUTPUT_FILE, default=None, help="write the table as JSON")
 @click.option("--robust", is_flag=True, help="check the best change's answer against tuned AIs (expensive)")
-@click.option("--trials", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES), help="with --robust: tuning trials a side")
+@click.option("--trials", default=10, show_default=True, type=click.IntRange(2, MAX_GAMES),
+              help="with --robust: tuning trials a side (at least 2: the first trial is the defaults)")
 @click.option("--tune-games", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="with --robust: games a tuning trial")
 @click.option("--quiet", is_flag=True, help="no progress bar")

@@ -345,6 +345,19 @@ def _spec_to_read(spec: str) -> str:
     return f"{name}:{','.join(parts)}"
 
 
+def refuse_other_sides_file(option: str, side: str, spec: str) -> None:
+    """Refuse (:class:`InputError`, exit 1) a settings file in the player ``spec`` (``NAME:@FILE,...``)
+    that ``ironcross tune`` tuned for the other side than ``side``, the side that will play it:
+    settings tuned against the other side's AI are no answer for this one (copy them to a file of
+    their own to use them anyway). ``option`` names where it was given (``--ai german``, ``--against``)."""
+    for part in (x.strip() for x in spec.partition(":")[2].split(",")):
+        tuned_for = _tuned_side(part[1:]) if part.startswith("@") and part[1:].strip() else None
+        if tuned_for is not None and tuned_for != side:
+            raise InputError(f"{option}: {part[1:]} holds settings tuned for the {tuned_for} side (its \"side\"), "
+                             f"and the {side} side would play them; give it to the {tuned_for} side, or copy its "
+                             "settings into a file of their own to use them anyway")
+
+
 def _tuned_side(path: str) -> str | None:
     """The side a settings file was tuned for (its ``"side"``, as ``ironcross tune`` writes it), None
     when it names none or cannot be read (the rule system's settings reader then says why)."""
@@ -372,14 +385,7 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
                              f"known: {', '.join(sorted(system.players))}")
         if settings.strip() and system.player_settings is None:
             raise InputError(f"--ai {side}: {system.title}'s players take no behaviour settings")
-        for part in (x.strip() for x in settings.split(",")):
-            # a file tuned for one side, given to the other: settings tuned against the other side's
-            # AI are no answer for this one (copy them to a file of their own to use them anyway)
-            tuned_for = _tuned_side(part[1:]) if part.startswith("@") and part[1:].strip() else None
-            if tuned_for is not None and tuned_for != side:
-                raise InputError(f"--ai {side}: {part[1:]} holds settings tuned for the {tuned_for} side "
-                                 f"(its \"side\"); give it to --ai {tuned_for}, or copy its settings into a file "
-                                 "of their own to use them anyway")
+        refuse_other_sides_file(f"--ai {side}", side, spec)
         try:
             out[side] = system.player_settings(spec) if system.player_settings is not None else spec
         except ValueError as e:

@@ -10,10 +10,10 @@ __all__ = ["OutputFile", "OUTPUT_FILE"]
 
 
 class OutputFile(click.ParamType):
-    """A file the command writes. A path that names an existing folder is invalid input
-    (``cli.main.InputError``, exit 1, the option and the path named) before any work is done, as a
-    folder given for an input file is, not click's usage error (exit 2). A missing parent folder is
-    left to the writer, which names the path."""
+    """A file the command writes. A path that names a folder (an existing one, or any name ending in
+    a slash) or lies below a file is invalid input (``cli.main.InputError``, exit 1, the option and
+    the path named) before any work is done, as a folder given for an input file is, not click's
+    usage error (exit 2). A missing parent folder is made by the writer."""
 
     name = "file"
 
@@ -21,9 +21,15 @@ class OutputFile(click.ParamType):
         from cli.main import InputError  # cli.main imports this module
 
         path = os.fspath(value)
-        if os.path.isdir(path):
-            opt = max(param.opts, key=len) if param is not None and param.opts else "output"
+        opt = max(param.opts, key=len) if param is not None and param.opts else "output"
+        # a name ending in a slash names a folder, made or not (else "DIR/" would write a file DIR)
+        if os.path.isdir(path) or path.endswith(("/", os.sep)):
             raise InputError(f"{opt} {path}: is a folder; a file is wanted")
+        parent = os.path.dirname(os.path.abspath(path))
+        while parent and not os.path.exists(parent) and os.path.dirname(parent) != parent:
+            parent = os.path.dirname(parent)  # the nearest folder that exists: a missing one is made
+        if os.path.exists(parent) and not os.path.isdir(parent):
+            raise InputError(f"{opt} {path}: {parent} is a file, not a folder")
         return path
 
 

@@ -14,7 +14,7 @@ import click
 
 from cli.output_file import OUTPUT_FILE
 
-from cli.main import MAX_GAMES, InputError, check_backend, cli, playable
+from cli.main import MAX_GAMES, InputError, check_backend, cli, playable, refuse_other_sides_file
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files", "eta_progress",
            "time_left_column"]
@@ -109,6 +109,8 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
         space, defaults = system.settings_space(player)
     except KeyError:
         raise InputError(f"--player: {player!r} takes no behaviour settings in {system.title}") from None
+    other = next(s for s in system.sides if s != side)
+    refuse_other_sides_file("--against", other, against)  # the opponent plays the other side
     try:
         against = system.player_settings(against) if ":" in against else against
     except ValueError as e:
@@ -117,7 +119,6 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
         raise InputError(f"--against: unknown AI player {against!r}; known: {', '.join(sorted(system.players))}")
     storage = storage or out + ".optuna.db"
     check_games = games if check_games is None else check_games
-    other = next(s for s in system.sides if s != side)
     click.echo(f"Tuning {side} ({player}) against {other} ({against}) in {scenario}: {trials} trials x {games} "
                f"games, seed {seed}, study in {storage}")
     import time

@@ -34,6 +34,16 @@ TUNED_FILE_KEYS = frozenset({"player", "side", "settings", "provenance", "by", "
                              "trials", "games", "score", "default_score", "interrupted", "check"})
 
 
+def _allowed(model: type[BaseModel], name: str) -> str:
+    """`` (allowed LO to HI)`` of the setting ``name`` of ``model`` (empty when it has no range)."""
+    f = model.model_fields.get(name)
+    if f is None:
+        return ""
+    lo = next((m.ge for m in f.metadata if getattr(m, "ge", None) is not None), None)
+    hi = next((m.le for m in f.metadata if getattr(m, "le", None) is not None), None)
+    return f" (allowed {lo:g} to {hi:g})" if lo is not None and hi is not None else ""
+
+
 def _field_error(model: type[BaseModel], e: ValidationError, where: str) -> SettingsError:
     """One line naming the first bad setting and its allowed range."""
     err = e.errors()[0]
@@ -41,23 +51,22 @@ def _field_error(model: type[BaseModel], e: ValidationError, where: str) -> Sett
     if err.get("type") == "extra_forbidden":
         known = ", ".join(model.model_fields)
         return SettingsError(f"{where}unknown setting {name!r}; known: {known}")
-    f = model.model_fields.get(name)
-    rng = ""
-    if f is not None:
-        lo = next((m.ge for m in f.metadata if getattr(m, "ge", None) is not None), None)
-        hi = next((m.le for m in f.metadata if getattr(m, "le", None) is not None), None)
-        if lo is not None and hi is not None:
-            rng = f" (allowed {lo:g} to {hi:g})"
-    return SettingsError(f"{where}setting {name!r} = {err.get('input')!r}: {err.get('msg')}{rng}")
+    return SettingsError(f"{where}setting {name!r} = {err.get('input')!r}: {err.get('msg')}{_allowed(model, name)}")
 
 
 def settings_from_mapping(model: type[M], values: dict[str, Any], where: str = "") -> M:
     """Validate ``values`` ({name: value}) into a ``model``; raises :class:`SettingsError` naming the
-    first unknown setting, value that is no number (``true`` is none: the command line refuses it
-    too) or out-of-range value (``where`` prefixes the message, e.g. a file name)."""
+    first unknown setting, value that is no number (``true``, ``"3"`` and ``"nan"`` are none, as on
+    the command line), number that is not finite or out-of-range value, with the setting's range
+    (``where`` prefixes the message, e.g. a file name)."""
     for k, v in values.items():
-        if isinstance(v, bool) and k in model.model_fields:
-            raise SettingsError(f"{where}setting {k!r} = {str(v).lower()}: a number is expected")
+        if k not in model.model_fields:
+            continue  # the model names it as unknown
+        shown = str(v).lower() if isinstance(v, bool) else repr(v)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise SettingsError(f"{where}setting {k!r} = {shown}: a number is expected{_allowed(model, k)}")
+        if not math.isfinite(v):
+            raise SettingsError(f"{where}setting {k!r} = {shown}: not a finite number{_allowed(model, k)}")
     try:
         return model(**values)
     except ValidationError as e:
@@ -145,7 +154,8 @@ def parse_settings(model: type[M], text: str, where: str = "") -> M:
             raise SettingsError(f"{where}a value without a setting name: {part!r} (expected NAME=VALUE)")
         x = _number(v)
         if isinstance(x, float) and not math.isfinite(x):  # nan, inf: no setting takes them
-            raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number")
+            raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number"
+                                f"{_allowed(model, k.strip())}")
         values[k.strip()] = x
     return settings_from_mapping(model, values, where)
 

@@ -523,3 +523,14 @@ def test_a_folder_given_for_an_output_file_is_invalid_input(tmp_path):
             (args, res.output)
         assert "games" not in res.output and "Traceback" not in res.output
     assert list(folder.iterdir()) == []
+    # a name ending in a slash names a folder even before it exists, and a path below a file has no
+    # folder to go to: both refused before any game (no hidden study made in a new folder)
+    afile = tmp_path / "a_file.json"
+    afile.write_text("{}")
+    for path, words in ((f"{tmp_path}/new_folder/", "is a folder; a file is wanted"),
+                        (f"{afile}/out.json", f"{afile} is a file, not a folder")):
+        for args in (["playtest", S1, "--games", "1", "--workers", "1", "--json", path],
+                     ["tune", S1, "--side", "german", "--trials", "2", "--games", "1", "-o", path]):
+            res = _run(*args)
+            assert res.exit_code == 1 and words in res.output and "Tuning" not in res.output, (args, res.output)
+    assert not (tmp_path / "new_folder").exists()

@@ -55,6 +55,7 @@ def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
     ("blunder_cost", ["--scenario", str(RF), "--kinds", "poor_target", "--variant", "cover=1"],
      "the blunder kinds' variants are Iron Cross's"),
     ("blunder_cost", ["--scenario", str(RF), "--variant", "fire_threshold=0.1"], "unknown setting 'fire_threshold'"),
+    ("blunder_cost", ["--scenario", "1", "--variant", " "], "--variant: empty"),
     ("blunder_cost", ["--scenario", "no/such.json", "--games", "1"], "no/such.json"),
 ])
 def test_bad_settings_are_refused_before_any_game(monkeypatch, capsys, script, argv, words):
@@ -89,6 +90,7 @@ def test_blunder_cost_measures_a_settings_variant_of_another_rule_systems_heuris
     out = capsys.readouterr().out
     assert "variant hold_objective=2: german wins" in out and "variant hold_objective=2: russian wins" in out
     assert "blunders a game" not in out  # Red Flags reports no blunder kinds
+    assert "enemy units there" not in out and "kind " not in out  # nor Iron Cross's "no finish" count
 
 
 def test_blunder_cost_plays_one_default_batch_for_both_sides_and_skips_kinds_never_committed(monkeypatch, capsys):

@@ -98,6 +98,14 @@ def test_a_file_tuned_for_one_side_is_refused_for_the_other(tmp_path):
     r = CliRunner().invoke(cli, ["playtest", SCEN1, "--games", "1", "--quiet", "--ai", f"russian=heuristic:@{f}"])
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert f"--ai russian: {f} holds settings tuned for the german side" in r.output
+    # nor as the opponent a tuning plays against: tuning the German, the Russian plays --against
+    out = tmp_path / "o.json"
+    r = CliRunner().invoke(cli, ["tune", SCEN1, "--side", "german", "--trials", "2", "--games", "1",
+                                 "--against", f"heuristic:@{f}", "-o", str(out)])
+    assert r.exit_code == 1 and "Traceback" not in r.output and not out.exists()
+    assert f"--against: {f} holds settings tuned for the german side (its \"side\"), and the russian side " \
+           "would play them" in r.output
+    assert "Tuning" not in r.output  # refused before the study is opened
 
 
 def test_the_heading_shows_settings_to_three_digits_and_the_json_keeps_them_exact(tmp_path):

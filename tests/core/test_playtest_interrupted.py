@@ -239,6 +239,9 @@ def test_playtest_refuses_options_it_would_ignore(tmp_path):
         r = CliRunner().invoke(cli, ["playtest", sc, "--games", "1", "--workers", "1", *args])
         assert r.exit_code in (1, 2) and says in r.output, (args, r.output)
         assert "Traceback" not in r.output
+    # balance --robust the same: a single trial (the defaults) tunes nothing, so it gives no verdict
+    r = CliRunner().invoke(cli, ["balance", sc, "--target", "german=50", "--robust", "--trials", "1"])
+    assert r.exit_code == 2 and "--trials" in r.output and "1 is not in the range 2<=x" in r.output, r.output
     # one backend or the other, named: never the local pool for an empty address, nor Dask silently
     # for --workers beside --scheduler (playtest, tune and balance alike)
     for cmd in (["playtest", sc], ["tune", sc, "--side", "german", "-o", str(tmp_path / "t.json")],
