@@ -808,9 +808,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--option needs --rules advanced")
     from benchmarks.ai_strength import select_scenarios
 
-    # the robust table covers every rule system whose heuristic takes settings (all three now); the
-    # balance sheet reads Iron Cross facts, so it plays Iron Cross scenarios only
-    paths = select_scenarios(ap, args.scenarios, other_systems=args.robust)
+    # the robust table (and the settings table of its studies) covers every rule system whose
+    # heuristic takes settings (all three now); the balance sheet reads Iron Cross facts, so it plays
+    # Iron Cross scenarios only
+    paths = select_scenarios(ap, args.scenarios, other_systems=args.robust or args.settings_table)
     if args.settings_table:
         if not args.storage:
             ap.error("--settings-table needs --storage DIR (the studies of a robust run)")
@@ -989,9 +990,18 @@ def print_settings_table(paths: dict, storage: str) -> int:
         print(f"error: {storage}: no study of these scenarios (a robust run with --storage keeps them there)",
               file=sys.stderr)
         return 1
-    print()
-    for line in settings_table(studies):
-        print(line)
+    # one table a rule system: the systems' settings differ (and so may a name's default)
+    from core.rule_system import for_scenario
+
+    by_system: dict[str, dict] = {}
+    for (side, num), st in studies.items():
+        by_system.setdefault(for_scenario(str(paths[num])).title, {})[(side, num)] = st
+    for title, group in by_system.items():
+        print()
+        if len(by_system) > 1:
+            print(f"{title}:")
+        for line in settings_table(group):
+            print(line)
     return 0
 
 

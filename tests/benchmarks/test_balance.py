@@ -299,6 +299,36 @@ def test_settings_table_lines_up_each_side_s_tuned_settings_by_scenario():
     assert balance.settings_table({}) == []
 
 
+def test_settings_table_is_one_table_a_rule_system(monkeypatch, tmp_path, capsys):
+    # Red Flags' and the 20 mm heuristic's settings share names (aggression, cover) but not their
+    # defaults: each system's studies get a table of their own, each row its system's default
+    import core.tuning as tuning
+    from core.tuning import StoredStudy
+
+    defaults = {"redflags_1": {"aggression": 2.5, "cover": 0.6}, "twentymm_1": {"aggression": 1.0, "cover": 0.25}}
+    for key in defaults:
+        for side in ("german", "russian"):
+            (tmp_path / f"{key}-{side}.optuna.db").write_text("")
+
+    def read(f):
+        key, side = Path(f).name.split(".")[0].rsplit("-", 1)
+        stem = {"redflags_1": "redflags_1_hill_j", "twentymm_1": "twentymm_1_village_counterattack"}[key]
+        return [StoredStudy(f"{stem}-{side}-heuristic", {"defaults": defaults[key], "games": 20}, 30,
+                            {"aggression": 3.0, "cover": 1.0}, 0.6, 0.4, False)]
+
+    monkeypatch.setattr(tuning, "read_studies", read)
+    from cli import tune_command
+
+    monkeypatch.setattr(tune_command, "study_files", lambda storage, path: (
+        lambda side: str(tmp_path / f"{Path(path).stem.split('_')[0]}_1-{side}.optuna.db")))
+    assert balance.main(["--settings-table", "--storage", str(tmp_path), "--scenarios", "redflags_1,twentymm_1"]) == 0
+    out = capsys.readouterr().out
+    rf = out.index("Red Flags and Iron Crosses")
+    tm = out.index("20 mm Russo-German War")
+    assert "| `aggression` (2.5) |" in out[rf:tm] and "| `cover` (0.6) |" in out[rf:tm]
+    assert "| `aggression` (1) |" in out[tm:] and "| `cover` (0.25) |" in out[tm:]
+
+
 def test_settings_table_reads_a_robust_run_s_studies_and_says_when_there_are_none(tmp_path, capsys):
     """No game is played: the studies come from the --storage DIR of a robust run; without it, or
     with a directory holding no study of the scenarios, the script says so and exits 1."""
