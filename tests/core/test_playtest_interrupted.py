@@ -135,15 +135,22 @@ def test_a_pool_left_open_at_exit_does_not_hold_the_process():
     assert r.returncode == 0 and "started" in r.stdout, r.stderr
 
 
-def test_json_that_cannot_be_written_after_a_finished_batch_goes_to_a_named_temporary_file(tmp_path):
+def test_json_that_cannot_be_written_after_a_finished_batch_goes_to_a_named_temporary_file(tmp_path, monkeypatch):
+    # a path below a file is refused before the games (tests/test_file_fuzz.py); a disk that fills
+    # while they are played is only found when the results are written
+    import maps.document_file
+
+    def full(path, text, *a, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(maps.document_file, "atomic_write_text", full)
     sc = short_scenario(tmp_path)
-    blocker = tmp_path / "a_file"
-    blocker.write_text("")
+    out = tmp_path / "r.json"
     res = CliRunner().invoke(cli, ["playtest", sc, "--games", "2", "--workers", "1", "--quiet",
-                                   "--json", str(blocker / "r.json"), *AI])
+                                   "--json", str(out), *AI])
     assert res.exit_code == 1
     line = [x for x in res.output.splitlines() if "cannot write" in x][0]
-    assert line.startswith(f"{blocker / 'r.json'}: cannot write: ") and "the results are in " in line
+    assert line.startswith(f"{out}: cannot write: No space left on device") and "the results are in " in line
     alt = Path(line.rsplit("the results are in ", 1)[1])
     try:
         doc = json.loads(alt.read_text())
