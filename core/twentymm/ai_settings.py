@@ -3,9 +3,9 @@
 Every number the heuristic carries that says *how* it plays, not what the rules are, as one named,
 range-checked field: chosen on the command line (``--ai german=heuristic:aggression=0.7`` or
 ``@settings.json``), searched by ``ironcross tune`` and by the robust balance verdict
-(``ironcross playtest --robust``). The defaults are the heuristic's long-standing values: a player
-with default settings plays exactly the games it always played (each setting multiplies a term by
-1.0 or stands where the same constant stood). Parsing, validation and error messages are the
+(``ironcross playtest --robust``). The defaults are the heuristic's long-standing values (each
+setting multiplies a term by 1.0 or stands where the same constant stood), except the defender's
+cover: ``defend_cover`` 4 (1 a step of better cover instead of 0.25), measured in paired games. Parsing, validation and error messages are the
 system-neutral ones of :mod:`core.behaviour_settings`; each field's meaning is also in
 ``docs/ai.md`` ("The 20 mm rules: behaviour settings").
 """
@@ -33,6 +33,9 @@ class TwentyMMSettings(BaseModel):
         "what a defender within 6 inches of an objective pays to move away from it"))
     cover: float = Field(0.25, ge=0.0, le=4.0, description=(
         "what a move gains per step of better ground cover at its end (none, soft, hard)"))
+    defend_cover: float = Field(4.0, ge=0.0, le=16.0, description=(
+        "for the defender: multiplier of cover (4 x 0.25 = 1 a step since paired games showed the "
+        "defender gains with it, docs/ai.md; the attacker keeps cover alone: more cost it its advance)"))
     vehicle_caution: float = Field(0.5, ge=0.0, le=4.0, description=(
         "what a vehicle's move pays per known enemy anti-tank gun, anti-tank rifle or panzerfaust "
         "within 10 inches of its end"))
@@ -50,6 +53,7 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
     "defend_aggression": (0.25, 4.0, True),
     "hold_objective": (0.0, 3.0, False),
     "cover": (0.0, 1.0, False),
+    "defend_cover": (0.5, 8.0, True),
     "vehicle_caution": (0.0, 2.0, False),
     "hidden_discipline": (0.0, 2.0, False),
     "assault_ratio": (1.0, 3.0, False),

@@ -180,7 +180,9 @@ class HeuristicPlayer:
                 if d0 <= 6 and d1 > d0:
                     s -= st.hold_objective
                 s += gain * 0.04 * (st.aggression * st.defend_aggression) if d0 > 8 else 0.0
-        s += (rank[there_c] - rank[here_c]) * st.cover
+        # a defender waits for the enemy in cover; an attacker that valued it so would stop advancing
+        defender = g.setup.attacker is not None and not attacker
+        s += (rank[there_c] - rank[here_c]) * (st.cover * st.defend_cover if defender else st.cover)
         if u.kind == "vehicle":
             foes = [e for e in g.living(other(side)) if g.on_table(e) and g.knows(u, e)]
             threat = [e for e in foes if (e.is_atg or e.at_rifle or e.panzerfaust) and g.table.distance(end, e.pos) < 10]

@@ -24,6 +24,7 @@ def test_the_defaults_are_the_heuristics_constants_and_the_search_space_lies_wit
     s = TwentyMMSettings()
     assert (s.aggression, s.defend_aggression, s.hold_objective, s.cover, s.vehicle_caution,
             s.hidden_discipline, s.assault_ratio, s.act_threshold) == (1.0, 1.0, 1.0, 0.25, 0.5, 0.8, 1.5, 0.05)
+    assert s.defend_cover * s.cover == 1.0  # the defender's cover: measured, docs/ai.md
     for name, (lo, hi, _log) in SEARCH_SPACE.items():
         f = TwentyMMSettings.model_fields[name]
         lo_f = next(m.ge for m in f.metadata if getattr(m, "ge", None) is not None)
@@ -77,6 +78,13 @@ def test_cover_and_hidden_discipline_price_where_a_move_ends(monkeypatch):
     assert _p(cover=1.0).move_value(g, "german", into_cover) == pytest.approx(2.0)
     assert _p().move_value(g, "german", into_open) == pytest.approx(-0.8)  # a hidden unit in the open
     assert _p(hidden_discipline=0.0).move_value(g, "german", into_open) == pytest.approx(0.0)
+    # the defender (the Russian here) weighs cover defend_cover times: 4 x 0.25 = 1 a step
+    g = game([inf("G", "german", (90.0, 10.0)), inf("R", "russian", (50.0, 60.0))])
+    monkeypatch.setattr(g, "ground_cover", lambda p: covered.get(tuple(p)))
+    into_cover = Move("R", ((60.0, 60.0),))
+    assert _p().move_value(g, "russian", into_cover) == pytest.approx(2.0)
+    assert _p(defend_cover=1.0).move_value(g, "russian", into_cover) == pytest.approx(0.5)
+    assert _p(cover=0.5).move_value(g, "russian", into_cover) == pytest.approx(4.0)
 
 
 def test_vehicle_caution_is_paid_per_known_antitank_weapon_near_the_end_of_a_move():
