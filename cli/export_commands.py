@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 
 from cli.output_file import OUTPUT_FILE
-
 from maps.document_file import DocumentError
 
 __all__ = ["export", "import_"]

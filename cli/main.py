@@ -139,9 +139,9 @@ def systems(as_json: bool) -> None:
 def _player_defaults(system) -> dict[str, dict[str, float]]:
     """{player: {setting: default}} of the system's players that take behaviour settings."""
     out = {}
+    if system.settings_space is None:
+        return out
     for player in system.players:
-        if system.settings_space is None:
-            break
         try:
             out[player] = dict(system.settings_space(player)[1])
         except KeyError:  # a player without settings

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import click
 
-from cli.output_file import OUTPUT_FILE
-
 from cli.main import MAX_GAMES, InputError, check_backend, cli, playable, refuse_other_sides_file
+from cli.output_file import OUTPUT_FILE
 
 __all__ = ["tune_cmd", "share_line", "robust_playtest", "robust_lines", "study_files", "kept_files", "eta_progress",
            "time_left_column"]

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, TypeVar
 from pydantic import BaseModel, ValidationError
 
 __all__ = ["SettingsError", "TUNED_FILE_KEYS", "settings_from_mapping", "load_settings_file", "parse_settings",
-           "settings_text", "canonical_text", "split_spec", "canonical_spec"]
+           "settings_text", "canonical_text", "split_spec", "canonical_spec", "spec_player"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -196,3 +196,22 @@ def canonical_spec(spec: str, takers: Mapping[str, Callable[[str], str]]) -> str
                          f"{'takes them' if len(names) == 1 else 'take them'})")
     text = canon(settings)
     return f"{name}:{text}" if text else name
+
+
+def spec_player(spec: str, seed: int, players: Mapping[str, Callable], models: Mapping[str, type[BaseModel]],
+                unknown: Callable[[str], Exception]):
+    """The player of ``spec`` (``NAME[:k=v,...]``) seeded ``seed``. ``players``: name -> its class,
+    called ``(seed)``, or ``(seed, settings)`` for a spec with settings; ``models``: the players
+    that take settings -> their settings model; ``unknown(name)``: the exception (the system's own
+    kind and words) for a name not in ``players``. Raises it, ValueError for settings given to a
+    player that takes none, :class:`SettingsError` for a bad setting."""
+    base, settings = split_spec(spec)
+    cls = players.get(base)
+    if cls is None:
+        raise unknown(base)
+    if not settings:
+        return cls(seed)
+    model = models.get(base)
+    if model is None:
+        raise ValueError(f"the AI player {base!r} takes no settings")
+    return cls(seed, parse_settings(model, settings))

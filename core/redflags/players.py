@@ -28,7 +28,7 @@ import functools
 import random
 from typing import Sequence
 
-from core.behaviour_settings import canonical_spec, canonical_text, parse_settings, split_spec
+from core.behaviour_settings import canonical_spec, canonical_text, spec_player
 from core.redflags.actions import (AirStep, Bomb, Contract, Debus, Embus, EndActivation, Extend, Fire, Limber, Move,
                                    Place, RemoveWire, Strafe, Unlimber)
 from core.redflags.ai_settings import RedFlagsSettings
@@ -535,9 +535,10 @@ DESCRIPTIONS = {
 }
 
 
-#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``): name ->
-#: the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
-SETTINGS_PLAYERS = {"heuristic": functools.partial(canonical_text, RedFlagsSettings)}
+#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``) -> their model
+SETTINGS_MODELS = {"heuristic": RedFlagsSettings}
+#: the same players -> the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
+SETTINGS_PLAYERS = {name: functools.partial(canonical_text, m) for name, m in SETTINGS_MODELS.items()}
 
 
 def canonical_settings(spec: str) -> str:
@@ -548,16 +549,10 @@ def canonical_settings(spec: str) -> str:
     return canonical_spec(spec, SETTINGS_PLAYERS)
 
 
-def make_player(name: str, seed: int):
-    """The player ``name`` seeded ``seed``: a spec ``NAME[:k=v,...]`` whose settings go to the
+def make_player(spec: str, seed: int):
+    """The player of ``spec`` seeded ``seed``: ``NAME[:k=v,...]`` whose settings go to the
     heuristic (:class:`core.redflags.ai_settings.RedFlagsSettings`). Raises KeyError naming the
     known players, ValueError (:class:`core.behaviour_settings.SettingsError`) for settings a
     player does not take or a bad setting."""
-    base, settings = split_spec(name)
-    if base not in PLAYERS:
-        raise KeyError(f"unknown Red Flags player {base!r}; known: {', '.join(sorted(PLAYERS))}")
-    if not settings:
-        return PLAYERS[base](seed)
-    if base not in SETTINGS_PLAYERS:
-        raise ValueError(f"the AI player {base!r} takes no settings")
-    return HeuristicPlayer(seed, parse_settings(RedFlagsSettings, settings))
+    return spec_player(spec, seed, PLAYERS, SETTINGS_MODELS, lambda base: KeyError(
+        f"unknown Red Flags player {base!r}; known: {', '.join(sorted(PLAYERS))}"))

@@ -11,7 +11,7 @@ import functools
 import random
 from itertools import product
 
-from core.behaviour_settings import canonical_spec, canonical_text, parse_settings, split_spec
+from core.behaviour_settings import canonical_spec, canonical_text, spec_player
 from core.twentymm import tables
 from core.twentymm.ai_settings import TwentyMMSettings
 from core.twentymm.actions import Assault, EndTurn, Fire, IndirectFire, Move, Special
@@ -55,7 +55,7 @@ class HeuristicPlayer:
 
     def __init__(self, seed: int = 0, settings: TwentyMMSettings | None = None):
         self.rng = random.Random(seed)
-        #: how it plays (:class:`core.twentymm.ai_settings.TwentyMMSettings`; default = the original values)
+        #: how it plays (:class:`core.twentymm.ai_settings.TwentyMMSettings`; docs/ai.md has the defaults)
         self.settings = settings if settings is not None else TwentyMMSettings()
 
     def choose(self, view, side, actions):
@@ -198,9 +198,10 @@ class HeuristicPlayer:
 PLAYERS = {"random": RandomPlayer, "heuristic": HeuristicPlayer}
 
 
-#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``): name ->
-#: the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
-SETTINGS_PLAYERS = {"heuristic": functools.partial(canonical_text, TwentyMMSettings)}
+#: the players whose behaviour takes settings (``--ai german=heuristic:aggression=0.7``) -> their model
+SETTINGS_MODELS = {"heuristic": TwentyMMSettings}
+#: the same players -> the settings' canonical text of a ``k=v,...``/``@FILE`` text (raises ValueError)
+SETTINGS_PLAYERS = {name: functools.partial(canonical_text, m) for name, m in SETTINGS_MODELS.items()}
 
 
 def canonical_settings(spec: str) -> str:
@@ -215,12 +216,5 @@ def make_player(spec: str, seed: int):
     """The player of ``spec`` (``NAME[:k=v,...]``, settings for the heuristic,
     :class:`core.twentymm.ai_settings.TwentyMMSettings`) seeded ``seed``. Raises ValueError naming
     the known players for an unknown name, or the bad setting."""
-    base, settings = split_spec(spec)
-    cls = PLAYERS.get(base)
-    if cls is None:
-        raise ValueError(f"unknown 20 mm player {base!r}; known: {', '.join(PLAYERS)}")
-    if not settings:
-        return cls(seed)
-    if base not in SETTINGS_PLAYERS:
-        raise ValueError(f"the AI player {base!r} takes no settings")
-    return HeuristicPlayer(seed, parse_settings(TwentyMMSettings, settings))
+    return spec_player(spec, seed, PLAYERS, SETTINGS_MODELS, lambda base: ValueError(
+        f"unknown 20 mm player {base!r}; known: {', '.join(PLAYERS)}"))
