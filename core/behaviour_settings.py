@@ -18,7 +18,8 @@ from typing import Any, Callable, Mapping, TypeVar
 from pydantic import BaseModel, ValidationError
 
 __all__ = ["SettingsError", "TUNED_FILE_KEYS", "settings_from_mapping", "load_settings_file", "parse_settings",
-           "settings_text", "canonical_text", "split_spec", "canonical_spec", "spec_player"]
+           "settings_text", "canonical_text", "split_spec", "canonical_spec", "spec_player", "stored_specs",
+           "with_stored", "stored_problems"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -215,3 +216,44 @@ def spec_player(spec: str, seed: int, players: Mapping[str, Callable], models: M
     if model is None:
         raise ValueError(f"the AI player {base!r} takes no settings")
     return cls(seed, parse_settings(model, settings))
+
+
+# ------------------------------------------------------------------ settings a scenario stores
+def stored_specs(blocks: Mapping[str, Any] | None) -> dict[str, str]:
+    """side -> player spec ``NAME:k=v,...`` of the behaviour settings a scenario stores per side
+    (its ``ai_settings``: side -> a block with ``player`` and ``settings``,
+    :class:`scenarios.model.AISettingsBlock`); sides whose block changes no setting are left out.
+    Values are written with ``repr`` so the spec parses back to the same numbers."""
+    out = {}
+    for side, block in (blocks or {}).items():
+        if block.settings:
+            out[side] = block.player + ":" + ",".join(f"{k}={v!r}" for k, v in block.settings.items())
+    return out
+
+
+def with_stored(ai: Mapping[str, str], stored: Mapping[str, str]) -> dict[str, str]:
+    """``ai`` (side -> player spec) where a side names the bare player the scenario stores settings
+    for (``stored``, :func:`stored_specs`) taking those settings; a spec with settings of its own
+    (the command line's) wins over the stored ones, and another player ignores them."""
+    return {side: stored[side] if side in stored and split_spec(stored[side])[0] == spec.strip() else spec
+            for side, spec in ai.items()}
+
+
+def stored_problems(blocks: Mapping[str, Any] | None, players: Mapping[str, Any],
+                    canonical: Callable[[str], str]) -> list[tuple[str, str]]:
+    """(JSON path, problem) for each stored block whose player the rule system does not know
+    (``players``: its player names) or whose settings that player refuses (``canonical``: the
+    system's spec checker, raising ValueError), checked as a game would use them: a stored player
+    nobody knows would otherwise never apply, silently."""
+    out = []
+    for side, block in (blocks or {}).items():
+        if block.player not in players:
+            out.append((f"$.ai_settings.{side}.player",
+                        f"unknown AI player {block.player!r}; known: {', '.join(sorted(players))}"))
+    for side, spec in stored_specs(blocks).items():
+        if split_spec(spec)[0] in players:
+            try:
+                canonical(spec)
+            except ValueError as e:
+                out.append((f"$.ai_settings.{side}.settings", str(e)))
+    return out

@@ -79,11 +79,9 @@ def load_setup(path, seed: int, fixed: dict | None = None):
 def stored_ai(sc) -> dict[str, str]:
     """side -> player spec ``NAME:k=v,...`` of the behaviour settings the scenario stores for that
     side (``ai_settings``; docs/ai.md); sides without settings are left out."""
-    out = {}
-    for side, block in (getattr(sc, "ai_settings", None) or {}).items():
-        if block.settings:
-            out[side] = block.player + ":" + ",".join(f"{k}={v!r}" for k, v in block.settings.items())
-    return out
+    from core.behaviour_settings import stored_specs
+
+    return stored_specs(getattr(sc, "ai_settings", None))
 
 
 def _blunder_kinds() -> dict[str, str]:
@@ -189,10 +187,10 @@ def make_players(setup, ai: Mapping[str, str], seed: int) -> dict:
     from core.ironcross.fixed_setup_player import FixedSetupPlayer
     from core.ironcross.players import make_player
 
-    stored = getattr(setup, "ai_settings", None) or {}
+    from core.behaviour_settings import with_stored
+
     # a bare player name takes the settings the scenario stores for that side and player (if any)
-    spec = {side: stored[side] if side in stored and stored[side].split(":")[0] == ai[side] else ai[side]
-            for side in ai}
+    spec = with_stored(ai, getattr(setup, "ai_settings", None) or {})
     players = {side: make_player(spec[side], derive_seed(seed, 1 if side == "german" else 2)) for side in ai}
     if getattr(setup, "fixed", None):
         players = {side: FixedSetupPlayer(p, setup.fixed, side) for side, p in players.items()}
@@ -424,18 +422,11 @@ def ai_settings_problems(path: str, sc) -> None:
     use them: a known AI player, and settings it takes, each known and in range
     (:func:`core.ironcross.players.canonical_settings`). Raises ``DocumentError`` naming the file
     and ``$.ai_settings.SIDE...`` (a stored player nobody knows would silently never apply)."""
+    from core.behaviour_settings import stored_problems
     from core.ironcross.players import PLAYERS, canonical_settings
     from maps.document_file import DocumentError, Problem
 
-    problems = [Problem(f"$.ai_settings.{side}.player", f"unknown AI player {block.player!r}; known: "
-                        f"{', '.join(sorted(PLAYERS))}")
-                for side, block in (sc.ai_settings or {}).items() if block.player not in PLAYERS]
-    for side, spec in stored_ai(sc).items():
-        if spec.split(":")[0] in PLAYERS:
-            try:
-                canonical_settings(spec)
-            except ValueError as e:
-                problems.append(Problem(f"$.ai_settings.{side}.settings", str(e)))
+    problems = [Problem(where, what) for where, what in stored_problems(sc.ai_settings, PLAYERS, canonical_settings)]
     if problems:
         raise DocumentError(path, problems)
 

@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from maps.json_file import json_tuple
+from scenarios.model import AISettingsBlock
 
 from core.redflags.roster import Roster, RosterEntry, shipped_roster
 from core.rule_system import ScenarioError
@@ -177,6 +178,9 @@ class Scenario(_Strict):
     fortifications: Fortifications = Field(default_factory=Fortifications)
     victory: Victory
     notes: list[str] = Field(default_factory=list)
+    #: the behaviour settings of each side's AI, with their provenance (docs/ai.md, "Behaviour
+    #: settings"): a side played by the bare player they are for takes them
+    ai_settings: dict[Side, AISettingsBlock] | None = None
 
     def side(self, s: str) -> SideSpec:
         return self.german if s == "german" else self.russian
@@ -235,7 +239,11 @@ def load_map_cached(path: Path) -> HexMap:
 def check_scenario(sc: Scenario, path: str | os.PathLike[str] | None) -> tuple[list[Problem], HexMap | None, Roster | None]:
     """Every problem of a parsed scenario (map, section, hexes, roster types, cards, tows, aircraft,
     victory), with the map and roster when they load."""
-    problems: list[Problem] = []
+    from core.behaviour_settings import stored_problems
+    from core.redflags.players import PLAYERS, canonical_settings
+
+    problems: list[Problem] = [Problem(where, what) for where, what in
+                               stored_problems(sc.ai_settings, PLAYERS, canonical_settings)]
     hexmap = None
     try:
         hexmap = load_map_cached(map_path(sc, path))

@@ -38,10 +38,13 @@ def new_game(setup: Setup, seed: int, rules: str = "standard", options: tuple[st
 def make_players(setup: Setup, ai: Mapping[str, str], seed: int) -> dict[str, Any]:
     """``{side: player}`` for ``ai`` = ``{side: "random" | "heuristic[:k=v,...]"}`` (behaviour settings
     after the colon, :mod:`core.redflags.ai_settings`); the German player is seeded
-    ``derive_seed(seed, 1)``, the Russian ``derive_seed(seed, 2)``. Raises KeyError for an unknown
+    ``derive_seed(seed, 1)``, the Russian ``derive_seed(seed, 2)``. A side named by the bare player
+    the scenario stores settings for (``ai_settings``) takes them. Raises KeyError for an unknown
     name, ValueError for a bad setting."""
-    return {side: make_player(ai.get(side, "heuristic"), derive_seed(seed, 1 if side == "german" else 2))
-            for side in SIDES}
+    from core.behaviour_settings import stored_specs, with_stored
+
+    spec = with_stored({side: ai.get(side, "heuristic") for side in SIDES}, stored_specs(setup.scenario.ai_settings))
+    return {side: make_player(spec[side], derive_seed(seed, 1 if side == "german" else 2)) for side in SIDES}
 
 
 def view(game: Game, side: str) -> PlayerView:

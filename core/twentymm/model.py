@@ -203,7 +203,8 @@ class Setup:
     """One game's set-up: the ``table``, the ``units`` at their start (hidden ones flagged), the
     ``first_side``, the number of Game ``turns``, ``objectives`` (dicts name/point/radius), the
     ``attacker`` (who must hold every objective at the end to win; the other side wins otherwise),
-    the scenario ``name`` and ``path``."""
+    the scenario ``name`` and ``path``, and ``ai_settings``: side -> the player spec
+    (``heuristic:k=v,...``) the scenario stores for that side."""
 
     table: TableMap
     units: list[Unit]
@@ -213,3 +214,5 @@ class Setup:
     attacker: str = "german"
     name: str = ""
     path: str = ""
+    #: side -> player spec of the behaviour settings the scenario stores (``ai_settings``)
+    ai_settings: dict = field(default_factory=dict)

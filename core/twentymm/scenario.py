@@ -8,7 +8,9 @@ Shape (``format`` "twentymm-scenario", ``version`` 1)::
      "snow": false, "turns": 12, "first_side": "german", "attacker": "german",
      "objectives": [{"name": ..., "hex": "4307" | "at": [x, y], "radius": 4.0}],
      "german": [UNIT, ...], "russian": [UNIT, ...],
-     "setup_areas": {"german": [[x, y], ...]}}   # optional: where each side sets up (inches)
+     "setup_areas": {"german": [[x, y], ...]},   # optional: where each side sets up (inches)
+     "ai_settings": {"german": {"player": "heuristic", "settings": {...}, "provenance": ..., "by": ...}}}
+                              # optional: each side's AI behaviour settings (docs/ai.md)
 
     UNIT: {"id", "type": section|command|foo|hmg|lmg|mortar_light|mortar_medium|mortar_heavy|atg|
            vehicle|battery, "hex" | "at" (inches), "facing" (degrees, 0 = +x), "men", "smg", "lmg",
@@ -32,7 +34,9 @@ from maps.document_file import DocumentError, Problem, load_document
 from maps.json_file import json_tuple
 from maps.hexgrid import parse_hex_id
 from maps.table_map import TableMap
+from scenarios.model import AISettingsBlock
 
+from core.behaviour_settings import stored_specs
 from core.twentymm import tables
 from core.twentymm.model import Setup, Unit
 
@@ -153,10 +157,16 @@ class Scenario(_M):
     #: Setup ("determined by the scenario"): where each side may set up, a polygon in table inches
     #: per side (``{"german": [[x, y], ...]}``); a side without one sets up anywhere on the table
     setup_areas: dict[Literal["german", "russian"], list[XY]] = {}
+    #: the behaviour settings of each side's AI, with their provenance (docs/ai.md, "Behaviour
+    #: settings"): a side played by the bare player they are for takes them
+    ai_settings: dict[Literal["german", "russian"], AISettingsBlock] | None = None
 
 
 def _checks(doc: Scenario) -> list[Problem]:
-    out = []
+    from core.behaviour_settings import stored_problems
+    from core.twentymm.players import PLAYERS, canonical_settings
+
+    out = [Problem(where, what) for where, what in stored_problems(doc.ai_settings, PLAYERS, canonical_settings)]
     ids = {}
     for side in ("german", "russian"):
         for i, u in enumerate(getattr(doc, side)):
@@ -268,7 +278,7 @@ def build_setup(path, doc: Scenario, table: TableMap) -> Setup:
     objectives = [{"name": o.name, "point": list(table.hex_centre(o.hex) if o.hex else o.at), "radius": o.radius}
                   for o in doc.objectives]
     return Setup(table=table, units=units, first_side=doc.first_side, turns=doc.turns, objectives=objectives,
-                 attacker=doc.attacker, name=doc.title, path=str(path))
+                 attacker=doc.attacker, name=doc.title, path=str(path), ai_settings=stored_specs(doc.ai_settings))
 
 
 def load_setup(path, seed: int = 0, fixed=None) -> Setup:

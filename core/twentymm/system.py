@@ -49,10 +49,13 @@ def new_game(setup, seed: int = 0, rules=None, options=None) -> Game:
 
 def make_players(setup, ai, seed: int) -> dict:
     """``{side: player}`` for ``ai`` = ``{side: "random" | "heuristic[:k=v,...]"}`` (behaviour settings
-    after the colon, :mod:`core.twentymm.ai_settings`), seeded from ``seed``. Raises ValueError
+    after the colon, :mod:`core.twentymm.ai_settings`), seeded from ``seed``. A side named by the
+    bare player the scenario stores settings for (``ai_settings``) takes them. Raises ValueError
     naming an unknown player or a bad setting."""
-    return {side: make_player(ai.get(side, "heuristic"), random.Random(f"{seed}:{side}").randrange(2**31))
-            for side in SIDES}
+    from core.behaviour_settings import with_stored
+
+    spec = with_stored({side: ai.get(side, "heuristic") for side in SIDES}, getattr(setup, "ai_settings", None) or {})
+    return {side: make_player(spec[side], random.Random(f"{seed}:{side}").randrange(2**31)) for side in SIDES}
 
 
 def _settings_space(player: str) -> tuple[dict, dict]:

@@ -181,6 +181,52 @@ def test_a_scenario_stores_settings_per_side_with_provenance(tmp_path):
         assert f"$.ai_settings.german.settings.aggression: a setting's value must be a number, {said}" in r.output
 
 
+@pytest.mark.parametrize("system_key, path, default", [
+    ("redflags", "scenarios/data/redflags_1_hill_j.json", "core.redflags.ai_settings:RedFlagsSettings"),
+    ("twentymm", "scenarios/data/twentymm_1_village_counterattack.json", "core.twentymm.ai_settings:TwentyMMSettings"),
+])
+def test_the_other_systems_scenarios_store_settings_per_side_too(tmp_path, system_key, path, default):
+    """Red Flags and 20 mm scenarios hold the same ``ai_settings`` block, applied and checked as
+    Iron Cross's: the bare player takes them, the command line's settings win, and a bad value or
+    an unknown player is named by validate and playtest."""
+    import importlib
+
+    from core import rule_system
+
+    system = rule_system.get(system_key)
+    module, _, name = default.partition(":")
+    model = getattr(importlib.import_module(module), name)
+    data = json.loads(open(path, encoding="utf-8").read())
+    data["map"]["file"] = str((Path(path).parent / data["map"]["file"]).resolve())  # the copy lives elsewhere
+    data["ai_settings"] = {"russian": {"player": "heuristic", "settings": {"cover": 0.5},
+                                       "provenance": "tuned", "by": "ironcross tune s --side russian"}}
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps(data))
+    setup = system.load_setup(str(p), 1, None)
+    players = system.make_players(setup, {"german": "heuristic", "russian": "heuristic"}, 1)
+    assert players["russian"].settings.cover == 0.5 and players["german"].settings == model()
+    players = system.make_players(setup, {"german": "heuristic", "russian": "heuristic:cover=0.75"}, 1)
+    assert players["russian"].settings.cover == 0.75
+    assert not hasattr(system.make_players(setup, {"russian": "random"}, 1)["russian"], "settings")
+    r = CliRunner().invoke(cli, ["validate", str(p)])
+    assert r.exit_code == 0, r.output
+    data["ai_settings"]["russian"]["settings"] = {"cover": 40}
+    p.write_text(json.dumps(data))
+    for cmd in (["validate", str(p)], ["playtest", str(p), "--games", "1", "--quiet"]):
+        r = CliRunner().invoke(cli, cmd)
+        assert r.exit_code == 1 and "ai_settings.russian" in r.output and "setting 'cover' = 40" in r.output, r.output
+        assert "Traceback" not in r.output
+    data["ai_settings"]["russian"] = {"player": "skynet"}
+    p.write_text(json.dumps(data))
+    for cmd in (["validate", str(p)], ["playtest", str(p), "--games", "1", "--quiet"]):
+        r = CliRunner().invoke(cli, cmd)
+        assert r.exit_code == 1 and "ai_settings.russian.player: unknown AI player 'skynet'" in r.output, r.output
+    data["ai_settings"]["russian"] = {"player": "heuristic", "settings": {"cover": "abc"}}
+    p.write_text(json.dumps(data))
+    r = CliRunner().invoke(cli, ["validate", str(p)])
+    assert r.exit_code == 1 and "$.ai_settings.russian.settings.cover: a setting's value must be a number" in r.output
+
+
 def _mg_duel():
     """A German MMG in the Support Fire Phase with a Russian squad in the open 4 hexes off."""
     m = make_map(cols=(10, 20), rows=(1, 12))
