@@ -16,8 +16,10 @@ Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --ga
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
 docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently;
-for a scenario file of another rule system (Red Flags, 20 mm) only ``--variant``, in that system's settings::
+for a scenario file of another rule system, its own kinds (Red Flags: ``SYSTEM_VARIANTS``) or, for a
+system without kinds (the 20 mm rules), only ``--variant``, in that system's settings::
 
+     .venv/bin/python benchmarks/blunder_cost.py --scenario scenarios/data/redflags_1_hill_j.json --side both --games 200
      .venv/bin/python benchmarks/blunder_cost.py --scenario scenarios/data/redflags_1_hill_j.json --side both --variant hold_objective=2
 """
 
@@ -39,17 +41,28 @@ from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, wilson_interval  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
 
-#: kind -> the settings of a variant that avoids it (core/ironcross/ai/settings.py)
-VARIANTS: dict[str, str] = {
-    "intensive_fire_burnout": "intensive_fire_cost=1000.0",
-    "hidden_revealed_by_own_move": "hidden_discipline=5.0",
-    "halted_in_open_under_mg": "open_stack_caution=1.0",
-    "lone_assault_failed": "assault_ratio_last_turn=1.3",
-    "objective_abandoned": "hold_objective=3.0,defend_hold_objective=3.0",
-    "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",
-    "poor_target": "poor_target_ratio=0.5",
-    "known_minefield_reentered": "mine_caution=1",
+#: rule system -> kind -> the settings of a variant that avoids it (each system's heuristic settings:
+#: core/ironcross/ai/settings.py, core/redflags/ai_settings.py); a system without kinds here (the
+#: 20 mm rules) measures --variant only
+SYSTEM_VARIANTS: dict[str, dict[str, str]] = {
+    "ironcross": {
+        "intensive_fire_burnout": "intensive_fire_cost=1000.0",
+        "hidden_revealed_by_own_move": "hidden_discipline=5.0",
+        "halted_in_open_under_mg": "open_stack_caution=1.0",
+        "lone_assault_failed": "assault_ratio_last_turn=1.3",
+        "objective_abandoned": "hold_objective=3.0,defend_hold_objective=3.0",
+        "decisive_enemy_unattacked": "end_game_concentration_per_enemy=6.0,objective_target_factor_last_turn=8.0",
+        "poor_target": "poor_target_ratio=0.5",
+        "known_minefield_reentered": "mine_caution=1",
+    },
+    "redflags": {
+        "hit_together": "crowd_cost=4.0,setup_crowd_cost=4.0",
+        "dug_in_left": "dug_in_stay=4.0",
+        "objective_abandoned": "hold_objective=4.0",
+    },
 }
+#: Iron Cross's (the shipped scenarios by number)
+VARIANTS: dict[str, str] = SYSTEM_VARIANTS["ironcross"]
 
 
 def _per_game(results, side: str, kind: str) -> float:
@@ -81,11 +94,12 @@ def _differ(base, var) -> int:
 
 
 def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str, str],
-               blunder_kinds=tuple(VARIANTS), finish: bool = True) -> None:
+               blunder_kinds=tuple(VARIANTS), finish: bool = True, variants: dict[str, str] = VARIANTS) -> None:
     """Print ``side``'s rows: its default share, each kind's variant and each ``--variant`` against
     the same default batch ``base`` (the other side unchanged); ``blunder_kinds``: the kinds the
     scenario's rule system reports, counted before and after each ``--variant``; ``finish``: print
-    the "no finish" evidence (Iron Cross's runner counts the units left on the objectives)."""
+    the "no finish" evidence (Iron Cross's runner counts the units left on the objectives);
+    ``variants``: the system's kind -> settings that avoid it."""
     print(f"default: {side} wins {_share(base, side)}" + (f"; {_finish(base, side)}" if finish else ""))
     if kinds:
         print(f"{'kind':30s} {'a game: default':>15s} {'variant':>8s}  {'variant wins':24s} change, points [95 %]")
@@ -95,13 +109,13 @@ def _side_rows(path: str, args, base, side: str, kinds: list[str], ai: dict[str,
             # nothing to avoid: the kind costs the side nothing in these games (a variant batch would
             # only measure what its settings change elsewhere, which --variant does)
             print(f"{kind:30s} {committed:15.2f} {'-':>8s}  {'not played: never committed':24s} "
-                  f"({VARIANTS[kind]})", flush=True)
+                  f"({variants[kind]})", flush=True)
             continue
-        spec = f"heuristic:{VARIANTS[kind]}"
+        spec = f"heuristic:{variants[kind]}"
         var = run_batch(path, args.games, args.seed, {**ai, side: spec}, workers=args.workers)
         g, lo, hi = paired_gain(base, var, side)
         print(f"{kind:30s} {committed:15.2f} {_per_game(var, side, kind):8.2f}  "
-              f"{_share(var, side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({VARIANTS[kind]}; "
+              f"{_share(var, side):24s} {g:+.1f} [{lo:+.1f}, {hi:+.1f}]   ({variants[kind]}; "
               f"{_differ(base, var)} games differ)", flush=True)
     for text in args.variant:
         var = run_batch(path, args.games, args.seed, {**ai, side: f"heuristic:{text}"}, workers=args.workers)
@@ -154,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default="1",
                     help="shipped Iron Cross scenario number, or a scenario file of any rule system whose "
-                         "heuristic takes settings (another system's: --variant only) (default 1)")
+                         "heuristic takes settings (one without blunder kinds: --variant only) (default 1)")
     ap.add_argument("--side", choices=("german", "russian", "both"), default="german",
                     help="the side that plays the variants (both: each in turn, against one default batch)")
     ap.add_argument("--games", type=positive_int, default=40, help="games a batch (default 40)")
@@ -169,20 +183,21 @@ def main(argv: list[str] | None = None) -> int:
                          "nothing to avoid)")
     args = ap.parse_args(argv)
     path, name, system = _scenario(ap, args.scenario, scenario_paths())
-    if system.name != "ironcross":
-        # the blunder kinds' variants are Iron Cross settings: another system measures --variant only
+    variants = SYSTEM_VARIANTS.get(system.name, {})
+    if not variants:
+        # no blunder kinds with variants: this system measures --variant only
         if args.kinds:
-            ap.error(f"--kinds: the blunder kinds' variants are Iron Cross's; a {system.title} scenario "
+            ap.error(f"--kinds: {system.title} has no blunder kinds with variants; its scenario "
                      "measures --variant SETTINGS")
         if not args.variant:
             ap.error(f"--variant SETTINGS is needed for a {system.title} scenario (its heuristic's settings)")
         args.kinds = ""
     if args.kinds is None:
-        args.kinds = "" if args.variant else ",".join(VARIANTS)
+        args.kinds = "" if args.variant else ",".join(variants)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in VARIANTS]
+    bad = [k for k in kinds if k not in variants]
     if bad:
-        ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
+        ap.error(f"unknown kind(s) {', '.join(bad)}; known: {', '.join(variants)}")
     for text in args.variant:
         if not text.strip():
             ap.error("--variant: empty (give the settings that differ from the defaults, e.g. aggression=2)")
@@ -196,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{name}, {args.side}, {args.games} paired games, seed {args.seed}; yardstick {ys:.2f} s; "
           f"median game {per:.2f} s = {per / ys:.1f} yardsticks")
     for side in sides:  # one default batch serves both sides: each variant changes one side only
-        _side_rows(path, args, base, side, kinds, ai, tuple(system.blunder_kinds), system.name == "ironcross")
+        _side_rows(path, args, base, side, kinds, ai, tuple(system.blunder_kinds), system.name == "ironcross",
+                   variants)
     total = time.perf_counter() - t0
     print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
     return 0

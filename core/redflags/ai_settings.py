@@ -49,6 +49,9 @@ class RedFlagsSettings(BaseModel):
     crowd_cost: float = Field(0.4, ge=0.0, le=4.0, description=(
         "unit values a move pays per other own unit (commanders aside) in the hex it enters "
         "(artillery hits every unit of a hex)"))
+    setup_crowd_cost: float = Field(0.5, ge=0.0, le=4.0, description=(
+        "unit values a set-up hex pays per own unit (commanders aside) already placed in it (artillery "
+        "hits every unit of a hex)"))
     # -- fire -----------------------------------------------------------------------------------
     return_fire_caution: float = Field(0.7, ge=0.0, le=4.0, description=(
         "weight of the return fire a shot invites (the target's expected fire back, halved when the "

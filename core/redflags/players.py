@@ -486,7 +486,7 @@ class HeuristicPlayer:
         v = self._v
         val = self.posval(u, h, True)
         crowd = sum(1 for f in self.friends if h in f.hexes and f.kind != "commander")
-        val -= 0.5 * crowd
+        val -= self.settings.setup_crowd_cost * crowd
         if not self.attacker:
             if u.kind in COMBAT_KINDS and u.kind != "artillery":
                 val += 0.1 * self._field_of_fire(u, h)

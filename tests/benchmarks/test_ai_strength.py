@@ -17,6 +17,7 @@ from tests.benchmarks.scripts import load_script
 
 strength = load_script("ai_strength")
 RF = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "redflags_1_hill_j.json"
+TM = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "twentymm_1_village_counterattack.json"
 
 
 def _fake_batch(calls):
@@ -51,9 +52,12 @@ def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
     # --scenario: a shipped number or a scenario file, anything else named; another system's file
     # measures only --variant, in its own settings
     ("blunder_cost", ["--scenario", "9", "--games", "1"], "no shipped scenario 9"),
-    ("blunder_cost", ["--scenario", str(RF), "--games", "1"], "--variant SETTINGS is needed for a Red Flags"),
-    ("blunder_cost", ["--scenario", str(RF), "--kinds", "poor_target", "--variant", "cover=1"],
-     "the blunder kinds' variants are Iron Cross's"),
+    ("blunder_cost", ["--scenario", str(TM), "--games", "1"], "--variant SETTINGS is needed for a 20 mm"),
+    ("blunder_cost", ["--scenario", str(TM), "--kinds", "poor_target", "--variant", "cover=1"],
+     "has no blunder kinds with variants"),
+    # Red Flags has kinds of its own: an Iron Cross kind is unknown there, named with the known ones
+    ("blunder_cost", ["--scenario", str(RF), "--kinds", "poor_target"],
+     "unknown kind(s) poor_target; known: hit_together, dug_in_left, objective_abandoned"),
     ("blunder_cost", ["--scenario", str(RF), "--variant", "fire_threshold=0.1"], "unknown setting 'fire_threshold'"),
     ("blunder_cost", ["--scenario", "1", "--variant", " "], "--variant: empty"),
     ("blunder_cost", ["--scenario", "no/such.json", "--games", "1"], "no/such.json"),
@@ -82,15 +86,23 @@ def test_blunder_cost_measures_a_settings_variant_of_another_rule_systems_heuris
     cost = load_script("blunder_cost")
     calls = []
     monkeypatch.setattr(cost, "run_batch", _fake_batch(calls))
-    assert cost.main(["--scenario", str(RF), "--side", "both", "--games", "2", "--workers", "1",
+    assert cost.main(["--scenario", str(TM), "--side", "both", "--games", "2", "--workers", "1",
                       "--variant", "hold_objective=2"]) == 0
-    assert calls == [("redflags_1_hill_j", {"german": "heuristic", "russian": "heuristic"}),
-                     ("redflags_1_hill_j", {"german": "heuristic:hold_objective=2", "russian": "heuristic"}),
-                     ("redflags_1_hill_j", {"german": "heuristic", "russian": "heuristic:hold_objective=2"})]
+    stem = "twentymm_1_village_counterattack"
+    assert calls == [(stem, {"german": "heuristic", "russian": "heuristic"}),
+                     (stem, {"german": "heuristic:hold_objective=2", "russian": "heuristic"}),
+                     (stem, {"german": "heuristic", "russian": "heuristic:hold_objective=2"})]
     out = capsys.readouterr().out
     assert "variant hold_objective=2: german wins" in out and "variant hold_objective=2: russian wins" in out
-    assert "blunders a game" not in out  # Red Flags reports no blunder kinds
+    assert "blunders a game" not in out  # the 20 mm rules report no blunder kinds
     assert "enemy units there" not in out and "kind " not in out  # nor Iron Cross's "no finish" count
+    # Red Flags reports its own kinds: a variant's blunder table names them (and no "no finish")
+    calls.clear()
+    assert cost.main(["--scenario", str(RF), "--side", "german", "--games", "2", "--workers", "1",
+                      "--variant", "hold_objective=2"]) == 0
+    out = capsys.readouterr().out
+    assert "german blunders a game, default -> variant: hit_together 0.00 -> 0.00; dug_in_left" in out
+    assert "enemy units there" not in out
 
 
 def test_blunder_cost_plays_one_default_batch_for_both_sides_and_skips_kinds_never_committed(monkeypatch, capsys):

@@ -138,6 +138,17 @@ def test_crowd_cost_and_fire_position_price_a_move(tmp_path):
     assert eager.move_score(u, "3612", False) - base.move_score(u, "3612", False) == pytest.approx(2 * gain)
 
 
+def test_setup_crowd_cost_prices_a_set_up_hex_per_own_unit_placed_in_it(tmp_path):
+    g = _game(tmp_path, {"G": "3003", "H": "3004", "R1": "3614"})
+    base, v = _primed(g, "german")
+    u = v.unit("G")
+    assert base.settings.setup_crowd_cost == 0.5
+    spread = _primed(g, "german", setup_crowd_cost=2.0)[0]
+    # H stands in 3004: one own unit there; 3005 holds none
+    assert base.place_score(u, "3004") - spread.place_score(u, "3004") == pytest.approx(1.5)
+    assert base.place_score(u, "3005") == pytest.approx(spread.place_score(u, "3005"))
+
+
 def test_return_fire_caution_and_charge_cost_price_a_shot(tmp_path):
     g = _game(tmp_path, {"G": "3612", "H": "3003", "R1": "3614"})
     base, v = _primed(g, "german")
