@@ -28,7 +28,7 @@ KINDS: dict[str, str] = {
     "hit_together": "one artillery or bombing attack (general.artillery_hits: a hit on one unit in the hex is a "
                     "hit on every unit in it) hit two or more own combat units standing in one hex (commanders, "
                     "observers and transports aside)",
-    "dug_in_left": f"an own unit that set up dug in (r.setup) left it by its own move, extension or contraction "
+    "dug_in_left": f"an own combat unit that set up dug in (r.setup) left it by its own move, extension or contraction "
                    f"while an enemy ground combat unit stood within {NEAR} hexes of it",
     "objective_abandoned": f"a move leaves an objective hex the side's combat units stood in without any (r.control: "
                            f"the enemy takes it by standing in it alone) while an enemy ground combat unit stood "
@@ -83,7 +83,7 @@ class BlunderWatch:
             return
         units = game.units.values()
         self._enemies = [u for u in units if u.side != side and _combat(u)]
-        self._dug_in = {u.uid: tuple(u.hexes) for u in units if u.side == side and u.dug_in and u.on_map}
+        self._dug_in = {u.uid: tuple(u.hexes) for u in units if u.side == side and u.dug_in and _combat(u)}
         self._held = {}
         for h in game.objectives:
             mine = sorted(u.uid for u in game.units_in(h) if u.side == side and _combat(u))

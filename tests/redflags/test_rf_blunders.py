@@ -54,14 +54,16 @@ def test_dug_in_left_with_an_enemy_near_but_not_with_none(tmp_path):
     """r.setup: a unit that set up dug in loses it when it moves; leaving with an enemy combat unit
     within NEAR hexes is the blunder, leaving with the enemy far off is not."""
     for r_hex, expected in (("3011", True), ("3027", False)):
-        g = make_game(tmp_path, [("A", "A-spades", [unit("G", "ger_schuetzengruppe")])],
-                      [("B", "K-hearts", [unit("R", "sov_rifle_section")])], {"G": G_HEX, "R": r_hex}, dug_in=True)
-        assert g.units["G"].dug_in
+        g = make_game(tmp_path, [("A", "A-spades", [unit("G", "ger_schuetzengruppe"), unit("C", "ger_kompaniechef")])],
+                      [("B", "K-hearts", [unit("R", "sov_rifle_section")])], {"G": G_HEX, "C": G_HEX, "R": r_hex},
+                      dug_in=True)
+        assert g.units["G"].dug_in and g.units["C"].dug_in
         w = BlunderWatch(g)
         activate(g, "german", "A")
-        to = next(a for a in g.legal_actions() if isinstance(a, Move) and a.unit == "G")
+        # the commander goes along (Units: Commander): only the combat unit's leaving is counted
+        to = next(a for a in g.legal_actions() if isinstance(a, Move) and a.unit == "G" and a.with_commander)
         _decide(w, g, "german", to)
-        assert not g.units["G"].dug_in
+        assert not g.units["G"].dug_in and not g.units["C"].dug_in
         found = w.finish(g).get("german", {}).get("dug_in_left", [])
         if expected:
             assert [(i["hex"], i["units"], i["enemies"]) for i in found] == [(G_HEX, ["G"], ["R"])]
