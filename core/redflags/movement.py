@@ -238,6 +238,7 @@ class MovementRules:
             self._relocate(com, [a.to])
             com.moved_turn = self.turn_no
             com.moved = True
+            com.dug_in = False  # r.setup: a unit loses dug in when it moves, the commander going along too
             self._event("move", rule="units.commander", unit=com.uid, path=list(path), hexes=len(path) - 1,
                         facing=com.facing, with_unit=u.uid)
         if u.kind == "transport":

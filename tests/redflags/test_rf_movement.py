@@ -286,6 +286,17 @@ def test_rf_movement_commander_adds_one_hex_when_he_goes_along(tmp_path):
     assert not reach(g, "C") and g._blocked_move(g.units["C"])[0] == "r.commander"
 
 
+def test_rf_setup_a_dug_in_commander_going_along_loses_dug_in_with_his_unit(tmp_path):
+    """r.setup: units set up dug in lose it when they move; the commander who goes along moves too."""
+    g = make_game(tmp_path, [("A", "A-spades", [unit("G", "ger_schuetzengruppe"), unit("C", "ger_kompaniechef")])],
+                  ENEMY, {"G": "3007", "C": "3007", "R9": "4925"}, dug_in=True)
+    assert g.units["G"].dug_in and g.units["C"].dug_in
+    activate(g, "german", "A")
+    g.apply(Move("G", nb("3007", 4), with_commander=True))
+    assert g.units["C"].hexes == g.units["G"].hexes == [nb("3007", 4)]
+    assert not g.units["G"].dug_in and not g.units["C"].dug_in
+
+
 def test_rf_movement_extend_and_contract(tmp_path):  # General Rules: more than one hex (r.multi_hex)
     units = [unit("G", "ger_schuetzengruppe"), unit("P", "ger_pzkpfw_iii"), unit("K", "ger_pak38"),
              unit("L", "ger_le_ig18", tow="Z"), unit("Z", "ger_sdkfz7")]
