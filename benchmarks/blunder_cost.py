@@ -16,8 +16,8 @@ Run: .venv/bin/python benchmarks/blunder_cost.py --scenario 1 --side german --ga
 
 ``--variant SETTINGS`` plays any settings variant the same way (a behaviour change to keep or drop:
 docs/ai.md, "Not done yet": the variants measured), with how many of the paired games it played differently;
-for a scenario file of another rule system, its own kinds (Red Flags: ``SYSTEM_VARIANTS``) or, for a
-system without kinds (the 20 mm rules), only ``--variant``, in that system's settings::
+for a scenario file of another rule system, its own kinds (``SYSTEM_VARIANTS``: Red Flags', the 20 mm
+rules') and ``--variant`` in that system's settings::
 
      .venv/bin/python benchmarks/blunder_cost.py --scenario scenarios/data/redflags_1_hill_j.json --side both --games 200
      .venv/bin/python benchmarks/blunder_cost.py --scenario scenarios/data/redflags_1_hill_j.json --side both --variant hold_objective=2
@@ -42,8 +42,8 @@ from core.playtest import run_batch, wilson_interval  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
 
 #: rule system -> kind -> the settings of a variant that avoids it (each system's heuristic settings:
-#: core/ironcross/ai/settings.py, core/redflags/ai_settings.py); a system without kinds here (the
-#: 20 mm rules) measures --variant only
+#: core/ironcross/ai/settings.py, core/redflags/ai_settings.py, core/twentymm/ai_settings.py); a
+#: system without kinds here measures --variant only
 SYSTEM_VARIANTS: dict[str, dict[str, str]] = {
     "ironcross": {
         "intensive_fire_burnout": "intensive_fire_cost=1000.0",
@@ -58,6 +58,10 @@ SYSTEM_VARIANTS: dict[str, dict[str, str]] = {
     "redflags": {
         "hit_together": "crowd_cost=4.0,setup_crowd_cost=4.0",
         "dug_in_left": "dug_in_stay=4.0",
+        "objective_abandoned": "hold_objective=4.0",
+    },
+    "twentymm": {
+        "hidden_revealed_by_own_move": "hidden_discipline=4.0",
         "objective_abandoned": "hold_objective=4.0",
     },
 }

@@ -14,6 +14,7 @@ from core import rule_system
 from core.rule_system import Mark, Piece, RuleSystem
 from core.twentymm import tables
 from core.twentymm.actions import action_from_json, action_to_json
+from core.twentymm.blunders import KINDS as BLUNDER_KINDS
 from core.twentymm.game import Game
 from core.twentymm.model import SIDES, Unit
 from core.twentymm.players import canonical_settings, make_player
@@ -539,6 +540,13 @@ def status_lines(game: Game) -> list[str]:
             "Still to act: " + (", ".join(left) or "none")]
 
 
+def _blunder_watch(game):
+    """The blunder report's watcher of one game (:mod:`core.twentymm.blunders`)."""
+    from core.twentymm.blunders import blunder_watch
+
+    return blunder_watch(game)
+
+
 def vassal_plan(path: str):
     """What the VASSAL module of the scenario file holds (:mod:`core.twentymm.vassal_plan`)."""
     from core.twentymm.vassal_plan import plan_from_files
@@ -557,6 +565,8 @@ SYSTEM = RuleSystem(
     make_players=make_players,
     player_settings=canonical_settings,
     settings_space=_settings_space,
+    blunder_kinds=dict(BLUNDER_KINDS),
+    blunder_watch=_blunder_watch,
     view=view,
     action_to_json=action_to_json,
     action_from_json=action_from_json,

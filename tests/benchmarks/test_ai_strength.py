@@ -52,12 +52,12 @@ def test_settings_reach_the_iron_cross_heuristic_only(monkeypatch, capsys):
     # --scenario: a shipped number or a scenario file, anything else named; another system's file
     # measures only --variant, in its own settings
     ("blunder_cost", ["--scenario", "9", "--games", "1"], "no shipped scenario 9"),
-    ("blunder_cost", ["--scenario", str(TM), "--games", "1"], "--variant SETTINGS is needed for a 20 mm"),
-    ("blunder_cost", ["--scenario", str(TM), "--kinds", "poor_target", "--variant", "cover=1"],
-     "has no blunder kinds with variants"),
-    # Red Flags has kinds of its own: an Iron Cross kind is unknown there, named with the known ones
+    # Red Flags and the 20 mm rules have kinds of their own: an Iron Cross kind is unknown there,
+    # named with the known ones
     ("blunder_cost", ["--scenario", str(RF), "--kinds", "poor_target"],
      "unknown kind(s) poor_target; known: hit_together, dug_in_left, objective_abandoned"),
+    ("blunder_cost", ["--scenario", str(TM), "--kinds", "poor_target", "--variant", "cover=1"],
+     "unknown kind(s) poor_target; known: hidden_revealed_by_own_move, objective_abandoned"),
     ("blunder_cost", ["--scenario", str(RF), "--variant", "fire_threshold=0.1"], "unknown setting 'fire_threshold'"),
     ("blunder_cost", ["--scenario", "1", "--variant", " "], "--variant: empty"),
     ("blunder_cost", ["--scenario", "no/such.json", "--games", "1"], "no/such.json"),
@@ -94,9 +94,10 @@ def test_blunder_cost_measures_a_settings_variant_of_another_rule_systems_heuris
                      (stem, {"german": "heuristic", "russian": "heuristic:hold_objective=2"})]
     out = capsys.readouterr().out
     assert "variant hold_objective=2: german wins" in out and "variant hold_objective=2: russian wins" in out
-    assert "blunders a game" not in out  # the 20 mm rules report no blunder kinds
-    assert "enemy units there" not in out and "kind " not in out  # nor Iron Cross's "no finish" count
-    # Red Flags reports its own kinds: a variant's blunder table names them (and no "no finish")
+    # the 20 mm kinds before and after the variant, and no Iron Cross "no finish" count
+    assert "russian blunders a game, default -> variant: hidden_revealed_by_own_move 0.00 -> 0.00" in out
+    assert "enemy units there" not in out and "kind " not in out
+    # Red Flags reports its own kinds: a variant's blunder table names them
     calls.clear()
     assert cost.main(["--scenario", str(RF), "--side", "german", "--games", "2", "--workers", "1",
                       "--variant", "hold_objective=2"]) == 0
@@ -140,3 +141,15 @@ def test_every_blunder_kind_has_a_variant_of_valid_settings_that_avoids_it():
     for kind, text in cost.VARIANTS.items():
         assert parse_settings(text) != parse_settings(""), kind
     assert parse_settings(cost.VARIANTS["halted_in_open_under_mg"]).open_stack_caution > 0
+
+
+def test_blunder_cost_of_a_system_without_blunder_kinds_measures_variants_only(monkeypatch, capsys):
+    """A rule system whose kinds have no avoiding variants (a new one) takes --variant only."""
+    cost = load_script("blunder_cost")
+    monkeypatch.setattr(cost, "SYSTEM_VARIANTS", {k: v for k, v in cost.SYSTEM_VARIANTS.items() if k != "twentymm"})
+    with pytest.raises(SystemExit):
+        cost.main(["--scenario", str(TM), "--games", "1"])
+    assert "--variant SETTINGS is needed for a 20 mm" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cost.main(["--scenario", str(TM), "--kinds", "objective_abandoned", "--variant", "cover=1"])
+    assert "has no blunder kinds with variants" in capsys.readouterr().err
