@@ -342,3 +342,13 @@ def test_number_field_typed_and_return_pressed_sets_the_value_without_a_crash(qt
     qtbot.wait(10)
     assert doc.data[loc[0]] == want and doc.undo_stack.count() == 1
     ctl.shutdown()
+
+
+def test_the_forms_counts_read_as_english():
+    """An object of one field and a list of one item, as the tree's value column says them."""
+    from editor.scenario.system.form import SystemForm
+
+    text = SystemForm._value_text
+    assert text(object(), (), {"player": "heuristic"}) == "1 field"
+    assert text(object(), (), {"a": 1, "b": 2}) == "2 fields"
+    assert text(object(), (), [{"a": 1}]) == "1 item" and text(object(), (), [{"a": 1}, {"b": 2}]) == "2 items"

@@ -417,11 +417,11 @@ class SystemForm(QWidget):
         if isinstance(value, dict):
             if {"rank", "suit"} <= set(value):   # a card, a block...: short, generic
                 return ", ".join(f"{v}" for v in value.values() if not isinstance(v, (dict, list)))
-            return f"{len(value)} fields"
+            return f"{len(value)} field" + ("" if len(value) == 1 else "s")
         if isinstance(value, list):
             if all(not isinstance(v, (dict, list)) for v in value) and len(json.dumps(value)) < 60:
                 return ", ".join(str(v) for v in value)
-            return f"{len(value)} items"
+            return f"{len(value)} item" + ("" if len(value) == 1 else "s")
         ch = self._hint("choices", loc)
         if ch:
             label = next((lab for v, lab in ch if v == value), None)
