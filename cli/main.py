@@ -296,7 +296,7 @@ def _echo_blunders(report: dict, played: int) -> None:
     if not report.get("kinds"):
         return
     if not per_side:
-        click.echo("Blunders: none of the kinds the rule system reports")
+        click.echo("Blunders: none committed (the kinds: " + ", ".join(report["kinds"]) + ")")
         return
     click.echo("Blunders (a game; games with one of " f"{played}; first in Game Turn, mean):")
     for side, kinds in per_side.items():
@@ -394,15 +394,18 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
     if isinstance(stored, dict) and system.player_settings is not None:
         for side, block in stored.items():
             if isinstance(block, dict) and str(block.get("player", "heuristic")) not in system.players:
-                raise InputError(f"{scenario}: ai_settings.{side}.player: unknown AI player {block.get('player')!r}; "
+                raise InputError(f"{scenario}: $.ai_settings.{side}.player: unknown AI player {block.get('player')!r}; "
                                  f"known: {', '.join(sorted(system.players))}")
-            if isinstance(block, dict) and block.get("settings"):
-                spec = str(block.get("player", "heuristic")) + ":" + ",".join(
-                    f"{k}={v!r}" for k, v in block["settings"].items())
+            values = block.get("settings") if isinstance(block, dict) else None
+            # a value that is no number is named by the scenario's own check when it is read
+            # ($.ai_settings.SIDE.settings.NAME), not quoted again here as a text
+            if isinstance(values, dict) and values and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in values.values()):
+                spec = str(block.get("player", "heuristic")) + ":" + ",".join(f"{k}={v!r}" for k, v in values.items())
                 try:
                     system.player_settings(spec)
                 except ValueError as e:
-                    raise InputError(f"{scenario}: ai_settings.{side}: {e}") from None
+                    raise InputError(f"{scenario}: $.ai_settings.{side}.settings: {e}") from None
     return out
 
 

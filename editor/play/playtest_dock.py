@@ -383,7 +383,7 @@ class PlaytestPanel(QWidget):
         """Fill the blunder table from a batch's report (:func:`blunder_rows`)."""
         rows = blunder_rows(report)
         self.blunders_label.setText(f"Blunders (a game; games with one, of {games}; 1st Game Turn, mean)"
-                                    if rows else ("Blunders: none of the kinds the rule system reports"
+                                    if rows else ("Blunders: none committed (the kinds: " + ", ".join(report["kinds"]) + ")"
                                                   if report.get("kinds") else "Blunders: none reported"))
         self.blunders.setRowCount(len(rows))
         for i, row in enumerate(rows):
