@@ -174,11 +174,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="shipped Iron Cross scenario number, or a scenario file of any rule system whose "
                          "heuristic takes settings (one without blunder kinds: --variant only) (default 1)")
     ap.add_argument("--side", choices=("german", "russian", "both"), default="german",
-                    help="the side that plays the variants (both: each in turn, against one default batch)")
+                    help="the side that plays the variants (both: each in turn, against one default batch; "
+                         "default german)")
     ap.add_argument("--games", type=positive_int, default=40, help="games a batch (default 40)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1)
-    ap.add_argument("--kinds", default=None, help="comma-separated kinds (default: all, unless --variant is given)")
+    ap.add_argument("--seed", type=int, default=1, help="batch seed: game i of every batch uses a seed derived from "
+                                                        "it, so the batches are paired (default 1)")
+    ap.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                    help="local worker processes (default: the CPU count)")
+    ap.add_argument("--kinds", default=None, help="comma-separated blunder kinds of the scenario's rule system "
+                                                  "(default: all, unless --variant is given)")
     ap.add_argument("--variant", action="append", default=[], metavar="SETTINGS",
                     help="also (or, without --kinds, only) play this settings variant, e.g. "
                          "'defend_reaction_move_threshold=5' (repeatable): a behaviour change measured the same way")
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         _side_rows(path, args, base, side, kinds, ai, tuple(system.blunder_kinds), system.name == "ironcross",
                    variants)
     total = time.perf_counter() - t0
-    print(f"{total:.0f} s = {total / ys:.0f} yardsticks")
+    print(f"all batches: {total:.0f} s = {total / ys:.0f} yardsticks")
     return 0
 
 
