@@ -371,6 +371,18 @@ def _tuned_side(path: str) -> str | None:
     return side if isinstance(side, str) else None
 
 
+def _stored_note(data, side: str, spec: str) -> str:
+    """`` (the scenario's stored settings: k=v,...)`` when ``side`` plays the bare player the
+    scenario stores settings for (``ai_settings``: they apply), else empty: the header says which
+    settings play, not only the player's name."""
+    blocks = data.get("ai_settings") if isinstance(data, dict) else None
+    block = blocks.get(side) if isinstance(blocks, dict) else None
+    if not isinstance(block, dict) or not isinstance(block.get("settings"), dict) or not block["settings"] \
+            or spec.strip() != str(block.get("player", "heuristic")):
+        return ""
+    return " (the scenario's stored settings: " + ",".join(f"{k}={v!r}" for k, v in block["settings"].items()) + ")"
+
+
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
     """``ai`` with every player known to the scenario's rule system and its behaviour settings
     validated and written out (``NAME:k=v,...``; a ``@FILE`` read now, so the games and their
@@ -530,7 +542,8 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     opts = (" + " + " + ".join(options)) if options else ""
     click.echo(f"{title} - {games_text(games)}, seed {seed}, {system.title} rules {rules}{opts}, "
-               + ", ".join(f"{side.capitalize()}: {_spec_to_read(ai[side])}" for side in system.sides)
+               + ", ".join(f"{side.capitalize()}: {_spec_to_read(ai[side])}{_stored_note(loaded.data, side, ai[side])}"
+                           for side in system.sides)
                + f", on {where}")
     if fixed is not None:
         about = system.describe_placement(fixed) if system.describe_placement is not None else "loaded"

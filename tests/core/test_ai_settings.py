@@ -210,6 +210,13 @@ def test_the_other_systems_scenarios_store_settings_per_side_too(tmp_path, syste
     assert not hasattr(system.make_players(setup, {"russian": "random"}, 1)["russian"], "settings")
     r = CliRunner().invoke(cli, ["validate", str(p)])
     assert r.exit_code == 0, r.output
+    # the playtest's header says which settings play: the stored ones for the bare player, not for
+    # a spec of the command line's own
+    r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--workers", "1", "--quiet"])
+    assert r.exit_code == 0 and "Russian: heuristic (the scenario's stored settings: cover=0.5)" in r.output, r.output
+    r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--workers", "1", "--quiet",
+                                 "--ai", "russian=heuristic:cover=0.75"])
+    assert r.exit_code == 0 and "stored settings" not in r.output, r.output
     data["ai_settings"]["russian"]["settings"] = {"cover": 40}
     p.write_text(json.dumps(data))
     for cmd in (["validate", str(p)], ["playtest", str(p), "--games", "1", "--quiet"]):
