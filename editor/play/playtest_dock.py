@@ -383,8 +383,11 @@ class PlaytestPanel(QWidget):
         """Fill the blunder table from a batch's report (:func:`blunder_rows`)."""
         rows = blunder_rows(report)
         self.blunders_label.setText(f"Blunders (a game; games with one, of {games}; 1st Game Turn, mean)"
-                                    if rows else ("Blunders: none committed (the kinds: " + ", ".join(report["kinds"]) + ")"
-                                                  if report.get("kinds") else "Blunders: none reported"))
+                                    if rows else ("Blunders: none committed" if report.get("kinds")
+                                                  else "Blunders: none reported"))
+        # the kinds the rule system watches for, named where there is room for them
+        self.blunders_label.setToolTip("Kinds watched for: " + ", ".join(report.get("kinds") or {}) if not rows
+                                       and report.get("kinds") else "")
         self.blunders.setRowCount(len(rows))
         for i, row in enumerate(rows):
             for j, text in enumerate(row[:5]):

@@ -559,5 +559,6 @@ def test_playtest_panel_shows_the_blunder_report(qtbot):
     assert "Blunders" not in panel.status.text()   # no run-on sentence in the status line
     assert panel.casualties.maximumHeight() < 10 * t.fontMetrics().height()  # the blunders take the room left
     panel._done([GameResult(0, 1, "russian", 7, blunders={"german": {}})])
-    assert t.rowCount() == 0 and "none of the kinds" in panel.blunders_label.text()
+    assert t.rowCount() == 0 and panel.blunders_label.text() == "Blunders: none committed"
+    assert "intensive_fire_burnout" in panel.blunders_label.toolTip()  # the kinds watched for
     panel.shutdown()
