@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from cli.output_file import OUTPUT_FILE
+from core.behaviour_settings import block_spec, split_spec
 from core.playtest import DEFAULT_AI, ai_spec_text, games_text, shared_pool
 from maps.document_file import DocumentError
 
@@ -380,7 +381,7 @@ def _stored_note(data, side: str, spec: str) -> str:
     if not isinstance(block, dict) or not isinstance(block.get("settings"), dict) or not block["settings"] \
             or spec.strip() != str(block.get("player", "heuristic")):
         return ""
-    return " (the scenario's stored settings: " + ",".join(f"{k}={v!r}" for k, v in block["settings"].items()) + ")"
+    return " (the scenario's stored settings: " + split_spec(block_spec(spec, block["settings"]))[1] + ")"
 
 
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
@@ -413,7 +414,7 @@ def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, st
             # ($.ai_settings.SIDE.settings.NAME), not quoted again here as a text
             if isinstance(values, dict) and values and all(
                     isinstance(v, (int, float)) and not isinstance(v, bool) for v in values.values()):
-                spec = str(block.get("player", "heuristic")) + ":" + ",".join(f"{k}={v!r}" for k, v in values.items())
+                spec = block_spec(str(block.get("player", "heuristic")), values)
                 try:
                     system.player_settings(spec)
                 except ValueError as e:

@@ -18,8 +18,8 @@ from typing import Any, Callable, Mapping, TypeVar
 from pydantic import BaseModel, ValidationError
 
 __all__ = ["SettingsError", "TUNED_FILE_KEYS", "settings_from_mapping", "load_settings_file", "parse_settings",
-           "settings_text", "canonical_text", "split_spec", "canonical_spec", "spec_player", "stored_specs",
-           "with_stored", "stored_problems"]
+           "settings_text", "canonical_text", "split_spec", "canonical_spec", "spec_player", "block_spec",
+           "stored_specs", "with_stored", "stored_problems"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -219,16 +219,19 @@ def spec_player(spec: str, seed: int, players: Mapping[str, Callable], models: M
 
 
 # ------------------------------------------------------------------ settings a scenario stores
+def block_spec(player: str, settings: Mapping[str, Any]) -> str:
+    """The player spec ``NAME:k=v,...`` of a stored block's ``player`` and ``settings`` (a scenario's
+    ``ai_settings`` for one side); values written with ``repr`` so the spec parses back to the same
+    numbers."""
+    return player + ":" + ",".join(f"{k}={v!r}" for k, v in settings.items())
+
+
 def stored_specs(blocks: Mapping[str, Any] | None) -> dict[str, str]:
     """side -> player spec ``NAME:k=v,...`` of the behaviour settings a scenario stores per side
     (its ``ai_settings``: side -> a block with ``player`` and ``settings``,
-    :class:`scenarios.model.AISettingsBlock`); sides whose block changes no setting are left out.
-    Values are written with ``repr`` so the spec parses back to the same numbers."""
-    out = {}
-    for side, block in (blocks or {}).items():
-        if block.settings:
-            out[side] = block.player + ":" + ",".join(f"{k}={v!r}" for k, v in block.settings.items())
-    return out
+    :class:`scenarios.model.AISettingsBlock`, :func:`block_spec`); sides whose block changes no
+    setting are left out."""
+    return {side: block_spec(block.player, block.settings) for side, block in (blocks or {}).items() if block.settings}
 
 
 def with_stored(ai: Mapping[str, str], stored: Mapping[str, str]) -> dict[str, str]:

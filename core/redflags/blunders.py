@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.redflags.state import COMBAT_KINDS
-from maps import hexgrid
+from core.redflags.view import PlayerView
 
 __all__ = ["KINDS", "BlunderWatch", "blunder_watch", "NEAR"]
 
@@ -34,10 +34,6 @@ KINDS: dict[str, str] = {
                            f"the enemy takes it by standing in it alone) while an enemy ground combat unit stood "
                            f"within {NEAR} hexes of it",
 }
-
-
-def _d(a: str, b: str) -> int:
-    return hexgrid.distance(hexgrid.parse_hex_id(a), hexgrid.parse_hex_id(b))
 
 
 def _combat(u) -> bool:
@@ -67,7 +63,7 @@ class BlunderWatch:
         for h in hexes:
             got = self._near.get(h)
             if got is None:
-                got = self._near[h] = [e.uid for e in self._enemies if any(_d(h, x) <= NEAR for x in e.hexes)]
+                got = self._near[h] = [e.uid for e in self._enemies if any(PlayerView.distance(h, x) <= NEAR for x in e.hexes)]
             out.update(got)
         return sorted(out)
 

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from core.dice import derive_seed
 from core.redflags.actions import action_from_json, action_to_json
 from core.redflags.blunders import KINDS as BLUNDER_KINDS
+from core.redflags.blunders import blunder_watch
 from core.redflags.game import RULES, Game
 from core.redflags.players import DESCRIPTIONS, canonical_settings, make_player
 from core.redflags.scenario import Setup, load_setup, scenario_from_data
@@ -451,13 +452,6 @@ def _settings_space(player: str) -> tuple[dict, dict]:
     return dict(SEARCH_SPACE), RedFlagsSettings().model_dump()
 
 
-def _blunder_watch(game):
-    """The blunder report's watcher of one game (:mod:`core.redflags.blunders`)."""
-    from core.redflags.blunders import blunder_watch
-
-    return blunder_watch(game)
-
-
 def _optional_fields() -> dict[str, Any]:
     """The boundary's optional fields this system fills, for a :class:`RuleSystem` that has them
     (a later ``core/rule_system.py``); an older one without them is built without them."""
@@ -466,7 +460,7 @@ def _optional_fields() -> dict[str, Any]:
                "status_lines": status_lines, "scenario_schema": scenario_schema, "scenario_hints": scenario_hints,
                "new_scenario": new_scenario, "vassal_plan": vassal_plan, "whatif_changes": _whatif_changes,
                "player_settings": canonical_settings, "settings_space": _settings_space,
-               "blunder_kinds": dict(BLUNDER_KINDS), "blunder_watch": _blunder_watch}
+               "blunder_kinds": dict(BLUNDER_KINDS), "blunder_watch": blunder_watch}
     return {k: v for k, v in offered.items() if k in have}
 
 

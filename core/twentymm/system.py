@@ -15,6 +15,7 @@ from core.rule_system import Mark, Piece, RuleSystem
 from core.twentymm import tables
 from core.twentymm.actions import action_from_json, action_to_json
 from core.twentymm.blunders import KINDS as BLUNDER_KINDS
+from core.twentymm.blunders import blunder_watch
 from core.twentymm.game import Game
 from core.twentymm.model import SIDES, Unit
 from core.twentymm.players import canonical_settings, make_player
@@ -540,13 +541,6 @@ def status_lines(game: Game) -> list[str]:
             "Still to act: " + (", ".join(left) or "none")]
 
 
-def _blunder_watch(game):
-    """The blunder report's watcher of one game (:mod:`core.twentymm.blunders`)."""
-    from core.twentymm.blunders import blunder_watch
-
-    return blunder_watch(game)
-
-
 def vassal_plan(path: str):
     """What the VASSAL module of the scenario file holds (:mod:`core.twentymm.vassal_plan`)."""
     from core.twentymm.vassal_plan import plan_from_files
@@ -566,7 +560,7 @@ SYSTEM = RuleSystem(
     player_settings=canonical_settings,
     settings_space=_settings_space,
     blunder_kinds=dict(BLUNDER_KINDS),
-    blunder_watch=_blunder_watch,
+    blunder_watch=blunder_watch,
     view=view,
     action_to_json=action_to_json,
     action_from_json=action_from_json,

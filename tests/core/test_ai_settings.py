@@ -143,15 +143,22 @@ def test_playtest_refuses_bad_settings_with_exit_1(spec, words):
     assert "Traceback" not in r.output
 
 
+def _with_ai_settings(tmp_path, path: str, blocks: dict) -> tuple[dict, Path]:
+    """(the data, the file) of a copy of the shipped scenario ``path`` in ``tmp_path`` storing the
+    ``ai_settings`` ``blocks``; its map named by absolute path (the copy lives elsewhere)."""
+    data = json.loads(open(path, encoding="utf-8").read())
+    data["map"]["file"] = str((Path(path).parent / data["map"]["file"]).resolve())
+    data["ai_settings"] = blocks
+    p = tmp_path / Path(path).name
+    p.write_text(json.dumps(data))
+    return data, p
+
+
 def test_a_scenario_stores_settings_per_side_with_provenance(tmp_path):
     from core.ironcross.system import SYSTEM
 
-    data = json.loads(open(SCEN1, encoding="utf-8").read())
-    data["map"]["file"] = str((Path(SCEN1).parent / data["map"]["file"]).resolve())  # the copy lives elsewhere
-    data["ai_settings"] = {"german": {"player": "heuristic", "settings": {"aggression": 0.5},
-                                      "provenance": "tuned", "by": "ironcross tune s1 --side german"}}
-    p = tmp_path / "s1.json"
-    p.write_text(json.dumps(data))
+    data, p = _with_ai_settings(tmp_path, SCEN1, {"german": {
+        "player": "heuristic", "settings": {"aggression": 0.5}, "provenance": "tuned", "by": "ironcross tune s1 --side german"}})
     setup = SYSTEM.load_setup(str(p), 1, None)
     players = SYSTEM.make_players(setup, {"german": "heuristic", "russian": "heuristic"}, 1)
     assert players["german"].settings.aggression == 0.5
@@ -196,12 +203,8 @@ def test_the_other_systems_scenarios_store_settings_per_side_too(tmp_path, syste
     system = rule_system.get(system_key)
     module, _, name = default.partition(":")
     model = getattr(importlib.import_module(module), name)
-    data = json.loads(open(path, encoding="utf-8").read())
-    data["map"]["file"] = str((Path(path).parent / data["map"]["file"]).resolve())  # the copy lives elsewhere
-    data["ai_settings"] = {"russian": {"player": "heuristic", "settings": {"cover": 0.5},
-                                       "provenance": "tuned", "by": "ironcross tune s --side russian"}}
-    p = tmp_path / "s.json"
-    p.write_text(json.dumps(data))
+    data, p = _with_ai_settings(tmp_path, path, {"russian": {
+        "player": "heuristic", "settings": {"cover": 0.5}, "provenance": "tuned", "by": "ironcross tune s --side russian"}})
     setup = system.load_setup(str(p), 1, None)
     players = system.make_players(setup, {"german": "heuristic", "russian": "heuristic"}, 1)
     assert players["russian"].settings.cover == 0.5 and players["german"].settings == model()
