@@ -43,6 +43,9 @@ class TwentyMMSettings(BaseModel):
         "what a hidden unit pays to end a move without ground cover"))
     assault_ratio: float = Field(1.5, ge=0.5, le=4.0, description=(
         "the assault dice a unit must have, as a multiple of the defenders', before it assaults"))
+    defend_assault_ratio: float = Field(1.0, ge=0.25, le=4.0, description=(
+        "for the defender: multiplier of assault_ratio (its own odds for a counter-assault, as "
+        "defend_cover is of cover)"))
     act_threshold: float = Field(0.05, ge=0.0, le=2.0, description=(
         "the least score an action needs before the heuristic takes it instead of ending its turn"))
 
@@ -57,4 +60,5 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
     "vehicle_caution": (0.0, 2.0, False),
     "hidden_discipline": (0.0, 2.0, False),
     "assault_ratio": (1.0, 3.0, False),
+    "defend_assault_ratio": (0.5, 2.0, True),
 }

@@ -155,7 +155,10 @@ class HeuristicPlayer:
         mine = g._assault_dice(u)
         theirs = g._assault_dice(t) if t.kind != "vehicle" else sum(g._assault_dice(g.units[p]) for p in t.passengers)
         defence = t.bodies * 0.4
-        if mine >= max(1, theirs) * self.settings.assault_ratio and u.men - defence >= 3:
+        st = self.settings
+        defender = g.setup.attacker is not None and u.side != g.setup.attacker
+        ratio = st.assault_ratio * st.defend_assault_ratio if defender else st.assault_ratio
+        if mine >= max(1, theirs) * ratio and u.men - defence >= 3:
             return 1.5 + t.bodies
         return 0.0
 

@@ -20,6 +20,7 @@ from core.ironcross.players import canonical_settings, make_player
 from core.playtest import parse_ai
 from tests.core.engine_fixtures import cw, inf, small_game
 from tests.mapbuilder import make_map
+from tests.scenario_copies import scenario_copy
 
 SCEN1 = "scenarios/data/scenario_1_demyansk_pocket.json"
 
@@ -143,15 +144,11 @@ def test_playtest_refuses_bad_settings_with_exit_1(spec, words):
     assert "Traceback" not in r.output
 
 
-def _with_ai_settings(tmp_path, path: str, blocks: dict) -> tuple[dict, Path]:
+def _with_ai_settings(tmp_path, path: str, blocks: dict, turns: int | None = None) -> tuple[dict, Path]:
     """(the data, the file) of a copy of the shipped scenario ``path`` in ``tmp_path`` storing the
-    ``ai_settings`` ``blocks``; its map named by absolute path (the copy lives elsewhere)."""
-    data = json.loads(open(path, encoding="utf-8").read())
-    data["map"]["file"] = str((Path(path).parent / data["map"]["file"]).resolve())
-    data["ai_settings"] = blocks
-    p = tmp_path / Path(path).name
-    p.write_text(json.dumps(data))
-    return data, p
+    ``ai_settings`` ``blocks`` (:func:`tests.scenario_copies.scenario_copy`, ``turns`` long)."""
+    p = scenario_copy(tmp_path, path, turns=turns, change=lambda d: d.update(ai_settings=blocks))
+    return json.loads(p.read_text()), p
 
 
 def test_a_scenario_stores_settings_per_side_with_provenance(tmp_path):
@@ -204,7 +201,8 @@ def test_the_other_systems_scenarios_store_settings_per_side_too(tmp_path, syste
     module, _, name = default.partition(":")
     model = getattr(importlib.import_module(module), name)
     data, p = _with_ai_settings(tmp_path, path, {"russian": {
-        "player": "heuristic", "settings": {"cover": 0.5}, "provenance": "tuned", "by": "ironcross tune s --side russian"}})
+        "player": "heuristic", "settings": {"cover": 0.5}, "provenance": "tuned", "by": "ironcross tune s --side russian"}},
+        turns=2)  # the games only show which settings play
     setup = system.load_setup(str(p), 1, None)
     players = system.make_players(setup, {"german": "heuristic", "russian": "heuristic"}, 1)
     assert players["russian"].settings.cover == 0.5 and players["german"].settings == model()

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.scenario_copies import scenario_copy
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "scenarios" / "data"
 
@@ -23,28 +25,6 @@ DATA = ROOT / "scenarios" / "data"
 def shipped_scenarios() -> list[Path]:
     """Every shipped scenario file (of any rule system): the JSON files of scenarios/data with turns."""
     return [p for p in sorted(DATA.glob("*.json")) if "turns" in json.loads(p.read_text())]
-
-
-def _clamp_turns(v, last: int):
-    """Every Game Turn the scenario names (an entry, an arrival) brought forward to ``last`` at the
-    latest: the short copy validates and its reinforcements still enter."""
-    if isinstance(v, dict):
-        return {k: (min(x, last) if k == "turn" and type(x) is int else _clamp_turns(x, last)) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_clamp_turns(x, last) for x in v]
-    return v
-
-
-def _short(folder: Path, src: Path) -> Path:
-    d = json.loads(src.read_text())
-    d = _clamp_turns(d, 2)
-    d["turns"] = 2
-    d["map"]["file"] = str((src.parent / d["map"]["file"]).resolve())
-    if d.get("counters"):
-        d["counters"] = str((src.parent / d["counters"]).resolve())
-    out = folder / src.name
-    out.write_text(json.dumps(d))
-    return out
 
 
 def _start(hash_seed: int, code: str) -> subprocess.Popen:
@@ -83,7 +63,7 @@ def test_every_shipped_scenario_replay_written_under_one_hash_seed_verifies_unde
     assert {"ironcross", "redflags", "twentymm"} <= systems and len(scenarios) >= 8
     args = {h: [] for h in (1, 2)}
     for p in scenarios:
-        sc = _short(tmp_path, p)
+        sc = scenario_copy(tmp_path, p, turns=2)
         for h in (1, 2):
             args[h] += [str(sc), str(tmp_path / f"h{h}" / p.stem)]
     runs = [_start(h, PLAY.replace("sys.argv[1::2]", repr(args[h][0::2])).replace("sys.argv[2::2]", repr(args[h][1::2])))

@@ -16,6 +16,7 @@ from core.redflags.players import HeuristicPlayer, canonical_settings, make_play
 from core.redflags.system import SYSTEM
 from core.redflags.view import PlayerView
 from tests.redflags.helpers import SHIPPED, make_game, unit
+from tests.scenario_copies import scenario_copy
 
 RIFLES = "ger_schuetzengruppe"
 ENEMY_RIFLES = "sov_rifle_section"
@@ -181,7 +182,8 @@ def test_the_rule_system_offers_the_settings_to_tune_and_the_robust_verdict(tmp_
     from cli.main import cli
 
     out = tmp_path / "tuned.json"
-    res = CliRunner().invoke(cli, ["tune", str(SHIPPED), "--side", "russian", "--trials", "2", "--games", "1",
+    short = scenario_copy(tmp_path, SHIPPED, turns=2)  # the command's working, not a long game
+    res = CliRunner().invoke(cli, ["tune", str(short), "--side", "russian", "--trials", "2", "--games", "1",
                                    "--check-games", "1", "--workers", "1", "--seed", "3", "-o", str(out)])
     assert res.exit_code == 0, res.output
     doc = json.loads(out.read_text())

@@ -101,6 +101,16 @@ def test_assault_ratio_is_the_dice_a_unit_needs_over_the_defenders():
     a = Assault("G", "R")
     assert _p().assault_value(g, a) == pytest.approx(1.5 + 8)
     assert _p(assault_ratio=2.0).assault_value(g, a) == 0.0
+    # the defender's counter-assault takes its own odds: assault_ratio x defend_assault_ratio
+    g = game([inf("G", "german", (50.0, 50.0), men=12), inf("R", "russian", (50.0, 52.0), men=8)],
+             objectives=OBJ)  # the German attacks; the Russian defends
+    assert g.setup.attacker == "german"
+    r = Assault("R", "G")  # 8 men (2 dice) against 12 (3 dice)
+    assert _p().assault_value(g, r) == 0.0
+    assert _p(assault_ratio=0.5).assault_value(g, r) == pytest.approx(1.5 + 12)  # 2 >= 3 x 0.5
+    assert _p(assault_ratio=0.5, defend_assault_ratio=2.0).assault_value(g, r) == 0.0  # 2 < 3 x 1
+    assert _p(defend_assault_ratio=0.25).assault_value(g, a) == pytest.approx(1.5 + 8)  # the attacker's own
+    assert _p(assault_ratio=2.0, defend_assault_ratio=0.5).assault_value(g, a) == 0.0
 
 
 def test_act_threshold_is_what_an_action_must_score_before_the_turn_ends():
