@@ -218,7 +218,7 @@ def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout(
             t0 = time.perf_counter()
             addr = "tcp://127.0.0.1:%d" % sock.getsockname()[1]
             res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler", addr,
-                                           "--connect-timeout", "1"])
+                                           "--connect-timeout", "0.3"])
             assert res.exit_code == 1 and words in res.output, res.output
             assert "Traceback" not in res.output and time.perf_counter() - t0 < 10
         res = CliRunner().invoke(cli, ["playtest", S1_FULL, "--games", "1", "--quiet", "--scheduler",
@@ -231,7 +231,7 @@ def test_a_port_that_is_no_dask_scheduler_is_a_clear_message_within_the_timeout(
                     ["balance", S1_FULL, "--target", "german=50", "--json", str(tmp_path / "b.json")],
                     ["playtest", S1_FULL, "--robust", "--storage", str(tmp_path / "rb")]):
             t0 = time.perf_counter()
-            res = CliRunner().invoke(cli, [*cmd, "--scheduler", addr, "--connect-timeout", "1"])
+            res = CliRunner().invoke(cli, [*cmd, "--scheduler", addr, "--connect-timeout", "0.3"])
             assert res.exit_code == 1 and f"--scheduler: cannot connect to the Dask scheduler at '{addr}'" in res.output
             assert time.perf_counter() - t0 < 10, cmd
         assert sorted(p.name for p in tmp_path.iterdir()) == []
