@@ -23,15 +23,16 @@ def clamp_turns(v: Any, last: int) -> Any:
 
 
 def scenario_copy(folder: Path, source: Path | str, *, turns: int | None = None, name: str | None = None,
-                  change: Callable[[dict], Any] | None = None) -> Path:
+                  change: Callable[[dict], Any] | None = None, bring_forward: bool = True) -> Path:
     """The path of a copy of the scenario file ``source`` in ``folder`` (named ``name``, else as
     the source): its map (and counters) named by absolute path; with ``turns``, lasting that many
-    Game Turns with the later turns it names brought forward (:func:`clamp_turns`); ``change``
-    edits the JSON data in place before it is written."""
+    Game Turns, the later turns it names brought forward (:func:`clamp_turns`) unless
+    ``bring_forward`` is False; ``change`` edits the JSON data in place before it is written."""
     source = Path(source)
     d = json.loads(source.read_text(encoding="utf-8"))
     if turns is not None:
-        d = clamp_turns(d, turns)
+        if bring_forward:
+            d = clamp_turns(d, turns)
         d["turns"] = turns
     d["map"]["file"] = str((source.parent / d["map"]["file"]).resolve())
     if isinstance(d.get("counters"), str):

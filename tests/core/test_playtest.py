@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from core.dice import derive_seed
 from core.playtest import parse_ai, run_batch, summarise, wilson_interval
+from tests.scenario_copies import scenario_copy
 
 RANDOM = {"german": "random", "russian": "random"}  # fast games (the default players are heuristic)
 
@@ -23,12 +24,7 @@ S1 = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
 
 def short_scenario(folder: Path, turns: int = 2, source: str = S1) -> str:
     """A copy of ``source`` lasting ``turns`` Game Turns (its map path made absolute)."""
-    d = json.loads(Path(source).read_text())
-    d["turns"] = turns
-    d["map"]["file"] = str((Path(source).parent / d["map"]["file"]).resolve())
-    out = Path(folder) / f"short_{turns}.json"
-    out.write_text(json.dumps(d))
-    return str(out)
+    return str(scenario_copy(folder, source, turns=turns, name=f"short_{turns}.json", bring_forward=False))
 
 
 def key(rs):

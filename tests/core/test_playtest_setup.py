@@ -15,6 +15,7 @@ from core.ironcross.placement import check_fixed_setup, load_placement, placemen
 from core.ironcross.scenario_setup import SetupError, apply_fixed_setup, load_setup
 from core.playtest import _setup_for
 from maps.document_file import DocumentError
+from tests.scenario_copies import scenario_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 S1 = ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"
@@ -23,12 +24,8 @@ S6 = ROOT / "scenarios" / "data" / "scenario_6_spartakovka.json"
 
 
 def short_copy(folder: Path, source: Path = S1, turns: int = 1) -> Path:
-    d = json.loads(source.read_text())
-    d["turns"] = turns
-    d["map"]["file"] = str((source.parent / d["map"]["file"]).resolve())
-    out = folder / "short.json"
-    out.write_text(json.dumps(d))
-    return out
+    """``source`` lasting ``turns`` Game Turns, as ``folder/short.json`` (its entries as they are)."""
+    return scenario_copy(folder, source, turns=turns, name="short.json", bring_forward=False)
 
 
 def write_setup(path: Path, units: dict, **more) -> Path:

@@ -17,6 +17,7 @@ from core.ironcross.scenario_setup import SetupError, apply_fixed_setup, load_se
 from core.playtest import _play
 from maps.document_file import json_path
 from scenarios.scenario_file import check_scenario, load_scenario, oob_problems
+from tests.scenario_copies import scenario_copy as copy_of
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "scenarios" / "data"
@@ -29,15 +30,8 @@ G_HEXES = ["1001", "1002", "1003", "1004"]
 
 
 def scenario_copy(tmp_path: Path, source: Path = S4, change=None, turns: int | None = None, name="sc.json") -> Path:
-    d = json.loads(source.read_text())
-    d["map"]["file"] = str((source.parent / d["map"]["file"]).resolve())
-    if turns is not None:
-        d["turns"] = turns
-    if change is not None:
-        change(d)
-    out = tmp_path / name
-    out.write_text(json.dumps(d))
-    return out
+    """A copy of ``source`` (Scenario 4 unless said) as ``tmp_path/name`` (its entries as they are)."""
+    return copy_of(tmp_path, source, turns=turns, name=name, change=change, bring_forward=False)
 
 
 def problems(path: Path) -> dict[str, str]:
