@@ -148,9 +148,9 @@ def test_cluster_plays_the_shipped_scenarios_of_the_other_rule_systems(cluster, 
     """``ironcross playtest`` of the shipped Red Flags and 20 mm
     scenarios (each cut to two Game Turns, its later arrivals brought forward: a random 20 mm game
     is long) runs on a Dask LocalCluster and gives the embedded pool's per-game results."""
-    from tests.core.test_hash_seed_determinism import _short
+    from tests.scenario_copies import scenario_copy
 
-    sc = str(_short(tmp_path, ROOT / "scenarios" / "data" / name))
+    sc = str(scenario_copy(tmp_path, ROOT / "scenarios" / "data" / name, turns=2))
     local = run_batch(sc, 2, 5, RANDOM, workers=1)
     remote = run_batch(sc, 2, 5, RANDOM, scheduler=cluster.scheduler_address, connect_timeout=30)
     assert all(r.outcome in ("german", "russian", "draw") for r in remote), [r.error for r in remote]
