@@ -68,7 +68,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.arguments import positive_int  # noqa: E402
+from benchmarks.arguments import positive_int, run_benchmark  # noqa: E402
 from core.ironcross.game_record import CAUSES, elimination_cause, objective_hexes  # noqa: E402
 from core.playtest import DEFAULT_RULES, RULES, GameResult, PlaytestError, run_batch, summarise, wilson_interval  # noqa: E402
 
@@ -1006,4 +1006,4 @@ def print_settings_table(paths: dict, storage: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_benchmark(main))

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.arguments import positive_int  # noqa: E402
+from benchmarks.arguments import positive_int, run_benchmark  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import run_batch, wilson_interval  # noqa: E402
 from core.robust_balance import paired_gain  # noqa: E402
@@ -227,4 +227,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_benchmark(main))

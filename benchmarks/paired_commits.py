@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.arguments import positive_int  # noqa: E402
+from benchmarks.arguments import positive_int, run_benchmark  # noqa: E402
 from benchmarks.balance import scenario_paths  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 from core.playtest import GameResult  # noqa: E402
@@ -109,4 +109,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_benchmark(main))

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.arguments import positive_int  # noqa: E402
+from benchmarks.arguments import positive_int, run_benchmark  # noqa: E402
 from benchmarks.yardstick import Yardstick  # noqa: E402
 
 DATA = ROOT / "scenarios" / "data"
@@ -121,4 +121,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_benchmark(main))

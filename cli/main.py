@@ -813,7 +813,7 @@ cli.add_command(_import)
 from cli import balance_command as _balance_command  # noqa: E402,F401  ironcross balance
 
 
-def _stop_as_ctrl_c(signum, frame) -> None:
+def stop_as_ctrl_c(signum, frame) -> None:
     """SIGTERM (``kill``, a job scheduler's stop or time limit) ends a run as Ctrl-C does: the
     finished games are summarised and kept (exit 130), the workers stopped. Once: a second
     SIGTERM (a scheduler repeats it) does not interrupt the summary and the files being written."""
@@ -867,13 +867,13 @@ class _ReaderMayLeave:
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit code. SIGTERM stops a command as Ctrl-C does
-    (:func:`_stop_as_ctrl_c`) while it runs; a reader of standard output that goes away does not
+    (:func:`stop_as_ctrl_c`) while it runs; a reader of standard output that goes away does not
     stop it (:class:`_ReaderMayLeave`)."""
     import signal
     import threading
 
     main_thread = threading.current_thread() is threading.main_thread()  # where signal handlers live
-    previous = signal.signal(signal.SIGTERM, _stop_as_ctrl_c) if main_thread else None
+    previous = signal.signal(signal.SIGTERM, stop_as_ctrl_c) if main_thread else None
     stdout = sys.stdout
     if stdout is not None and hasattr(stdout, "fileno"):
         sys.stdout = _ReaderMayLeave(stdout)
