@@ -22,9 +22,13 @@ def _p(**settings) -> HeuristicPlayer:
 
 def test_the_defaults_are_the_heuristics_constants_and_the_search_space_lies_within_the_ranges():
     s = TwentyMMSettings()
-    assert (s.aggression, s.defend_aggression, s.hold_objective, s.cover, s.vehicle_caution,
-            s.hidden_discipline, s.assault_ratio, s.act_threshold) == (1.0, 1.0, 1.0, 0.25, 0.5, 0.8, 1.5, 0.05)
-    assert s.defend_cover * s.cover == 1.0  # the defender's cover: measured, docs/ai.md
+    assert (s.hold_objective, s.vehicle_caution, s.hidden_discipline, s.act_threshold) == (1.0, 0.5, 0.8, 0.05)
+    # the attacker's advance, cover and assault odds: measured in paired games (docs/ai.md)
+    assert (s.aggression, s.cover, s.assault_ratio) == (2.5, 0.125, 1.25)
+    # the defender's: its cover measured (1 a step), its pull and assault odds the original ones,
+    # exactly (the same games for the defender as before the attacker's values changed)
+    assert (s.aggression * s.defend_aggression, s.cover * s.defend_cover, s.assault_ratio * s.defend_assault_ratio) \
+        == (1.0, 1.0, 1.5)
     for name, (lo, hi, _log) in SEARCH_SPACE.items():
         f = TwentyMMSettings.model_fields[name]
         lo_f = next(m.ge for m in f.metadata if getattr(m, "ge", None) is not None)
@@ -33,7 +37,7 @@ def test_the_defaults_are_the_heuristics_constants_and_the_search_space_lies_wit
 
 
 def test_settings_are_checked_with_the_setting_and_its_range_named():
-    assert canonical_settings("heuristic:assault_ratio=1.5") == "heuristic"  # the default
+    assert canonical_settings("heuristic:assault_ratio=1.25") == "heuristic"  # the default
     assert canonical_settings("heuristic:cover=0.50") == "heuristic:cover=0.5"
     with pytest.raises(SettingsError, match=r"unknown setting 'charge_cost'; known: aggression, "):
         parse_settings(TwentyMMSettings, "charge_cost=1")  # a Red Flags setting: not this heuristic's
@@ -50,10 +54,11 @@ def test_aggression_and_defend_aggression_scale_the_pull_of_the_objectives():
     # an attacking German section 20 inches from the objective steps 4 inches toward it
     g = game([inf("G", "german", (50.0, 60.0)), inf("R", "russian", (90.0, 10.0))], objectives=OBJ)
     step = Move("G", ((50.0, 56.0),))
-    base = _p().move_value(g, "german", step)
+    base = _p(aggression=1.0).move_value(g, "german", step)
     assert base == pytest.approx(4 * 0.12)
+    assert _p().move_value(g, "german", step) == pytest.approx(2.5 * base)  # the default: 2.5
     assert _p(aggression=2.0).move_value(g, "german", step) == pytest.approx(2 * base)
-    assert _p(defend_aggression=3.0).move_value(g, "german", step) == pytest.approx(base)  # the attacker's
+    assert _p(aggression=1.0, defend_aggression=3.0).move_value(g, "german", step) == pytest.approx(base)  # the attacker's
     # the Russian defender 20 inches away: 0.04 an inch, times aggression x defend_aggression
     g = game([inf("G", "german", (90.0, 10.0)), inf("R", "russian", (50.0, 60.0))], objectives=OBJ)
     step = Move("R", ((50.0, 56.0),))
@@ -74,17 +79,17 @@ def test_cover_and_hidden_discipline_price_where_a_move_ends(monkeypatch):
     covered = {(60.0, 60.0): "hard"}
     monkeypatch.setattr(g, "ground_cover", lambda p: covered.get(tuple(p)))
     into_cover, into_open = Move("G", ((60.0, 60.0),)), Move("G", ((40.0, 60.0),))
-    assert _p().move_value(g, "german", into_cover) == pytest.approx(2 * 0.25)  # none -> hard: two steps
+    assert _p().move_value(g, "german", into_cover) == pytest.approx(2 * 0.125)  # none -> hard: two steps
     assert _p(cover=1.0).move_value(g, "german", into_cover) == pytest.approx(2.0)
     assert _p().move_value(g, "german", into_open) == pytest.approx(-0.8)  # a hidden unit in the open
     assert _p(hidden_discipline=0.0).move_value(g, "german", into_open) == pytest.approx(0.0)
-    # the defender (the Russian here) weighs cover defend_cover times: 4 x 0.25 = 1 a step
+    # the defender (the Russian here) weighs cover defend_cover times: 8 x 0.125 = 1 a step
     g = game([inf("G", "german", (90.0, 10.0)), inf("R", "russian", (50.0, 60.0))])
     monkeypatch.setattr(g, "ground_cover", lambda p: covered.get(tuple(p)))
     into_cover = Move("R", ((60.0, 60.0),))
     assert _p().move_value(g, "russian", into_cover) == pytest.approx(2.0)
-    assert _p(defend_cover=1.0).move_value(g, "russian", into_cover) == pytest.approx(0.5)
-    assert _p(cover=0.5).move_value(g, "russian", into_cover) == pytest.approx(4.0)
+    assert _p(defend_cover=1.0).move_value(g, "russian", into_cover) == pytest.approx(0.25)
+    assert _p(cover=0.5).move_value(g, "russian", into_cover) == pytest.approx(8.0)
 
 
 def test_vehicle_caution_is_paid_per_known_antitank_weapon_near_the_end_of_a_move():
@@ -115,10 +120,11 @@ def test_assault_ratio_is_the_dice_a_unit_needs_over_the_defenders():
 
 def test_act_threshold_is_what_an_action_must_score_before_the_turn_ends():
     g = game([inf("G", "german", (50.0, 60.0)), inf("R", "russian", (90.0, 10.0))], objectives=OBJ)
-    step = Move("G", ((50.0, 56.0),))  # scores 0.48 (and a tie-breaker below 0.001)
+    step = Move("G", ((50.0, 56.0),))  # scores 4 x 0.12 x 2.5 = 1.2 (and a tie-breaker below 0.001)
     view = SYSTEM.view(g, "german")
     assert _p().choose(view, "german", [EndTurn(), step]) == step
-    assert isinstance(_p(act_threshold=0.6).choose(view, "german", [EndTurn(), step]), EndTurn)
+    assert _p(act_threshold=1.1).choose(view, "german", [EndTurn(), step]) == step
+    assert isinstance(_p(act_threshold=1.3).choose(view, "german", [EndTurn(), step]), EndTurn)
 
 
 def test_the_rule_system_offers_the_settings_to_tune_and_the_robust_verdict():
