@@ -2,6 +2,7 @@
 """Quick start for a fresh machine with Python 3.12 or newer somewhere on it.
 
     python3 run.py playtest   # the main job: a headless playtest of Scenario 1 (see README)
+    python3 run.py playtest scenarios/data/twentymm_1_village_counterattack.json   # another scenario
     python3 run.py test       # the whole test suite, headless
 
 Each command creates (or reuses) the virtual environment ``.venv`` next to this file and
@@ -126,8 +127,11 @@ def main(argv: list[str]) -> int:
             ["-n", "auto", "--dist", "worksteal"]
         args = [str(PY), "-m", "pytest", "-q", *spread, *rest]
     else:
-        # the main job: a headless playtest of Scenario 1 (options after "playtest" override these)
+        # the main job: a headless playtest of Scenario 1 (options after "playtest" override these),
+        # or of the scenario file named first (a path from where the command was typed)
         scenario = str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json")
+        if rest and not rest[0].startswith("-"):
+            scenario, rest = str(Path(rest[0]).resolve()), rest[1:]
         args = [str(BIN / "ironcross"), "playtest", scenario, "--games", "10", "--seed", "1", *rest]
     return subprocess.run(args, cwd=ROOT, env=env).returncode
 

@@ -35,5 +35,5 @@ def run_benchmark(main: Callable[[], int | None]) -> int:
         return main() or 0
     except (KeyboardInterrupt, BatchInterrupted) as e:
         said = f": {e}" if str(e) else ""
-        print(f"stopped{said}; the figures printed before stand, the rest were not measured", file=sys.stderr)
+        print(f"stopped{said} (any figures printed before stand; the rest were not measured)", file=sys.stderr)
         return 130

@@ -138,8 +138,10 @@ def _number(text: str) -> Any:
 
 def parse_settings(model: type[M], text: str, where: str = "") -> M:
     """``"aggression=0.7,fire_threshold=0.1"`` or ``"@FILE"`` (a settings JSON, :func:`load_settings_file`)
-    or both (``"@FILE,aggression=0.7"``: the later win) -> a ``model``. Raises :class:`SettingsError`."""
+    or both (``"@FILE,aggression=0.7"``: the later win) -> a ``model``. Raises :class:`SettingsError`,
+    also for a setting given twice as NAME=VALUE (a slip: which one was meant?)."""
     values: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for part in (x.strip() for x in text.split(",")):
         if not part:
             continue
@@ -157,6 +159,10 @@ def parse_settings(model: type[M], text: str, where: str = "") -> M:
         if isinstance(x, float) and not math.isfinite(x):  # nan, inf: no setting takes them
             raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number"
                                 f"{_allowed(model, k.strip())}")
+        if k.strip() in given:
+            raise SettingsError(f"{where}setting {k.strip()!r} given twice ({given[k.strip()]} and {v.strip()}): "
+                                "give it once")
+        given[k.strip()] = v.strip()
         values[k.strip()] = x
     return settings_from_mapping(model, values, where)
 

@@ -49,3 +49,16 @@ def test_this_interpreter_is_a_candidate_and_runs() -> None:
     run = _run_py()
     assert sys.executable in run.candidate_pythons()
     assert run.python_version(sys.executable) == sys.version_info[:2]
+
+
+def test_playtest_plays_scenario_1_or_the_scenario_file_named_first(tmp_path: Path, monkeypatch) -> None:
+    run = _run_py()
+    played = []
+    monkeypatch.setattr(run, "ensure_venv", lambda: None)
+    monkeypatch.setattr(run.subprocess, "run", lambda args, **kw: played.append(args) or type("R", (), {"returncode": 0}))
+    assert run.main(["playtest", "--games", "3"]) == 0
+    assert played[-1][1:] == ["playtest", str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"),
+                              "--games", "10", "--seed", "1", "--games", "3"]  # the option given wins (click)
+    monkeypatch.chdir(tmp_path)  # a path as typed, from where the command was typed
+    assert run.main(["playtest", "mine.json", "--seed", "4"]) == 0
+    assert played[-1][1:] == ["playtest", str(tmp_path / "mine.json"), "--games", "10", "--seed", "1", "--seed", "4"]

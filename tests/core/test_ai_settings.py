@@ -45,6 +45,7 @@ def test_defaults_are_the_original_constants_and_round_trip():
     ("@", ["'@' without a file name"]),
     ("aggression=nan", ["'aggression' = 'nan': not a finite number"]),
     ("aggression=-inf", ["'aggression' = '-inf': not a finite number"]),
+    ("aggression=2,fire_threshold=0.1,aggression=3", ["setting 'aggression' given twice (2 and 3): give it once"]),
 ])
 def test_unknown_or_out_of_range_settings_are_named(text, words):
     with pytest.raises(SettingsError) as e:
@@ -56,6 +57,8 @@ def test_unknown_or_out_of_range_settings_are_named(text, words):
 def test_settings_file_plain_or_written_by_tune(tmp_path):
     a = tmp_path / "a.json"
     a.write_text(json.dumps({"aggression": 2.0}))
+    # a file's value is overridden by one given after it (that is no slip, unlike a name given twice)
+    assert parse_settings(f"@{a},aggression=3").aggression == 3.0
     b = tmp_path / "b.json"
     b.write_text(json.dumps({"settings": {"self_preservation": 0.5}, "provenance": "tuned", "by": "ironcross tune"}))
     assert load_settings_file(a).aggression == 2.0
