@@ -52,7 +52,10 @@ def _field_error(model: type[BaseModel], e: ValidationError, where: str) -> Sett
     if err.get("type") == "extra_forbidden":
         known = ", ".join(model.model_fields)
         return SettingsError(f"{where}unknown setting {name!r}; known: {known}")
-    return SettingsError(f"{where}setting {name!r} = {err.get('input')!r}: {err.get('msg')}{_allowed(model, name)}")
+    # a value out of range is said in the range's words, not pydantic's ("Input should be ...")
+    said = {"greater_than_equal": "below its range", "less_than_equal": "above its range"}.get(
+        err.get("type"), err.get("msg"))
+    return SettingsError(f"{where}setting {name!r} = {err.get('input')!r}: {said}{_allowed(model, name)}")
 
 
 def settings_from_mapping(model: type[M], values: dict[str, Any], where: str = "") -> M:

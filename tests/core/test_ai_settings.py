@@ -37,7 +37,8 @@ def test_defaults_are_the_original_constants_and_round_trip():
 
 @pytest.mark.parametrize("text, words", [
     ("agression=0.7", ["unknown setting 'agression'", "aggression"]),
-    ("aggression=7", ["'aggression'", "allowed 0 to 4"]),
+    ("aggression=7", ["setting 'aggression' = 7: above its range (allowed 0 to 4)"]),
+    ("aggression=-1", ["setting 'aggression' = -1: below its range (allowed 0 to 4)"]),
     ("fire_threshold=-1", ["'fire_threshold'", "allowed 0 to 2"]),
     ("intensive_fire_from_turn=1.5", ["'intensive_fire_from_turn'"]),
     ("aggression", ["NAME=VALUE"]),
