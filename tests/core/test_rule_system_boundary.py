@@ -138,7 +138,7 @@ def test_toy_cli_playtest_players_rules_and_json(toy, tmp_path):
     assert not any("settings (--ai" in x for x in toy_block[1:3])
     assert "  heuristic settings (--ai SIDE=heuristic:NAME=VALUE; docs/ai.md), defaults: aggression=2.5, " \
            "defend_aggression=0.4," in r.output  # Red Flags'
-    assert "defaults: aggression=1, defend_aggression=1, hold_objective=1, cover=0.25," in r.output  # 20 mm's
+    assert "defaults: aggression=2.5, defend_aggression=0.4, hold_objective=1, cover=0.125," in r.output  # 20 mm's
     r = CliRunner().invoke(cli, ["systems", "--json"])
     by_name = {s["name"]: s for s in json.loads(r.output)}
     assert by_name["toy"]["settings"] == {}
