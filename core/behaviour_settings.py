@@ -156,17 +156,16 @@ def parse_settings(model: type[M], text: str, where: str = "") -> M:
         if "=" not in part:
             raise SettingsError(f"{where}expected NAME=VALUE, got {part!r}")
         k, v = part.split("=", 1)
-        if not k.strip():
+        name, value = k.strip(), v.strip()
+        if not name:
             raise SettingsError(f"{where}a value without a setting name: {part!r} (expected NAME=VALUE)")
         x = _number(v)
         if isinstance(x, float) and not math.isfinite(x):  # nan, inf: no setting takes them
-            raise SettingsError(f"{where}setting {k.strip()!r} = {v.strip()!r}: not a finite number"
-                                f"{_allowed(model, k.strip())}")
-        if k.strip() in given:
-            raise SettingsError(f"{where}setting {k.strip()!r} given twice ({given[k.strip()]} and {v.strip()}): "
-                                "give it once")
-        given[k.strip()] = v.strip()
-        values[k.strip()] = x
+            raise SettingsError(f"{where}setting {name!r} = {value!r}: not a finite number{_allowed(model, name)}")
+        if name in given:
+            raise SettingsError(f"{where}setting {name!r} given twice ({given[name]} and {value}): give it once")
+        given[name] = value
+        values[name] = x
     return settings_from_mapping(model, values, where)
 
 

@@ -156,8 +156,7 @@ class HeuristicPlayer:
         theirs = g._assault_dice(t) if t.kind != "vehicle" else sum(g._assault_dice(g.units[p]) for p in t.passengers)
         defence = t.bodies * 0.4
         st = self.settings
-        defender = g.setup.attacker is not None and u.side != g.setup.attacker
-        ratio = st.assault_ratio * st.defend_assault_ratio if defender else st.assault_ratio
+        ratio = st.assault_ratio * st.defend_assault_ratio if _defends(g, u.side) else st.assault_ratio
         if mine >= max(1, theirs) * ratio and u.men - defence >= 3:
             return 1.5 + t.bodies
         return 0.0
@@ -184,8 +183,7 @@ class HeuristicPlayer:
                     s -= st.hold_objective
                 s += gain * 0.04 * (st.aggression * st.defend_aggression) if d0 > 8 else 0.0
         # a defender waits for the enemy in cover; an attacker that valued it so would stop advancing
-        defender = g.setup.attacker is not None and not attacker
-        s += (rank[there_c] - rank[here_c]) * (st.cover * st.defend_cover if defender else st.cover)
+        s += (rank[there_c] - rank[here_c]) * (st.cover * st.defend_cover if _defends(g, side) else st.cover)
         if u.kind == "vehicle":
             foes = [e for e in g.living(other(side)) if g.on_table(e) and g.knows(u, e)]
             threat = [e for e in foes if (e.is_atg or e.at_rifle or e.panzerfaust) and g.table.distance(end, e.pos) < 10]
@@ -195,6 +193,12 @@ class HeuristicPlayer:
         if u.hidden and there_c is None:
             s -= st.hidden_discipline
         return s
+
+
+def _defends(g, side: str) -> bool:
+    """Whether ``side`` is the defender of the game's scenario (it names an attacker, the other
+    side): the side whose settings take the ``defend_*`` multipliers."""
+    return g.setup.attacker is not None and g.setup.attacker != side
 
 
 #: name -> factory(seed)

@@ -381,13 +381,11 @@ class PlaytestPanel(QWidget):
 
     def _show_blunders(self, report: dict, games: int) -> None:
         """Fill the blunder table from a batch's report (:func:`blunder_rows`)."""
-        rows = blunder_rows(report)
+        rows, kinds = blunder_rows(report), report.get("kinds")
         self.blunders_label.setText(f"Blunders (a game; games with one, of {games}; 1st Game Turn, mean)"
-                                    if rows else ("Blunders: none committed" if report.get("kinds")
-                                                  else "Blunders: none reported"))
+                                    if rows else "Blunders: none committed" if kinds else "Blunders: none reported")
         # the kinds the rule system watches for, named where there is room for them
-        self.blunders_label.setToolTip("Kinds watched for: " + ", ".join(report.get("kinds") or {}) if not rows
-                                       and report.get("kinds") else "")
+        self.blunders_label.setToolTip("Kinds watched for: " + ", ".join(kinds) if kinds and not rows else "")
         self.blunders.setRowCount(len(rows))
         for i, row in enumerate(rows):
             for j, text in enumerate(row[:5]):
