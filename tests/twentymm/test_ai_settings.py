@@ -25,10 +25,10 @@ def test_the_defaults_are_the_heuristics_constants_and_the_search_space_lies_wit
     assert (s.hold_objective, s.vehicle_caution, s.hidden_discipline, s.act_threshold) == (1.0, 0.5, 0.8, 0.05)
     # the attacker's advance, cover and assault odds: measured in paired games (docs/ai.md)
     assert (s.aggression, s.cover, s.assault_ratio) == (2.5, 0.125, 1.25)
-    # the defender's: its cover measured (1 a step), its pull and assault odds the original ones,
-    # exactly (the same games for the defender as before the attacker's values changed)
+    # the defender's: its cover (1 a step) and counter-assault odds (3.125) measured, its pull the
+    # original one, exactly (binary floating point)
     assert (s.aggression * s.defend_aggression, s.cover * s.defend_cover, s.assault_ratio * s.defend_assault_ratio) \
-        == (1.0, 1.0, 1.5)
+        == (1.0, 1.0, 3.125)
     for name, (lo, hi, _log) in SEARCH_SPACE.items():
         f = TwentyMMSettings.model_fields[name]
         lo_f = next(m.ge for m in f.metadata if getattr(m, "ge", None) is not None)
@@ -111,8 +111,9 @@ def test_assault_ratio_is_the_dice_a_unit_needs_over_the_defenders():
              objectives=OBJ)  # the German attacks; the Russian defends
     assert g.setup.attacker == "german"
     r = Assault("R", "G")  # 8 men (2 dice) against 12 (3 dice)
-    assert _p().assault_value(g, r) == 0.0
-    assert _p(assault_ratio=0.5).assault_value(g, r) == pytest.approx(1.5 + 12)  # 2 >= 3 x 0.5
+    assert _p().assault_value(g, r) == 0.0  # 2 < 3 x 1.25 x 2.5
+    assert _p(assault_ratio=0.5, defend_assault_ratio=1.0).assault_value(g, r) == pytest.approx(1.5 + 12)  # 2 >= 3 x 0.5
+    assert _p(assault_ratio=0.5).assault_value(g, r) == 0.0  # 2 < 3 x 0.5 x 2.5
     assert _p(assault_ratio=0.5, defend_assault_ratio=2.0).assault_value(g, r) == 0.0  # 2 < 3 x 1
     assert _p(defend_assault_ratio=0.25).assault_value(g, a) == pytest.approx(1.5 + 8)  # the attacker's own
     assert _p(assault_ratio=2.0, defend_assault_ratio=0.5).assault_value(g, a) == 0.0
