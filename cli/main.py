@@ -372,16 +372,36 @@ def _tuned_side(path: str) -> str | None:
     return side if isinstance(side, str) else None
 
 
-def _stored_note(data, side: str, spec: str) -> str:
-    """`` (the scenario's stored settings: k=v,...)`` when ``side`` plays the bare player the
-    scenario stores settings for (``ai_settings``: they apply), else empty: the header says which
-    settings play, not only the player's name."""
+def _stored_block_settings(data, side: str, spec: str) -> dict | None:
+    """The settings the scenario stores for ``side`` (``ai_settings``) when that side plays the
+    bare player they are stored for (so they apply), else None."""
     blocks = data.get("ai_settings") if isinstance(data, dict) else None
     block = blocks.get(side) if isinstance(blocks, dict) else None
     if not isinstance(block, dict) or not isinstance(block.get("settings"), dict) or not block["settings"] \
             or spec.strip() != str(block.get("player", "heuristic")):
+        return None
+    return block["settings"]
+
+
+def _stored_note(data, side: str, spec: str) -> str:
+    """`` (the scenario's stored settings: k=v,...)`` when ``side`` plays the bare player the
+    scenario stores settings for (``ai_settings``: they apply), else empty: the header says which
+    settings play, not only the player's name."""
+    stored = _stored_block_settings(data, side, spec)
+    if stored is None:
         return ""
-    return " (the scenario's stored settings: " + split_spec(block_spec(spec, block["settings"]))[1] + ")"
+    return " (the scenario's stored settings: " + split_spec(block_spec(spec, stored))[1] + ")"
+
+
+def _played_specs(data, ai: dict[str, str]) -> dict[str, str]:
+    """side -> the player spec each side's games are played with: ``ai`` with the scenario's stored
+    settings written out where they apply (``--json``'s ``ai_played``; ``ai`` keeps what was asked,
+    which a replay asks again)."""
+    out = {}
+    for side, spec in ai.items():
+        stored = _stored_block_settings(data, side, spec)
+        out[side] = spec if stored is None else block_spec(spec.strip(), stored)
+    return out
 
 
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
@@ -638,7 +658,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
 
         doc = {"scenario": scenario, "rule_system": system.name, "setup": setup_file, "title": title, "games": games,
                "partial": partial, "games_finished": len(results), "cluster_failed": lost, "seed": seed, "rules": rules,
-               "options": list(options), "ai": ai,
+               "options": list(options), "ai": ai, "ai_played": _played_specs(loaded.data, ai),
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
                "per_game": [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,

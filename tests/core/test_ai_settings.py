@@ -217,11 +217,17 @@ def test_the_other_systems_scenarios_store_settings_per_side_too(tmp_path, syste
     assert r.exit_code == 0, r.output
     # the playtest's header says which settings play: the stored ones for the bare player, not for
     # a spec of the command line's own
-    r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--workers", "1", "--quiet"])
+    out = tmp_path / "out.json"
+    r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--workers", "1", "--quiet", "--json", str(out)])
     assert r.exit_code == 0 and "Russian: heuristic (the scenario's stored settings: cover=0.5)" in r.output, r.output
+    # --json keeps what was asked ("ai", which a replay asks again) and what played ("ai_played")
+    doc = json.loads(out.read_text())
+    assert doc["ai"] == {"german": "heuristic", "russian": "heuristic"}
+    assert doc["ai_played"] == {"german": "heuristic", "russian": "heuristic:cover=0.5"}
     r = CliRunner().invoke(cli, ["playtest", str(p), "--games", "1", "--workers", "1", "--quiet",
-                                 "--ai", "russian=heuristic:cover=0.75"])
+                                 "--ai", "russian=heuristic:cover=0.75", "--json", str(out)])
     assert r.exit_code == 0 and "stored settings" not in r.output, r.output
+    assert json.loads(out.read_text())["ai_played"]["russian"] == "heuristic:cover=0.75"
     data["ai_settings"]["russian"]["settings"] = {"cover": 40}
     p.write_text(json.dumps(data))
     for cmd in (["validate", str(p)], ["playtest", str(p), "--games", "1", "--quiet"]):
