@@ -133,6 +133,8 @@ def main(argv: list[str]) -> int:
         if rest and not rest[0].startswith("-"):
             scenario, rest = str(Path(rest[0]).resolve()), rest[1:]
         args = [str(BIN / "ironcross"), "playtest", scenario, "--games", "10", "--seed", "1", *rest]
+        # from where the command was typed: --json, --replays, --report and --setup paths are the user's
+        return subprocess.run(args, cwd=os.getcwd(), env=env).returncode
     return subprocess.run(args, cwd=ROOT, env=env).returncode
 
 

@@ -55,10 +55,14 @@ def test_playtest_plays_scenario_1_or_the_scenario_file_named_first(tmp_path: Pa
     run = _run_py()
     played = []
     monkeypatch.setattr(run, "ensure_venv", lambda: None)
-    monkeypatch.setattr(run.subprocess, "run", lambda args, **kw: played.append(args) or type("R", (), {"returncode": 0}))
+    where = []
+    monkeypatch.setattr(run.subprocess, "run", lambda args, **kw: played.append(args) or where.append(kw["cwd"])
+                        or type("R", (), {"returncode": 0}))
     assert run.main(["playtest", "--games", "3"]) == 0
     assert played[-1][1:] == ["playtest", str(ROOT / "scenarios" / "data" / "scenario_1_demyansk_pocket.json"),
                               "--games", "10", "--seed", "1", "--games", "3"]  # the option given wins (click)
     monkeypatch.chdir(tmp_path)  # a path as typed, from where the command was typed
     assert run.main(["playtest", "mine.json", "--seed", "4"]) == 0
     assert played[-1][1:] == ["playtest", str(tmp_path / "mine.json"), "--games", "10", "--seed", "1", "--seed", "4"]
+    # played from there too: --json out.json, --replays DIR and --report DIR land where the user is
+    assert where[-1] == str(tmp_path)
