@@ -126,6 +126,7 @@ def main(argv: list[str]) -> int:
         spread = [] if any(a.startswith(("-n", "--numprocesses")) for a in rest) else \
             ["-n", "auto", "--dist", "worksteal"]
         args = [str(PY), "-m", "pytest", "-q", *spread, *rest]
+        cwd = str(ROOT)
     else:
         # the main job: a headless playtest of Scenario 1 (options after "playtest" override these),
         # or of the scenario file named first (a path from where the command was typed)
@@ -134,8 +135,8 @@ def main(argv: list[str]) -> int:
             scenario, rest = str(Path(rest[0]).resolve()), rest[1:]
         args = [str(BIN / "ironcross"), "playtest", scenario, "--games", "10", "--seed", "1", *rest]
         # from where the command was typed: --json, --replays, --report and --setup paths are the user's
-        return subprocess.run(args, cwd=os.getcwd(), env=env).returncode
-    return subprocess.run(args, cwd=ROOT, env=env).returncode
+        cwd = os.getcwd()
+    return subprocess.run(args, cwd=cwd, env=env).returncode
 
 
 if __name__ == "__main__":

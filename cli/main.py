@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from cli.output_file import OUTPUT_FILE
-from core.behaviour_settings import block_spec, split_spec
+from core.behaviour_settings import block_spec, split_spec, with_stored
 from core.playtest import DEFAULT_AI, ai_spec_text, games_text, shared_pool
 from maps.document_file import DocumentError
 
@@ -372,36 +372,31 @@ def _tuned_side(path: str) -> str | None:
     return side if isinstance(side, str) else None
 
 
-def _stored_block_settings(data, side: str, spec: str) -> dict | None:
-    """The settings the scenario stores for ``side`` (``ai_settings``) when that side plays the
-    bare player they are stored for (so they apply), else None."""
+def _stored_specs_of(data) -> dict[str, str]:
+    """side -> player spec ``NAME:k=v,...`` of the settings a scenario file's raw JSON stores per side
+    (``ai_settings``; :func:`core.behaviour_settings.stored_specs` of the validated blocks, read here
+    from the file's data as the header needs them); sides whose block changes no setting are left out."""
     blocks = data.get("ai_settings") if isinstance(data, dict) else None
-    block = blocks.get(side) if isinstance(blocks, dict) else None
-    if not isinstance(block, dict) or not isinstance(block.get("settings"), dict) or not block["settings"] \
-            or spec.strip() != str(block.get("player", "heuristic")):
-        return None
-    return block["settings"]
-
-
-def _stored_note(data, side: str, spec: str) -> str:
-    """`` (the scenario's stored settings: k=v,...)`` when ``side`` plays the bare player the
-    scenario stores settings for (``ai_settings``: they apply), else empty: the header says which
-    settings play, not only the player's name."""
-    stored = _stored_block_settings(data, side, spec)
-    if stored is None:
-        return ""
-    return " (the scenario's stored settings: " + split_spec(block_spec(spec, stored))[1] + ")"
+    if not isinstance(blocks, dict):
+        return {}
+    return {side: block_spec(str(block.get("player", "heuristic")), block["settings"]) for side, block in blocks.items()
+            if isinstance(block, dict) and isinstance(block.get("settings"), dict) and block["settings"]}
 
 
 def _played_specs(data, ai: dict[str, str]) -> dict[str, str]:
     """side -> the player spec each side's games are played with: ``ai`` with the scenario's stored
-    settings written out where they apply (``--json``'s ``ai_played``; ``ai`` keeps what was asked,
-    which a replay asks again)."""
-    out = {}
-    for side, spec in ai.items():
-        stored = _stored_block_settings(data, side, spec)
-        out[side] = spec if stored is None else block_spec(spec.strip(), stored)
-    return out
+    settings where they apply (:func:`core.behaviour_settings.with_stored`, as the games take them;
+    ``--json``'s ``ai_played``; ``ai`` keeps what was asked, which a replay asks again)."""
+    return with_stored(ai, _stored_specs_of(data))
+
+
+def _stored_note(ai: dict[str, str], played: dict[str, str], side: str) -> str:
+    """`` (the scenario's stored settings: k=v,...)`` when ``side`` plays with settings the scenario
+    stores (``played``, :func:`_played_specs`, differs from what was asked), else empty: the header
+    says which settings play, not only the player's name."""
+    if played[side] == ai[side]:
+        return ""
+    return " (the scenario's stored settings: " + split_spec(played[side])[1] + ")"
 
 
 def _checked_ai(ai: dict[str, str], system, scenario: str, data) -> dict[str, str]:
@@ -560,10 +555,11 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
         raise InputError(str(DocumentError(setup_file, problems))
                          + f"\n{setup_file}: {len(problems)} problem(s) with scenario {scenario}; no game played")
     title = loaded.title
+    played = _played_specs(loaded.data, ai)  # the settings each side plays with (the scenario's stored ones too)
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     opts = (" + " + " + ".join(options)) if options else ""
     click.echo(f"{title} - {games_text(games)}, seed {seed}, {system.title} rules {rules}{opts}, "
-               + ", ".join(f"{side.capitalize()}: {_spec_to_read(ai[side])}{_stored_note(loaded.data, side, ai[side])}"
+               + ", ".join(f"{side.capitalize()}: {_spec_to_read(ai[side])}{_stored_note(ai, played, side)}"
                            for side in system.sides)
                + f", on {where}")
     if fixed is not None:
@@ -658,7 +654,7 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
 
         doc = {"scenario": scenario, "rule_system": system.name, "setup": setup_file, "title": title, "games": games,
                "partial": partial, "games_finished": len(results), "cluster_failed": lost, "seed": seed, "rules": rules,
-               "options": list(options), "ai": ai, "ai_played": _played_specs(loaded.data, ai),
+               "options": list(options), "ai": ai, "ai_played": played,
                "backend": {"scheduler": scheduler} if scheduler else {"workers": workers or "cpu_count"},
                "outcomes": s["outcomes"], "rates": s["rates"], "trust": s["trust"], "summary": s,
                "per_game": [{"index": r.index, "seed": r.seed, "outcome": r.outcome, "turns": r.turns,
