@@ -21,7 +21,6 @@ as the panels hold them and from the map in memory.
 from __future__ import annotations
 
 import os
-import tempfile
 
 from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtWidgets import (
@@ -43,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.drawing.widgets import TimeLeft, button_grid
+from editor.play.snapshot_folder import SnapshotFolder
 
 __all__ = ["BalanceRunner", "BalancePanel"]
 
@@ -138,8 +138,8 @@ class BalancePanel(QWidget):
         self.rows: list[dict] = []
         self.run_target = ("german", 0.5)   # the target side and share of the last run (start)
         self.scenario_path: str | None = None
-        # the playable copy of the scenario in memory; removed when the panel goes (at exit at the latest)
-        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-balance-")
+        # the playable copy of the scenario in memory: made at the first run, removed with the panel
+        self._tmp = SnapshotFolder(self, "ironcross-balance-")
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.side = QComboBox()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from PySide6.QtCore import QRectF, Qt, QThread, Signal
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from editor.drawing.pieces import SIDE_COLOURS
 from editor.drawing.widgets import TimeLeft, run_controls
+from editor.play.snapshot_folder import SnapshotFolder
 
 __all__ = ["BatchRunner", "OutcomeBars", "PlaytestPanel"]
 
@@ -247,7 +247,7 @@ class PlaytestPanel(QWidget):
         self.runner: BatchRunner | None = None
         self.results: list = []
         self.summary: dict | None = None
-        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-playtest-")
+        self._tmp = SnapshotFolder(self, "ironcross-playtest-")
 
     def set_system(self, system=None) -> None:
         """Offer the players (``RuleSystem.players``) and rule levels (``RuleSystem.rules``, the

@@ -22,7 +22,6 @@ The games are the command line's: the same seeds, the same players, the same ans
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread, Signal
@@ -37,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.drawing.widgets import TimeLeft, run_controls
+from editor.play.snapshot_folder import SnapshotFolder
 
 __all__ = ["RobustRunner", "RobustPanel", "verdict_colour", "tunable_player", "storage_beside", "planned_games"]
 
@@ -140,8 +140,8 @@ class RobustPanel(QWidget):
         self.playable_file, self.storage_dir = playable_file, storage_dir
         self.runner: RobustRunner | None = None
         self.answer = None
-        # the playable copy of the scenario in memory; removed when the panel goes (at exit at the latest)
-        self._tmp = tempfile.TemporaryDirectory(prefix="ironcross-robust-")
+        # the playable copy of the scenario in memory: made at the first run, removed with the panel
+        self._tmp = SnapshotFolder(self, "ironcross-robust-")
         self._stage_no = 0
         self._stage_games = 0
         self._stage_kept = 0
