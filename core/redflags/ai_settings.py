@@ -39,13 +39,19 @@ class RedFlagsSettings(BaseModel):
     self_preservation: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the enemy fire a position invites (the expected value the enemy could take from "
         "the unit there, half weight each) when choosing where to move or set up (0 = ignore danger)"))
+    defend_self_preservation: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "for the defender: multiplier of self_preservation (1: as the attacker weighs it)"))
     cover: float = Field(0.6, ge=0.0, le=4.0, description=(
         "unit values a hex with cover is worth to infantry and guns"))
+    defend_cover: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "for the defender: multiplier of cover (1: as the attacker values it)"))
     dug_in_stay: float = Field(1.0, ge=0.0, le=4.0, description=(
         "unit values a dug-in unit's own hex is worth to it (staying keeps the dug-in status)"))
     fire_position: float = Field(1.0, ge=0.0, le=4.0, description=(
         "multiplier of the better fire a move gives a unit that has not fired (its best target's "
         "expected value from there over from here)"))
+    defend_fire_position: float = Field(1.0, ge=0.0, le=4.0, description=(
+        "for the defender: multiplier of fire_position (1: as the attacker weighs it)"))
     crowd_cost: float = Field(0.4, ge=0.0, le=4.0, description=(
         "unit values a move pays per other own unit (commanders aside) in the hex it enters "
         "(artillery hits every unit of a hex)"))

@@ -293,6 +293,14 @@ class HeuristicPlayer:
         return total
 
     # ------------------------------------------------------------------ positions
+    def posture_setting(self, name: str) -> float:
+        """The setting ``name`` (``cover``, ``fire_position`` or ``self_preservation``) as this side
+        plays it: the attacker's value, times ``defend_<name>`` for the defender (the side holding
+        the objectives at the start), whose position calls for other weights (docs/ai.md)."""
+        st = self.settings
+        x = getattr(st, name)
+        return x if self.attacker else x * getattr(st, "defend_" + name)
+
     def objective_term(self, u: UnitInfo, h: str) -> float:
         v = self._v
         objs = v.objectives
@@ -324,7 +332,7 @@ class HeuristicPlayer:
         st = self.settings
         if u.target_class == "personnel" or u.kind == "artillery":
             if t.cover(h):
-                val += st.cover
+                val += self.posture_setting("cover")
             if staying and u.dug_in:
                 val += st.dug_in_stay
         if u.kind == "commander":
@@ -335,7 +343,7 @@ class HeuristicPlayer:
             val = 0.3 * min(seen, 6)
         if u.kind == "transport":
             val = 0.0
-        val -= st.self_preservation * self.threat(u, h)
+        val -= self.posture_setting("self_preservation") * self.threat(u, h)
         if h in v.mines:
             val -= 2.0
         if h in v.wire and not u.armoured:
@@ -351,7 +359,7 @@ class HeuristicPlayer:
         if not u.fired:
             fire_now = self.best_fire_from(u, here)
             fire_then = self.best_fire_from(u, (to,))
-            gain += self.settings.fire_position * max(0.0, fire_then - fire_now)
+            gain += self.posture_setting("fire_position") * max(0.0, fire_then - fire_now)
         if with_commander:
             gain += 0.2
         if u.kind == "artillery":
@@ -502,11 +510,11 @@ class HeuristicPlayer:
         if u.kind == "commander":
             mates = [f for f in self.friends if h in f.hexes and f.kind in COMBAT_KINDS]
             val = (3.0 + 0.1 * max(f.strength for f in mates)) if mates else -1.0
-            val -= self.settings.self_preservation * self.threat(u, h)
+            val -= self.posture_setting("self_preservation") * self.threat(u, h)
         if u.kind == "observer":
             zone = sorted(v.zone("german" if self.side == "russian" else "russian"))
             val = 0.1 * sum(1 for z in zone[::4] if v.terrain_los(h, z)) - \
-                self.settings.self_preservation * self.threat(u, h)
+                self.posture_setting("self_preservation") * self.threat(u, h)
         return val
 
     def _field_of_fire(self, u: UnitInfo, h: str) -> float:

@@ -139,6 +139,31 @@ def test_crowd_cost_and_fire_position_price_a_move(tmp_path):
     assert eager.move_score(u, "3612", False) - base.move_score(u, "3612", False) == pytest.approx(2 * gain)
 
 
+def test_the_defenders_cover_fire_position_and_self_preservation_are_scaled_by_its_own_multipliers(tmp_path):
+    # the German holds the objectives at the start (the defender), the Russian attacks
+    g = _game(tmp_path, {"G": "3121", "H": "3003", "R1": "3614"})
+    for side, who in (("german", "G"), ("russian", "R1")):
+        base, v = _primed(g, side)
+        u = v.unit(who)
+        scaled = _primed(g, side, defend_cover=0.5, defend_fire_position=0.25, defend_self_preservation=2.0)[0]
+        defender = side == "german"
+        assert base.posture_setting("cover") == 0.6 and base.posture_setting("fire_position") == 1.0
+        assert scaled.posture_setting("cover") == pytest.approx(0.3 if defender else 0.6)
+        assert scaled.posture_setting("fire_position") == pytest.approx(0.25 if defender else 1.0)
+        assert scaled.posture_setting("self_preservation") == pytest.approx(2.0 if defender else 1.0)
+        # what a position is worth moves with them: the cover of the woods hex 3121 (out of the
+        # Russians' reach), the fire the open hex 3612 invites (two hexes from them)
+        assert v.terrain.cover("3121") and not v.terrain.cover("3612")
+        assert base.threat(u, "3612") > 0 or not defender
+        assert scaled.posval(u, "3121", False) - base.posval(u, "3121", False) == \
+            pytest.approx(-0.3 if defender else 0.0)
+        assert scaled.posval(u, "3612", False) - base.posval(u, "3612", False) == \
+            pytest.approx(-base.threat(u, "3612") if defender else 0.0)
+    # at 1 (the defaults) the defender plays as the attacker's values say: the same games
+    s = RedFlagsSettings()
+    assert (s.defend_cover, s.defend_fire_position, s.defend_self_preservation) == (1.0, 1.0, 1.0)
+
+
 def test_setup_crowd_cost_prices_a_set_up_hex_per_own_unit_placed_in_it(tmp_path):
     g = _game(tmp_path, {"G": "3003", "H": "3004", "R1": "3614"})
     base, v = _primed(g, "german")
