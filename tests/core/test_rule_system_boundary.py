@@ -137,7 +137,7 @@ def test_toy_cli_playtest_players_rules_and_json(toy, tmp_path):
     toy_block = lines[lines.index(next(x for x in lines if x.startswith("toy: "))):]
     assert not any("settings (--ai" in x for x in toy_block[1:3])
     assert "  heuristic settings (--ai SIDE=heuristic:NAME=VALUE; docs/ai.md), defaults: aggression=2.5, " \
-           "defend_aggression=0.4," in r.output  # Red Flags'
+           "defend_aggression=0.11," in r.output  # Red Flags'
     assert "defaults: aggression=2.5, defend_aggression=0.4, hold_objective=1, cover=0.125," in r.output  # 20 mm's
     r = CliRunner().invoke(cli, ["systems", "--json"])
     by_name = {s["name"]: s for s in json.loads(r.output)}

@@ -40,8 +40,10 @@ def _game(tmp_path, places=None, **kw):
 def test_the_defaults_are_the_heuristics_constants_and_every_searched_setting_is_a_field():
     s = RedFlagsSettings()
     assert (s.hold_objective, s.self_preservation, s.dug_in_stay, s.fire_position) == (1.0,) * 4
-    # the attacker's clock at 2.5 times the old weight (measured); the defender's pull as it was
-    assert (s.aggression, s.defend_aggression) == (2.5, 0.4) and s.aggression * s.defend_aggression == 1.0
+    # the attacker's clock at 2.5 times the old weight (measured); the defender holding its ground
+    # (measured): a pull of 0.275 instead of 1, cover 0.048, firing positions 0.3, fire feared 0.42
+    assert (s.aggression, s.defend_aggression) == (2.5, 0.11)
+    assert (s.defend_cover, s.defend_fire_position, s.defend_self_preservation) == (0.08, 0.3, 0.42)
     assert (s.cover, s.crowd_cost, s.return_fire_caution, s.charge_cost, s.air_attack_threshold) == \
         (0.6, 0.4, 0.7, 0.6, 0.3)
     for name, (lo, hi, _log) in SEARCH_SPACE.items():
@@ -80,7 +82,7 @@ def test_aggression_scales_the_pull_of_the_objectives_by_posture(tmp_path):
     # the scenario's objective 3717 is German-held at the start: the Russian attacks, the German defends
     g = _game(tmp_path)
     late = 1 / 6  # Game Turn 1 of 6: the attacker's clock 0.6 + 1.2 x late^2 a hex
-    for side, who, per_hex in (("russian", "R1", (0.6 + 1.2 * late * late) * 2.5), ("german", "G", 0.35)):
+    for side, who, per_hex in (("russian", "R1", (0.6 + 1.2 * late * late) * 2.5), ("german", "G", 0.35 * 0.275)):
         base, v = _primed(g, side)
         u = v.unit(who)
         far = base.objective_term(u, "3003")  # off the objectives: the distance term alone
@@ -88,7 +90,7 @@ def test_aggression_scales_the_pull_of_the_objectives_by_posture(tmp_path):
         assert far == pytest.approx(-per_hex * d)
         assert _primed(g, side, aggression=5.0)[0].objective_term(u, "3003") == pytest.approx(2 * far)
         assert _primed(g, side, aggression=0.0)[0].objective_term(u, "3003") == 0.0
-        d2 = _primed(g, side, defend_aggression=0.8)[0].objective_term(u, "3003")
+        d2 = _primed(g, side, defend_aggression=0.22)[0].objective_term(u, "3003")
         # only the defender's pull is scaled by defend_aggression
         assert d2 == pytest.approx(2 * far if side == "german" else far)
 
@@ -108,10 +110,11 @@ def test_self_preservation_weighs_the_fire_a_position_invites(tmp_path):
     u = v.unit("G")
     threat = base.threat(u, "3612")  # two hexes from the Russian rifles in the open
     assert threat > 0
+    k = 0.42  # the defender's multiplier (defend_self_preservation)
     careless = _primed(g, "german", self_preservation=0.0)[0]
-    assert careless.posval(u, "3612", False) - base.posval(u, "3612", False) == pytest.approx(threat)
+    assert careless.posval(u, "3612", False) - base.posval(u, "3612", False) == pytest.approx(k * threat)
     wary = _primed(g, "german", self_preservation=3.0)[0]
-    assert base.posval(u, "3612", False) - wary.posval(u, "3612", False) == pytest.approx(2 * threat)
+    assert base.posval(u, "3612", False) - wary.posval(u, "3612", False) == pytest.approx(2 * k * threat)
 
 
 def test_cover_and_dug_in_stay_are_what_those_hexes_are_worth(tmp_path):
@@ -120,8 +123,10 @@ def test_cover_and_dug_in_stay_are_what_those_hexes_are_worth(tmp_path):
     u = v.unit("G")
     assert v.terrain.cover("3121") and not v.terrain.cover("3003") and u.dug_in
     other = _primed(g, "german", cover=2.0, dug_in_stay=3.0)[0]
-    assert other.posval(u, "3121", False) - base.posval(u, "3121", False) == pytest.approx(2.0 - 0.6)
-    assert other.posval(u, "3121", True) - base.posval(u, "3121", True) == pytest.approx((2.0 - 0.6) + (3.0 - 1.0))
+    k = 0.08  # the defender's multiplier of cover (defend_cover)
+    assert other.posval(u, "3121", False) - base.posval(u, "3121", False) == pytest.approx(k * (2.0 - 0.6))
+    assert other.posval(u, "3121", True) - base.posval(u, "3121", True) == \
+        pytest.approx(k * (2.0 - 0.6) + (3.0 - 1.0))
     assert other.posval(u, "3003", False) == pytest.approx(base.posval(u, "3003", False))
 
 
@@ -136,14 +141,16 @@ def test_crowd_cost_and_fire_position_price_a_move(tmp_path):
     gain = base.best_fire_from(u, ("3612",)) - base.best_fire_from(u, ("3003",))
     assert gain > 0
     eager = _primed(g, "german", fire_position=3.0)[0]
-    assert eager.move_score(u, "3612", False) - base.move_score(u, "3612", False) == pytest.approx(2 * gain)
+    k = 0.3  # the defender's multiplier (defend_fire_position)
+    assert eager.move_score(u, "3612", False) - base.move_score(u, "3612", False) == pytest.approx(2 * k * gain)
 
 
 def test_the_defenders_cover_fire_position_and_self_preservation_are_scaled_by_its_own_multipliers(tmp_path):
     # the German holds the objectives at the start (the defender), the Russian attacks
     g = _game(tmp_path, {"G": "3121", "H": "3003", "R1": "3614"})
     for side, who in (("german", "G"), ("russian", "R1")):
-        base, v = _primed(g, side)
+        # the multipliers at 1 (the defender plays the attacker's weights) against other values
+        base, v = _primed(g, side, defend_cover=1.0, defend_fire_position=1.0, defend_self_preservation=1.0)
         u = v.unit(who)
         scaled = _primed(g, side, defend_cover=0.5, defend_fire_position=0.25, defend_self_preservation=2.0)[0]
         defender = side == "german"
@@ -159,9 +166,6 @@ def test_the_defenders_cover_fire_position_and_self_preservation_are_scaled_by_i
             pytest.approx(-0.3 if defender else 0.0)
         assert scaled.posval(u, "3612", False) - base.posval(u, "3612", False) == \
             pytest.approx(-base.threat(u, "3612") if defender else 0.0)
-    # at 1 (the defaults) the defender plays as the attacker's values say: the same games
-    s = RedFlagsSettings()
-    assert (s.defend_cover, s.defend_fire_position, s.defend_self_preservation) == (1.0, 1.0, 1.0)
 
 
 def test_setup_crowd_cost_prices_a_set_up_hex_per_own_unit_placed_in_it(tmp_path):
