@@ -21,7 +21,7 @@ from maps.document_file import DocumentError, Problem, load_document, read_json
 from maps.model import MAP_FORMAT, MAP_VERSION, MapFile
 from maps.terrain_chart import TerrainChart, _chart_problems, load_terrain_chart
 
-__all__ = ["check_map", "extent_polygon", "load_map", "load_map_file", "map_from_data", "map_chart", "chart_path", "map_json", "save_map",
+__all__ = ["check_map", "missing_map_hint", "extent_polygon", "load_map", "load_map_file", "map_from_data", "map_chart", "chart_path", "map_json", "save_map",
            "MAP_SCHEMA_PATH", "export_schema"]
 
 MAP_SCHEMA_PATH = Path("docs/schema/map.schema.json")
@@ -302,6 +302,25 @@ def map_from_data(data: Any, file: str | os.PathLike[str] = "<map>"):
 
     doc = load_document(file, MapFile, format_name=MAP_FORMAT, version=MAP_VERSION, data=data, checks=check_map)
     return HexMap(doc, chart=map_chart(doc, file))
+
+
+def missing_map_hint(ref: str, resolved: str | os.PathLike[str]) -> str:
+    """What to tell a designer whose scenario names a map file ``ref`` (as written in the scenario)
+    that is not at ``resolved`` (where it was looked for): a relative path is read from the
+    scenario file's folder, so a scenario copied out of the toolkit's folders loses its map; when
+    the toolkit ships a map of that file name, where it is. ``""`` when the file exists (the
+    problem is its content, which the loader names)."""
+    resolved = Path(resolved)
+    if resolved.exists():
+        return ""
+    hint = f" (looked for {resolved}"
+    if not Path(ref).is_absolute():
+        hint += ": a relative map path is read from the scenario file's folder"
+    shipped = Path(__file__).resolve().parent / "data" / Path(ref).name
+    if shipped.is_file() and shipped != resolved.resolve():
+        hint += (f"; the toolkit ships a map of that name, {shipped}: copy it beside the scenario "
+                 f"and name it {Path(ref).name!r}, or name it by that full path")
+    return hint + ")"
 
 
 def load_map_file(path: str | os.PathLike[str]) -> MapFile:

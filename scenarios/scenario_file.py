@@ -480,8 +480,11 @@ def check_scenario(sc: Scenario, scenario_path: str | os.PathLike[str] | None = 
         try:
             hexmap = load_scenario_map(sc, scenario_path)
         except DocumentError as e:
+            from maps.mapfile import missing_map_hint
+
             out.append(Problem("$.map.file", f"cannot load map {sc.map.file!r}: " +
-                               "; ".join(str(p) for p in e.problems)))
+                               "; ".join(str(p) for p in e.problems) +
+                               missing_map_hint(sc.map.file, map_path(sc, scenario_path))))
     if hexmap is not None:
         out.extend(_region_problems(sc, hexmap))
     if roster == "auto":

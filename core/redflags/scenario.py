@@ -248,7 +248,10 @@ def check_scenario(sc: Scenario, path: str | os.PathLike[str] | None) -> tuple[l
     try:
         hexmap = load_map_cached(map_path(sc, path))
     except DocumentError as e:
-        problems.append(Problem("$.map.file", f"cannot load the map {sc.map.file!r}: " + "; ".join(str(p) for p in e.problems)))
+        from maps.mapfile import missing_map_hint
+
+        problems.append(Problem("$.map.file", f"cannot load the map {sc.map.file!r}: " + "; ".join(str(p) for p in e.problems)
+                                + missing_map_hint(sc.map.file, map_path(sc, path))))
     roster = None
     try:
         rf = roster_file(sc, path)

@@ -208,8 +208,11 @@ def table_for(path, doc: Scenario) -> TableMap:
         try:
             hm = load_map(mp)
         except DocumentError as e:   # named from the scenario, as the other systems do, with the map's own words
+            from maps.mapfile import missing_map_hint
+
             raise DocumentError(path, [Problem("$.map.file", f"cannot load the map {doc.map.file!r}: "
-                                               + "; ".join(f"{e.file}: {p}" for p in e.problems))]) from None
+                                               + "; ".join(f"{e.file}: {p}" for p in e.problems)
+                                               + missing_map_hint(doc.map.file, mp))]) from None
         try:
             t = TableMap.from_map(hm, doc.scale, doc.map.sections, snow=doc.snow)
         except ValueError as e:
