@@ -127,7 +127,7 @@ def systems(as_json: bool) -> None:
                                  "terrain_mapping": s.terrain_mapping} for s in out], indent=1))
         return
     for s in out:
-        click.echo(f"{s.name}: {s.title}" + (" (the default)" if s.name == DEFAULT_SYSTEM else "") + f", from {s.seed}")
+        click.echo(f"{s.name}: {s.title}" + (" (the default)" if s.name == DEFAULT_SYSTEM else "") + f"; rulebook source {s.seed} (not distributed with the toolkit)")
         click.echo("  players: " + "; ".join(f"{k} - {v}" for k, v in s.players.items()))
         for player, values in _player_defaults(s).items():
             click.echo(f"  {player} settings (--ai SIDE={player}:NAME=VALUE; docs/ai.md), defaults: "

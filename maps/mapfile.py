@@ -319,7 +319,7 @@ def missing_map_hint(ref: str, resolved: str | os.PathLike[str]) -> str:
     shipped = Path(__file__).resolve().parent / "data" / Path(ref).name
     if shipped.is_file() and shipped != resolved.resolve():
         hint += (f"; the toolkit ships a map of that name, {shipped}: copy it beside the scenario "
-                 f"and name it {Path(ref).name!r}, or name it by that full path")
+                 f"and set $.map.file to {Path(ref).name!r}, or set $.map.file to that full path")
     return hint + ")"
 
 

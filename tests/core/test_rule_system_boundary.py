@@ -132,6 +132,9 @@ def test_toy_cli_playtest_players_rules_and_json(toy, tmp_path):
     assert r.exit_code == 1 and "Toy Race Game scenarios have no designer's set-up files" in r.output
     r = CliRunner().invoke(cli, ["systems"])
     assert r.exit_code == 0 and "toy: Toy Race Game" in r.output and "ironcross: Iron Cross (the default)" in r.output
+    # the rulebook text a system was written from is named as a source a user does not have
+    assert "ironcross: Iron Cross (the default); rulebook source seeds/000_" in r.output
+    assert "(not distributed with the toolkit)" in r.output
     # each system whose heuristic takes settings lists them with their defaults; the toy's take none
     lines = r.output.splitlines()
     toy_block = lines[lines.index(next(x for x in lines if x.startswith("toy: "))):]
