@@ -160,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
         if only is None or key in only:
             bad += run(label, opener, args.events, seed, tmp, yard)
     del app
+    if bad:
+        # the documents the events left behind, for the failure's reader
+        print(f"the fuzzed documents are kept in {tmp}")
+    else:
+        shutil.rmtree(tmp)
     return 1 if bad else 0
 
 
