@@ -294,9 +294,9 @@ class HeuristicPlayer:
 
     # ------------------------------------------------------------------ positions
     def posture_setting(self, name: str) -> float:
-        """The setting ``name`` (``cover``, ``fire_position`` or ``self_preservation``) as this side
-        plays it: the attacker's value, times ``defend_<name>`` for the defender (the side holding
-        the objectives at the start), whose position calls for other weights (docs/ai.md)."""
+        """The setting ``name`` (``aggression``, ``cover``, ``fire_position`` or ``self_preservation``)
+        as this side plays it: the attacker's value, times ``defend_<name>`` for the defender (the side
+        holding the objectives at the start), whose position calls for other weights (docs/ai.md)."""
         st = self.settings
         x = getattr(st, name)
         return x if self.attacker else x * getattr(st, "defend_" + name)
@@ -320,7 +320,7 @@ class HeuristicPlayer:
             late = v.turn / max(1, v.game_length)
             val -= (0.6 + 1.2 * late * late) * d * st.aggression
         else:
-            val -= 0.35 * d * (st.aggression * st.defend_aggression)
+            val -= 0.35 * d * self.posture_setting("aggression")
         return val
 
     def posval(self, u: UnitInfo, h: str, staying: bool) -> float:
