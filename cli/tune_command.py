@@ -156,15 +156,19 @@ def tune_cmd(scenario: str, side: str, trials: int, games: int, seed: int, playe
             def on_trial(done: int, score: float, best: float) -> None:
                 progress.update(task, completed=done, best=f"last {score:.3f} best {best:.3f}")
 
-            def on_check(n: int) -> None:
+            def on_check_start(total: int, same: bool) -> None:
+                # no trial beat the defaults: one batch is both the default's and the tuned check
                 nonlocal check_task
-                if check_task is None:
-                    check_task = progress.add_task("check", total=2 * check_games, best="fresh seeds")
+                check_task = progress.add_task("check", total=total,
+                                               best="fresh seeds, tuned = defaults: one batch" if same else "fresh seeds")
+
+            def on_check(n: int) -> None:
                 progress.update(check_task, advance=n)
 
             res = tune(scenario, side, space, player=player, opponent=against, trials=trials, games=games, seed=seed,
                        workers=workers, scheduler=scheduler, storage=storage, check_games=check_games,
-                       defaults=defaults, canonical=system.player_settings, on_trial=on_trial, on_check=on_check)
+                       defaults=defaults, canonical=system.player_settings, on_trial=on_trial, on_check=on_check,
+                       on_check_start=on_check_start)
     except KeyboardInterrupt:
         click.echo("interrupted before any trial completed: nothing written", err=True)
         raise SystemExit(130)

@@ -295,6 +295,7 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
          canonical: Callable[[str], str] | None = None,
          on_trial: Callable[[int, float, float], None] | None = None,
          on_check: Callable[[int], None] | None = None,
+         on_check_start: Callable[[int, bool], None] | None = None,
          should_stop: Callable[[], bool] | None = None) -> TuneResult:
     """Search ``space`` (setting -> (low, high, log scale)) for the ``player`` settings of ``side``
     that maximise its :func:`batch_score` over ``games`` games seeded ``seed`` (the same for every
@@ -305,7 +306,9 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
     in memory); the sampler (TPE) is seeded from ``seed`` (a resumed study's
     from ``seed`` and its trials kept: no settings drawn twice), so a run is reproducible. ``defaults``: the first trial's values (the player's defaults). ``canonical``
     validates a spec (the rule system's ``player_settings``). ``on_trial(done, score, best)`` after
-    each trial; ``on_check(n)`` per game of the check; ``should_stop()``, asked after each trial:
+    each trial; ``on_check_start(games, same)`` once before the check on fresh seeds, with the games it
+    will play and whether the best settings are the defaults (then one batch of ``check_games`` serves
+    both: the same games), and ``on_check(n)`` per game of it played; ``should_stop()``, asked after each trial:
     True ends the run there as Ctrl-C does (``interrupted``; the editor's Cancel, from another
     thread, where no KeyboardInterrupt reaches). Raises ImportError without Optuna,
     ValueError for a bad space, :class:`core.playtest.PlaytestError` when the games cannot run."""
@@ -396,12 +399,12 @@ def tune(scenario_path: str, side: str, space: Mapping[str, tuple[float, float, 
                 interrupted = True
             interrupted = interrupted or bool(stopped)
             res = _finish(study, side, player, check, defaults, space, interrupted, history, check_games, seed, play,
-                          on_check)
+                          on_check, on_check_start)
     return res
 
 
 def _finish(study, side: str, player: str, check, defaults, space, interrupted: bool, history: list[float],
-            check_games: int, seed: int, play, on_check) -> TuneResult:
+            check_games: int, seed: int, play, on_check, on_check_start=None) -> TuneResult:
     """The :class:`TuneResult` of a study: the best trial, the defaults' score, the check."""
     complete = _complete_trials(study)
     if not complete:
@@ -416,12 +419,13 @@ def _finish(study, side: str, player: str, check, defaults, space, interrupted: 
                      interrupted, None, history)
     if check_games and not interrupted:
         fresh = derive_seed(seed, CHECK_SEED_SALT)
+        same = res.best_spec == check(player)  # the best trial is the defaults: the same games
+        if on_check_start is not None:
+            on_check_start(check_games if same else 2 * check_games, same)
         try:
             base = play(player, check_games, fresh, on_check)
-            if res.best_spec == check(player):  # the best trial is the defaults: the same games
+            if same:
                 tuned = base
-                if on_check is not None:
-                    on_check(check_games)
             else:
                 tuned = play(spec_of(player, best), check_games, fresh, on_check)
             res.check = {"seed": fresh, "default": _share(base, side), "tuned": _share(tuned, side)}

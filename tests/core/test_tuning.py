@@ -43,8 +43,11 @@ def test_the_score_is_the_outcome_plus_a_small_tie_breaker():
 
 
 def test_tuning_finds_the_known_best_within_its_budget_and_is_reproducible(race):
-    a = _tune(race, check_games=40)
+    starts, played = [], []
+    a = _tune(race, check_games=40, on_check_start=lambda n, same: starts.append((n, same)), on_check=played.append)
     assert a.best["two_dice"] > 0.7  # the known best is near 1
+    # the check's progress: announced as 2 x 40 games (default and tuned), every one of them played
+    assert starts == [(80, False)] and sum(played) == 80
     assert a.default_score is not None and a.best_score > a.default_score
     assert a.trials == 10 and not a.interrupted
     chk = a.check
@@ -263,6 +266,16 @@ def test_a_tuning_whose_best_trial_is_the_defaults_says_so_and_plays_its_check_o
     assert "settings: the defaults (no trial beat them)" in r.output
     assert played == [4, 6]  # the trial, then the check's default games only
     assert doc["check"]["tuned"] == doc["check"]["default"]
+
+
+def test_a_check_whose_tuned_settings_are_the_defaults_announces_one_batch(race):
+    """The check's progress counts the games it plays: when no trial beat the defaults it announces
+    one batch (the tuned half is the same games) and counts no game twice."""
+    starts, played = [], []
+    res = _tune(race, trials=1, games=4, check_games=6, on_check_start=lambda n, same: starts.append((n, same)),
+                on_check=played.append)
+    assert res.best_spec == _canonical("tunable")  # the one trial is the defaults
+    assert starts == [(6, True)] and sum(played) == 6
 
 
 def test_a_study_that_cannot_be_written_is_named_before_optuna_opens_it(race, tmp_path, monkeypatch):
