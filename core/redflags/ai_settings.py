@@ -61,9 +61,13 @@ class RedFlagsSettings(BaseModel):
     crowd_cost: float = Field(0.4, ge=0.0, le=4.0, description=(
         "unit values a move pays per other own unit (commanders aside) in the hex it enters "
         "(artillery hits every unit of a hex)"))
+    defend_crowd_cost: float = Field(1.0, ge=0.0, le=10.0, description=(
+        "for the defender: multiplier of crowd_cost (1: as the attacker prices it)"))
     setup_crowd_cost: float = Field(0.5, ge=0.0, le=4.0, description=(
         "unit values a set-up hex pays per own unit (commanders aside) already placed in it (artillery "
         "hits every unit of a hex)"))
+    defend_setup_crowd_cost: float = Field(1.0, ge=0.0, le=10.0, description=(
+        "for the defender: multiplier of setup_crowd_cost (1: as the attacker prices it)"))
     # -- fire -----------------------------------------------------------------------------------
     return_fire_caution: float = Field(0.7, ge=0.0, le=4.0, description=(
         "weight of the return fire a shot invites (the target's expected fire back, halved when the "
@@ -87,6 +91,8 @@ SEARCH_SPACE: dict[str, tuple[float, float, bool]] = {
     "cover": (0.0, 2.0, False),
     "fire_position": (0.0, 3.0, False),
     "crowd_cost": (0.0, 1.5, False),
+    "defend_crowd_cost": (0.25, 10.0, True),
+    "defend_setup_crowd_cost": (0.25, 10.0, True),
     "return_fire_caution": (0.0, 2.0, False),
     "charge_cost": (0.1, 3.0, True),
 }

@@ -294,8 +294,8 @@ class HeuristicPlayer:
 
     # ------------------------------------------------------------------ positions
     def posture_setting(self, name: str) -> float:
-        """The setting ``name`` (``aggression``, ``cover``, ``fire_position`` or ``self_preservation``)
-        as this side plays it: the attacker's value, times ``defend_<name>`` for the defender (the side
+        """The setting ``name`` (``aggression``, ``cover``, ``fire_position``, ``self_preservation``,
+        ``crowd_cost`` or ``setup_crowd_cost``) as this side plays it: the attacker's value, times ``defend_<name>`` for the defender (the side
         holding the objectives at the start), whose position calls for other weights (docs/ai.md)."""
         st = self.settings
         x = getattr(st, name)
@@ -366,7 +366,7 @@ class HeuristicPlayer:
             gain -= 1.0
         # do not crowd a hex (artillery hits take effect on every unit in it)
         crowd = sum(1 for f in self.friends if to in f.hexes and f.uid != u.uid and f.kind != "commander")
-        gain -= self.settings.crowd_cost * crowd
+        gain -= self.posture_setting("crowd_cost") * crowd
         return gain - 0.05
 
     def extend_score(self, u: UnitInfo, h: str) -> float:
@@ -494,7 +494,7 @@ class HeuristicPlayer:
         v = self._v
         val = self.posval(u, h, True)
         crowd = sum(1 for f in self.friends if h in f.hexes and f.kind != "commander")
-        val -= self.settings.setup_crowd_cost * crowd
+        val -= self.posture_setting("setup_crowd_cost") * crowd
         if not self.attacker:
             if u.kind in COMBAT_KINDS and u.kind != "artillery":
                 val += 0.1 * self._field_of_fire(u, h)

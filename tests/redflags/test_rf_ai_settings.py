@@ -179,6 +179,29 @@ def test_setup_crowd_cost_prices_a_set_up_hex_per_own_unit_placed_in_it(tmp_path
     assert base.place_score(u, "3005") == pytest.approx(spread.place_score(u, "3005"))
 
 
+def test_the_defenders_crowd_costs_are_scaled_by_its_own_multipliers(tmp_path):
+    # the German holds the objectives at the start (the defender), the Russian attacks; each side has
+    # one other unit beside its mover (H in 3004 for G; R2 in 3615 for R1)
+    german = [("A", "A-spades", [unit("G", RIFLES), unit("H", RIFLES)])]
+    russian = [("R", "K-hearts", [unit("R1", ENEMY_RIFLES), unit("R2", ENEMY_RIFLES)])]
+    g = make_game(tmp_path, german, russian, {"G": "3003", "H": "3004", "R1": "3614", "R2": "3615"})
+    for side, who, friend_hex, empty_hex in (("german", "G", "3004", "3005"), ("russian", "R1", "3615", "3613")):
+        base, v = _primed(g, side, defend_crowd_cost=1.0, defend_setup_crowd_cost=1.0)
+        u = v.unit(who)
+        scaled = _primed(g, side, defend_crowd_cost=3.0, defend_setup_crowd_cost=4.0)[0]
+        defender = side == "german"
+        assert base.posture_setting("crowd_cost") == 0.4 and base.posture_setting("setup_crowd_cost") == 0.5
+        assert scaled.posture_setting("crowd_cost") == pytest.approx(1.2 if defender else 0.4)
+        assert scaled.posture_setting("setup_crowd_cost") == pytest.approx(2.0 if defender else 0.5)
+        # one own unit in the hex: a move into it pays 0.4 x 3 - 0.4 more, a set-up there 0.5 x 4 - 0.5
+        assert base.move_score(u, friend_hex, False) - scaled.move_score(u, friend_hex, False) == \
+            pytest.approx(0.8 if defender else 0.0)
+        assert base.place_score(u, friend_hex) - scaled.place_score(u, friend_hex) == \
+            pytest.approx(1.5 if defender else 0.0)
+        # a hex with no own unit costs the same
+        assert base.place_score(u, empty_hex) == pytest.approx(scaled.place_score(u, empty_hex))
+
+
 def test_return_fire_caution_and_charge_cost_price_a_shot(tmp_path):
     g = _game(tmp_path, {"G": "3612", "H": "3003", "R1": "3614"})
     base, v = _primed(g, "german")
