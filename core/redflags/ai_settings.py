@@ -66,8 +66,9 @@ class RedFlagsSettings(BaseModel):
     setup_crowd_cost: float = Field(0.5, ge=0.0, le=4.0, description=(
         "unit values a set-up hex pays per own unit (commanders aside) already placed in it (artillery "
         "hits every unit of a hex)"))
-    defend_setup_crowd_cost: float = Field(1.0, ge=0.0, le=10.0, description=(
-        "for the defender: multiplier of setup_crowd_cost (1: as the attacker prices it)"))
+    defend_setup_crowd_cost: float = Field(8.0, ge=0.0, le=10.0, description=(
+        "for the defender: multiplier of setup_crowd_cost (8 since paired games, docs/ai.md: 4 unit values "
+        "a unit already placed, about one combat unit a hex; 1: as the attacker prices it)"))
     # -- fire -----------------------------------------------------------------------------------
     return_fire_caution: float = Field(0.7, ge=0.0, le=4.0, description=(
         "weight of the return fire a shot invites (the target's expected fire back, halved when the "

@@ -44,6 +44,8 @@ def test_the_defaults_are_the_heuristics_constants_and_every_searched_setting_is
     # (measured): a pull of 0.275 instead of 1, cover 0.048, firing positions 0.3, fire feared 0.42
     assert (s.aggression, s.defend_aggression) == (2.5, 0.11)
     assert (s.defend_cover, s.defend_fire_position, s.defend_self_preservation) == (0.08, 0.3, 0.42)
+    # the defender sets up about one combat unit a hex (measured): 0.5 x 8 a unit already placed
+    assert (s.defend_crowd_cost, s.defend_setup_crowd_cost) == (1.0, 8.0)
     assert (s.cover, s.crowd_cost, s.return_fire_caution, s.charge_cost, s.air_attack_threshold) == \
         (0.6, 0.4, 0.7, 0.6, 0.3)
     for name, (lo, hi, _log) in SEARCH_SPACE.items():
@@ -174,8 +176,9 @@ def test_setup_crowd_cost_prices_a_set_up_hex_per_own_unit_placed_in_it(tmp_path
     u = v.unit("G")
     assert base.settings.setup_crowd_cost == 0.5
     spread = _primed(g, "german", setup_crowd_cost=2.0)[0]
+    k = 8.0  # the defender's multiplier (defend_setup_crowd_cost)
     # H stands in 3004: one own unit there; 3005 holds none
-    assert base.place_score(u, "3004") - spread.place_score(u, "3004") == pytest.approx(1.5)
+    assert base.place_score(u, "3004") - spread.place_score(u, "3004") == pytest.approx(k * 1.5)
     assert base.place_score(u, "3005") == pytest.approx(spread.place_score(u, "3005"))
 
 
