@@ -696,11 +696,13 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
 @cli.command()
 @click.argument("file", type=click.Path())
 @click.option("--verify", is_flag=True, help="re-run the game from its seed and decisions and compare every event")
-def replay(file: str, verify: bool) -> None:
-    """Show or --verify a replay FILE (JSON lines written by playtest --replays).
+@click.option("--log", "show_log", is_flag=True,
+              help="print the game's log, decision by decision, in the sentences of the editor's Watch")
+def replay(file: str, verify: bool, show_log: bool) -> None:
+    """Show, --log or --verify a replay FILE (JSON lines written by playtest --replays).
 
-    The game is re-run by the replay's rule system (its header's "rule_system"; absent, as in
-    replays written before rule systems had names, = Iron Cross)."""
+    The game is read (--log) and re-run (--verify) by the replay's rule system (its header's
+    "rule_system"; absent, as in replays written before rule systems had names, = Iron Cross)."""
     from core.replay import first_divergence, read_replay, replay_decisions, replay_system
 
     try:
@@ -714,6 +716,8 @@ def replay(file: str, verify: bool) -> None:
     click.echo(f"{file}: scenario {h['scenario']} ({system.title}), seed {h['seed']}, "
                f"rules {h.get('rules') or system.rules[0]}, "
                f"{len(rp.events)} events, {rolls} die rolls, outcome {end.get('outcome', 'unknown') if end else 'unfinished'}")
+    if show_log:
+        _print_log(file, rp.events, system)
     if not verify:
         return
     import json as _json
@@ -768,6 +772,34 @@ def replay(file: str, verify: bool) -> None:
         click.echo(f"{file}: DIVERGED at event {i} ({a.get('kind')}, rule {a.get('rule') or '-'}): "
                    + "; ".join(f"{k}: recorded {a.get(k)!r}, re-run {b.get(k)!r}" for k in keys), err=True)
     raise SystemExit(1)
+
+
+def _print_log(file: str, events: list, system) -> None:
+    """The replay's log as the editor's Watch words it (:func:`core.game_log.log_lines`), one
+    decision's sentences after another; an event the system cannot word (a hand-edited file) is an
+    InputError naming the file and the event's index."""
+    from core.game_log import decisions_of, log_lines
+
+    i = 0
+    for group in decisions_of(events):
+        bad = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+        try:
+            lines = log_lines(system, group)
+        except bad as e:
+            # the event that cannot be worded, named by its index in the file's events (line - 2)
+            j, err = i, e
+            for k, ev in enumerate(group):
+                try:
+                    log_lines(system, [ev])
+                except bad as e2:
+                    j, err = i + k, e2
+                    break
+            kind = events[j].get("kind") if isinstance(events[j], dict) else None
+            raise InputError(f"{file}: event {j} (line {j + 2}, {kind!r}) cannot be read: "
+                             f"{type(err).__name__}: {err}") from None
+        for text in lines:
+            click.echo(text)
+        i += len(group)
 
 
 def _header_rules(file: str, h: dict, system) -> tuple[str, tuple[str, ...]]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
+from core.game_log import action_label, log_lines
+
 __all__ = ["Snapshot", "Step", "GameRecording", "HotseatSession", "run_games", "lower_priority", "init_worker",
            "describe_action", "describe_events", "snapshot", "system_of", "action_label", "log_lines",
            "action_uids", "state_text"]
@@ -85,47 +87,6 @@ def state_text(snap: Snapshot, bold: bool = False) -> str:
         return (f"{turn}, player turn {snap.player_turn} ({snap.phasing} phasing), phase "
                 f"<b>{snap.phase.replace('_', ' ')}</b>; {who}")
     return f"{turn}; {who}"
-
-
-def _generic_label(d: dict) -> str:
-    """A label from an action's JSON: its kind in words, then its fields ("roll: dice 2")."""
-    def v(x):
-        if isinstance(x, (list, tuple)):
-            return ", ".join(str(y) for y in x)
-        if isinstance(x, bool):
-            return "yes" if x else "no"
-        return str(x)
-
-    kind = str(d.get("kind", "action")).replace("_", " ")
-    rest = [f"{str(k).replace('_', ' ')} {v(x)}" for k, x in d.items()
-            if k != "kind" and x not in (None, "", [], (), False)]
-    return kind + (": " + ", ".join(rest) if rest else "")
-
-
-def action_label(system, action, game=None) -> str:
-    """A short readable label of ``action`` (an action or its JSON dict): the system's
-    ``describe_action`` when it has one, else its JSON's kind and fields."""
-    if system.describe_action is not None:
-        return system.describe_action(action, game)
-    d = action if isinstance(action, dict) else system.action_to_json(action)
-    return _generic_label(d)
-
-
-def log_lines(system, events: list[dict], where=None) -> list[str]:
-    """The log's sentences for the events of one decision: the system's ``log_events`` when it
-    has one; else an ``action`` event (with its action's JSON) is "Side: label"
-    (:func:`action_label`) and any other event the system's ``describe_event`` ("" skips it)."""
-    if system.log_events is not None:
-        return system.log_events(events, where)
-    out = []
-    for e in events:
-        if e.get("kind") == "action" and isinstance(e.get("action"), dict):
-            text = f"{str(e.get('side') or '').capitalize()}: {action_label(system, e['action'])}"
-        else:
-            text = system.describe_event(e)
-        if text:
-            out.append(text)
-    return out
 
 
 def action_uids(system, action, uids) -> set[str]:
