@@ -3,7 +3,7 @@
 Each mutant (``tests/file_mutants.py``: a map, terrain chart, errata, counters, a scenario of each rule
 system, a placement, a replay or an AI settings file with one mutation) goes through the commands that
 read its kind (``validate``, ``los``, ``render``, ``errata apply``, ``export tiled`` + ``import tiled``,
-``replay`` and ``replay --verify``, ``playtest --games 1``, ``export vassal``, ``balance``, ``tune``),
+``replay``, ``replay --verify`` and ``replay --log``, ``playtest --games 1``, ``export vassal``, ``balance``, ``tune``),
 each run in-process in a worker subprocess. A command that does not answer within ``--timeout`` seconds (60)
 counts as a hang: its worker is killed and a fresh one takes the next case. Prints the counts of
 commands: tracebacks, hangs, refused (a one-line error naming the file), accepted; and every traceback
@@ -62,7 +62,7 @@ def worker(seed: int, playtest_share: float) -> None:
                 verdict, out = run_command(cmd, d)
                 first = first or verdict
                 name = " ".join(cmd[:2]) if cmd[0] in ("export", "import", "errata") else cmd[0]
-                name += " --verify" if "--verify" in cmd else ""
+                name += "".join(f" {flag}" for flag in ("--verify", "--log") if flag in cmd)
                 print(json.dumps({"result": i, "cmd": name, "verdict": verdict, "kind": case.kind,
                                   "what": case.what, "out": out[-600:].replace(d, "DIR") if verdict == "traceback" else ""}),
                       flush=True)
