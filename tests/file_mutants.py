@@ -216,7 +216,7 @@ def _commands(kind: str, name: str) -> list[list[str]]:
     elif kind == "placement":
         out += [["playtest", s2, "--setup", f, "--games", "1", "--workers", "1", "--quiet"]]
     elif kind == "replay":
-        out += [["replay", f], ["replay", f, "--verify"], ["replay", f, "--log"]]
+        out += [["replay", f], ["replay", f, "--log"], ["replay", f, "--verify"]]
     return out
 
 

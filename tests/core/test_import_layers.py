@@ -44,7 +44,7 @@ def test_core_maps_and_scenarios_never_import_the_editor_the_cli_or_qt():
 
 #: The modules of ``core/`` every rule system shares.
 SHARED_CORE = ("rule_system.py", "dice.py", "action_codec.py", "replay.py", "playtest.py", "document_kinds.py",
-               "vassal_plan.py", "tuning.py", "robust_balance.py", "whatif.py", "behaviour_settings.py")
+               "vassal_plan.py", "tuning.py", "robust_balance.py", "whatif.py", "behaviour_settings.py", "game_log.py")
 #: The rule systems' own packages under ``core/``.
 SYSTEM_PACKAGES = ("core.ironcross", "core.redflags", "core.twentymm")
 
