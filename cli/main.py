@@ -780,9 +780,9 @@ def _print_log(file: str, events: list, system) -> None:
     InputError naming the file and the event's index."""
     from core.game_log import decisions_of, log_lines
 
+    bad = (KeyError, TypeError, ValueError, AttributeError, IndexError)
     i = 0
     for group in decisions_of(events):
-        bad = (KeyError, TypeError, ValueError, AttributeError, IndexError)
         try:
             lines = log_lines(system, group)
         except bad as e:
@@ -794,8 +794,8 @@ def _print_log(file: str, events: list, system) -> None:
                 except bad as e2:
                     j, err = i + k, e2
                     break
-            kind = events[j].get("kind") if isinstance(events[j], dict) else None
-            raise InputError(f"{file}: event {j} (line {j + 2}, {kind!r}) cannot be read: "
+            # read_replay has checked that every event is an object with a "kind"
+            raise InputError(f"{file}: event {j} (line {j + 2}, {events[j]['kind']!r}) cannot be read: "
                              f"{type(err).__name__}: {err}") from None
         for text in lines:
             click.echo(text)

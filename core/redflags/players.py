@@ -295,8 +295,9 @@ class HeuristicPlayer:
     # ------------------------------------------------------------------ positions
     def posture_setting(self, name: str) -> float:
         """The setting ``name`` (``aggression``, ``cover``, ``fire_position``, ``self_preservation``,
-        ``crowd_cost`` or ``setup_crowd_cost``) as this side plays it: the attacker's value, times ``defend_<name>`` for the defender (the side
-        holding the objectives at the start), whose position calls for other weights (docs/ai.md)."""
+        ``crowd_cost`` or ``setup_crowd_cost``) as this side plays it: the attacker's value, times
+        ``defend_<name>`` for the defender (the side holding the objectives at the start), whose
+        position calls for other weights (docs/ai.md)."""
         st = self.settings
         x = getattr(st, name)
         return x if self.attacker else x * getattr(st, "defend_" + name)
