@@ -13,6 +13,11 @@ from core.ironcross.setup import SetupError
 from core.ironcross.state import Unit, stacking_problem
 from maps import hexgrid
 
+#: (unit id, hex, has a facing, hidden) -> that unit's placements in the hex (:meth:`_unit_places`):
+#: frozen values, the same in every game of a process, so a set-up that offers hundreds of
+#: thousands of them a game makes each once
+_PLACES: dict[tuple, tuple] = {}
+
 
 class DeploymentRules:
     """Set-up of the forces before the first Player Turn (24.1, 8.62, 18.1, 19.1)."""
@@ -166,7 +171,13 @@ class DeploymentRules:
             elif hidden and (u.is_afv or left <= 0):
                 continue  # an empty hex is no hidden hex yet: a new one needs one left (24.21)
             # 3.12: UP or DOWN as the owner wishes, for every facing (8.7)
-            out += [place(uid, h, down, f, hidden) for f in facings for down in (False, True)]
+            key = (uid, h, u.has_facing, hidden)
+            ps = _PLACES.get(key)
+            if ps is None:
+                if len(_PLACES) > 200_000:
+                    _PLACES.clear()
+                ps = _PLACES[key] = tuple([place(uid, h, down, f, hidden) for f in facings for down in (False, True)])
+            out += ps
         return out
 
     def _cap_problem(self, u: Unit, h: str) -> str | None:

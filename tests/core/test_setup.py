@@ -57,6 +57,25 @@ def test_8_7_facing_chosen_at_setup_for_mgs_atgs_afvs():
         g.apply(Place("GM", "1505", False, None))
 
 
+def test_24_1_a_process_makes_each_placement_once_and_offers_the_same_in_every_game():
+    from core.ironcross import deployment
+
+    deployment._PLACES.clear()
+
+    def offered(german):
+        g = _game([german, inf("R1", "russian")],
+                  [Deployment("german", [german.id], ZONE), Deployment("russian", ["R1"], frozenset(["1510"]))])
+        return [a for a in g.legal_actions() if isinstance(a, Place)]
+
+    first = offered(inf("G1", "german"))
+    assert first == [Place("G1", h, down, None, False) for h in sorted(ZONE) for down in (False, True)]  # 3.12
+    again = offered(inf("G1", "german"))
+    assert again == first and all(a is b for a, b in zip(again, first))  # the next game: the same values
+    # the same id for a unit with a facing (another scenario in the process): its own placements (8.7)
+    mg = offered(cw("G1", "german"))
+    assert {a.facing for a in mg} == {1, 2, 3, 4, 5, 6} and len(mg) == 2 * 6 * 2
+
+
 def test_8_62_stacking_at_setup_six_men_one_cw_one_afv():
     units = [inf(f"G{i}", "german") for i in range(7)] + [cw("GM", "german"), cw("GN", "german"),
                                                           afv("GT", "german"), afv("GU", "german"), inf("R1", "russian")]

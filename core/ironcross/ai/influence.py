@@ -395,7 +395,10 @@ class _GoalsAndRisk:
         self._share = {}
         if len(getattr(self, "_elm", ())) > 300_000:
             self._elm = {}
-            self._sids, self._pre, self._hexpre = {}, {}, {}
+            self._sids, self._pre, self._hexpre, self._occ_ids = {}, {}, {}, {}
+        # the wrecks (10.31 b) once a number, for fire_risk's memo key
+        occ_ids = self.__dict__.setdefault("_occ_ids", {})
+        self._occ_n = occ_ids.setdefault(key[2], len(occ_ids))
         # each entity state once a number (the memos' keys below hash it, not the state)
         sids = self.__dict__.setdefault("_sids", {})
         rmaxes = self.__dict__.setdefault("_rmax", {})
@@ -578,7 +581,7 @@ class _GoalsAndRisk:
         reaction = v.phase is Phase.REACTION_MOVEMENT
         opp_d: dict = {}
         def_d: dict = {}
-        occ = self._key[2]  # the wrecks (10.31 b)
+        occ = self._occ_n  # the wrecks (10.31 b), as a number
         elm = getattr(self, "_elm", None)
         if elm is None:
             elm = self._elm = {}
