@@ -15,7 +15,7 @@ from core.action_codec import ActionCodec
 from core.rule_system import IllegalActionError
 
 __all__ = [
-    "Place", "place", "EndSetup", "EndPhase", "Pass", "StartMove", "Step", "Enter", "Face", "ToggleState",
+    "Place", "EndSetup", "EndPhase", "Pass", "StartMove", "Step", "Enter", "Face", "ToggleState",
     "StopMove", "Fire", "Grenade", "Flame", "MortarFire", "DesignateAssault", "SetState", "Action",
     "action_to_json", "action_from_json", "IllegalAction",
 ]
@@ -30,9 +30,10 @@ class IllegalAction(IllegalActionError):
         super().__init__(f"illegal ({rule}): {message}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Place:
-    """Set-up: place ``unit`` in ``hex`` (3.12: UP or DOWN as desired; facing for ATG/MG/AFV)."""
+    """Set-up: place ``unit`` in ``hex`` (3.12: UP or DOWN as desired; facing for ATG/MG/AFV).
+    Slotted: a process keeps every placement a scenario offers (``core.ironcross.deployment``)."""
 
     unit: str
     hex: str
@@ -40,22 +41,6 @@ class Place:
     facing: int | None = None
     hidden: bool = False  # 24.21: set up in a hidden hex (where the scenario grants hidden hexes)
     kind: str = "place"
-
-
-_new = object.__new__
-_set = object.__setattr__
-_PLACE_KIND = Place.kind
-
-
-def place(unit: str, hex: str, down: bool = False, facing: int | None = None, hidden: bool = False) -> Place:
-    """``Place(unit, hex, down, facing, hidden)``, equal to it, made with its fields set at once
-    (its whole ``__dict__`` in one step): the frozen dataclass's ``__init__`` sets them one by one
-    through ``object.__setattr__``, and a set-up offers hundreds of thousands of placements a game
-    (every hex of a zone, facing, UP or DOWN, hidden or not; every mine factor in every hex)."""
-    p = _new(Place)
-    _set(p, "__dict__", {"unit": unit, "hex": hex, "down": down, "facing": facing, "hidden": hidden,
-                         "kind": _PLACE_KIND})
-    return p
 
 
 @dataclass(frozen=True)

@@ -7,16 +7,27 @@ A mixin of :class:`core.ironcross.game.Game`; it reads and changes only the game
 from __future__ import annotations
 
 
-from core.ironcross.actions import (
-    Action, EndSetup, IllegalAction, Place, place)
+from core.ironcross.actions import Action, EndSetup, IllegalAction, Place
 from core.ironcross.setup import SetupError
 from core.ironcross.state import Unit, stacking_problem
 from maps import hexgrid
 
-#: (unit id, hex, has a facing, hidden) -> that unit's placements in the hex (:meth:`_unit_places`):
-#: frozen values, the same in every game of a process, so a set-up that offers hundreds of
-#: thousands of them a game makes each once
-_PLACES: dict[tuple, tuple] = {}
+#: (unit id, hex, has a facing, hidden) -> that unit's placements in the hex (:meth:`_unit_places`),
+#: (marker, hex) -> the placement of an IP or mine marker there: frozen values, the same in every
+#: game of a process, so a set-up that offers hundreds of thousands of them a game makes each once
+_PLACES: dict[tuple, object] = {}
+_PLACES_MAX = 100_000
+
+
+def _marker_place(marker: str, h: str) -> Place:
+    """``Place(marker, h)`` (an IP or mine marker, 18.1, 19.1), made once a process."""
+    key = (marker, h)
+    p = _PLACES.get(key)
+    if p is None:
+        if len(_PLACES) > _PLACES_MAX:
+            _PLACES.clear()
+        p = _PLACES[key] = Place(marker, h)
+    return p
 
 
 class DeploymentRules:
@@ -119,7 +130,7 @@ class DeploymentRules:
         """The placement of an IP marker of ``pts`` points in hex ``h`` of its zone, if legal (18.1:
         any hex infantry and CW units can occupy; one IP marker a hex)."""
         if h not in self.state.ips and self.terrain.entry_cost(h, "infantry", False) is not None:
-            return [place(f"IP{pts}", h)]
+            return [_marker_place(f"IP{pts}", h)]
         return []
 
     def _mine_places(self, side: str, what: str, left: int, h: str) -> list[Action]:
@@ -132,10 +143,10 @@ class DeploymentRules:
             return []  # one side's minefield a hex (the record keeps one owner)
         if what == "ap_mines":
             # 19.12 at most 4 AP factors
-            return [place(f"AP-mines:{n}", h) for n in range(1, min(left, 4 - m.get("ap", 0)) + 1)]
+            return [_marker_place(f"AP-mines:{n}", h) for n in range(1, min(left, 4 - m.get("ap", 0)) + 1)]
         # 19.12 at most 7 AT factors, and at least 2 in a hex mined with AT factors
         lo = 1 if m.get("at", 0) >= 2 else 2
-        return [place(f"AT-mines:{n}", h) for n in range(lo, min(left, 7 - m.get("at", 0)) + 1)]
+        return [_marker_place(f"AT-mines:{n}", h) for n in range(lo, min(left, 7 - m.get("at", 0)) + 1)]
 
     def _unit_places(self, u: Unit, side: str, h: str, left: int | None = None,
                      alone_ok: bool | None = None) -> list[Action]:
@@ -174,9 +185,9 @@ class DeploymentRules:
             key = (uid, h, u.has_facing, hidden)
             ps = _PLACES.get(key)
             if ps is None:
-                if len(_PLACES) > 200_000:
+                if len(_PLACES) > _PLACES_MAX:
                     _PLACES.clear()
-                ps = _PLACES[key] = tuple([place(uid, h, down, f, hidden) for f in facings for down in (False, True)])
+                ps = _PLACES[key] = tuple([Place(uid, h, down, f, hidden) for f in facings for down in (False, True)])
             out += ps
         return out
 

@@ -235,17 +235,23 @@ def test_replay_decisions_of_a_good_replay_are_the_actions(tmp_path):
     assert replay_decisions(p, read_replay(p), get("twentymm")) == acts
 
 
-def test_ironcross_place_factory_makes_the_same_value_as_the_dataclass():
-    """ic.place (the set-up's fast constructor) gives a Place equal to Place(...) in everything a
-    caller sees: equality, hash, repr, fields, its JSON and back, and it stays frozen."""
+def test_ironcross_place_is_slotted_and_a_kept_placement_is_the_value_of_a_new_one():
+    """Place is slotted (a process keeps every placement a scenario offers): a kept placement
+    (core.ironcross.deployment) equals Place(...) in everything a caller sees: equality, hash,
+    repr, fields, its JSON and back, and it stays frozen."""
+    from core.ironcross.deployment import _marker_place
+
+    assert not hasattr(ic.Place("G-A-1", "1504"), "__dict__")
     for args in (("G-A-1", "1504", True, 3, True), ("AP-mines:2", "0912", False, None, False), ("IP1", "1001")):
-        fast, made = ic.place(*args), ic.Place(*args)
-        assert fast == made and hash(fast) == hash(made) and repr(fast) == repr(made)
-        assert vars(fast) == vars(made) and asdict(fast) == asdict(made)
-        assert ic.action_to_json(fast) == ic.action_to_json(made)
-        assert ic.action_from_json(ic.action_to_json(fast)) == made
+        kept = _marker_place(*args) if len(args) == 2 else ic.Place(*args)
+        made = ic.Place(*args)
+        assert kept == made and hash(kept) == hash(made) and repr(kept) == repr(made)
+        assert asdict(kept) == asdict(made)
+        assert ic.action_to_json(kept) == ic.action_to_json(made)
+        assert ic.action_from_json(ic.action_to_json(kept)) == made
         with pytest.raises(AttributeError):
-            fast.hex = "0101"  # FrozenInstanceError is an AttributeError
+            kept.hex = "0101"  # FrozenInstanceError is an AttributeError
+    assert _marker_place("IP1", "1001") is _marker_place("IP1", "1001")  # made once
 
 
 @pytest.mark.parametrize("header,says", [
