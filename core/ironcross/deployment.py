@@ -19,15 +19,20 @@ _PLACES: dict[tuple, object] = {}
 _PLACES_MAX = 100_000
 
 
+def _keep(key: tuple, value):
+    """Keep ``value`` under ``key`` in :data:`_PLACES` (emptied first when it holds more than
+    :data:`_PLACES_MAX` keys) and return it."""
+    if len(_PLACES) > _PLACES_MAX:
+        _PLACES.clear()
+    _PLACES[key] = value
+    return value
+
+
 def _marker_place(marker: str, h: str) -> Place:
     """``Place(marker, h)`` (an IP or mine marker, 18.1, 19.1), made once a process."""
     key = (marker, h)
     p = _PLACES.get(key)
-    if p is None:
-        if len(_PLACES) > _PLACES_MAX:
-            _PLACES.clear()
-        p = _PLACES[key] = Place(marker, h)
-    return p
+    return p if p is not None else _keep(key, Place(marker, h))
 
 
 class DeploymentRules:
@@ -185,9 +190,7 @@ class DeploymentRules:
             key = (uid, h, u.has_facing, hidden)
             ps = _PLACES.get(key)
             if ps is None:
-                if len(_PLACES) > _PLACES_MAX:
-                    _PLACES.clear()
-                ps = _PLACES[key] = tuple([Place(uid, h, down, f, hidden) for f in facings for down in (False, True)])
+                ps = _keep(key, tuple([Place(uid, h, down, f, hidden) for f in facings for down in (False, True)]))
             out += ps
         return out
 

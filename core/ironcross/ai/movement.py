@@ -365,13 +365,12 @@ class MovementMixin:
                     memo = pc[nk] = {}
                 near = memo.get(h)
                 if near is None:
-                    cubes = pc.get(("near_inf_cubes", nk[1]))
-                    if cubes is None:
-                        cubes = pc[("near_inf_cubes", nk[1])] = [hexgrid.to_cube(_hex(x)) for x in inf_hexes]
-                    # min hexgrid.distance(h, x), inline: the largest of the cube differences
-                    hx, hy, hz = hexgrid.to_cube(_hex(h))
-                    near = min([max(abs(x - hx), abs(y - hy), abs(z - hz)) for x, y, z in cubes])
-                    memo[h] = near
+                    # the infantry hexes parsed once a position (not a cached pair per hex and infantry hex)
+                    at = pc.get(("near_inf_at", nk[1]))
+                    if at is None:
+                        at = pc[("near_inf_at", nk[1])] = [_hex(x) for x in inf_hexes]
+                    hh, dist = _hex(h), hexgrid.distance
+                    near = memo[h] = min([dist(hh, x) for x in at])
                 # the tether slackens as the end nears: in the last turns the objective counts
                 v -= 0.15 * min(1.0, (self._turns_left(view) - 1) / 3.0) * max(0, near - 2)
         return v
