@@ -111,8 +111,9 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
     defaults that apply to the scenario, or --try / --changes) are validated, the valid ones race
     on the same seeds (successive halving; an interval outside the band drops a candidate), and
     the ranked table and the best change are printed. Ctrl-C keeps the table so far (exit 130)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+    from cli.progress_log import LoggedProgress
     from core.playtest import DEFAULT_AI, PlaytestError, parse_ai
     from core.rule_system import load_scenario
     from core.whatif import parse_target, search, table_rows
@@ -164,8 +165,8 @@ def balance_cmd(scenario: str, target: str, band: float, budget: int, tries: tup
         click.echo(f"NOTE: the first round needs {round_one} games ({len(changes) + 1} candidates, the scenario as it is "
                    f"included, x {first}); a budget of {budget} leaves some candidates unplayed (more --budget, "
                    "fewer --try or a smaller --first)")
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[lead]}"), TimeElapsedColumn(), disable=quiet)
+    progress = LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                              TextColumn("{task.fields[lead]}"), TimeElapsedColumn(), disable=quiet)
     t0 = time.perf_counter()
     result = None
     from core.playtest import shared_pool

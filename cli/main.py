@@ -565,10 +565,12 @@ def playtest(scenario: str, games: int, seed: int, ai_spec: str, rules: str | No
     if fixed is not None:
         about = system.describe_placement(fixed) if system.describe_placement is not None else "loaded"
         click.echo(f"Designer's set-up {setup_file}: {about}")
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, transient=False)
+    from cli.progress_log import LoggedProgress
+
+    progress = LoggedProgress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                              TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), disable=quiet, transient=False)
     t0 = _time.perf_counter()
     results: list = []
     lost = None   # why the Dask cluster failed part-way (BatchLost), if it did

@@ -25,10 +25,12 @@ def eta_progress(*extra, quiet: bool = False, get_time=None):
     :func:`time_left_column`); ``get_time``: the clock (tests). A task's field ``kept`` is the
     count it took at once from an earlier run (kept trials or games): set it with the count
     (``progress.update(task, completed=n, kept=n)``) so that it counts as done, not as pace."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra, TimeElapsedColumn(),
-                    TextColumn("ETA"), time_left_column(), disable=quiet, get_time=get_time)
+    from cli.progress_log import LoggedProgress
+
+    return LoggedProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), *extra,
+                          TimeElapsedColumn(), TextColumn("ETA"), time_left_column(), disable=quiet, get_time=get_time)
 
 
 def time_left_column():
