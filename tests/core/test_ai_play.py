@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.ironcross.ai.heuristic import HeuristicPlayer
+from core.ironcross.ai.settings import BehaviorSettings
 from core.ironcross.actions import DesignateAssault, EndPhase, Fire, StartMove, Step
 from core.ironcross.setup import Entry
 from core.ironcross.state import Phase
@@ -100,6 +101,34 @@ def test_24_1_the_non_phasing_side_s_tank_reinforcement_enters_in_reaction_movem
     _play_phase(g, {"german": HeuristicPlayer(1), "russian": p}, Phase.REACTION_MOVEMENT, 1)
     assert p.posture == "defend"  # the Russians are ahead and hold: the tank still comes on
     assert g.units["RT"].on_map
+
+
+def _late_reinforcements(entry_per_unit: int, first_shot: bool = True):
+    """A platoon leader (PR 11) and four riflemen of PR 5-6 waiting to enter on the south edge, with
+    the goal hex across the map; what the heuristic's first decision of the Movement Phase is."""
+    men = [inf(f"G{i}", "german", pr=5 + i % 2) for i in range(4)]
+    units = [inf("GPL", "german", weapon="PL", pr=11, commander=True), *men, inf("R1", "russian", pr=6)]
+    g = small_game(units, {"R1": "1002"},
+                   entries=[Entry("german", ["GPL"] + [u.id for u in men], frozenset({"1512", "1612"}), 1)])
+    _objectives(g, [_occupy(["1503"])], [],
+                lambda st, game: "german" if any(u.hex == "1503" for u in st.units_of("german")) else "russian")
+    if first_shot:
+        _first_shot(g)
+    advance_to(g, Phase.MOVEMENT)
+    p = HeuristicPlayer(1, settings=BehaviorSettings(entry_per_unit=entry_per_unit))
+    return p.choose(PlayerView(g, "german"), "german", g.legal_actions())
+
+
+def test_8_3_a_24_1_entry_per_unit_brings_low_pr_reinforcements_in_under_their_leader():
+    """``entry_per_unit`` 1: once moves need PCs (8.22), the riflemen of PR 5-6 (a PC passed 28-42 %
+    of the time) enter under the platoon leader's single PC at PR 11 (8.3 A, 97 %) instead of one
+    by one; by default (0) the entry bonus is once a group, so the units enter one at a time."""
+    led = _late_reinforcements(1)
+    assert isinstance(led, StartMove) and led.leader == "GPL" and len(led.units) == 5
+    alone = _late_reinforcements(0)
+    assert isinstance(alone, StartMove) and len(alone.units) == 1
+    # before the first shot no PC is taken (8.22 EXCEPTION): the setting changes nothing
+    assert _late_reinforcements(1, first_shot=False) == _late_reinforcements(0, first_shot=False)
 
 
 # ---------------------------------------------------------------- posture from the victory conditions

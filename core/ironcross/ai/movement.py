@@ -1155,7 +1155,10 @@ class MovementMixin:
             util, h = self._entry_plan(view, units)
             if h is None:
                 return None
-            gain = 2.0 + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
+            # the entry bonus: once a group (24.1), or once a unit while moves need PCs
+            # (entry_per_unit: a leader's PC for the whole group is weighed unit for unit, 8.3 A)
+            per_unit = pcs and self.settings.entry_per_unit > 0
+            gain = 2.0 * (len(units) if per_unit else 1) + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
         else:
             mp, one = 99.0, False
             for u in units:
