@@ -103,10 +103,11 @@ def test_24_1_the_non_phasing_side_s_tank_reinforcement_enters_in_reaction_movem
     assert g.units["RT"].on_map
 
 
-def _late_reinforcements(entry_per_unit: int, first_shot: bool = True):
-    """A platoon leader (PR 11) and four riflemen of PR 5-6 waiting to enter on the south edge, with
-    the goal hex across the map; what the heuristic's first decision of the Movement Phase is."""
-    men = [inf(f"G{i}", "german", pr=5 + i % 2) for i in range(4)]
+def _late_reinforcements(entry_per_unit: int, first_shot: bool = True, pr: int = 5, squads: int = 1):
+    """A platoon leader (PR 11) and ``squads`` squads of four riflemen of PR ``pr`` and ``pr`` + 1
+    waiting to enter on the south edge, with the goal hex across the map; the heuristic's first
+    decision of the Movement Phase."""
+    men = [inf(f"G{i}", "german", squad="AB"[i // 4], pr=pr + i % 2) for i in range(4 * squads)]
     units = [inf("GPL", "german", weapon="PL", pr=11, commander=True), *men, inf("R1", "russian", pr=6)]
     g = small_game(units, {"R1": "1002"},
                    entries=[Entry("german", ["GPL"] + [u.id for u in men], frozenset({"1512", "1612"}), 1)])
@@ -127,6 +128,11 @@ def test_8_3_a_24_1_entry_per_unit_brings_low_pr_reinforcements_in_under_their_l
     assert isinstance(led, StartMove) and led.leader == "GPL" and len(led.units) == 5
     alone = _late_reinforcements(0)
     assert isinstance(alone, StartMove) and len(alone.units) == 1
+    # two squads waiting (nine men: too many for one hex with him, 8.62): a failed PC of his group
+    # would hold the other squad too (8.3 A), so his own entry prices a little higher per unit, but
+    # alone he leaves them all to their own PCs (the 0.3 of a leader leaving his men): he leads six in
+    two = _late_reinforcements(1, squads=2)
+    assert isinstance(two, StartMove) and two.leader == "GPL" and len(two.units) == 6
     # before the first shot no PC is taken (8.22 EXCEPTION): the setting changes nothing
     assert _late_reinforcements(1, first_shot=False) == _late_reinforcements(0, first_shot=False)
 

@@ -1159,6 +1159,8 @@ class MovementMixin:
             # (entry_per_unit: a leader's PC for the whole group is weighed unit for unit, 8.3 A)
             per_unit = pcs and self.settings.entry_per_unit > 0
             gain = 2.0 * (len(units) if per_unit else 1) + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
+            if per_unit and len(units) == 1 and not a.leader and self._leads_entry(view, units[0]):
+                note = "alone"  # a leader entering alone leaves the men he could bring in (8.3 A)
         else:
             mp, one = 99.0, False
             for u in units:
@@ -1185,9 +1187,18 @@ class MovementMixin:
         p = self._move_p(view, a, units, pcs)
         fail = self._fail_cost(view, a, units, pcs, ctx["per_unit_fail"])
         score = p * gain - (1.0 - p) * fail
-        if a.leader and len(units) == 1:
+        if a.leader and len(units) == 1 or note == "alone":
             score -= 0.3  # the leader leaving his men (8.3 C: they move with +2 then)
+            note = None
         return (score, stage, afv.id if afv is not None else None, note)
+
+    @staticmethod
+    def _leads_entry(view, u) -> bool:
+        """Does the off-map unit ``u`` lead (5.1/5.2) another unit waiting at its entry (24.1) that
+        has not moved this phase?"""
+        e = view.entry_of(u.id)
+        return any(o.hex is None and not o.eliminated and not o.moved and o.id != u.id and
+                   view.entry_of(o.id) is e and u.is_leader_for(o) for o in view.own_units(on_map=False))
 
     def _start_move(self, view, actions: list[Action]) -> Action | None:
         """Which group moves next (8.0 order; see the module). AFV moves are priced afresh at every
