@@ -87,8 +87,9 @@ class BehaviorSettings(BaseModel):
         "1 = once movement needs PCs (8.22: after the first shot), an off-map group's entry (24.1) "
         "is worth its entry bonus per unit, so a leader-led group (8.3 A: one PC at the leader's "
         "PR moves it all) is priced unit for unit against its units entering one at a time, and "
-        "goes in when the leader's chance is the better; 0 = one entry bonus a group, whatever its "
-        "size (the units enter one by one)"))
+        "goes in when the leader's chance is the better, and a leader entering alone while men he "
+        "leads wait there pays for leaving them; 0 = one entry bonus a group, whatever its size "
+        "(the units enter one by one)"))
     attack_in_time: int = Field(0, ge=0, le=1, description=(
         "1 = a unit is sent against an enemy-held goal cluster only when it can get there in the "
         "Movement Phases left (its MPs to the cluster over its allowance, 8.1, with half a phase to "
