@@ -490,8 +490,14 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                      should_stop=should_stop)
             if t.interrupted and should_stop is not None and should_stop():
                 break  # stopped by the caller in the tuning: its check games are not started
+            at_defaults = all(n in defaults and v == float(defaults[n]) for n, v in t.best.items())
+            if t.interrupted and not at_defaults:
+                # stopped (Ctrl-C, SIGTERM) in the tuning: the run ends with the trials kept; the
+                # check games of a half-searched best are not started (a second SIGTERM is ignored
+                # while the answer is written, so they could not be stopped)
+                break
             step(2 + 2 * k)
-            if all(n in defaults and v == float(defaults[n]) for n, v in t.best.items()):
+            if at_defaults:
                 say(f"{side} tuned vs default: its best trial is the defaults, the default games")
                 played = base
                 if on_kept is not None:

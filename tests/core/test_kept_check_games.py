@@ -223,6 +223,42 @@ def test_a_robust_run_keeps_its_check_games_and_a_side_at_its_defaults_plays_the
                           storage=studies.get)
 
 
+def test_ctrl_c_in_a_robust_run_s_tuning_ends_the_run_without_the_half_tuned_side_s_check_games(race, tmp_path,
+                                                                                                 monkeypatch):
+    """Ctrl-C or SIGTERM while a side is tuned ends the run there ("interrupted"), its study kept: the
+    check games of the best found so far are not started (a 1,000-game batch that a second SIGTERM,
+    ignored while the answer is written, could not stop)."""
+    from core import playtest
+
+    system = rule_system.get(NAME)
+    real, calls = playtest._play, [0]
+
+    def play(*a, **k):  # the 2nd game of the German's 4th trial (after the 6 default games)
+        calls[0] += 1
+        if calls[0] == 6 + 3 * 4 + 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    studies = {s: str(tmp_path / f"{s}.optuna.db") for s in ("german", "russian")}
+    best = {}
+    real_tune = rb.tune
+
+    def tune(*a, **k):
+        t = real_tune(*a, **k)
+        best[k.get("seed")] = t.best
+        return t
+
+    monkeypatch.setattr(rb, "tune", tune)
+    ans = rb.robust_balance(race, system, games=6, seed=5, trials=5, tune_games=4, workers=1, player="tunable",
+                            storage=studies.get)
+    assert ans.verdict == "interrupted" and calls[0] == 6 + 3 * 4 + 2  # not one game after the Ctrl-C
+    assert not ans.tuned  # no German row from a half-searched best ...
+    _space, defaults = system.settings_space("tunable")
+    assert any(v != float(defaults[n]) for n, v in best[6].items())  # ... which was no longer the defaults here
+    assert rb._trials_kept(studies["german"], rb.default_study_name(race, "german", "tunable")) == 3
+
+
 def test_kept_games_of_another_seed_stop_a_robust_run_before_its_first_game(race, tmp_path, counted):
     system = rule_system.get(NAME)
     kept = {"default": str(tmp_path / "d.json"), "german": str(tmp_path / "g.json"), "russian": None}
