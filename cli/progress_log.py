@@ -10,32 +10,42 @@ from __future__ import annotations
 
 from rich.progress import Progress, TaskID
 
-__all__ = ["LoggedProgress", "progress_line", "LOG_INTERVAL"]
+__all__ = ["LoggedProgress", "progress_line", "time_left", "clock", "LOG_INTERVAL"]
 
 #: seconds between two lines of one task on an output that is no terminal
 LOG_INTERVAL = 60.0
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
+    """``"1:02:03"``: whole hours, minutes and seconds."""
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours:d}:{minutes:02d}:{secs:02d}"
 
 
+def time_left(task) -> float | None:
+    """Seconds left of a rich task at the pace of the work it played since it started (its
+    ``completed`` less its field ``kept``, the count an earlier run kept, over its elapsed time);
+    None until it has played some or when its total is unknown."""
+    played = task.completed - task.fields.get("kept", 0)
+    elapsed = task.elapsed
+    if task.total is None or played <= 0 or not elapsed:
+        return None
+    return max(0.0, task.total - task.completed) * elapsed / played
+
+
 def progress_line(task) -> str:
     """``"tuning german (trials): 21/30 (70 %), 0:45:10 elapsed, about 0:19:21 left"`` for a rich
-    task: the time left at the pace of the work played since the task started (its ``completed``
-    less its field ``kept``, the count an earlier run kept, over its elapsed time), as the bars'
-    ETA column; no time left until it has played some or when its total is unknown."""
+    task, the time left by :func:`time_left` (as the bars' ETA column), none when it has none or
+    the task is done."""
     done = task.completed
     total = task.total
     what = str(task.description) or "progress"
     count = f"{done:g}/{total:g} ({100.0 * done / total:.0f} %)" if total else f"{done:g}"
-    elapsed = task.elapsed or 0.0
-    line = f"{what}: {count}, {_clock(elapsed)} elapsed"
-    played = done - task.fields.get("kept", 0)
-    if total and played > 0 and elapsed > 0 and done < total:
-        line += f", about {_clock((total - done) * elapsed / played)} left"
+    line = f"{what}: {count}, {clock(task.elapsed or 0.0)} elapsed"
+    left = time_left(task)
+    if left is not None and total and done < total:
+        line += f", about {clock(left)} left"
     return line
 
 

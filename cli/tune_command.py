@@ -41,16 +41,12 @@ def time_left_column():
     from rich.progress import ProgressColumn
     from rich.text import Text
 
+    from cli.progress_log import clock, time_left
+
     class TimeLeftColumn(ProgressColumn):
         def render(self, task) -> Text:
-            played = task.completed - task.fields.get("kept", 0)
-            elapsed = task.elapsed
-            if task.total is None or played <= 0 or not elapsed:
-                return Text("-:--:--", style="progress.remaining")
-            left = max(0.0, task.total - task.completed) * elapsed / played
-            minutes, seconds = divmod(int(left), 60)
-            hours, minutes = divmod(minutes, 60)
-            return Text(f"{hours:d}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
+            left = time_left(task)
+            return Text("-:--:--" if left is None else clock(left), style="progress.remaining")
 
     return TimeLeftColumn()
 

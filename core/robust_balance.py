@@ -488,13 +488,12 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                      seed=tune_seed, workers=workers, scheduler=scheduler, storage=storage(side) if storage else None,
                      defaults=defaults, canonical=system.player_settings, on_trial=on_trial,
                      should_stop=should_stop)
-            if t.interrupted and should_stop is not None and should_stop():
-                break  # stopped by the caller in the tuning: its check games are not started
             at_defaults = all(n in defaults and v == float(defaults[n]) for n, v in t.best.items())
-            if t.interrupted and not at_defaults:
-                # stopped (Ctrl-C, SIGTERM) in the tuning: the run ends with the trials kept; the
-                # check games of a half-searched best are not started (a second SIGTERM is ignored
-                # while the answer is written, so they could not be stopped)
+            if t.interrupted and (not at_defaults or (should_stop is not None and should_stop())):
+                # stopped in the tuning (Ctrl-C, SIGTERM, the caller): the run ends with the trials
+                # kept, and no check games are started (a half-searched best's could not be
+                # stopped: a second SIGTERM is ignored while the answer is written); a Ctrl-C that
+                # left the defaults the best still gives the side its row, the default games
                 break
             step(2 + 2 * k)
             if at_defaults:

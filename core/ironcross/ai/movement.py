@@ -1032,9 +1032,7 @@ class MovementMixin:
         ids = set(a.units)
         here = units[0].hex
         if here is None:
-            e = view.entry_of(units[0].id)
-            others = [u for u in view.own_units(on_map=False) if u.hex is None and not u.eliminated
-                      and u.id not in ids and not u.moved and view.entry_of(u.id) is e]
+            others = [u for u in self._waiting_at_entry(view, units[0]) if u.id not in ids]
             per_unit += 0.3  # a reinforcement held back loses its entry this phase (24.1)
         else:
             others = [u for u in view.own_units() if u.hex == here and u.id not in ids and not u.moved
@@ -1151,6 +1149,7 @@ class MovementMixin:
         afv = next((u for u in units if u.is_afv), None)
         stage = 2 if afv is None else (0 if len(units) == 1 else 1)
         note = None
+        leaves_men = bool(a.leader) and len(units) == 1  # 8.3 C: the leader alone
         if units[0].hex is None:  # reinforcements entering (24.1)
             util, h = self._entry_plan(view, units)
             if h is None:
@@ -1159,8 +1158,9 @@ class MovementMixin:
             # (entry_per_unit: a leader's PC for the whole group is weighed unit for unit, 8.3 A)
             per_unit = pcs and self.settings.entry_per_unit > 0
             gain = 2.0 * (len(units) if per_unit else 1) + 0.5 * len(units) * urg + 0.1 * max(-10.0, util)
-            if per_unit and len(units) == 1 and not a.leader and self._leads_entry(view, units[0]):
-                note = "alone"  # a leader entering alone leaves the men he could bring in (8.3 A)
+            if per_unit and len(units) == 1 and not a.leader:
+                # a leader entering alone leaves the men he could bring in (8.3 A)
+                leaves_men = any(units[0].is_leader_for(o) for o in self._waiting_at_entry(view, units[0]))
         else:
             mp, one = 99.0, False
             for u in units:
@@ -1187,18 +1187,16 @@ class MovementMixin:
         p = self._move_p(view, a, units, pcs)
         fail = self._fail_cost(view, a, units, pcs, ctx["per_unit_fail"])
         score = p * gain - (1.0 - p) * fail
-        if a.leader and len(units) == 1 or note == "alone":
+        if leaves_men:
             score -= 0.3  # the leader leaving his men (8.3 C: they move with +2 then)
-            note = None
         return (score, stage, afv.id if afv is not None else None, note)
 
     @staticmethod
-    def _leads_entry(view, u) -> bool:
-        """Does the off-map unit ``u`` lead (5.1/5.2) another unit waiting at its entry (24.1) that
-        has not moved this phase?"""
+    def _waiting_at_entry(view, u) -> list:
+        """The other off-map units of ``u``'s entry (24.1) that have not moved this phase."""
         e = view.entry_of(u.id)
-        return any(o.hex is None and not o.eliminated and not o.moved and o.id != u.id and
-                   view.entry_of(o.id) is e and u.is_leader_for(o) for o in view.own_units(on_map=False))
+        return [o for o in view.own_units(on_map=False) if o.hex is None and not o.eliminated and not o.moved
+                and o.id != u.id and view.entry_of(o.id) is e]
 
     def _start_move(self, view, actions: list[Action]) -> Action | None:
         """Which group moves next (8.0 order; see the module). AFV moves are priced afresh at every
