@@ -393,8 +393,8 @@ class _GoalsAndRisk:
         # (1 / sqrt(stacks within 8 hexes))
         own = sorted({u.hex for u in self.view.own_units()})
         self._share = {}
-        if len(getattr(self, "_elm", ())) > 300_000:
-            self._elm = {}
+        if self.__dict__.get("_elm_n", 0) > 300_000:
+            self._elm, self._elm_n = {}, 0
             self._sids, self._pre, self._hexpre, self._occ_ids = {}, {}, {}, {}
         # the wrecks (10.31 b) once a number, for fire_risk's memo key
         occ_ids = self.__dict__.setdefault("_occ_ids", {})
@@ -582,12 +582,19 @@ class _GoalsAndRisk:
         opp_d: dict = {}
         def_d: dict = {}
         occ = self._occ_n  # the wrecks (10.31 b), as a number
-        elm = getattr(self, "_elm", None)
+        # the entities' losses remembered for the game: per (hex, dice, phase, wrecks), by entity
+        # state number (an int key in the hot loop below, no tuple built a row)
+        elm = self.__dict__.get("_elm")
         if elm is None:
             elm = self._elm = {}
+        sub_key = (h, dice, reaction, occ)
+        sub = elm.get(sub_key)
+        if sub is None:
+            sub = elm[sub_key] = {}
+        n0 = len(sub)
         modes = ((True, reaction), (False, False))  # opportunity fire, the next fire phase
         hx, hz = _cube_xz(hh)
-        elm_get = elm.get
+        sub_get = sub.get
         for kind, ent, ek, eh, rmax, share, sid, ex, ez in self._fire_rows:
             if kind:
                 if kind == 1:
@@ -611,15 +618,15 @@ class _GoalsAndRisk:
             if d == 0 or d > rmax:
                 continue
             # remembered for the game: AFVs moving later change few lines (10.31 b), wrecks do count
-            mk = (sid, h, dice, reaction, occ)
-            xs = elm_get(mk)
+            xs = sub_get(sid)
             if xs is None:
-                xs = elm[mk] = self._entity_losses(v, ent, h, hh, dice, modes)
+                xs = sub[sid] = self._entity_losses(v, ent, h, hh, dice, modes)
             x0, x1 = xs
             if x0 > 0:
                 opp_d[ek] = x0 * share
             if x1 > 0:
                 def_d[ek] = x1 * share
+        self._elm_n = self.__dict__.get("_elm_n", 0) + len(sub) - n0
         r = self._risk[key] = (opp_d, def_d)
         return r
 
