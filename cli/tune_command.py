@@ -220,15 +220,18 @@ def robust_lines(title: str, ans) -> list[str]:
 
     out = [f"{title}: {ans.games} games a pairing, seed {ans.seed}", row("default vs default", ans.default)]
     for side, t in ans.tuned.items():
-        out.append(row(f"{side} tuned", t.shares))
+        out.append(row(f"{side} tuned" + (f" ({t.played} games)" if t.played is not None else ""), t.shares))
     for side, t in ans.tuned.items():
         g = t.gain
         moved = ", ".join(f"{k} {a:g} -> {b:.3g}" for k, (a, b) in t.moved.items()) or "none"
-        out.append(f"  {side} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}] from tuning "
+        over = (f" over the first {t.played} of {ans.games} paired games (the run was stopped in them)"
+                if t.played is not None else "")
+        out.append(f"  {side} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}]{over} from tuning "
                    f"({t.tuning.trials} trials, tuning score {t.tuning.best_score:.3f}"
                    + (f" vs default {t.tuning.default_score:.3f}" if t.tuning.default_score is not None else "")
                    + f"); settings moved: {moved}")
-    out.append(f"Verdict: {ans.verdict.upper()} -- {ans.text}")
+    if ans.verdict != "interrupted":
+        out.append(f"Verdict: {ans.verdict.upper()} -- {ans.text}")
     return out
 
 
@@ -322,14 +325,14 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
     except (PlaytestError, ValueError) as e:  # ValueError: a study or kept games of other games or seeds
         raise InputError(str(e)) from None
     except KeyboardInterrupt:
-        pass  # stopped outside a tuning (a batch): nothing to report
-    if ans is not None:  # a tuning stopped part-way still reports the rows done
+        pass  # stopped in the default games: nothing to report
+    if ans is not None:  # stopped in a tuning or a tuned side's games: the rows done, the one stopped so far
         for line in robust_lines(scenario, ans):
             click.echo(line)
         if json_out:
             doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
                    "default": ans.default, "verdict": ans.verdict, "text": ans.text,
-                   "tuned": {s: {"shares": t.shares, "gain": list(t.gain),
+                   "tuned": {s: {"shares": t.shares, "gain": list(t.gain), "played": t.played,
                                  "moved": {k: list(v) for k, v in t.moved.items()},
                                  "settings": t.tuning.best, "spec": t.tuning.best_spec,
                                  "tuning": {k: v for k, v in asdict(t.tuning).items() if k != "history"}}

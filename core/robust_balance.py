@@ -41,7 +41,7 @@ from core.rule_system import load_scenario
 from core.tuning import TuneResult, default_study_name, read_studies, stored_setup_problem, study_setup, tune
 
 __all__ = ["ROBUST_POINTS", "MIN_LEAN_GAMES", "paired_gain", "games_to_decide", "SideTuning", "RobustAnswer", "robust_balance",
-           "verdict", "kept_batch", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE",
+           "verdict", "kept_batch", "CheckGamesInterrupted", "play_code_fingerprint", "scenario_documents", "scenario_version", "CHECK_SLICE",
            "robust_stages"]
 
 #: the largest move of a share (in points) a robust answer allows
@@ -84,6 +84,16 @@ def _shares(results: list[GameResult]) -> dict:
 
 #: the games a pairing plays between two saves of its kept file (:func:`kept_batch`)
 CHECK_SLICE = 100
+
+
+class CheckGamesInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a stop asked for) during a pairing's check games: a ``KeyboardInterrupt`` whose
+    :attr:`results` are the games of the pairing done by then, kept ones included, by game index
+    (a robust run reports a tuned side's row over them, :func:`robust_balance`)."""
+
+    def __init__(self, results: list[GameResult]):
+        super().__init__(f"stopped after {len(results)} check games")
+        self.results = results
 
 #: what a kept file of check games says it is (its ``format``)
 CHECK_FORMAT = "ironcross robust check games 1"
@@ -253,8 +263,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
     played (for a progress bar). ``on_progress(n)``: n more games played
     (:func:`run_batch`'s; it may raise KeyboardInterrupt to stop, as Ctrl-C). Raises ValueError
     naming the file (not a kept batch, games of another scenario file, rule system, seed or code,
-    cannot be written), ``KeyboardInterrupt`` after saving the games done, and what
-    :func:`run_batch` raises."""
+    cannot be written), :class:`CheckGamesInterrupted` (a ``KeyboardInterrupt``) after saving the
+    games done, and what :func:`run_batch` raises."""
     path = Path(path)
     header = _kept_header(scenario_path, seed, ai)
     kept: dict[int, GameResult] = {}
@@ -281,7 +291,7 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
                 r.index = part[r.index]
                 kept[r.index] = r
             _write_kept(path, header, kept)
-            raise KeyboardInterrupt from None
+            raise CheckGamesInterrupted([kept[i] for i in sorted(kept) if i < games]) from None
         for r in played:
             r.index = part[r.index]
             kept[r.index] = r
@@ -291,13 +301,16 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
 
 @dataclass
 class SideTuning:
-    """One side tuned against the other's defaults: the tuning run, the paired batch and the gain."""
+    """One side tuned against the other's defaults: the tuning run, the paired batch and the gain.
+    ``played``: the check games the shares and the gain are over when the run was stopped in them
+    (paired with the default games of the same seeds), None when all were played."""
 
     side: str
     tuning: TuneResult
     moved: dict[str, tuple[float, float]]
     shares: dict
     gain: tuple[float, float, float]
+    played: int | None = None
 
 
 @dataclass
@@ -425,8 +438,10 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     side at its defaults all the default games), a tuning stage n trials of its study (``on_stage``
     also tells what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
     the run as Ctrl-C does (for a caller in another thread, the editor): in a tuning, the answer
-    so far comes back with the verdict "interrupted"; in a check batch, KeyboardInterrupt is raised
-    (its kept games saved first). Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
+    so far comes back with the verdict "interrupted"; in a tuned side's check batch too, with that
+    side's row over the check games played by then (:attr:`SideTuning.played`); in the default
+    batch, :class:`CheckGamesInterrupted` (a ``KeyboardInterrupt``) is raised. Kept games are saved
+    first. Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
     space, defaults = system.settings_space(player)
     ai = {s: player for s in system.sides}
     say = on_stage or (lambda _s: None)
@@ -461,8 +476,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             try:
                 return run_batch(scenario_path, games, seed, players, workers=workers, scheduler=scheduler,
                                  on_progress=progress)
-            except BatchInterrupted:
-                raise KeyboardInterrupt from None
+            except BatchInterrupted as e:
+                raise CheckGamesInterrupted(e.results) from None
         return kept_batch(f, scenario_path, games, seed, players, workers=workers, scheduler=scheduler, say=say,
                           on_progress=progress, on_kept=on_kept)
 
@@ -496,6 +511,9 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                 # left the defaults the best still gives the side its row, the default games
                 break
             step(2 + 2 * k)
+            moved = {k: (float(defaults[k]), v) for k, v in t.best.items()
+                     if k in defaults and not math.isclose(v, float(defaults[k]))}
+            part = None
             if at_defaults:
                 say(f"{side} tuned vs default: its best trial is the defaults, the default games")
                 played = base
@@ -503,11 +521,17 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                     on_kept(len(base))
             else:
                 say(f"{side} tuned vs default")
-                played = check_batch(side, {**ai, side: t.best_spec})
-            moved = {k: (float(defaults[k]), v) for k, v in t.best.items()
-                     if k in defaults and not math.isclose(v, float(defaults[k]))}
-            ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side))
-            if t.interrupted:
+                try:
+                    played = check_batch(side, {**ai, side: t.best_spec})
+                except CheckGamesInterrupted as e:
+                    if not e.results:
+                        raise
+                    # stopped in the side's check games: its row over the games played so far,
+                    # each paired with the default game of its seed, and no verdict
+                    played, part = e.results, len(e.results)
+            ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side), part)
+            if t.interrupted or part is not None:
                 break
-    ans.verdict, ans.text = verdict(ans.tuned) if len(ans.tuned) == len(system.sides) else ("interrupted", "")
+    complete = len(ans.tuned) == len(system.sides) and all(t.played is None for t in ans.tuned.values())
+    ans.verdict, ans.text = verdict(ans.tuned) if complete else ("interrupted", "")
     return ans

@@ -80,8 +80,10 @@ class RobustRunner(QThread):
     folder that keeps the studies and check games (None: nothing kept). Signals ``stage(str)`` as
     each stage starts and as the kept files are read, ``step(i, n)`` as stage i of n starts,
     ``trial(done, score, best)`` after each tuning trial, ``games_done(n)`` as n more check games
-    end, ``games_kept(n)`` as a check stage takes n games an earlier run kept, ``done(RobustAnswer)`` (its verdict "interrupted" when a tuning was cancelled),
-    ``cancelled()`` (stopped in a check batch: its games so far kept) and ``failed(str)``."""
+    end, ``games_kept(n)`` as a check stage takes n games an earlier run kept, ``done(RobustAnswer)``
+    (its verdict "interrupted" when a tuning or a tuned side's games were cancelled: the rows done,
+    the stopped side's over its games so far), ``cancelled()`` (stopped in the default games: its
+    games so far kept) and ``failed(str)``."""
 
     stage = Signal(str)
     step = Signal(int, int)
@@ -324,8 +326,9 @@ class RobustPanel(QWidget):
         self._idle()
         self.answer = ans
         self.bar.setValue(self.bar.maximum() if ans.verdict != "interrupted" else self.bar.value())
-        rows = [("default vs default", ans.default)] + [(f"{s.capitalize()} tuned", t.shares)
-                                                         for s, t in ans.tuned.items()]
+        rows = [("default vs default", ans.default)] + [
+            (f"{s.capitalize()} tuned" + (f" ({t.played} games)" if t.played is not None else ""), t.shares)
+            for s, t in ans.tuned.items()]
         self.table.setRowCount(len(rows))
         for i, (label, shares) in enumerate(rows):
             self.table.setItem(i, 0, QTableWidgetItem(label))
@@ -340,10 +343,13 @@ class RobustPanel(QWidget):
         for side, t in ans.tuned.items():
             g = t.gain
             moved = ", ".join(f"{k} {a:g} -> {b:.3g}" for k, (a, b) in t.moved.items()) or "none"
-            lines.append(f"{side.capitalize()} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}] from tuning "
-                         f"({t.tuning.trials} trials; settings moved: {moved})")
+            over = (f" over the first {t.played} of {ans.games} paired games" if t.played is not None else "")
+            lines.append(f"{side.capitalize()} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}]{over} from "
+                         f"tuning ({t.tuning.trials} trials; settings moved: {moved})")
         if ans.verdict == "interrupted":
-            head = "<b>Cancelled during a tuning</b>: no verdict yet"
+            stopped = next((s for s, t in ans.tuned.items() if t.played is not None), None)
+            head = (f"<b>Cancelled during the {stopped.capitalize()} tuned games</b>: no verdict yet" if stopped
+                    else "<b>Cancelled during a tuning</b>: no verdict yet")
         else:
             head = (f"<b style='color:{verdict_colour(ans.verdict)}'>{ans.verdict.upper()}</b>: "
                     f"{_html(ans.text)}")

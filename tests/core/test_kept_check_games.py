@@ -325,3 +325,73 @@ def test_a_folder_that_cannot_keep_the_games_is_said_before_any_is_played(race, 
     with pytest.raises(ValueError, match=rf"{tmp_path}: the folder is not writable: the check games of checks\.json"):
         rb.kept_batch(f, race, 4, 5, AI, workers=1)
     assert played == []
+
+
+def test_a_robust_run_stopped_in_a_tuned_side_s_check_games_reports_its_row_over_the_games_played(
+        race, tmp_path, monkeypatch):
+    """Ctrl-C or SIGTERM in a tuned side's check games: no verdict, but that side's row over the
+    check games played by then, each paired with the default game of its seed (so a designer who
+    stops a run of hours sees how far the gain has come); run again, it resumes from the kept games
+    and the row over all of them is the same games'."""
+    from cli.tune_command import robust_lines
+    from core import playtest
+
+    system = rule_system.get(NAME)
+    real, calls = playtest._play, [0]
+    # after the 6 default games and the German's 3 trials x 4 games, the 4th German check game
+    stop_at = 6 + 3 * 4 + 4
+
+    def play(*a, **k):
+        calls[0] += 1
+        if calls[0] == stop_at:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    files = {p: str(tmp_path / f"checks-{p}.json") for p in ("default", "german", "russian")}
+    studies = {s: str(tmp_path / f"{s}.optuna.db") for s in ("german", "russian")}
+    run = dict(games=6, seed=5, trials=3, tune_games=4, workers=1, player="tunable", storage=studies.get,
+               kept=files.get)
+    ans = rb.robust_balance(race, system, **run)
+    assert calls[0] == stop_at and ans.verdict == "interrupted" and list(ans.tuned) == ["german"]
+    t = ans.tuned["german"]
+    assert t.moved and t.played == 3  # a best that is not the defaults, 3 of its 6 games played
+    players = {"german": t.tuning.best_spec, "russian": "tunable"}
+    base = rb.kept_batch(files["default"], race, 6, 5, {"german": "tunable", "russian": "tunable"}, workers=1)
+    tuned = run_batch(race, 6, 5, players, workers=1)
+    assert t.shares == rb._shares(tuned[:3]) and t.gain == rb.paired_gain(base, tuned[:3], "german")
+    text = "\n".join(robust_lines("race", ans))
+    assert "german tuned (3 games)" in text and "over the first 3 of 6 paired games (the run was stopped in them)" \
+        in text and "Verdict:" not in text
+    # run again: the 3 games kept, the other 3 played, and the row is over all 6
+    monkeypatch.setattr(playtest, "_play", real)
+    again = rb.robust_balance(race, system, **run)
+    assert again.verdict != "interrupted" and again.tuned["german"].played is None
+    assert again.tuned["german"].gain == rb.paired_gain(base, tuned, "german")
+    assert len(json.loads(Path(files["german"]).read_text())["games"]) == 6
+
+
+def test_playtest_robust_stopped_in_a_tuned_side_s_games_prints_and_writes_its_row_so_far(race, tmp_path,
+                                                                                         monkeypatch):
+    from cli.main import cli
+    from core import playtest
+
+    real, calls = playtest._play, [0]
+    stop_at = 6 + 3 * 4 + 4  # the 4th German check game, as above
+
+    def play(*a, **k):
+        calls[0] += 1
+        if calls[0] == stop_at:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    out = tmp_path / "robust.json"
+    r = CliRunner().invoke(cli, ["playtest", race, "--robust", "--games", "6", "--seed", "5", "--tune-games", "4",
+                                 "--trials", "3", "--workers", "1", "--ai", "german=tunable,russian=tunable",
+                                 "--storage", str(tmp_path / "kept"), "--json", str(out), "--quiet"])
+    assert r.exit_code == 130, r.output
+    assert "german tuned (3 games)" in r.output and "over the first 3 of 6 paired games" in r.output
+    assert "interrupted: no verdict; the tuning trials and check games done are kept in" in r.output
+    doc = json.loads(out.read_text())
+    assert doc["verdict"] == "interrupted" and doc["tuned"]["german"]["played"] == 3 and "russian" not in doc["tuned"]

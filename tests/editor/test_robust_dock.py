@@ -156,6 +156,26 @@ def test_cancel_in_a_tuning_shows_the_rows_done_and_no_verdict(qtbot, race, tmp_
     assert panel.table.rowCount() == 1 and "Cancelled during a tuning" in panel.verdict.text()
 
 
+def test_cancel_in_a_tuned_side_s_games_shows_its_row_over_the_games_played(qtbot, race, tmp_path):
+    panel = _panel(qtbot, race, tmp_path / "race.robust")
+    assert panel.start()
+    stage = [0]
+    panel.runner.step.connect(lambda i, _n: stage.__setitem__(0, i))
+    # the first check game of a tuned side (stage 2: the German's games; 4: the Russian's)
+    panel.runner.games_done.connect(lambda _n: panel.cancel() if stage[0] in (2, 4) else None)
+    _finished(panel, qtbot)
+    ans = panel.answer
+    assert ans is not None and ans.verdict == "interrupted"
+    side, t = list(ans.tuned.items())[-1]
+    assert t.played is not None and 0 < t.played < 12
+    label = panel.table.item(panel.table.rowCount() - 1, 0).text()
+    assert label == f"{side.capitalize()} tuned ({t.played} games)"
+    text = panel.verdict.text()
+    assert f"Cancelled during the {side.capitalize()} tuned games" in text and \
+        f"over the first {t.played} of 12 paired games" in text
+    assert "cancelled; " in panel.status.text() and "Check again to go on" in panel.status.text()
+
+
 def test_the_panel_says_how_many_games_a_check_plays_and_how_long_is_left(qtbot, race):
     from editor.drawing.widgets import TimeLeft, duration_text
     from editor.play.robust_dock import planned_games
