@@ -26,7 +26,10 @@ def clock(seconds: float) -> str:
 def time_left(task) -> float | None:
     """Seconds left of a rich task at the pace of the work it played since it started (its
     ``completed`` less its field ``kept``, the count an earlier run kept, over its elapsed time);
-    None until it has played some or when its total is unknown."""
+    0.0 once it is complete (played or kept); None until it has played some or when its total is
+    unknown."""
+    if task.total is not None and task.completed >= task.total:
+        return 0.0
     played = task.completed - task.fields.get("kept", 0)
     elapsed = task.elapsed
     if task.total is None or played <= 0 or not elapsed:

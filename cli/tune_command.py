@@ -221,6 +221,8 @@ def robust_lines(title: str, ans) -> list[str]:
     out = [f"{title}: {ans.games} games a pairing, seed {ans.seed}", row("default vs default", ans.default)]
     for side, t in ans.tuned.items():
         out.append(row(f"{side} tuned" + (f" ({t.played} games)" if t.played is not None else ""), t.shares))
+        if t.default_shares is not None:  # stopped in these games: the default over the same seeds
+            out.append(row(f"default, the same {t.played}", t.default_shares))
     for side, t in ans.tuned.items():
         g = t.gain
         moved = ", ".join(f"{k} {a:g} -> {b:.3g}" for k, (a, b) in t.moved.items()) or "none"
@@ -333,6 +335,7 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
             doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
                    "default": ans.default, "verdict": ans.verdict, "text": ans.text,
                    "tuned": {s: {"shares": t.shares, "gain": list(t.gain), "played": t.played,
+                                 "default_shares": t.default_shares,
                                  "moved": {k: list(v) for k, v in t.moved.items()},
                                  "settings": t.tuning.best, "spec": t.tuning.best_spec,
                                  "tuning": {k: v for k, v in asdict(t.tuning).items() if k != "history"}}

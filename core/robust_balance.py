@@ -303,7 +303,8 @@ def kept_batch(path: str | Path, scenario_path: str, games: int, seed: int, ai: 
 class SideTuning:
     """One side tuned against the other's defaults: the tuning run, the paired batch and the gain.
     ``played``: the check games the shares and the gain are over when the run was stopped in them
-    (paired with the default games of the same seeds), None when all were played."""
+    (paired with the default games of the same seeds), None when all were played; ``default_shares``
+    then the default games' shares over those seeds (what the gain compares with)."""
 
     side: str
     tuning: TuneResult
@@ -311,6 +312,7 @@ class SideTuning:
     shares: dict
     gain: tuple[float, float, float]
     played: int | None = None
+    default_shares: dict | None = None
 
 
 @dataclass
@@ -529,9 +531,19 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                     # stopped in the side's check games: its row over the games played so far,
                     # each paired with the default game of its seed, and no verdict
                     played, part = e.results, len(e.results)
-            ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side), part)
+            same = None
+            if part is not None:
+                seeds = {r.index for r in played}
+                same = _shares([r for r in base if r.index in seeds])
+            ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side), part, same)
             if t.interrupted or part is not None:
                 break
     complete = len(ans.tuned) == len(system.sides) and all(t.played is None for t in ans.tuned.values())
-    ans.verdict, ans.text = verdict(ans.tuned) if complete else ("interrupted", "")
+    if complete:
+        ans.verdict, ans.text = verdict(ans.tuned)
+    else:
+        stopped = next((s for s, t in ans.tuned.items() if t.played is not None), None)
+        ans.verdict = "interrupted"
+        ans.text = (f"stopped in the {side} tuning: no verdict" if stopped is None else
+                    f"stopped in the {stopped} tuned games after {ans.tuned[stopped].played} of {games}: no verdict")
     return ans

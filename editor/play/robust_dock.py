@@ -326,9 +326,12 @@ class RobustPanel(QWidget):
         self._idle()
         self.answer = ans
         self.bar.setValue(self.bar.maximum() if ans.verdict != "interrupted" else self.bar.value())
-        rows = [("default vs default", ans.default)] + [
-            (f"{s.capitalize()} tuned" + (f" ({t.played} games)" if t.played is not None else ""), t.shares)
-            for s, t in ans.tuned.items()]
+        rows = [("default vs default", ans.default)]
+        for s, t in ans.tuned.items():
+            rows.append((f"{s.capitalize()} tuned" + (f" ({t.played} games)" if t.played is not None else ""),
+                         t.shares))
+            if t.default_shares is not None:  # stopped in these games: the default over the same seeds
+                rows.append((f"Default, the same {t.played}", t.default_shares))
         self.table.setRowCount(len(rows))
         for i, (label, shares) in enumerate(rows):
             self.table.setItem(i, 0, QTableWidgetItem(label))

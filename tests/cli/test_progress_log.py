@@ -7,7 +7,7 @@ import io
 
 from rich.console import Console
 
-from cli.progress_log import LoggedProgress, progress_line
+from cli.progress_log import LoggedProgress, progress_line, time_left
 
 
 def _progress(terminal: bool, now: list[float], **kw) -> tuple[LoggedProgress, io.StringIO]:
@@ -71,3 +71,17 @@ def test_the_line_of_a_task_without_a_total_or_played_work_has_no_time_left():
     now[0] = 140.0
     progress.advance(open_ended, 7)
     assert out.getvalue().splitlines()[-1] == "games: 7, 0:01:10 elapsed"
+
+
+def test_a_stage_complete_by_kept_work_alone_has_no_time_left_not_an_unknown_one():
+    """A resumed run's stage that took all its games or trials from the kept files, or a side at
+    its defaults that reuses the default games, played nothing: done, 0:00:00 left (its ETA
+    column showed -:--:-- as for a stage not yet begun)."""
+    now = [0.0]
+    progress, _out = _progress(False, now)
+    task = progress.add_task("2/5 tuning german (trials)", total=30, kept=0)
+    assert time_left(progress.tasks[0]) is None  # nothing played yet: unknown
+    progress.update(task, advance=30, kept=30)
+    now[0] = 5.0
+    assert time_left(progress.tasks[0]) == 0.0
+    assert progress_line(progress.tasks[0]) == "2/5 tuning german (trials): 30/30 (100 %), 0:00:05 elapsed"

@@ -253,6 +253,7 @@ def test_ctrl_c_in_a_robust_run_s_tuning_ends_the_run_without_the_half_tuned_sid
     ans = rb.robust_balance(race, system, games=6, seed=5, trials=5, tune_games=4, workers=1, player="tunable",
                             storage=studies.get)
     assert ans.verdict == "interrupted" and calls[0] == 6 + 3 * 4 + 2  # not one game after the Ctrl-C
+    assert ans.text == "stopped in the german tuning: no verdict"
     assert not ans.tuned  # no German row from a half-searched best ...
     _space, defaults = system.settings_space("tunable")
     assert any(v != float(defaults[n]) for n, v in best[6].items())  # ... which was no longer the defaults here
@@ -360,9 +361,11 @@ def test_a_robust_run_stopped_in_a_tuned_side_s_check_games_reports_its_row_over
     base = rb.kept_batch(files["default"], race, 6, 5, {"german": "tunable", "russian": "tunable"}, workers=1)
     tuned = run_batch(race, 6, 5, players, workers=1)
     assert t.shares == rb._shares(tuned[:3]) and t.gain == rb.paired_gain(base, tuned[:3], "german")
+    assert t.default_shares == rb._shares(base[:3])  # what the gain compares with, beside the 6 games' shares
+    assert ans.text == "stopped in the german tuned games after 3 of 6: no verdict"
     text = "\n".join(robust_lines("race", ans))
-    assert "german tuned (3 games)" in text and "over the first 3 of 6 paired games (the run was stopped in them)" \
-        in text and "Verdict:" not in text
+    assert "german tuned (3 games)" in text and "default, the same 3" in text and \
+        "over the first 3 of 6 paired games (the run was stopped in them)" in text and "Verdict:" not in text
     # run again: the 3 games kept, the other 3 played, and the row is over all 6
     monkeypatch.setattr(playtest, "_play", real)
     again = rb.robust_balance(race, system, **run)
@@ -395,3 +398,5 @@ def test_playtest_robust_stopped_in_a_tuned_side_s_games_prints_and_writes_its_r
     assert "interrupted: no verdict; the tuning trials and check games done are kept in" in r.output
     doc = json.loads(out.read_text())
     assert doc["verdict"] == "interrupted" and doc["tuned"]["german"]["played"] == 3 and "russian" not in doc["tuned"]
+    assert doc["text"] == "stopped in the german tuned games after 3 of 6: no verdict"
+    assert sum(v["count"] for v in doc["tuned"]["german"]["default_shares"].values()) == 3

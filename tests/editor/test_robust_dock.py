@@ -168,8 +168,9 @@ def test_cancel_in_a_tuned_side_s_games_shows_its_row_over_the_games_played(qtbo
     assert ans is not None and ans.verdict == "interrupted"
     side, t = list(ans.tuned.items())[-1]
     assert t.played is not None and 0 < t.played < 12
-    label = panel.table.item(panel.table.rowCount() - 1, 0).text()
-    assert label == f"{side.capitalize()} tuned ({t.played} games)"
+    labels = [panel.table.item(i, 0).text() for i in range(panel.table.rowCount())]
+    # the stopped side's row over its games, and the default's over the same seeds under it
+    assert labels[-2:] == [f"{side.capitalize()} tuned ({t.played} games)", f"Default, the same {t.played}"]
     text = panel.verdict.text()
     assert f"Cancelled during the {side.capitalize()} tuned games" in text and \
         f"over the first {t.played} of 12 paired games" in text
