@@ -886,6 +886,7 @@ def robust_table(paths: dict, args) -> int:
     print(f"robust balance: {args.games} games a pairing, seed {args.seed}, {args.trials} trials x "
           f"{args.tune_games} games a side; yardstick {ys:.2f} s")
     rows = []
+    stopped = False
     for num, path in paths.items():
         t1 = time.perf_counter()
         system = for_scenario(path)
@@ -905,11 +906,19 @@ def robust_table(paths: dict, args) -> int:
         except (PlaytestError, ValueError) as e:  # ValueError: a kept study or games of other games or seeds
             print(f"error: Scenario {num}: {e}", file=sys.stderr)
             return 1
+        except KeyboardInterrupt:  # Ctrl-C in the default games: their games so far are kept (--storage)
+            print(f"Scenario {num}: interrupted in the default games", flush=True)
+            stopped = True
+            break
         for line in robust_lines(f"Scenario {num}", ans):
             print(line, flush=True)
         dt = time.perf_counter() - t1
         print(f"  {dt:.0f} s = {dt / ys:.0f} yardsticks")
         rows.append((num, ans))
+        if ans.verdict == "interrupted":  # Ctrl-C in a tuning or a tuned side's games: the run ends here
+            print(f"Scenario {num}: {ans.text}", flush=True)
+            stopped = True
+            break
     print("\n| scenario | default vs default (G / R / draw) | German tuned gain | Russian tuned gain | verdict |")
     print("|---|---|---|---|---|")
     for num, ans in rows:
@@ -918,6 +927,11 @@ def robust_table(paths: dict, args) -> int:
         cells = [f"{g[0]:+.0f} [{g[1]:+.0f}, {g[2]:+.0f}]" if g else "-" for g in gains]
         print(f"| {num} | {d['german']['share']:.0%} / {d['russian']['share']:.0%} / {d['draw']['share']:.0%} | "
               + " | ".join(cells) + f" | {ans.verdict} |")
+    if stopped:
+        print("interrupted: the table covers the scenarios done" + (
+            f"; the trials and check games done are kept in {args.storage}: run again to resume" if args.storage
+            else ""), file=sys.stderr)
+        return 130
     return 0
 
 

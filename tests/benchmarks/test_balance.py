@@ -246,6 +246,47 @@ def test_robust_table_says_each_stage_and_trial_as_it_ends(monkeypatch, capsys):
     assert "| 1 | 30% / 60% / 10% | +2 [-3, +7] | +2 [-3, +7] | robust |" in out
 
 
+def test_robust_table_stopped_in_a_scenario_ends_there_with_its_rows_so_far(monkeypatch, capsys, tmp_path):
+    """Ctrl-C in a scenario's tuning or tuned games (an "interrupted" answer) or in its default games
+    (KeyboardInterrupt) ends the whole table there, exit 130, instead of going on to the next
+    scenario as if the Ctrl-C had been meant for that one row."""
+    import argparse
+
+    import core.robust_balance as rb
+    from core.tuning import TuneResult
+
+    played = []
+
+    def stopped_robust(path, system, **kw):
+        played.append(path)
+        shares = {k: {"count": c, "share": c / 10, "ci95": [0.0, 1.0]}
+                  for k, c in (("german", 3), ("russian", 6), ("draw", 1))}
+        ans = rb.RobustAnswer(kw["games"], kw["seed"], shares)
+        t = TuneResult.__new__(TuneResult)
+        t.trials, t.best_score, t.default_score = 2, 0.5, 0.25
+        ans.tuned["german"] = rb.SideTuning("german", t, {}, shares, (0.0, -20.0, 20.0), 4, shares)
+        ans.verdict, ans.text = "interrupted", "stopped in the german tuned games after 4 of 10: no verdict"
+        return ans
+
+    monkeypatch.setattr(rb, "robust_balance", stopped_robust)
+    args = argparse.Namespace(games=10, seed=1, trials=2, tune_games=5, workers=1, storage=str(tmp_path))
+    assert balance.robust_table({1: S1, 3: S1}, args) == 130
+    out, err = capsys.readouterr()
+    assert len(played) == 1 and "Scenario 1: stopped in the german tuned games after 4 of 10: no verdict" in out
+    assert "| 1 | 30% / 60% / 10% | +0 [-20, +20] | - | interrupted |" in out
+    assert f"interrupted: the table covers the scenarios done; the trials and check games done are kept in {tmp_path}" \
+        in err
+
+    def ctrl_c(path, system, **kw):
+        played.append(path)
+        raise rb.CheckGamesInterrupted([])
+
+    monkeypatch.setattr(rb, "robust_balance", ctrl_c)
+    played.clear()
+    assert balance.robust_table({1: S1, 3: S1}, args) == 130
+    assert len(played) == 1 and "Scenario 1: interrupted in the default games" in capsys.readouterr().out
+
+
 def test_the_robust_table_covers_every_rule_systems_shipped_scenarios(monkeypatch):
     # every system's heuristic takes settings, so the robust table has a row for each shipped
     # scenario: Iron Cross by number, the others by key; the balance sheet stays Iron Cross's
