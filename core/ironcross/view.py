@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from core.ironcross import combat_tables as ct
+from core.ironcross.hex_terrain import in_frontal_area as _in_frontal_area
 from core.ironcross.state import Phase, Unit, other_side, unit_changes
 from maps import hexgrid
 from maps.los import HexOccupancy, line_of_sight
@@ -616,9 +617,8 @@ class PlayerView:
         return total - red - (1 if higher else 0)
 
     def in_frontal_area(self, unit_hex: str, facing: int, target_hex: str) -> bool:
-        from core.ironcross.hex_terrain import in_frontal_area
-
-        return in_frontal_area(unit_hex, facing, target_hex)
+        """:func:`core.ironcross.hex_terrain.in_frontal_area` (8.7, 10.23, 12.31)."""
+        return _in_frontal_area(unit_hex, facing, target_hex)
 
     def legal_actions(self) -> list:
         """The legal actions of this side now (empty when another side decides)."""
