@@ -46,6 +46,23 @@ def _outcomes(results):
     return [(r.index, r.seed, r.outcome, r.turns) for r in results]
 
 
+def _ctrl_c_at_game(monkeypatch, n: int) -> tuple[list[int], object]:
+    """Ctrl-C in the ``n``-th game played in this process (tuning and check games counted alike):
+    the games counted so far (a one-item list) and the real game function."""
+    from core import playtest
+
+    real, calls = playtest._play, [0]
+
+    def play(*a, **k):
+        calls[0] += 1
+        if calls[0] == n:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(playtest, "_play", play)
+    return calls, real
+
+
 def test_kept_games_are_extended_by_a_longer_run_and_equal_one_batch(race, tmp_path, counted):
     f = tmp_path / "checks.json"
     first = rb.kept_batch(f, race, 12, 5, AI, workers=1)
@@ -228,18 +245,8 @@ def test_ctrl_c_in_a_robust_run_s_tuning_ends_the_run_without_the_half_tuned_sid
     """Ctrl-C or SIGTERM while a side is tuned ends the run there ("interrupted"), its study kept: the
     check games of the best found so far are not started (a 1,000-game batch that a second SIGTERM,
     ignored while the answer is written, could not stop)."""
-    from core import playtest
-
     system = rule_system.get(NAME)
-    real, calls = playtest._play, [0]
-
-    def play(*a, **k):  # the 2nd game of the German's 4th trial (after the 6 default games)
-        calls[0] += 1
-        if calls[0] == 6 + 3 * 4 + 2:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(playtest, "_play", play)
+    calls, _real = _ctrl_c_at_game(monkeypatch, 6 + 3 * 4 + 2)  # the German's 4th trial's 2nd game
     studies = {s: str(tmp_path / f"{s}.optuna.db") for s in ("german", "russian")}
     best = {}
     real_tune = rb.tune
@@ -338,17 +345,9 @@ def test_a_robust_run_stopped_in_a_tuned_side_s_check_games_reports_its_row_over
     from core import playtest
 
     system = rule_system.get(NAME)
-    real, calls = playtest._play, [0]
     # after the 6 default games and the German's 3 trials x 4 games, the 4th German check game
     stop_at = 6 + 3 * 4 + 4
-
-    def play(*a, **k):
-        calls[0] += 1
-        if calls[0] == stop_at:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(playtest, "_play", play)
+    calls, real = _ctrl_c_at_game(monkeypatch, stop_at)
     files = {p: str(tmp_path / f"checks-{p}.json") for p in ("default", "german", "russian")}
     studies = {s: str(tmp_path / f"{s}.optuna.db") for s in ("german", "russian")}
     run = dict(games=6, seed=5, trials=3, tune_games=4, workers=1, player="tunable", storage=studies.get,
@@ -377,18 +376,8 @@ def test_a_robust_run_stopped_in_a_tuned_side_s_check_games_reports_its_row_over
 def test_playtest_robust_stopped_in_a_tuned_side_s_games_prints_and_writes_its_row_so_far(race, tmp_path,
                                                                                          monkeypatch):
     from cli.main import cli
-    from core import playtest
 
-    real, calls = playtest._play, [0]
-    stop_at = 6 + 3 * 4 + 4  # the 4th German check game, as above
-
-    def play(*a, **k):
-        calls[0] += 1
-        if calls[0] == stop_at:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(playtest, "_play", play)
+    _ctrl_c_at_game(monkeypatch, 6 + 3 * 4 + 4)  # the 4th German check game, as above
     out = tmp_path / "robust.json"
     r = CliRunner().invoke(cli, ["playtest", race, "--robust", "--games", "6", "--seed", "5", "--tune-games", "4",
                                  "--trials", "3", "--workers", "1", "--ai", "german=tunable,russian=tunable",
