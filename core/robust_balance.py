@@ -95,6 +95,7 @@ class CheckGamesInterrupted(KeyboardInterrupt):
         super().__init__(f"stopped after {len(results)} check games")
         self.results = results
 
+
 #: what a kept file of check games says it is (its ``format``)
 CHECK_FORMAT = "ironcross robust check games 1"
 
@@ -327,6 +328,12 @@ class RobustAnswer:
     verdict: str = ""
     text: str = ""
 
+    @property
+    def stopped_in(self) -> str | None:
+        """The side whose check games the run was stopped in (its row over the games played so
+        far, :attr:`SideTuning.played`), or None."""
+        return next((s for s, t in self.tuned.items() if t.played is not None), None)
+
 
 def games_to_decide(gain: tuple[float, float, float], games: int) -> tuple[str, int | None]:
     """Which way one side's ``gain`` (points, low, high; paired over ``games`` games) leans, and about
@@ -538,11 +545,10 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
             ans.tuned[side] = SideTuning(side, t, moved, _shares(played), paired_gain(base, played, side), part, same)
             if t.interrupted or part is not None:
                 break
-    complete = len(ans.tuned) == len(system.sides) and all(t.played is None for t in ans.tuned.values())
-    if complete:
+    stopped = ans.stopped_in
+    if len(ans.tuned) == len(system.sides) and stopped is None:
         ans.verdict, ans.text = verdict(ans.tuned)
     else:
-        stopped = next((s for s, t in ans.tuned.items() if t.played is not None), None)
         ans.verdict = "interrupted"
         ans.text = (f"stopped in the {side} tuning: no verdict" if stopped is None else
                     f"stopped in the {stopped} tuned games after {ans.tuned[stopped].played} of {games}: no verdict")

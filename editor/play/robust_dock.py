@@ -350,7 +350,7 @@ class RobustPanel(QWidget):
             lines.append(f"{side.capitalize()} gains {g[0]:+.1f} points [{g[1]:+.1f}, {g[2]:+.1f}]{over} from "
                          f"tuning ({t.tuning.trials} trials; settings moved: {moved})")
         if ans.verdict == "interrupted":
-            stopped = next((s for s, t in ans.tuned.items() if t.played is not None), None)
+            stopped = ans.stopped_in
             head = (f"<b>Cancelled during the {stopped.capitalize()} tuned games</b>: no verdict yet" if stopped
                     else "<b>Cancelled during a tuning</b>: no verdict yet")
         else:
