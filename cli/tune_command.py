@@ -333,7 +333,7 @@ def robust_playtest(scenario: str, system, *, games: int, seed: int, trials: int
             click.echo(line)
         if json_out:
             doc = {"scenario": scenario, "games": games, "seed": seed, "trials": trials, "tune_games": tune_games,
-                   "default": ans.default, "verdict": ans.verdict, "text": ans.text,
+                   "default": ans.default, "verdict": ans.verdict, "text": ans.text, "stopped_in": ans.stopped_in,
                    "tuned": {s: {"shares": t.shares, "gain": list(t.gain), "played": t.played,
                                  "default_shares": t.default_shares,
                                  "moved": {k: list(v) for k, v in t.moved.items()},

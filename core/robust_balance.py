@@ -327,12 +327,10 @@ class RobustAnswer:
     tuned: dict[str, SideTuning] = field(default_factory=dict)
     verdict: str = ""
     text: str = ""
-
-    @property
-    def stopped_in(self) -> str | None:
-        """The side whose check games the run was stopped in (its row over the games played so
-        far, :attr:`SideTuning.played`), or None."""
-        return next((s for s, t in self.tuned.items() if t.played is not None), None)
+    #: the side whose check games the run was stopped in, or None: its row (in ``tuned``) is over
+    #: the games played by then (:attr:`SideTuning.played`); no row when it was stopped before the
+    #: first of them ended
+    stopped_in: str | None = None
 
 
 def games_to_decide(gain: tuple[float, float, float], games: int) -> tuple[str, int | None]:
@@ -448,7 +446,8 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     also tells what the kept files hold). ``should_stop()``, asked after each trial and each part of a check batch: True stops
     the run as Ctrl-C does (for a caller in another thread, the editor): in a tuning, the answer
     so far comes back with the verdict "interrupted"; in a tuned side's check batch too, with that
-    side's row over the check games played by then (:attr:`SideTuning.played`); in the default
+    side's row over the check games played by then (:attr:`SideTuning.played`; no row when none
+    had ended; :attr:`RobustAnswer.stopped_in` names the side either way); in the default
     batch, :class:`CheckGamesInterrupted` (a ``KeyboardInterrupt``) is raised. Kept games are saved
     first. Raises like :func:`core.tuning.tune` and :func:`kept_batch`."""
     space, defaults = system.settings_space(player)
@@ -533,10 +532,12 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
                 try:
                     played = check_batch(side, {**ai, side: t.best_spec})
                 except CheckGamesInterrupted as e:
-                    if not e.results:
-                        raise
                     # stopped in the side's check games: its row over the games played so far,
-                    # each paired with the default game of its seed, and no verdict
+                    # each paired with the default game of its seed, and no verdict; the rows done
+                    # before stay when none of its games had ended
+                    ans.stopped_in = side
+                    if not e.results:
+                        break
                     played, part = e.results, len(e.results)
             same = None
             if part is not None:
@@ -551,5 +552,7 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     else:
         ans.verdict = "interrupted"
         ans.text = (f"stopped in the {side} tuning: no verdict" if stopped is None else
+                    f"stopped in the {stopped} tuned games before the first of {games} ended: no verdict"
+                    if stopped not in ans.tuned else
                     f"stopped in the {stopped} tuned games after {ans.tuned[stopped].played} of {games}: no verdict")
     return ans

@@ -387,5 +387,27 @@ def test_playtest_robust_stopped_in_a_tuned_side_s_games_prints_and_writes_its_r
     assert "interrupted: no verdict; the tuning trials and check games done are kept in" in r.output
     doc = json.loads(out.read_text())
     assert doc["verdict"] == "interrupted" and doc["tuned"]["german"]["played"] == 3 and "russian" not in doc["tuned"]
-    assert doc["text"] == "stopped in the german tuned games after 3 of 6: no verdict"
+    assert doc["text"] == "stopped in the german tuned games after 3 of 6: no verdict" and doc["stopped_in"] == "german"
     assert sum(v["count"] for v in doc["tuned"]["german"]["default_shares"].values()) == 3
+
+
+def test_a_robust_run_stopped_before_a_tuned_side_s_first_check_game_ended_keeps_the_rows_done(
+        race, tmp_path, monkeypatch):
+    """Ctrl-C in the first of the Russian's check games (none kept, none ended): the rows done
+    before (the default games, the German's tuned games) are the answer, the text names where it
+    stopped, and the CLI prints them, where the run used to end with a bare Ctrl-C."""
+    from cli.tune_command import robust_lines
+
+    system = rule_system.get(NAME)
+    # the 6 default games, the German's 3 trials x 4 games and 6 check games, the Russian's 3 x 4
+    stop_at = 6 + 3 * 4 + 6 + 3 * 4 + 1
+    calls, _ = _ctrl_c_at_game(monkeypatch, stop_at)
+    files = {p: str(tmp_path / f"checks-{p}.json") for p in ("default", "german", "russian")}
+    ans = rb.robust_balance(race, system, games=6, seed=5, trials=3, tune_games=4, workers=1, player="tunable",
+                            storage=lambda s: str(tmp_path / f"{s}.optuna.db"), kept=files.get)
+    assert calls[0] == stop_at and ans.verdict == "interrupted" and ans.stopped_in == "russian"
+    assert list(ans.tuned) == ["german"] and ans.tuned["german"].played is None  # the German's row is complete
+    assert ans.text == "stopped in the russian tuned games before the first of 6 ended: no verdict"
+    text = "\n".join(robust_lines("race", ans))
+    assert "german tuned " in text and "russian tuned" not in text and "Verdict:" not in text
+    assert json.loads(Path(files["russian"]).read_text())["games"] == []  # the kept file is written, empty
