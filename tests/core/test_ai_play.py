@@ -1369,3 +1369,40 @@ def test_unhurried_caution_an_attacker_with_time_to_spare_takes_cover_off_its_wa
     assert _plan_past_an_mmg("unhurried_caution=1", 12)[0] == "1507"
     assert _plan_past_an_mmg("unhurried_caution=2.5", 12) == ("1710", ["1511", "1611", "1710"])
     assert _plan_past_an_mmg("unhurried_caution=2.5", 2) == _plan_past_an_mmg("unhurried_caution=1", 2)
+
+
+def _last_move_two_goals_one_covered(approach_spread: float) -> tuple[dict, list]:
+    """The German's last Movement Phase (a one-turn game): one Russian on each of the goal hexes
+    1505 and 1509; four German riflemen in 1506 next to 1505 (their assault favoured, 17.0), and
+    two in 1507, one hex from either. (German hexes after the phase, the Assault markers)."""
+    units = [inf(f"G{i}", "german") for i in range(6)] + [inf("R1", "russian", pr=6), inf("R2", "russian", pr=6)]
+    g = small_game(units, {**{f"G{i}": "1506" for i in range(4)}, "G4": "1507", "G5": "1507",
+                           "R1": "1505", "R2": "1509"}, length=1)
+    goals = ["1505", "1509"]
+    _objectives(g, [_clear(goals)], [_occupy(goals)],
+                lambda st, game: "russian" if any(u.hex in goals for u in st.units_of("russian") if u.on_map)
+                else "german")
+    advance_to(g, Phase.MOVEMENT)
+    start = len(g.events)
+    german = HeuristicPlayer(1, settings=BehaviorSettings(approach_spread=approach_spread))
+    _play_phase(g, {"german": german, "russian": HeuristicPlayer(2)}, Phase.MOVEMENT, 1)
+    return ({u.id: u.hex for u in g.state.units_of("german")},
+            [(e["target"], tuple(e["units"])) for e in g.events[start:] if e["kind"] == "assault_designated"])
+
+
+def test_17_0_24_8_approach_spread_sends_the_last_stack_to_the_goal_hex_nobody_assaults():
+    """Scenario 5's "no finish" (game 6 of seed 4242: three German stacks close on one hill hex
+    while a lone anti-tank rifle holds another, and decides the game, 24.8). By default the two
+    riflemen in 1507 join the four next to 1505, whose assault is already favoured, and nobody
+    assaults 1509; with ``approach_spread`` 1 they end next to 1509 and assault it (17.0)."""
+    hexes, marks = _last_move_two_goals_one_covered(0.0)
+    assert {hexes["G4"], hexes["G5"]} <= set(_neighbour_ids("1505"))
+    assert [t for t, _u in marks] == ["1505", "1505"]
+    hexes, marks = _last_move_two_goals_one_covered(1.0)
+    assert hexes["G4"] in _neighbour_ids("1509") and hexes["G5"] == hexes["G4"]
+    assert sorted(marks) == [("1505", ("G0", "G1", "G2", "G3")), ("1509", ("G4", "G5"))]
+
+
+def _neighbour_ids(h: str) -> list[str]:
+    """The ids of the six hexes next to ``h``."""
+    return [f"{x.col:02d}{x.row:02d}" for x in hexgrid.neighbours(hexgrid.parse_hex_id(h))]

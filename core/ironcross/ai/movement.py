@@ -403,7 +403,54 @@ class MovementMixin:
             for h in cand:
                 if h in mk:
                     out[h] += self._marked_bonus(view, g, h, mk)
+        if self.settings.approach_spread > 0 and g["assault"] and self.maps.attack:
+            self._spread_approach(view, g, out)
         return out
+
+    def _lacking_assaulters(self, view, g: dict) -> list[str]:
+        """With ``approach_spread``, in this side's last Movement Phase while attacking: the
+        enemy-held goal hexes (no AFV among the holders: 17.13) that the own NORMAL infantry next to
+        them, the group ``g``'s units left out, would assault at odds below ``assault_ratio``
+        (17.0, :func:`assault_odds`: the stacks there do not yet favour the assault); empty
+        otherwise. The own units next to each such hex are read once a decision."""
+        m = self.maps
+        if not (view.phase is Phase.MOVEMENT and view.is_phasing and self.posture == "attack"
+                and self._turns_left(view) <= 1):
+            return []
+        adj = self._dc.get("attack_adjacent")
+        if adj is None:
+            adj = {}
+            side = view.side
+            for t in sorted(m.attack):
+                defenders = view.enemy_at(t)
+                if not defenders or any(d.is_afv for d in defenders):
+                    continue
+                adj[t] = (defenders, [u for n in view.neighbours(t) for u in view.units_at(n)
+                                      if u.side == side and u.is_infantry and u.normal and u.assault > 0])
+            self._dc["attack_adjacent"] = adj
+        ids = {u.id for u in g["units"]}
+        return [t for t, (defenders, own) in adj.items()
+                if assault_odds([u for u in own if u.id not in ids], defenders) < self.settings.assault_ratio]
+
+    def _spread_approach(self, view, g: dict, out: dict[str, float]) -> None:
+        """``approach_spread``: in the last Movement Phase, while some enemy-held goal hex next to
+        a hex the group can end in still lacks assaulters (:meth:`_lacking_assaulters`), ending
+        next to only enemy-held goal hexes that have them counts the setting's share less of the
+        bonus for standing next to one (:meth:`_pos_value`), so the stacks spread over the hexes
+        that decide the game (24.8: one enemy unit left on one decides it) instead of all closing on
+        the nearest; a group that can reach none that lacks them joins the others in full.
+        ``out``: {hex: position value}, changed in place."""
+        lacking = self._lacking_assaulters(view, g)
+        if not lacking:
+            return
+        near = {n for t in lacking for n in self._nb(view, t)}
+        if not any(h in near for h in out):
+            return
+        urg = self._weights(view)[3]
+        cut = self.settings.approach_spread * 0.3 * urg * g["assault"]
+        for h in out:
+            if h not in near and self._hex_comp(view, h, g["cl"])[5]:
+                out[h] -= cut
 
     def _enemy_assaults_on_goals(self, view) -> dict[str, list]:
         """Hexes this side must hold or keep clear (goal, guard and small objective hexes) that no

@@ -179,6 +179,12 @@ class BehaviorSettings(BaseModel):
         "while its plan ends next to an enemy-held goal hex the infantry cannot assault: the overrun "
         "goes where no assault can; 0 = every enemy-held goal hex at the objective factor, and any "
         "favourable overrun on the way is made"))
+    approach_spread: float = Field(0.0, ge=0.0, le=1.0, description=(
+        "in an attacker's last Movement Phase, while an enemy-held goal hex next to a hex the group can "
+        "end in lacks assaulters (the own NORMAL infantry next to it would assault at odds below "
+        "assault_ratio, 17.0): the share of the bonus for ending next to an enemy-held goal hex that a "
+        "hex next to only such hexes that have them loses, so the stacks spread over the hexes that "
+        "decide the game (0 = off: every hex next to one counts in full)"))
     grenade_reserve: float = Field(0.2, ge=0.0, le=5.0, description=(
         "reserve: cost of throwing a grenade (15.9, counted) while fewer are left than two a turn"))
     # -- strategy ---------------------------------------------------------------------------------
