@@ -412,25 +412,14 @@ class MovementMixin:
         enemy-held goal hexes (no AFV among the holders: 17.13) that the own NORMAL infantry next to
         them, the group ``g``'s units left out, would assault at odds below ``assault_ratio``
         (17.0, :func:`assault_odds`: the stacks there do not yet favour the assault); empty
-        otherwise. The own units next to each such hex are read once a decision."""
-        m = self.maps
+        otherwise (:meth:`_goal_holders_and_neighbours`)."""
         if not (view.phase is Phase.MOVEMENT and view.is_phasing and self.posture == "attack"
                 and self._turns_left(view) <= 1):
             return []
-        adj = self._dc.get("attack_adjacent")
-        if adj is None:
-            adj = {}
-            side = view.side
-            for t in sorted(m.attack):
-                defenders = view.enemy_at(t)
-                if not defenders or any(d.is_afv for d in defenders):
-                    continue
-                adj[t] = (defenders, [u for n in view.neighbours(t) for u in view.units_at(n)
-                                      if u.side == side and u.is_infantry and u.normal and u.assault > 0])
-            self._dc["attack_adjacent"] = adj
         ids = {u.id for u in g["units"]}
-        return [t for t, (defenders, own) in adj.items()
-                if assault_odds([u for u in own if u.id not in ids], defenders) < self.settings.assault_ratio]
+        return [t for t, (defenders, own) in self._goal_holders_and_neighbours(view).items()
+                if assault_odds([u for u in own if u.assault > 0 and u.id not in ids], defenders)
+                < self.settings.assault_ratio]
 
     def _spread_approach(self, view, g: dict, out: dict[str, float]) -> None:
         """``approach_spread``: in the last Movement Phase, while some enemy-held goal hex next to

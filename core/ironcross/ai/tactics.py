@@ -62,16 +62,27 @@ class TacticsMixin:
         m = self.maps
         if self.settings.overrun_uncovered and m.attack and view.phase is Phase.MOVEMENT and view.is_phasing \
                 and self._turns_left(view) <= 1:
-            side = view.side
-            for h in sorted(m.attack):
-                defenders = view.enemy_at(h)
-                if not defenders or any(d.is_afv for d in defenders):
-                    continue  # 17.13: an AFV is not assaulted
-                att = [u for n in view.neighbours(h) for u in view.units_at(n)
-                       if u.side == side and u.is_infantry and u.normal and u.assault_hex in (None, h)]
+            for h, (defenders, own) in self._goal_holders_and_neighbours(view).items():
+                att = [u for u in own if u.assault_hex in (None, h)]
                 if att and assault_odds(att, defenders) >= self._assault_need(view, h):
                     out.add(h)
         c = self._dc["covered_goals"] = frozenset(out)
+        return c
+
+    def _goal_holders_and_neighbours(self, view) -> dict[str, tuple[list, list]]:
+        """The enemy-held goal hexes an infantry assault can clear (no AFV among the holders:
+        17.13) -> (their holders, the own NORMAL infantry next to them), in hex id order; once a
+        decision (own units move between decisions). What ``overrun_uncovered`` and
+        ``approach_spread`` weigh the assault on each by (17.0, :func:`assault_odds`)."""
+        c = self._dc.get("goal_holders")
+        if c is None:
+            c = self._dc["goal_holders"] = {}
+            side = view.side
+            for h in sorted(self.maps.attack):
+                defenders = view.enemy_at(h)
+                if defenders and not any(d.is_afv for d in defenders):
+                    c[h] = (defenders, [u for n in view.neighbours(h) for u in view.units_at(n)
+                                        if u.side == side and u.is_infantry and u.normal])
         return c
 
     def _overrun(self, view, actions: list[Action], units) -> Action | None:
