@@ -549,10 +549,12 @@ def robust_balance(scenario_path: str, system, *, games: int = 40, seed: int = 1
     stopped = ans.stopped_in
     if len(ans.tuned) == len(system.sides) and stopped is None:
         ans.verdict, ans.text = verdict(ans.tuned)
+        return ans
+    ans.verdict = "interrupted"
+    if stopped is None:
+        ans.text = f"stopped in the {side} tuning: no verdict"
+    elif stopped not in ans.tuned:
+        ans.text = f"stopped in the {stopped} tuned games before the first of {games} ended: no verdict"
     else:
-        ans.verdict = "interrupted"
-        ans.text = (f"stopped in the {side} tuning: no verdict" if stopped is None else
-                    f"stopped in the {stopped} tuned games before the first of {games} ended: no verdict"
-                    if stopped not in ans.tuned else
-                    f"stopped in the {stopped} tuned games after {ans.tuned[stopped].played} of {games}: no verdict")
+        ans.text = f"stopped in the {stopped} tuned games after {ans.tuned[stopped].played} of {games}: no verdict"
     return ans
